@@ -1,0 +1,85 @@
+"""Numeric atoms per SPEC §4.4, for the numeric gate.
+
+Month names map to month numbers (an explicit table); any token with a digit is split on
+``-``, ``/`` and ``:``; digit-group commas are stripped; each part that parses as a float is
+canonicalised through ``float`` so ``500``, ``500.0`` and ``0500`` are the same atom.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+
+MONTHS: dict[str, int] = {
+    "january": 1,
+    "february": 2,
+    "march": 3,
+    "april": 4,
+    "may": 5,
+    "june": 6,
+    "july": 7,
+    "august": 8,
+    "september": 9,
+    "october": 10,
+    "november": 11,
+    "december": 12,
+}
+
+_SPLIT = re.compile(r"[-/:]")
+_DIGIT_GROUP_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+
+
+def canonical_number(text: str) -> str | None:
+    """Canonical string of a numeric part, or None when it does not parse as a finite float."""
+    cleaned = _DIGIT_GROUP_COMMA.sub("", text)
+    if not cleaned or not any(ch.isdigit() for ch in cleaned):
+        return None
+    try:
+        value = float(cleaned)
+    except ValueError:
+        return None
+    if not math.isfinite(value):
+        return None
+    if value == 0.0:
+        value = 0.0  # -0.0 and 0.0 are one atom
+    return repr(value)
+
+
+def numerics(tokens: Iterable[str], *, months_need_digits: bool = False) -> list[str]:
+    """Numeric atoms of lowercase tokens, in order (duplicates kept).
+
+    Args:
+        tokens: lowercase word tokens.
+        months_need_digits: score model v2 only. The seed's table maps every month name, so the
+            modal verb "may" reads as month 5 and trips the gate; with this flag a month name
+            counts only when a neighbouring token holds a digit ("5 May 2020", "May 2020").
+    """
+    seq = list(tokens)
+    out: list[str] = []
+    for i, token in enumerate(seq):
+        month = MONTHS.get(token)
+        if month is not None:
+            if not months_need_digits or _digit_neighbour(seq, i):
+                out.append(repr(float(month)))
+            continue
+        if not any(ch.isdigit() for ch in token):
+            continue
+        for part in _SPLIT.split(token):
+            atom = canonical_number(part)
+            if atom is not None:
+                out.append(atom)
+    return out
+
+
+def _digit_neighbour(seq: list[str], i: int) -> bool:
+    for j in (i - 1, i + 1):
+        if 0 <= j < len(seq) and any(ch.isdigit() for ch in seq[j]):
+            return True
+    return False
+
+
+def numeric_gate_trips(claim_numerics: Iterable[str], span_numerics: Iterable[str]) -> bool:
+    """True when any claim numeric is absent from the span's numerics (∀-coverage)."""
+    span_set = set(span_numerics)
+    return any(n not in span_set for n in claim_numerics)

@@ -1,0 +1,299 @@
+"""Claim scoring: candidates, pair scores, max with first-in-plan-order ties, bands.
+
+Score model ``v1`` is the seed formula exactly (SPEC §4.4). ``v2`` (SPEC §4.5) adds the entity and
+polarity gates as hard caps, a ``contradicted`` verdict, and reads month names as numbers only next
+to a digit. Every threshold lives in :class:`ScoreModel`; changing one means a new model name.
+
+Everything here is pure: cosines arrive as a matrix computed by the caller under one embedder.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+import numpy as np
+import numpy.typing as npt
+
+from spanproof.core.errors import ConfigurationError
+from spanproof.core.models import (
+    Claim,
+    ClaimVerdict,
+    EvidenceSpan,
+    PairScore,
+    SpanRef,
+    Verdict,
+)
+from spanproof.text.numerics import numerics
+from spanproof.text.sentences import split_sentences
+from spanproof.text.tokens import nfc, token_texts
+from spanproof.verify.fusion import fuse
+from spanproof.verify.gates import (
+    Polarity,
+    compact,
+    entities,
+    entity_gate_trips,
+    polarity,
+    polarity_gate_trips,
+)
+from spanproof.verify.lexical import PlanIdf, WeightedClaim, coverage, weigh_claim
+
+_MARKER = re.compile(r"^S(\d+)$")
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreModel:
+    """A named, versioned set of scoring rules and thresholds."""
+
+    name: str
+    supported_min: float
+    beta: float = 0.65
+    candidates_m: int = 8
+    partial_min: float = 0.50
+    gate_cap: float = 0.2
+    entity_gate: bool = False
+    polarity_gate: bool = False
+    months_need_digits: bool = False
+
+    def with_supported_min(self, value: float) -> ScoreModel:
+        """A copy with another ``supported_min`` (for calibration sweeps only)."""
+        return replace(self, supported_min=value)
+
+
+# supported_min values are calibrated on the development data by scripts/calibrate.py and
+# recorded with their measurements in docs/quality.md.
+V1 = ScoreModel(name="v1", supported_min=0.70)
+V2 = ScoreModel(
+    name="v2", supported_min=0.70, entity_gate=True, polarity_gate=True, months_need_digits=True
+)
+SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2)}
+DEFAULT_SCORE_MODEL = "v2"
+
+
+def score_model(name: str) -> ScoreModel:
+    """Look a score model up by name."""
+    try:
+        return SCORE_MODELS[name]
+    except KeyError:
+        known = ", ".join(sorted(SCORE_MODELS))
+        raise ConfigurationError(f"unknown score model {name!r}; choose one of: {known}") from None
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedSpan:
+    """Everything the scorer needs from one evidence span, computed once per plan."""
+
+    index: int
+    span: EvidenceSpan
+    counts: Counter[str]
+    numerics: frozenset[str]
+    token_set: frozenset[str]
+    compact: str
+    sentences: tuple[tuple[Counter[str], Polarity], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class PreparedClaim:
+    claim: Claim
+    weighted: WeightedClaim
+    numerics: tuple[str, ...]
+    entities: tuple[str, ...]
+    polarity: Polarity
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The prepared evidence of one verification: spans, their IDF table, and the model."""
+
+    spans: tuple[PreparedSpan, ...]
+    idf: PlanIdf
+    model: ScoreModel
+
+    @property
+    def truth_indices(self) -> list[int]:
+        return [p.index for p in self.spans if p.span.truth_class]
+
+
+def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
+    """Tokenise every span once and build the plan's IDF table."""
+    token_lists = [token_texts(s.text) for s in spans]
+    idf = PlanIdf(token_lists)
+    prepared = []
+    for i, (span, tokens) in enumerate(zip(spans, token_lists, strict=True)):
+        sentences: tuple[tuple[Counter[str], Polarity], ...] = ()
+        if model.polarity_gate:
+            text = nfc(span.text)
+            sentence_tokens = [token_texts(s.text) for s in split_sentences(text)] or [tokens]
+            sentences = tuple((Counter(t), polarity(t)) for t in sentence_tokens)
+        prepared.append(
+            PreparedSpan(
+                index=i,
+                span=span,
+                counts=Counter(tokens),
+                numerics=frozenset(numerics(tokens, months_need_digits=model.months_need_digits)),
+                token_set=frozenset(tokens),
+                compact=compact(tokens) if model.entity_gate else "",
+                sentences=sentences,
+            )
+        )
+    return Plan(tuple(prepared), idf, model)
+
+
+def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
+    tokens = token_texts(claim.text)
+    model = plan.model
+    return PreparedClaim(
+        claim=claim,
+        weighted=weigh_claim(tokens, plan.idf),
+        numerics=tuple(numerics(tokens, months_need_digits=model.months_need_digits)),
+        entities=entities(nfc(claim.text)) if model.entity_gate else (),
+        polarity=polarity(tokens),
+    )
+
+
+def _aligned_polarity(claim: PreparedClaim, span: PreparedSpan) -> Polarity:
+    """Polarity of the span sentence that covers the claim best (first on ties)."""
+    best: Polarity | None = None
+    best_cov = -1.0
+    for counts, pol in span.sentences:
+        cov = coverage(claim.weighted, counts)
+        if cov > best_cov:
+            best, best_cov = pol, cov
+    return best if best is not None else Polarity(False, False, False)
+
+
+def score_pair(claim: PreparedClaim, span: PreparedSpan, cos: float, model: ScoreModel) -> PairScore:
+    """Score one (claim, span) pair with every gate of ``model`` recorded."""
+    lex = coverage(claim.weighted, span.counts)
+    fused = fuse(cos, lex, model.beta)
+    span_nums = span.numerics
+    numeric = any(n not in span_nums for n in claim.numerics)
+    entity = model.entity_gate and entity_gate_trips(claim.entities, span.token_set, span.compact)
+    polar = model.polarity_gate and polarity_gate_trips(
+        claim.polarity, _aligned_polarity(claim, span)
+    )
+    score = min(fused, model.gate_cap) if (numeric or entity or polar) else fused
+    return PairScore(span.index, cos, lex, fused, score, numeric, entity, polar)
+
+
+def resolve_markers(markers: Sequence[str], plan: Plan) -> list[int]:
+    """Plan indices the markers name: an evidence id equal to the marker, else ``S<k>`` → k-th."""
+    by_id = {p.span.id: p.index for p in plan.spans}
+    out: list[int] = []
+    for marker in markers:
+        index = by_id.get(marker)
+        if index is None:
+            match = _MARKER.match(marker)
+            if match and 1 <= int(match.group(1)) <= len(plan.spans):
+                index = int(match.group(1)) - 1
+        if index is not None and plan.spans[index].span.truth_class and index not in out:
+            out.append(index)
+    return out
+
+
+def select_candidates(
+    cosines: npt.NDArray[np.float64], cited: Sequence[int], plan: Plan
+) -> list[int]:
+    """Cited truth-class spans ∪ top-m truth-class spans by raw cosine, in plan order."""
+    truth = plan.truth_indices
+    ranked = sorted(truth, key=lambda i: (-float(cosines[i]), i))
+    return sorted(set(cited) | set(ranked[: plan.model.candidates_m]))
+
+
+def _band(score: float, model: ScoreModel) -> Verdict:
+    if score >= model.supported_min:
+        return Verdict.SUPPORTED
+    if score >= model.partial_min:
+        return Verdict.PARTIAL
+    return Verdict.UNSUPPORTED
+
+
+def _overlaps_erasure(span: EvidenceSpan, start: int, end: int) -> bool:
+    return any(r.start < end and start < r.end for r in span.erased)
+
+
+def unsupported_verdict(claim: Claim) -> ClaimVerdict:
+    """The verdict for a claim when the plan has no truth-class span (no embedding needed)."""
+    return ClaimVerdict(
+        id=claim.id,
+        text=claim.text,
+        draft_span=claim.draft_span,
+        verdict=Verdict.UNSUPPORTED,
+        score=0.0,
+        best_span=None,
+        candidates_considered=0,
+        cited_markers=claim.cited_markers,
+        numeric_gated=False,
+    )
+
+
+def score_claim(
+    claim: Claim,
+    cosines: npt.NDArray[np.float64],
+    plan: Plan,
+    windows: Sequence[tuple[int, int]] | None = None,
+) -> tuple[ClaimVerdict, list[PairScore]]:
+    """Verdict for one claim given its cosine to every plan span.
+
+    Args:
+        claim: the claim.
+        cosines: cosine of the claim to each plan span (best window for long spans).
+        plan: the prepared plan.
+        windows: for each plan span, the character range of its best window; whole span if None.
+
+    Returns:
+        The verdict and every candidate pair score in plan order.
+    """
+    if not plan.truth_indices:
+        return unsupported_verdict(claim), []
+    model = plan.model
+    prepared = prepare_claim(claim, plan)
+    cited = resolve_markers(claim.cited_markers, plan)
+    pairs = [
+        score_pair(prepared, plan.spans[i], float(cosines[i]), model)
+        for i in select_candidates(cosines, cited, plan)
+    ]
+    best = pairs[0]
+    for pair in pairs[1:]:
+        if pair.score > best.score:  # strictly greater: ties keep plan order
+            best = pair
+    verdict = _band(best.score, model)
+    chosen = best
+    if model.polarity_gate and verdict is not Verdict.SUPPORTED:
+        contra = _contradiction(pairs, model)
+        if contra is not None:
+            verdict, chosen = Verdict.CONTRADICTED, contra
+    span = plan.spans[chosen.span_index].span
+    start, end = windows[chosen.span_index] if windows is not None else (0, len(span.text))
+    if _overlaps_erasure(span, start, end):
+        verdict = Verdict.EVIDENCE_REDACTED
+    return (
+        ClaimVerdict(
+            id=claim.id,
+            text=claim.text,
+            draft_span=claim.draft_span,
+            verdict=verdict,
+            score=best.score,
+            best_span=SpanRef(span.id, start, end),
+            candidates_considered=len(pairs),
+            cited_markers=claim.cited_markers,
+            numeric_gated=chosen.numeric_gated,
+            entity_gated=chosen.entity_gated,
+            polarity_gated=chosen.polarity_gated,
+        ),
+        pairs,
+    )
+
+
+def _contradiction(pairs: Sequence[PairScore], model: ScoreModel) -> PairScore | None:
+    """The strongest pair that would be supported but for the polarity gate alone."""
+    best: PairScore | None = None
+    for pair in pairs:
+        only_polarity = pair.polarity_gated and not (pair.numeric_gated or pair.entity_gated)
+        if only_polarity and pair.fused >= model.supported_min and (
+            best is None or pair.fused > best.fused
+        ):
+            best = pair
+    return best
