@@ -7,11 +7,11 @@ All models are frozen dataclasses: plain, typed and hashable where useful. JSON 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 
-class Verdict(str, Enum):
+class Verdict(StrEnum):
     """Per-claim verdicts (SPEC §4.4, §4.5)."""
 
     SUPPORTED = "supported"
@@ -21,7 +21,7 @@ class Verdict(str, Enum):
     EVIDENCE_REDACTED = "evidence_redacted"
 
 
-class Policy(str, Enum):
+class Policy(StrEnum):
     """Delivery policy (SPEC §4.6)."""
 
     FLAG = "flag"

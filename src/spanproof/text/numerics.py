@@ -73,10 +73,7 @@ def numerics(tokens: Iterable[str], *, months_need_digits: bool = False) -> list
 
 
 def _digit_neighbour(seq: list[str], i: int) -> bool:
-    for j in (i - 1, i + 1):
-        if 0 <= j < len(seq) and any(ch.isdigit() for ch in seq[j]):
-            return True
-    return False
+    return any(0 <= j < len(seq) and any(ch.isdigit() for ch in seq[j]) for j in (i - 1, i + 1))
 
 
 def numeric_gate_trips(claim_numerics: Iterable[str], span_numerics: Iterable[str]) -> bool:

@@ -41,7 +41,7 @@ def _has_alnum(segment: str) -> bool:
 
 
 def segments(text: str) -> list[tuple[str, int, int]]:
-    """UAX-29 word segments of ``text`` (already NFC) with offsets, keeping only alphanumeric ones."""
+    """UAX-29 word segments of NFC ``text`` with offsets; only segments with an alphanumeric."""
     out: list[tuple[str, int, int]] = []
     pos = 0
     for piece in _WORD_BOUNDARY.split(text):

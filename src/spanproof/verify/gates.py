@@ -21,24 +21,129 @@ from spanproof.text.tokens import lower_chars, segments
 
 NEGATION_WORDS = frozenset(
     {
-        "not", "no", "never", "none", "neither", "nor", "without", "cannot", "nothing",
-        "fail", "fails", "failed", "failing", "failure", "lack", "lacks", "lacked", "lacking",
-        "absence", "absent", "unable", "nonsignificant", "insignificant", "unaffected",
-        "unchanged", "unrelated", "independent",
+        "not",
+        "no",
+        "never",
+        "none",
+        "neither",
+        "nor",
+        "without",
+        "cannot",
+        "nothing",
+        "fail",
+        "fails",
+        "failed",
+        "failing",
+        "failure",
+        "lack",
+        "lacks",
+        "lacked",
+        "lacking",
+        "absence",
+        "absent",
+        "unable",
+        "nonsignificant",
+        "insignificant",
+        "unaffected",
+        "unchanged",
+        "unrelated",
+        "independent",
     }
 )
 _NEGATION_SUFFIXES = ("n't", "n’t")
 
 INCREASE_STEMS = (
-    "increas", "higher", "elevat", "rais", "enhanc", "upregulat", "up-regulat", "greater",
-    "promot", "augment", "boost", "rise", "rises", "rose", "exacerbat", "worsen", "accelerat",
-    "stimulat", "activat",
+    "increas",
+    "higher",
+    "elevat",
+    "rais",
+    "enhanc",
+    "upregulat",
+    "up-regulat",
+    "greater",
+    "promot",
+    "augment",
+    "boost",
+    "rise",
+    "rises",
+    "rose",
+    "exacerbat",
+    "worsen",
+    "accelerat",
+    "stimulat",
+    "activat",
 )
 DECREASE_STEMS = (
-    "decreas", "reduc", "lower", "declin", "downregulat", "down-regulat", "less", "fewer",
-    "inhibit", "suppress", "diminish", "attenuat", "impair", "prevent", "protect", "block",
-    "slow", "drop", "fell", "fall", "loss", "lose", "alleviat", "ameliorat", "abolish",
-    "deplet", "shorten",
+    "decreas",
+    "reduc",
+    "lower",
+    "declin",
+    "downregulat",
+    "down-regulat",
+    "less",
+    "fewer",
+    "inhibit",
+    "suppress",
+    "diminish",
+    "attenuat",
+    "impair",
+    "prevent",
+    "protect",
+    "block",
+    "slow",
+    "drop",
+    "fell",
+    "fall",
+    "loss",
+    "lose",
+    "alleviat",
+    "ameliorat",
+    "abolish",
+    "deplet",
+    "shorten",
+)
+
+
+DRUG_SUFFIXES = (
+    "mab",
+    "nib",
+    "tinib",
+    "pril",
+    "sartan",
+    "statin",
+    "olol",
+    "azole",
+    "cillin",
+    "mycin",
+    "cycline",
+    "vir",
+    "floxacin",
+    "parin",
+    "oxetine",
+    "dronate",
+    "profen",
+    "done",
+    "pam",
+    "lam",
+    "zide",
+    "semide",
+    "formin",
+    "gliptin",
+    "glitazone",
+    "tide",
+    "platin",
+    "taxel",
+    "rubicin",
+    "amine",
+    "caine",
+    "sone",
+    "olone",
+    "triptan",
+    "setron",
+    "prazole",
+    "tidine",
+    "vastatin",
+    "irin",
 )
 
 
@@ -85,7 +190,13 @@ def _is_entity_surface(surface: str, first: bool) -> bool:
     upper = sum(1 for ch in letters if ch.isupper())
     if upper >= 2 or (upper >= 1 and not surface[0].isupper()):
         return True
-    return surface[0].isupper() and not first and len(letters) > 1
+    if not surface[0].isupper() or len(letters) < 2:
+        return False
+    if not first:
+        return True
+    # A capitalised first word is usually just the sentence start; count it only when it has a
+    # drug- or chemical-name ending.
+    return len(surface) >= 6 and surface.lower().endswith(DRUG_SUFFIXES)
 
 
 def entities(text: str) -> tuple[str, ...]:

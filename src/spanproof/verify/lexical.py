@@ -60,6 +60,8 @@ def coverage(claim: WeightedClaim, span_counts: Counter[str] | dict[str, int]) -
     return numerator / claim.denominator
 
 
-def lexical_coverage(claim_tokens: Sequence[str], span_tokens: Sequence[str], idf: PlanIdf) -> float:
+def lexical_coverage(
+    claim_tokens: Sequence[str], span_tokens: Sequence[str], idf: PlanIdf
+) -> float:
     """Convenience form of :func:`coverage` on raw token lists."""
     return coverage(weigh_claim(claim_tokens, idf), Counter(span_tokens))

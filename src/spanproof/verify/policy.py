@@ -24,9 +24,7 @@ def merge_ranges(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
 
 def redact(draft: str, claims: Sequence[ClaimVerdict]) -> str:
     """The draft with each merged unsupported range replaced by :data:`REDACTION_NOTICE`."""
-    ranges = [
-        c.draft_span for c in claims if c.verdict in _REDACTED and c.draft_span is not None
-    ]
+    ranges = [c.draft_span for c in claims if c.verdict in _REDACTED and c.draft_span is not None]
     out: list[str] = []
     pos = 0
     for start, end in merge_ranges(ranges):

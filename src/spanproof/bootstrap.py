@@ -1,0 +1,69 @@
+"""The composition root: the one place that builds concrete adapters from Settings."""
+
+from __future__ import annotations
+
+from spanproof.config import Settings
+from spanproof.core.errors import ConfigurationError
+from spanproof.core.ports import ChatModel, Decomposer, Embedder
+
+
+def build_embedder(settings: Settings) -> Embedder:
+    """The configured embedder, wrapped in the on-disk cache unless disabled."""
+    cfg = settings.embedder
+    inner: Embedder
+    if cfg.kind == "local":
+        from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+
+        inner = OnnxMiniLMEmbedder(threads=cfg.threads)
+    else:
+        if not cfg.base_url or not cfg.model:
+            raise ConfigurationError(
+                "embedder.kind=openai needs SPANPROOF_EMBEDDER__BASE_URL and "
+                "SPANPROOF_EMBEDDER__MODEL"
+            )
+        from spanproof.providers.embeddings.openai_compat import OpenAICompatibleEmbedder
+
+        key = cfg.api_key.get_secret_value() if cfg.api_key else None
+        inner = OpenAICompatibleEmbedder(cfg.base_url, cfg.model, api_key=key)
+    if not cfg.cache:
+        return inner
+    from spanproof.providers.embeddings.cache import CachedEmbedder
+
+    return CachedEmbedder(inner, cfg.cache_dir / "embeddings.sqlite")
+
+
+def build_chat_model(settings: Settings) -> ChatModel | None:
+    """The configured LLM, or None for the offline default."""
+    cfg = settings.llm
+    if cfg.kind == "none":
+        return None
+    key = cfg.api_key.get_secret_value() if cfg.api_key else None
+    if cfg.kind == "anthropic":
+        if not key or not cfg.model:
+            raise ConfigurationError(
+                "llm.kind=anthropic needs SPANPROOF_LLM__API_KEY and SPANPROOF_LLM__MODEL"
+            )
+        from spanproof.providers.llm.anthropic import AnthropicChatModel
+
+        if cfg.base_url:
+            return AnthropicChatModel(cfg.model, key, base_url=cfg.base_url, timeout=cfg.timeout)
+        return AnthropicChatModel(cfg.model, key, timeout=cfg.timeout)
+    if not cfg.base_url or not cfg.model:
+        raise ConfigurationError(
+            "llm.kind=openai needs SPANPROOF_LLM__BASE_URL and SPANPROOF_LLM__MODEL"
+        )
+    from spanproof.providers.llm.openai_compat import OpenAICompatibleChatModel
+
+    return OpenAICompatibleChatModel(cfg.base_url, cfg.model, api_key=key, timeout=cfg.timeout)
+
+
+def build_decomposer(settings: Settings) -> Decomposer:
+    """The LLM decomposer when an LLM is configured, else the rule-based one."""
+    chat = build_chat_model(settings)
+    if chat is None:
+        from spanproof.verify.decompose import RuleBasedDecomposer
+
+        return RuleBasedDecomposer()
+    from spanproof.services.decomposition import LlmDecomposer
+
+    return LlmDecomposer(chat)

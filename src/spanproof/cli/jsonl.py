@@ -1,0 +1,62 @@
+"""Reading JSON Lines input with precise, line-numbered errors."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from spanproof.core.errors import InvalidInputError
+
+
+def read_text(path: Path, what: str) -> str:
+    """The UTF-8 text of ``path``; a clear error when missing or not UTF-8."""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InvalidInputError(f"{what} file not found: {path}") from None
+    except IsADirectoryError:
+        raise InvalidInputError(f"{what} path is a directory, not a file: {path}") from None
+    except OSError as exc:
+        raise InvalidInputError(f"cannot read {what} file {path}: {exc.strerror}") from None
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise InvalidInputError(
+            f"{what} file {path} is not valid UTF-8 (byte offset {exc.start})"
+        ) from None
+
+
+def parse_line(line: str, where: str) -> dict[str, Any]:
+    """One JSON object from one line; ``where`` is ``file:line`` for the message."""
+    try:
+        value = json.loads(line)
+    except json.JSONDecodeError as exc:
+        raise InvalidInputError(
+            f"{where}: invalid JSON ({exc.msg} at column {exc.colno})"
+        ) from None
+    if not isinstance(value, dict):
+        raise InvalidInputError(f"{where}: expected a JSON object, got {type(value).__name__}")
+    return value
+
+
+def iter_lines(text: str) -> Iterator[tuple[int, str]]:
+    """Non-blank lines with their 1-based numbers."""
+    for number, line in enumerate(text.splitlines(), start=1):
+        if line.strip():
+            yield number, line
+
+
+def read_jsonl(path: Path, what: str) -> list[dict[str, Any]]:
+    """Every object of a JSONL file; the first bad line raises with its line number."""
+    text = read_text(path, what)
+    return [parse_line(line, f"{path}:{n}") for n, line in iter_lines(text)]
+
+
+def require_fields(obj: dict[str, Any], fields: tuple[str, ...], where: str) -> None:
+    for name in fields:
+        if name not in obj:
+            raise InvalidInputError(f"{where}: missing field {name!r}")
+    if "text" in fields and not isinstance(obj["text"], str):
+        raise InvalidInputError(f"{where}: field 'text' must be a string")

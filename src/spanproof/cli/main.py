@@ -1,0 +1,188 @@
+"""``spanproof`` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+
+from spanproof import __version__
+from spanproof.cli.errors import error_object, handle_errors
+from spanproof.cli.jsonl import iter_lines, parse_line, read_jsonl, read_text, require_fields
+from spanproof.cli.render import render_report
+from spanproof.core.errors import InvalidInputError, SpanproofError
+from spanproof.core.models import Report
+from spanproof.verifier import Verifier, to_claims, to_evidence
+
+
+def _dump(obj: Any) -> str:
+    return json.dumps(obj, ensure_ascii=False, sort_keys=False)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="spanproof")
+def cli() -> None:
+    """Check every factual claim in a text against the exact source text it may rest on."""
+
+
+def _load_evidence(path: Path) -> list[dict[str, Any]]:
+    items = read_jsonl(path, "evidence")
+    for n, item in enumerate(items, start=1):
+        require_fields(item, ("id", "text"), f"{path}: item {n}")
+    if not items:
+        raise InvalidInputError(f"evidence file {path} has no items: give at least one span")
+    return items
+
+
+def _load_claims(path: Path) -> list[dict[str, Any]]:
+    text = read_text(path, "claims")
+    items = []
+    for n, line in iter_lines(text):
+        obj = parse_line(line, f"{path}:{n}")
+        require_fields(obj, ("id", "text"), f"{path}:{n}")
+        items.append(obj)
+    return items
+
+
+@cli.command()
+@click.option(
+    "--claims",
+    "claims_path",
+    type=click.Path(path_type=Path),
+    help="JSONL of atomic claims {id, text}.",
+)
+@click.option(
+    "--draft", "draft_path", type=click.Path(path_type=Path), help="A draft text file to decompose."
+)
+@click.option(
+    "--evidence",
+    "evidence_path",
+    type=click.Path(path_type=Path),
+    help="JSONL of evidence {id, text}.",
+)
+@click.option(
+    "--batch",
+    "batch_path",
+    type=click.Path(path_type=Path),
+    help="JSONL items {id, claims, evidence}; streams one result line per item.",
+)
+@click.option(
+    "--score-model",
+    type=click.Choice(["v1", "v2"]),
+    default=None,
+    help="Score model (default: v2).",
+)
+@click.option(
+    "--policy",
+    type=click.Choice(["flag", "redact"]),
+    default=None,
+    help="Delivery policy for drafts.",
+)
+@click.option(
+    "--json", "as_json", is_flag=True, help="Print one JSON object (or one per batch line)."
+)
+@handle_errors
+def verify(
+    claims_path: Path | None,
+    draft_path: Path | None,
+    evidence_path: Path | None,
+    batch_path: Path | None,
+    score_model: str | None,
+    policy: str | None,
+    as_json: bool,
+) -> None:
+    """Verify claims or a draft against evidence.
+
+    \b
+    spanproof verify --claims CLAIMS.jsonl --evidence EVIDENCE.jsonl --json
+    spanproof verify --draft DRAFT.txt --evidence EVIDENCE.jsonl [--policy redact] [--json]
+    spanproof verify --batch ITEMS.jsonl --json
+    """
+    modes = [p for p in (claims_path, draft_path, batch_path) if p is not None]
+    if len(modes) != 1:
+        raise InvalidInputError("give exactly one of --claims, --draft or --batch")
+    if batch_path is None and evidence_path is None:
+        raise InvalidInputError("--evidence EVIDENCE.jsonl is required with --claims or --draft")
+    if batch_path is not None and evidence_path is not None:
+        raise InvalidInputError("--batch items carry their own evidence; drop --evidence")
+    # Read and validate every input before loading the model.
+    if batch_path is not None:
+        batch_text = read_text(batch_path, "batch")
+        verifier = _verifier(score_model)
+        _run_batch(verifier, batch_path, batch_text)
+        return
+    assert evidence_path is not None  # checked above; narrows the type
+    evidence = _load_evidence(evidence_path)
+    if claims_path is not None:
+        claims = _load_claims(claims_path)
+        verifier = _verifier(score_model)
+        report = verifier.check_claims(claims, evidence)
+    else:
+        assert draft_path is not None
+        draft = read_text(draft_path, "draft")
+        verifier = _verifier(score_model)
+        report = verifier.verify(draft, evidence, policy=policy or verifier_policy())
+    _emit(report, as_json)
+
+
+def verifier_policy() -> str:
+    from spanproof.config import load_settings
+
+    return load_settings().verify.policy
+
+
+def _verifier(score_model: str | None) -> Verifier:
+    from spanproof.bootstrap import build_decomposer, build_embedder
+    from spanproof.config import load_settings
+
+    settings = load_settings()
+    return Verifier(
+        embedder=build_embedder(settings),
+        decomposer=build_decomposer(settings),
+        score_model=score_model or settings.verify.score_model,
+    )
+
+
+def _emit(report: Report, as_json: bool) -> None:
+    if as_json:
+        click.echo(_dump(report.to_dict()))
+    else:
+        render_report(report, Console())
+    if report.verification != "verified":
+        sys.exit(5)
+
+
+def _run_batch(verifier: Verifier, path: Path, text: str) -> None:
+    """One output line per input line; a bad line yields an error object, never a crash."""
+    for number, line in iter_lines(text):
+        ident: Any = None
+        try:
+            obj = parse_line(line, f"{path}:{number}")
+            ident = obj.get("id")
+            require_fields(obj, ("id", "claims", "evidence"), f"{path}:{number}")
+            if not isinstance(obj["claims"], list) or not isinstance(obj["evidence"], list):
+                raise InvalidInputError(f"{path}:{number}: 'claims' and 'evidence' must be lists")
+            if not obj["evidence"]:
+                raise InvalidInputError(f"{path}:{number}: 'evidence' is empty")
+            claims = to_claims(obj["claims"])
+            evidence = to_evidence(obj["evidence"])
+            result: dict[str, Any] = {
+                "id": ident,
+                **verifier.check_claims(claims, evidence).to_dict(),
+            }
+        except SpanproofError as exc:
+            result = {"id": ident, "line": number, "error": error_object(exc)}
+        click.echo(_dump(result))
+        sys.stdout.flush()
+
+
+def main() -> None:
+    cli(prog_name="spanproof")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""Human-readable output: a coloured verdict table (colour plus text, never colour alone)."""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+
+from spanproof.core.models import Report, Verdict
+
+STYLES = {
+    Verdict.SUPPORTED: "green",
+    Verdict.PARTIAL: "yellow",
+    Verdict.UNSUPPORTED: "red",
+    Verdict.CONTRADICTED: "bold red",
+    Verdict.EVIDENCE_REDACTED: "magenta",
+}
+
+
+def render_report(report: Report, console: Console) -> None:
+    table = Table(title=f"spanproof verify — {report.verification}", show_lines=False)
+    table.add_column("claim", overflow="fold", ratio=3)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("score", justify="right", no_wrap=True)
+    table.add_column("best span", no_wrap=True)
+    table.add_column("gates", no_wrap=True)
+    for claim in report.claims:
+        gates = [
+            name
+            for name, on in (
+                ("numeric", claim.numeric_gated),
+                ("entity", claim.entity_gated),
+                ("polarity", claim.polarity_gated),
+            )
+            if on
+        ]
+        best = (
+            f"{claim.best_span.id}[{claim.best_span.start}:{claim.best_span.end}]"
+            if claim.best_span
+            else "—"
+        )
+        style = STYLES[claim.verdict]
+        table.add_row(
+            f"{claim.id}: {claim.text}",
+            f"[{style}]{claim.verdict.value}[/{style}]",
+            f"{claim.score:.3f}",
+            best,
+            ", ".join(gates) or "—",
+        )
+    console.print(table)
+    counts: dict[str, int] = {}
+    for claim in report.claims:
+        counts[claim.verdict.value] = counts.get(claim.verdict.value, 0) + 1
+    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "no claims"
+    console.print(
+        f"score model {report.score_model} · embed model {report.embed_model or '—'} · {summary}"
+    )
+    if report.delivered is not None and report.draft is not None:
+        console.print("[bold]delivered:[/bold]")
+        console.print(report.delivered, markup=False, highlight=False)

@@ -1,0 +1,105 @@
+"""Settings: one object, environment prefix ``SPANPROOF_`` (nested groups with ``__``), an
+optional TOML file, every field described, unknown keys rejected. Only entry points and
+``bootstrap`` read it.
+
+Example: ``SPANPROOF_EMBEDDER__KIND=openai SPANPROOF_EMBEDDER__BASE_URL=http://127.0.0.1:8000``.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+from pydantic_settings import (
+    BaseSettings,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+    TomlConfigSettingsSource,
+)
+
+
+def _default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "spanproof"
+
+
+class EmbedderSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["local", "openai"] = Field(
+        "local",
+        description="local: the bundled all-MiniLM-L6-v2 ONNX model; openai: a remote "
+        "OpenAI-compatible /v1/embeddings endpoint.",
+    )
+    base_url: str | None = Field(None, description="Base URL of the remote embeddings endpoint.")
+    model: str | None = Field(None, description="Model name sent to the remote endpoint.")
+    api_key: SecretStr | None = Field(None, description="API key of the remote endpoint.")
+    cache: bool = Field(True, description="Cache embeddings on disk by (model, text hash).")
+    cache_dir: Path = Field(
+        default_factory=_default_cache_dir, description="Folder of the embedding cache file."
+    )
+    threads: int | None = Field(None, description="onnxruntime intra-op threads (None: auto).")
+
+
+class LlmSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    kind: Literal["none", "openai", "anthropic"] = Field(
+        "none", description="none: built-in offline components (rule-based decomposer)."
+    )
+    base_url: str | None = Field(None, description="Endpoint base URL (OpenAI-compatible).")
+    model: str | None = Field(None, description="Model name.")
+    api_key: SecretStr | None = Field(None, description="API key; never logged or traced.")
+    timeout: float = Field(60.0, description="Seconds before a model call times out.")
+
+
+class VerifySettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    score_model: Literal["v1", "v2"] = Field("v2", description="Score model (SPEC §4.4–4.5).")
+    policy: Literal["flag", "redact"] = Field("flag", description="Delivery policy (SPEC §4.6).")
+
+
+class Settings(BaseSettings):
+    """All of spanproof's configuration."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="SPANPROOF_",
+        env_nested_delimiter="__",
+        extra="forbid",
+        toml_file="spanproof.toml",
+    )
+
+    embedder: EmbedderSettings = EmbedderSettings()
+    llm: LlmSettings = LlmSettings()
+    verify: VerifySettings = VerifySettings()
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+
+PRESETS: dict[str, dict[str, object]] = {
+    "offline": {},
+    "no-cache": {"embedder": {"cache": False}},
+}
+
+
+def load_settings(preset: str | None = None) -> Settings:
+    """Settings from the environment and ``spanproof.toml``, over a named preset."""
+    if preset is None:
+        return Settings()
+    if preset not in PRESETS:
+        from spanproof.core.errors import ConfigurationError
+
+        raise ConfigurationError(f"unknown preset {preset!r}; choose one of {sorted(PRESETS)}")
+    return Settings(**PRESETS[preset])  # type: ignore[arg-type]

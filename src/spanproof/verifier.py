@@ -1,0 +1,172 @@
+"""The library entry point: :class:`Verifier`.
+
+>>> from spanproof import Verifier
+>>> v = Verifier()                                   # bundled model, offline
+>>> report = v.verify("Aspirin lowered fever [S1].", [{"id": "S1", "text": "..."}])
+>>> [c.verdict.value for c in report.claims]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from spanproof.core.errors import InvalidInputError
+from spanproof.core.models import (
+    Claim,
+    ClaimVerdict,
+    ErasedRange,
+    EvidenceSpan,
+    Policy,
+    Report,
+)
+from spanproof.core.ports import Decomposer, Embedder
+from spanproof.services.verification import score_all, verify_draft
+from spanproof.verify.scoring import DEFAULT_SCORE_MODEL, ScoreModel, score_model
+
+EvidenceLike = EvidenceSpan | Mapping[str, Any]
+ClaimLike = Claim | Mapping[str, Any] | str
+
+
+def to_evidence(items: Iterable[EvidenceLike]) -> list[EvidenceSpan]:
+    """Evidence spans from ``EvidenceSpan`` objects or ``{"id", "text", ...}`` mappings.
+
+    Keys other than ``id``, ``text``, ``truth_class`` and ``erased`` are kept as source metadata.
+    """
+    out: list[EvidenceSpan] = []
+    seen: set[str] = set()
+    for n, item in enumerate(items, start=1):
+        span = item if isinstance(item, EvidenceSpan) else _mapping_to_span(item, n)
+        if span.id in seen:
+            raise InvalidInputError(f"evidence item {n}: duplicate id {span.id!r}")
+        seen.add(span.id)
+        out.append(span)
+    return out
+
+
+def _mapping_to_span(item: Mapping[str, Any], n: int) -> EvidenceSpan:
+    if not isinstance(item, Mapping):
+        raise InvalidInputError(f"evidence item {n}: expected an object with 'id' and 'text'")
+    if "id" not in item or "text" not in item:
+        raise InvalidInputError(f"evidence item {n}: needs both 'id' and 'text'")
+    text = item["text"]
+    if not isinstance(text, str):
+        raise InvalidInputError(f"evidence item {n}: 'text' must be a string")
+    ident = item["id"]
+    if not isinstance(ident, str | int) or isinstance(ident, bool):
+        raise InvalidInputError(f"evidence item {n}: 'id' must be a string or an integer")
+    erased = tuple(ErasedRange(int(a), int(b)) for a, b in item.get("erased", ()))
+    meta = {k: v for k, v in item.items() if k not in {"id", "text", "truth_class", "erased"}}
+    return EvidenceSpan(
+        id=str(ident),
+        text=text,
+        truth_class=bool(item.get("truth_class", True)),
+        source=meta,
+        erased=erased,
+    )
+
+
+def to_claims(items: Iterable[ClaimLike]) -> list[Claim]:
+    """Atomic claims from ``Claim`` objects, ``{"id", "text"}`` mappings or plain strings."""
+    out: list[Claim] = []
+    for n, item in enumerate(items, start=1):
+        if isinstance(item, Claim):
+            out.append(item)
+        elif isinstance(item, str):
+            out.append(Claim(id=f"c{n}", text=item))
+        elif isinstance(item, Mapping):
+            text = item.get("text")
+            if not isinstance(text, str):
+                raise InvalidInputError(f"claim {n}: needs a string 'text'")
+            markers = item.get("cited_markers", ())
+            out.append(
+                Claim(
+                    id=str(item.get("id", f"c{n}")),
+                    text=text,
+                    cited_markers=tuple(str(m) for m in markers),
+                )
+            )
+        else:
+            raise InvalidInputError(f"claim {n}: expected a string or an object with 'text'")
+    return out
+
+
+class Verifier:
+    """Verifies drafts and atomic claims against evidence.
+
+    Args:
+        embedder: the embedding model; default: the bundled MiniLM with the on-disk cache.
+        decomposer: how drafts become claims; default: LLM if configured, else rule-based.
+        score_model: ``"v1"`` (the seed formula) or ``"v2"`` (the default), or a ScoreModel.
+    """
+
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        decomposer: Decomposer | None = None,
+        score_model: str | ScoreModel = DEFAULT_SCORE_MODEL,
+    ) -> None:
+        if embedder is None or decomposer is None:
+            from spanproof.bootstrap import build_decomposer, build_embedder
+            from spanproof.config import load_settings
+
+            settings = load_settings()
+            embedder = embedder if embedder is not None else build_embedder(settings)
+            decomposer = decomposer if decomposer is not None else build_decomposer(settings)
+        self.embedder = embedder
+        self.decomposer = decomposer
+        self.model = score_model if isinstance(score_model, ScoreModel) else _model(score_model)
+
+    def verify(
+        self,
+        draft: str,
+        evidence: Sequence[EvidenceLike],
+        policy: Policy | str = Policy.FLAG,
+    ) -> Report:
+        """Decompose ``draft`` into claims and verify each against ``evidence``."""
+        return verify_draft(
+            draft,
+            to_evidence(evidence),
+            decomposer=self.decomposer,
+            embedder=self.embedder,
+            model=self.model,
+            policy=_policy(policy),
+        )
+
+    def score_claims(
+        self, claims: Sequence[ClaimLike], evidence: Sequence[EvidenceLike]
+    ) -> list[ClaimVerdict]:
+        """Verify atomic claims (no decomposition). Raises if verification is unavailable."""
+        report = self.check_claims(claims, evidence)
+        if report.verification != "verified":
+            from spanproof.core.errors import ProviderError
+
+            raise ProviderError(f"verification {report.verification}")
+        return list(report.claims)
+
+    def check_claims(self, claims: Sequence[ClaimLike], evidence: Sequence[EvidenceLike]) -> Report:
+        """Like :meth:`score_claims` but returns a Report (unavailability recorded, not raised)."""
+        verdicts, status = score_all(
+            to_claims(claims), to_evidence(evidence), self.embedder, self.model
+        )
+        return Report(
+            score_model=self.model.name,
+            embed_model=self.embedder.model_id,
+            verification=status,
+            claims=tuple(verdicts),
+            delivered=None,
+            embed_model_hash=self.embedder.model_hash,
+        )
+
+
+def _model(name: str) -> ScoreModel:
+    return score_model(name)
+
+
+def _policy(value: Policy | str) -> Policy:
+    if isinstance(value, Policy):
+        return value
+    try:
+        return Policy(value)
+    except ValueError:
+        raise InvalidInputError(f"unknown policy {value!r}; choose 'flag' or 'redact'") from None
