@@ -14,7 +14,7 @@ def build_embedder(settings: Settings) -> Embedder:
     if cfg.kind == "local":
         from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 
-        inner = OnnxMiniLMEmbedder(threads=cfg.threads)
+        inner = OnnxMiniLMEmbedder(intra_op_num_threads=cfg.threads)
     else:
         if not cfg.base_url or not cfg.model:
             raise ConfigurationError(

@@ -151,11 +151,11 @@ class Verifier:
         )
         return Report(
             score_model=self.model.name,
-            embed_model=self.embedder.model_id,
+            embed_model=self.embedder.model_id if status == "verified" else "",
             verification=status,
             claims=tuple(verdicts),
             delivered=None,
-            embed_model_hash=self.embedder.model_hash,
+            embed_model_hash=self.embedder.model_hash if status == "verified" else "",
         )
 
 

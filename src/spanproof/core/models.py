@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 
 class Verdict(StrEnum):
@@ -74,9 +74,11 @@ class Claim:
     cited_markers: tuple[str, ...] = ()
 
 
-@dataclass(frozen=True, slots=True)
-class PairScore:
-    """The score of one (claim, span) pair, with every gate recorded."""
+class PairScore(NamedTuple):
+    """The score of one (claim, span) pair, with every gate recorded.
+
+    A NamedTuple rather than a dataclass: millions are built in a verification sweep.
+    """
 
     span_index: int
     cosine: float

@@ -132,14 +132,16 @@ def verify_draft(
     def report(status: str, verdicts: Sequence[ClaimVerdict], delivered: str | None) -> Report:
         return Report(
             score_model=model.name,
-            embed_model=embedder.model_id if embedder is not None else "",
+            embed_model=embedder.model_id if embedder is not None and status == VERIFIED else "",
             verification=status,
             claims=tuple(verdicts),
             delivered=delivered,
             draft=draft,
             policy=policy,
             decompose_model=decomposer.model_id,
-            embed_model_hash=embedder.model_hash if embedder is not None else "",
+            embed_model_hash=(
+                embedder.model_hash if embedder is not None and status == VERIFIED else ""
+            ),
         )
 
     withheld = draft if policy is Policy.FLAG else None

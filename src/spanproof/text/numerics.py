@@ -27,13 +27,16 @@ MONTHS: dict[str, int] = {
 }
 
 _SPLIT = re.compile(r"[-/:]")
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_NUMBER_PART = re.compile(r"[0-9]+(?:\.[0-9]+)?")
 _DIGIT_GROUP_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
 def canonical_number(text: str) -> str | None:
     """Canonical string of a numeric part, or None when it does not parse as a finite float."""
     cleaned = _DIGIT_GROUP_COMMA.sub("", text)
-    if not cleaned or not any(ch.isdigit() for ch in cleaned):
+    # ASCII digits only, no underscores: what a strict float parser (Rust's f64) accepts.
+    if not _FLOAT.fullmatch(cleaned):
         return None
     try:
         value = float(cleaned)
@@ -46,21 +49,27 @@ def canonical_number(text: str) -> str | None:
     return repr(value)
 
 
-def numerics(tokens: Iterable[str], *, months_need_digits: bool = False) -> list[str]:
+def numerics(
+    tokens: Iterable[str], *, months_need_digits: bool = False, number_parts: bool = False
+) -> list[str]:
     """Numeric atoms of lowercase tokens, in order (duplicates kept).
 
     Args:
         tokens: lowercase word tokens.
         months_need_digits: score model v2 only. The seed's table maps every month name, so the
             modal verb "may" reads as month 5 and trips the gate; with this flag a month name
-            counts only when a neighbouring token holds a digit ("5 May 2020", "May 2020").
+            counts only next to a number ("5 March", "March 2020"), and "may" only before one
+            ("May 2020"), so "group 2 may benefit" has no month.
+        number_parts: score model v2 only. The seed drops a digit-bearing part that does not
+            parse as a number, so "10mg" has no numeric; with this flag its number runs count
+            ("10mg" → 10).
     """
     seq = list(tokens)
     out: list[str] = []
     for i, token in enumerate(seq):
         month = MONTHS.get(token)
         if month is not None:
-            if not months_need_digits or _digit_neighbour(seq, i):
+            if not months_need_digits or _month_in_date(seq, i):
                 out.append(repr(float(month)))
             continue
         if not any(ch.isdigit() for ch in token):
@@ -69,11 +78,21 @@ def numerics(tokens: Iterable[str], *, months_need_digits: bool = False) -> list
             atom = canonical_number(part)
             if atom is not None:
                 out.append(atom)
+            elif number_parts:
+                out.extend(
+                    a for a in map(canonical_number, _NUMBER_PART.findall(part)) if a is not None
+                )
     return out
 
 
-def _digit_neighbour(seq: list[str], i: int) -> bool:
-    return any(0 <= j < len(seq) and any(ch.isdigit() for ch in seq[j]) for j in (i - 1, i + 1))
+def _has_digit(seq: list[str], j: int) -> bool:
+    return 0 <= j < len(seq) and any(ch.isdigit() for ch in seq[j])
+
+
+def _month_in_date(seq: list[str], i: int) -> bool:
+    if seq[i] == "may":
+        return _has_digit(seq, i + 1)
+    return _has_digit(seq, i - 1) or _has_digit(seq, i + 1)
 
 
 def numeric_gate_trips(claim_numerics: Iterable[str], span_numerics: Iterable[str]) -> bool:

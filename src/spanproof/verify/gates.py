@@ -208,20 +208,49 @@ def entities(text: str) -> tuple[str, ...]:
     return tuple(seen)
 
 
-def compact(tokens: Sequence[str]) -> str:
-    """Letters and digits of the tokens, joined without separators."""
-    return "".join("".join(ch for ch in t if ch.isalnum()) for t in tokens)
+def _alnum(token: str) -> str:
+    return "".join(ch for ch in token if ch.isalnum())
+
+
+@dataclass(frozen=True, slots=True)
+class Compact:
+    """A span's letters and digits joined without separators, with its token boundaries.
+
+    ``IL6`` is found in ``IL-6`` (a run of whole tokens), but ``CD4`` is not found in ``CD45``:
+    a match must start and end on token boundaries.
+    """
+
+    text: str
+    boundaries: frozenset[int]
+
+    @classmethod
+    def of(cls, tokens: Sequence[str]) -> Compact:
+        parts = [_alnum(t) for t in tokens]
+        bounds = {0}
+        pos = 0
+        for part in parts:
+            pos += len(part)
+            bounds.add(pos)
+        return cls("".join(parts), frozenset(bounds))
+
+    def contains_run(self, key: str) -> bool:
+        start = self.text.find(key)
+        while start != -1:
+            if start in self.boundaries and start + len(key) in self.boundaries:
+                return True
+            start = self.text.find(key, start + 1)
+        return False
 
 
 def entity_gate_trips(
-    claim_entities: Sequence[str], span_token_set: frozenset[str], span_compact: str
+    claim_entities: Sequence[str], span_token_set: frozenset[str], span_compact: Compact
 ) -> bool:
     """True when some claim entity is absent from the span."""
     for entity in claim_entities:
         if entity in span_token_set:
             continue
-        key = "".join(ch for ch in entity if ch.isalnum())
-        if len(key) >= 3 and key in span_compact:
+        key = _alnum(entity)
+        if len(key) >= 3 and span_compact.contains_run(key):
             continue
         return True
     return False

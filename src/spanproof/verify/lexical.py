@@ -47,7 +47,9 @@ def weigh_claim(tokens: Iterable[str], idf: PlanIdf) -> WeightedClaim:
     """Prepare a claim's token multiset for repeated coverage scoring."""
     counts = Counter(tokens)
     terms = tuple((t, c, idf.idf(t)) for t, c in counts.items())
-    denominator = math.fsum(w * c for _, c, w in terms)
+    denominator = 0.0
+    for _, count, weight in terms:  # same summation order as coverage()
+        denominator += weight * count
     return WeightedClaim(terms, denominator)
 
 
@@ -56,7 +58,11 @@ def coverage(claim: WeightedClaim, span_counts: Counter[str] | dict[str, int]) -
     if claim.denominator <= 0.0:
         return 0.0
     get = span_counts.get
-    numerator = math.fsum(w * min(c, get(t, 0)) for t, c, w in claim.terms)
+    numerator = 0.0
+    for term, count, weight in claim.terms:  # a plain loop: this is the hot path
+        have = get(term)
+        if have:
+            numerator += weight * (count if count < have else have)
     return numerator / claim.denominator
 
 

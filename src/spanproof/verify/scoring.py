@@ -31,8 +31,8 @@ from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import nfc, token_texts
 from spanproof.verify.fusion import fuse
 from spanproof.verify.gates import (
+    Compact,
     Polarity,
-    compact,
     entities,
     entity_gate_trips,
     polarity,
@@ -56,6 +56,7 @@ class ScoreModel:
     entity_gate: bool = False
     polarity_gate: bool = False
     months_need_digits: bool = False
+    number_parts: bool = False
 
     def with_supported_min(self, value: float) -> ScoreModel:
         """A copy with another ``supported_min`` (for calibration sweeps only)."""
@@ -66,7 +67,12 @@ class ScoreModel:
 # recorded with their measurements in docs/quality.md.
 V1 = ScoreModel(name="v1", supported_min=0.70)
 V2 = ScoreModel(
-    name="v2", supported_min=0.70, entity_gate=True, polarity_gate=True, months_need_digits=True
+    name="v2",
+    supported_min=0.70,
+    entity_gate=True,
+    polarity_gate=True,
+    months_need_digits=True,
+    number_parts=True,
 )
 SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2)}
 DEFAULT_SCORE_MODEL = "v2"
@@ -90,7 +96,7 @@ class PreparedSpan:
     counts: Counter[str]
     numerics: frozenset[str]
     token_set: frozenset[str]
-    compact: str
+    compact: Compact | None
     sentences: tuple[tuple[Counter[str], Polarity], ...]
 
 
@@ -98,7 +104,7 @@ class PreparedSpan:
 class PreparedClaim:
     claim: Claim
     weighted: WeightedClaim
-    numerics: tuple[str, ...]
+    numerics: frozenset[str]
     entities: tuple[str, ...]
     polarity: Polarity
 
@@ -132,9 +138,15 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 index=i,
                 span=span,
                 counts=Counter(tokens),
-                numerics=frozenset(numerics(tokens, months_need_digits=model.months_need_digits)),
+                numerics=frozenset(
+                    numerics(
+                        tokens,
+                        months_need_digits=model.months_need_digits,
+                        number_parts=model.number_parts,
+                    )
+                ),
                 token_set=frozenset(tokens),
-                compact=compact(tokens) if model.entity_gate else "",
+                compact=Compact.of(tokens) if model.entity_gate else None,
                 sentences=sentences,
             )
         )
@@ -147,7 +159,11 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
     return PreparedClaim(
         claim=claim,
         weighted=weigh_claim(tokens, plan.idf),
-        numerics=tuple(numerics(tokens, months_need_digits=model.months_need_digits)),
+        numerics=frozenset(
+            numerics(
+                tokens, months_need_digits=model.months_need_digits, number_parts=model.number_parts
+            )
+        ),
         entities=entities(nfc(claim.text)) if model.entity_gate else (),
         polarity=polarity(tokens),
     )
@@ -155,6 +171,8 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
 
 def _aligned_polarity(claim: PreparedClaim, span: PreparedSpan) -> Polarity:
     """Polarity of the span sentence that covers the claim best (first on ties)."""
+    if len(span.sentences) == 1:
+        return span.sentences[0][1]
     best: Polarity | None = None
     best_cov = -1.0
     for counts, pol in span.sentences:
@@ -170,9 +188,12 @@ def score_pair(
     """Score one (claim, span) pair with every gate of ``model`` recorded."""
     lex = coverage(claim.weighted, span.counts)
     fused = fuse(cos, lex, model.beta)
-    span_nums = span.numerics
-    numeric = any(n not in span_nums for n in claim.numerics)
-    entity = model.entity_gate and entity_gate_trips(claim.entities, span.token_set, span.compact)
+    numeric = bool(claim.numerics) and not claim.numerics <= span.numerics
+    entity = (
+        span.compact is not None
+        and bool(claim.entities)
+        and entity_gate_trips(claim.entities, span.token_set, span.compact)
+    )
     polar = model.polarity_gate and polarity_gate_trips(
         claim.polarity, _aligned_polarity(claim, span)
     )

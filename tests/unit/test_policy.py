@@ -1,0 +1,136 @@
+"""Delivery policy (SPEC §4.6): flag keeps the draft, redact replaces merged unsupported ranges."""
+
+from __future__ import annotations
+
+import itertools
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from spanproof.core.models import ClaimVerdict, Policy, Verdict
+from spanproof.verify.policy import REDACTION_NOTICE, deliver, merge_ranges, redact
+
+DRAFT = "Alpha rose. Beta fell. Gamma held. Delta grew."
+#        0         1         2         3         4
+#        0123456789012345678901234567890123456789012345
+ALPHA = (0, 11)
+BETA = (12, 22)
+GAMMA = (23, 34)
+DELTA = (35, 46)
+
+
+def cv(span: tuple[int, int] | None, verdict: Verdict, ident: str = "c") -> ClaimVerdict:
+    return ClaimVerdict(
+        id=ident,
+        text="",
+        draft_span=span,
+        verdict=verdict,
+        score=0.0,
+        best_span=None,
+        candidates_considered=0,
+        cited_markers=(),
+        numeric_gated=False,
+    )
+
+
+def test_ranges_slice_the_claims() -> None:
+    assert DRAFT[slice(*ALPHA)] == "Alpha rose."
+    assert DRAFT[slice(*BETA)] == "Beta fell."
+    assert DRAFT[slice(*GAMMA)] == "Gamma held."
+    assert DRAFT[slice(*DELTA)] == "Delta grew."
+
+
+def test_notice_text() -> None:
+    assert REDACTION_NOTICE == "[unsupported claim removed]"
+
+
+def test_flag_returns_the_draft_unchanged() -> None:
+    claims = [cv(ALPHA, Verdict.UNSUPPORTED), cv(BETA, Verdict.CONTRADICTED)]
+    assert deliver(DRAFT, claims, Policy.FLAG) == DRAFT
+
+
+def test_redact_replaces_an_unsupported_claim() -> None:
+    out = deliver(DRAFT, [cv(BETA, Verdict.UNSUPPORTED)], Policy.REDACT)
+    assert out == f"Alpha rose. {REDACTION_NOTICE} Gamma held. Delta grew."
+
+
+def test_redact_keeps_supported_and_partial_claims() -> None:
+    claims = [
+        cv(ALPHA, Verdict.SUPPORTED),
+        cv(BETA, Verdict.PARTIAL),
+        cv(GAMMA, Verdict.SUPPORTED),
+        cv(DELTA, Verdict.SUPPORTED),
+    ]
+    assert redact(DRAFT, claims) == DRAFT
+
+
+def test_redact_removes_contradicted_claims_too() -> None:
+    out = redact(DRAFT, [cv(DELTA, Verdict.CONTRADICTED)])
+    assert out == f"Alpha rose. Beta fell. Gamma held. {REDACTION_NOTICE}"
+
+
+def test_overlapping_ranges_merge_into_one_notice() -> None:
+    claims = [cv((12, 28), Verdict.UNSUPPORTED), cv((17, 34), Verdict.UNSUPPORTED)]
+    out = redact(DRAFT, claims)
+    assert out == f"Alpha rose. {REDACTION_NOTICE} Delta grew."
+    assert out.count(REDACTION_NOTICE) == 1
+
+
+def test_touching_ranges_merge_into_one_notice() -> None:
+    claims = [cv((0, 12), Verdict.UNSUPPORTED), cv((12, 22), Verdict.UNSUPPORTED)]
+    out = redact(DRAFT, claims)
+    assert out == f"{REDACTION_NOTICE} Gamma held. Delta grew."
+    assert out.count(REDACTION_NOTICE) == 1
+
+
+def test_contained_range_merges_into_its_container() -> None:
+    claims = [cv((12, 34), Verdict.UNSUPPORTED), cv((17, 22), Verdict.CONTRADICTED)]
+    assert redact(DRAFT, claims) == f"Alpha rose. {REDACTION_NOTICE} Delta grew."
+
+
+def test_separated_ranges_get_one_notice_each() -> None:
+    claims = [cv(ALPHA, Verdict.UNSUPPORTED), cv(GAMMA, Verdict.UNSUPPORTED)]
+    out = redact(DRAFT, claims)
+    assert out == f"{REDACTION_NOTICE} Beta fell. {REDACTION_NOTICE} Delta grew."
+
+
+def test_unsorted_ranges_are_sorted_first() -> None:
+    claims = [
+        cv(DELTA, Verdict.UNSUPPORTED),
+        cv(ALPHA, Verdict.UNSUPPORTED),
+        cv(GAMMA, Verdict.SUPPORTED),
+    ]
+    out = redact(DRAFT, claims)
+    assert out == f"{REDACTION_NOTICE} Beta fell. Gamma held. {REDACTION_NOTICE}"
+
+
+def test_claims_without_draft_span_are_ignored() -> None:
+    assert redact(DRAFT, [cv(None, Verdict.UNSUPPORTED)]) == DRAFT
+
+
+def test_redact_leaves_the_input_draft_untouched() -> None:
+    draft = str(DRAFT)
+    redact(draft, [cv(ALPHA, Verdict.UNSUPPORTED)])
+    assert draft == DRAFT
+
+
+def test_merge_ranges_examples() -> None:
+    assert merge_ranges([]) == []
+    assert merge_ranges([(5, 9), (0, 2)]) == [(0, 2), (5, 9)]
+    assert merge_ranges([(0, 5), (5, 7)]) == [(0, 7)]
+    assert merge_ranges([(0, 10), (2, 3), (9, 12)]) == [(0, 12)]
+    assert merge_ranges([(0, 3), (4, 6)]) == [(0, 3), (4, 6)]
+
+
+_range = st.tuples(st.integers(0, 40), st.integers(0, 20)).map(lambda t: (t[0], t[0] + t[1] + 1))
+
+
+@given(st.lists(_range, max_size=10))
+def test_merged_ranges_are_sorted_disjoint_and_cover_the_same_points(
+    ranges: list[tuple[int, int]],
+) -> None:
+    merged = merge_ranges(ranges)
+    for (_, end), (start, _) in itertools.pairwise(merged):
+        assert end < start  # disjoint and not touching
+    points = {p for a, b in ranges for p in range(a, b)}
+    assert points == {p for a, b in merged for p in range(a, b)}

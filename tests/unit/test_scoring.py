@@ -1,0 +1,502 @@
+"""Claim scoring with hand-made cosines: candidates, ties, bands, erasure, v2 gates."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spanproof.core.errors import ConfigurationError
+from spanproof.core.models import (
+    Claim,
+    ClaimVerdict,
+    ErasedRange,
+    EvidenceSpan,
+    PairScore,
+    Verdict,
+)
+from spanproof.verify.fusion import fuse
+from spanproof.verify.scoring import (
+    V1,
+    V2,
+    ScoreModel,
+    prepare_plan,
+    resolve_markers,
+    score_claim,
+    score_model,
+    select_candidates,
+)
+
+UNRELATED = [
+    "The weather in spring was mild and dry.",
+    "Rainfall records were kept by volunteers.",
+    "Bridges were inspected every second year.",
+    "Library opening hours changed in autumn.",
+    "The museum added a new wing for sculpture.",
+    "Trains ran late during the winter storms.",
+    "A festival drew visitors from nearby towns.",
+    "Coffee prices moved with the harvest.",
+    "The council approved a cycling lane.",
+    "Students planted trees along the river.",
+    "Bakers reported strong holiday sales.",
+    "Ferries resumed after the harbour repairs.",
+]
+
+
+def spans(*texts: str, truth: bool = True) -> list[EvidenceSpan]:
+    return [EvidenceSpan(id=f"e{i}", text=t, truth_class=truth) for i, t in enumerate(texts)]
+
+
+def score(
+    claim: str | Claim,
+    evidence: list[EvidenceSpan],
+    cosines: list[float],
+    model: ScoreModel = V1,
+    windows: list[tuple[int, int]] | None = None,
+) -> tuple[ClaimVerdict, list[PairScore]]:
+    c = claim if isinstance(claim, Claim) else Claim(id="c1", text=claim)
+    plan = prepare_plan(evidence, model)
+    return score_claim(c, np.array(cosines, dtype=np.float64), plan, windows)
+
+
+# --- models -------------------------------------------------------------------------------
+
+
+def test_score_models_are_named_and_v1_has_no_v2_gates() -> None:
+    assert score_model("v1") is V1
+    assert score_model("v2") is V2
+    assert (V1.entity_gate, V1.polarity_gate, V1.months_need_digits) == (False, False, False)
+    assert (V2.entity_gate, V2.polarity_gate, V2.months_need_digits) == (True, True, True)
+    assert V1.beta == 0.65
+    assert V1.candidates_m == 8
+    assert V1.partial_min == 0.50
+    assert V1.gate_cap == 0.2
+    assert V1.partial_min < V1.supported_min <= 1.0
+
+
+def test_unknown_score_model_names_the_choices() -> None:
+    with pytest.raises(ConfigurationError, match="v1, v2"):
+        score_model("v9")
+
+
+# --- candidates ---------------------------------------------------------------------------
+
+
+def test_cited_span_outside_top_m_is_still_a_candidate() -> None:
+    evidence = spans(*UNRELATED)
+    # Cosines strictly decreasing in plan order, so e10 ranks 11th.
+    cosines = [0.9 - 0.05 * i for i in range(12)]
+    order = sorted(range(12), key=lambda i: -cosines[i])
+    assert order.index(10) == 10  # ranked 11th
+    claim = Claim(id="c1", text=UNRELATED[10], cited_markers=("S11",))
+    verdict, pairs = score(claim, evidence, cosines)
+    assert verdict.candidates_considered == 9
+    assert [p.span_index for p in pairs] == [0, 1, 2, 3, 4, 5, 6, 7, 10]
+    # The cited span is the verbatim source; it wins although its cosine is low.
+    assert verdict.best_span is not None
+    assert verdict.best_span.id == "e10"
+
+
+def test_without_citation_only_top_m_are_candidates() -> None:
+    evidence = spans(*UNRELATED)
+    cosines = [0.9 - 0.05 * i for i in range(12)]
+    verdict, pairs = score(UNRELATED[10], evidence, cosines)
+    assert verdict.candidates_considered == 8
+    assert 10 not in [p.span_index for p in pairs]
+
+
+def test_cited_span_already_in_top_m_is_not_counted_twice() -> None:
+    evidence = spans(*UNRELATED)
+    cosines = [0.9 - 0.05 * i for i in range(12)]
+    claim = Claim(id="c1", text=UNRELATED[0], cited_markers=("S1", "e0", "S1"))
+    verdict, _ = score(claim, evidence, cosines)
+    assert verdict.candidates_considered == 8
+
+
+def test_top_m_ties_on_cosine_keep_plan_order() -> None:
+    plan = prepare_plan(spans(*UNRELATED), V1)
+    chosen = select_candidates(np.full(12, 0.5), [], plan)
+    assert chosen == list(range(8))
+
+
+def test_candidates_m_is_respected() -> None:
+    model = replace(V1, candidates_m=2)
+    evidence = spans(*UNRELATED[:5])
+    verdict, pairs = score(UNRELATED[4], evidence, [0.1, 0.9, 0.2, 0.8, 0.3], model)
+    assert [p.span_index for p in pairs] == [1, 3]
+    assert verdict.candidates_considered == 2
+
+
+def test_cache_class_span_is_never_best_even_with_cosine_one() -> None:
+    claim_text = "Aspirin lowered fever in adults."
+    evidence = [
+        EvidenceSpan(id="cache", text=claim_text, truth_class=False),
+        EvidenceSpan(id="truth", text="Aspirin was given to adults with fever."),
+    ]
+    claim = Claim(id="c1", text=claim_text, cited_markers=("cache", "S1"))
+    verdict, pairs = score(claim, evidence, [1.0, 0.3])
+    assert verdict.best_span is not None
+    assert verdict.best_span.id == "truth"
+    assert [p.span_index for p in pairs] == [1]
+    assert verdict.candidates_considered == 1
+
+
+def test_only_cache_class_spans_gives_unsupported_without_candidates() -> None:
+    evidence = spans("Aspirin lowered fever.", truth=False)
+    verdict, pairs = score("Aspirin lowered fever.", evidence, [1.0])
+    assert verdict.verdict is Verdict.UNSUPPORTED
+    assert verdict.score == 0.0
+    assert verdict.best_span is None
+    assert verdict.candidates_considered == 0
+    assert pairs == []
+
+
+# --- markers ------------------------------------------------------------------------------
+
+
+def test_markers_resolve_by_id_then_by_position() -> None:
+    evidence = [
+        EvidenceSpan(id="S2", text="first"),
+        EvidenceSpan(id="ev-b", text="second"),
+        EvidenceSpan(id="ev-c", text="third"),
+        EvidenceSpan(id="ev-d", text="fourth", truth_class=False),
+    ]
+    plan = prepare_plan(evidence, V1)
+    assert resolve_markers(["ev-b"], plan) == [1]
+    assert resolve_markers(["S3"], plan) == [2]
+    assert resolve_markers(["S2"], plan) == [0]  # an id equal to the marker wins
+    assert resolve_markers(["S1"], plan) == [0]
+    assert resolve_markers(["S4", "ev-d"], plan) == []  # cache-class never resolves
+    assert resolve_markers(["S0", "S5", "S99", "nope", "s1"], plan) == []
+    assert resolve_markers(["S3", "ev-c", "S1"], plan) == [2, 0]
+
+
+# --- ties ---------------------------------------------------------------------------------
+
+
+def test_ties_keep_first_span_in_plan_order() -> None:
+    text = "Aspirin lowered fever in adults."
+    evidence = [EvidenceSpan(id="a", text=text), EvidenceSpan(id="b", text=text)]
+    verdict, pairs = score(text, evidence, [0.9, 0.9])
+    assert pairs[0].score == pairs[1].score
+    assert verdict.best_span is not None
+    assert verdict.best_span.id == "a"
+    evidence.reverse()
+    verdict, _ = score(text, evidence, [0.9, 0.9])
+    assert verdict.best_span is not None
+    assert verdict.best_span.id == "b"
+
+
+def test_claim_score_is_the_max_pair_score() -> None:
+    evidence = spans(
+        "Aspirin lowered fever in adults.",
+        "Aspirin lowered fever.",
+        "Fever is common in adults.",
+    )
+    verdict, pairs = score("Aspirin lowered fever in adults.", evidence, [0.7, 0.95, 0.4])
+    assert verdict.score == max(p.score for p in pairs)
+    assert verdict.best_span is not None
+    best = max(pairs, key=lambda p: p.score)
+    assert verdict.best_span.id == evidence[best.span_index].id
+
+
+def test_pair_score_is_fusion_of_cosine_and_coverage() -> None:
+    evidence = spans("Aspirin lowered fever in adults.")
+    verdict, pairs = score("Aspirin lowered fever.", evidence, [0.8])
+    assert pairs[0].lexical == 1.0
+    assert pairs[0].score == pytest.approx(fuse(0.8, 1.0), rel=1e-12)
+    assert verdict.score == pytest.approx(0.8**0.65, rel=1e-12)
+
+
+# --- bands --------------------------------------------------------------------------------
+
+_COS_ONLY = replace(V1, beta=1.0)  # score == cosine exactly
+
+
+@pytest.mark.parametrize(
+    ("cos", "expected"),
+    [
+        (1.0, Verdict.SUPPORTED),
+        (V1.supported_min, Verdict.SUPPORTED),
+        (float(np.nextafter(V1.supported_min, 0.0)), Verdict.PARTIAL),
+        (0.5, Verdict.PARTIAL),
+        (float(np.nextafter(0.5, 0.0)), Verdict.UNSUPPORTED),
+        (0.0, Verdict.UNSUPPORTED),
+    ],
+)
+def test_bands_at_exact_boundaries(cos: float, expected: Verdict) -> None:
+    text = "Aspirin lowered fever."
+    verdict, _ = score(text, spans(text), [cos], _COS_ONLY)
+    assert verdict.score == cos
+    assert verdict.verdict is expected
+
+
+def test_supported_min_is_read_from_the_model() -> None:
+    text = "Aspirin lowered fever."
+    strict = _COS_ONLY.with_supported_min(0.9)
+    verdict, _ = score(text, spans(text), [0.85], strict)
+    assert verdict.verdict is Verdict.PARTIAL
+
+
+# --- erasure ------------------------------------------------------------------------------
+
+
+def test_best_span_overlapping_erased_range_gives_evidence_redacted() -> None:
+    text = "Aspirin lowered fever in adults."
+    evidence = [EvidenceSpan(id="e0", text=text, erased=(ErasedRange(8, 15),))]
+    verdict, _ = score(text, evidence, [0.95])
+    assert verdict.verdict is Verdict.EVIDENCE_REDACTED
+    assert verdict.best_span is not None
+    assert verdict.best_span.id == "e0"
+
+
+def test_window_clear_of_erased_range_is_not_redacted() -> None:
+    text = "Aspirin lowered fever in adults. Extra unrelated trailing words here."
+    evidence = [EvidenceSpan(id="e0", text=text, erased=(ErasedRange(33, 38),))]
+    verdict, _ = score("Aspirin lowered fever in adults.", evidence, [0.95], windows=[(0, 33)])
+    assert verdict.verdict is Verdict.SUPPORTED
+    assert verdict.best_span is not None
+    assert (verdict.best_span.start, verdict.best_span.end) == (0, 33)
+
+
+def test_erased_range_touching_window_end_does_not_overlap() -> None:
+    text = "Aspirin lowered fever in adults."
+    evidence = [EvidenceSpan(id="e0", text=text, erased=(ErasedRange(32, 40),))]
+    verdict, _ = score(text, evidence, [0.95], windows=[(0, 32)])
+    assert verdict.verdict is Verdict.SUPPORTED
+
+
+def test_erasure_on_non_best_span_does_not_redact() -> None:
+    text = "Aspirin lowered fever in adults."
+    evidence = [
+        EvidenceSpan(id="e0", text=text),
+        EvidenceSpan(id="e1", text="Fever was measured.", erased=(ErasedRange(0, 5),)),
+    ]
+    verdict, _ = score(text, evidence, [0.95, 0.2])
+    assert verdict.verdict is Verdict.SUPPORTED
+
+
+# --- numeric gate in scoring --------------------------------------------------------------
+
+
+def test_wrong_number_in_near_verbatim_span_is_unsupported() -> None:
+    evidence = spans("Aspirin lowered fever in 40 adults.")
+    verdict, pairs = score("Aspirin lowered fever in 400 adults.", evidence, [0.99])
+    assert pairs[0].fused > V1.supported_min
+    assert verdict.score == 0.2
+    assert verdict.numeric_gated is True
+    assert verdict.verdict is Verdict.UNSUPPORTED
+
+
+def test_v1_reads_modal_may_as_a_month_and_v2_does_not() -> None:
+    evidence = spans("Aspirin can reduce fever in adults.")
+    claim = "Aspirin may reduce fever in adults."
+    v1, _ = score(claim, evidence, [1.0], V1)
+    v2, _ = score(claim, evidence, [1.0], V2)
+    assert v1.numeric_gated is True
+    assert v1.score == 0.2
+    assert v2.numeric_gated is False
+    assert v2.score > 0.5
+
+
+# --- v2 gates -----------------------------------------------------------------------------
+
+
+def test_v2_entity_gate_caps_a_swapped_entity() -> None:
+    evidence = spans("Fever in adults was reduced by Insulin.")
+    claim = "Fever in adults was reduced by Metformin."
+    v2, pairs = score(claim, evidence, [1.0], V2)
+    assert pairs[0].fused > V2.supported_min
+    assert v2.entity_gated is True
+    assert v2.score == V2.gate_cap
+    assert v2.verdict is Verdict.UNSUPPORTED
+
+
+def test_v1_ignores_the_entity_gate() -> None:
+    evidence = spans("Fever in adults was reduced by Insulin.")
+    v1, _ = score("Fever in adults was reduced by Metformin.", evidence, [1.0], V1)
+    assert v1.entity_gated is False
+    assert v1.score > V1.gate_cap
+    assert v1.verdict in {Verdict.SUPPORTED, Verdict.PARTIAL}
+
+
+def test_v2_entity_found_across_hyphenation() -> None:
+    evidence = spans("Serum IL-6 levels increased in mice.")
+    v2, _ = score("Serum IL6 levels increased in mice.", evidence, [1.0], V2)
+    assert v2.entity_gated is False
+    assert v2.score > V2.gate_cap
+
+
+def test_v2_entity_gate_passes_when_entity_present() -> None:
+    evidence = spans("Fever in adults was reduced by Metformin.")
+    v2, _ = score("Fever in adults was reduced by Metformin.", evidence, [1.0], V2)
+    assert v2.entity_gated is False
+    assert v2.verdict is Verdict.SUPPORTED
+
+
+def test_v2_polarity_gate_caps_a_negation_mismatch() -> None:
+    evidence = spans("Aspirin lowered fever in adults.", "Trains ran late.")
+    v2, pairs = score("Aspirin never lowered fever in adults.", evidence, [1.0, 0.1], V2)
+    assert pairs[0].polarity_gated is True
+    assert pairs[0].score == V2.gate_cap
+    assert v2.polarity_gated is True
+    assert v2.verdict in {Verdict.CONTRADICTED, Verdict.UNSUPPORTED}
+
+
+def test_v2_polarity_gate_caps_a_direction_reversal() -> None:
+    evidence = spans("Aspirin increased fever in adults.")
+    v2, pairs = score("Aspirin decreased fever in adults.", evidence, [1.0], V2)
+    assert pairs[0].polarity_gated is True
+    assert pairs[0].score == V2.gate_cap
+    assert v2.polarity_gated is True
+
+
+def test_v2_polarity_agrees_when_both_negate() -> None:
+    evidence = spans("Aspirin did not lower fever in adults.")
+    v2, _ = score("Aspirin did not lower fever in adults.", evidence, [1.0], V2)
+    assert v2.polarity_gated is False
+    assert v2.verdict is Verdict.SUPPORTED
+
+
+def test_polarity_uses_the_sentence_that_matches_the_claim() -> None:
+    evidence = spans("Trains did not run on time. Aspirin lowered fever in adults.")
+    v2, _ = score("Aspirin lowered fever in adults.", evidence, [1.0], V2)
+    assert v2.polarity_gated is False
+    assert v2.verdict is Verdict.SUPPORTED
+
+
+def test_opposite_statement_is_contradicted_in_v2_but_reads_supported_in_v1() -> None:
+    evidence = spans("Aspirin reduced fever in adults.", "Coffee prices moved.")
+    claim = "Aspirin did not reduce fever in adults."
+    v1, _ = score(claim, evidence, [1.0, 0.1], V1)
+    v2, _ = score(claim, evidence, [1.0, 0.1], V2)
+    assert v1.verdict in {Verdict.SUPPORTED, Verdict.PARTIAL}
+    assert v1.polarity_gated is False
+    assert v2.verdict is Verdict.CONTRADICTED
+    assert v2.polarity_gated is True
+    assert v2.best_span is not None
+    assert v2.best_span.id == "e0"
+
+
+def test_direction_reversal_is_contradicted_in_v2() -> None:
+    evidence = spans("Aspirin reduced fever in adults.")
+    v2, _ = score("Aspirin increased fever in adults.", evidence, [1.0], V2)
+    assert v2.verdict is Verdict.CONTRADICTED
+
+
+def test_weak_opposite_statement_is_unsupported_not_contradicted() -> None:
+    evidence = spans("Aspirin reduced fever in adults.")
+    v2, _ = score("Aspirin did not reduce fever in adults.", evidence, [0.3], V2)
+    assert v2.verdict is Verdict.UNSUPPORTED
+
+
+def test_contradiction_needs_the_polarity_gate_alone() -> None:
+    # Opposite direction AND a wrong number: the number, not the polarity, is the problem.
+    evidence = spans("Aspirin reduced fever in 40 adults.")
+    v2, _ = score("Aspirin increased fever in 400 adults.", evidence, [1.0], V2)
+    assert v2.verdict is Verdict.UNSUPPORTED
+    assert v2.numeric_gated is True
+
+
+# --- properties ---------------------------------------------------------------------------
+
+_WORDS = [
+    "aspirin",
+    "lowered",
+    "raised",
+    "fever",
+    "not",
+    "in",
+    "adults",
+    "mice",
+    "IL-6",
+    "Metformin",
+    "5",
+    "10",
+    "May",
+    "2020",
+]
+_sentence = st.lists(st.sampled_from(_WORDS), min_size=1, max_size=8).map(" ".join)
+_cos = st.floats(-1.0, 1.0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(_sentence, _cos, st.booleans()), min_size=1, max_size=12),
+    _sentence,
+    st.sampled_from([V1, V2]),
+)
+def test_scores_are_in_unit_interval_and_gates_only_lower(
+    items: list[tuple[str, float, bool]], claim: str, model: ScoreModel
+) -> None:
+    evidence = [
+        EvidenceSpan(id=f"e{i}", text=t, truth_class=truth) for i, (t, _, truth) in enumerate(items)
+    ]
+    verdict, pairs = score(claim, evidence, [c for _, c, _ in items], model)
+    assert 0.0 <= verdict.score <= 1.0
+    for pair in pairs:
+        assert 0.0 <= pair.lexical <= 1.0
+        assert 0.0 <= pair.score <= pair.fused <= 1.0
+        gated = pair.numeric_gated or pair.entity_gated or pair.polarity_gated
+        if not gated:
+            assert pair.score == pair.fused
+        if gated:
+            assert pair.score <= model.gate_cap
+        assert evidence[pair.span_index].truth_class
+    if pairs:
+        assert verdict.score == max(p.score for p in pairs)
+        assert verdict.candidates_considered == len(pairs)
+        assert len(pairs) <= model.candidates_m
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    st.lists(st.tuples(_sentence, _cos), min_size=1, max_size=8).flatmap(
+        lambda items: st.tuples(st.just(items), st.permutations(range(len(items))))
+    ),
+    _sentence,
+    st.sampled_from([V1, V2]),
+)
+def test_plan_order_never_changes_the_max_score(
+    data: tuple[list[tuple[str, float]], list[int]], claim: str, model: ScoreModel
+) -> None:
+    items, perm = data
+    evidence = [EvidenceSpan(id=f"e{i}", text=t) for i, (t, _) in enumerate(items)]
+    cosines = [c for _, c in items]
+    verdict, _ = score(claim, evidence, cosines, model)
+    permuted, _ = score(claim, [evidence[i] for i in perm], [cosines[i] for i in perm], model)
+    assert permuted.score == verdict.score
+    assert permuted.candidates_considered == verdict.candidates_considered
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.tuples(_sentence, _cos), min_size=1, max_size=8), _sentence)
+def test_numeric_gate_only_lowers_the_claim_score(
+    items: list[tuple[str, float]], claim: str
+) -> None:
+    evidence = [EvidenceSpan(id=f"e{i}", text=t) for i, (t, _) in enumerate(items)]
+    cosines = [c for _, c in items]
+    gated, _ = score(claim, evidence, cosines, V1)
+    ungated, _ = score(claim, evidence, cosines, replace(V1, gate_cap=1.0))
+    assert gated.score <= ungated.score
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "Counts of CD4 cells increased after treatment.",
+            "Counts of CD45 cells increased after treatment.",
+        ),
+        ("Mutations in BRCA1 raised the risk.", "Mutations in BRCA12 raised the risk."),
+    ],
+)
+def test_v2_entity_gate_catches_an_identifier_that_is_a_prefix_of_another(
+    claim: str, span: str
+) -> None:
+    v2, _ = score(claim, spans(span), [0.97], V2)
+    assert v2.entity_gated is True
+    assert v2.verdict is Verdict.UNSUPPORTED
