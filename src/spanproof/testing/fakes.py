@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
-from spanproof.core.ports import FloatMatrix
+from spanproof.core.errors import ProviderError
+from spanproof.core.ports import ChatMessage, ChatResult, FloatMatrix, Usage
 from spanproof.text.tokens import token_texts
 
 
@@ -51,3 +53,43 @@ class FakeEmbedder:
 
     def window_ranges(self, text: str) -> list[tuple[int, int]]:
         return [(0, len(text))]
+
+
+@dataclass(frozen=True, slots=True)
+class ChatCall:
+    """One call a :class:`FakeChatModel` received."""
+
+    messages: tuple[ChatMessage, ...]
+    temperature: float
+    max_tokens: int
+
+
+class FakeChatModel:
+    """An in-process chat model that answers from a script, in order.
+
+    Each reply is a string (the text returned) or an exception instance (raised, e.g. a
+    ``ProviderError``). Usage is deterministic: whitespace-separated words of the messages in,
+    words of the reply out. ``calls`` records every call; a call past the end of the script
+    raises a non-retryable ``ProviderError``.
+    """
+
+    def __init__(self, replies: Sequence[str | Exception], model_id: str = "fake-chat") -> None:
+        self._replies = list(replies)
+        self._model_id = model_id
+        self.calls: list[ChatCall] = []
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    def complete(
+        self, messages: Sequence[ChatMessage], *, temperature: float = 0.0, max_tokens: int = 2048
+    ) -> ChatResult:
+        self.calls.append(ChatCall(tuple(messages), temperature, max_tokens))
+        if not self._replies:
+            raise ProviderError("FakeChatModel has no scripted reply left", retryable=False)
+        reply = self._replies.pop(0)
+        if isinstance(reply, Exception):
+            raise reply
+        words_in = sum(len(m.content.split()) for m in messages)
+        return ChatResult(reply, self._model_id, Usage(words_in, len(reply.split())))

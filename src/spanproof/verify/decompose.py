@@ -1,0 +1,483 @@
+"""Decomposition (SPEC §4.3): the LLM prompt and reply parser, and the rule-based decomposer.
+
+Both paths give the same contract: claims ``c1, c2, ...`` in draft order, each with a
+``draft_span`` of code-point offsets into the draft and the ``S#`` markers it cites.
+
+The slice rule, shared by both paths: a claim's text is :func:`clean_claim_text` of its slice,
+i.e. ``draft[start:end]`` with every citation marker (``[S1]``, ``[S2, S3]``) and the whitespace
+before it removed, then stripped of surrounding whitespace and trailing ``. , ; : ! …``.
+The rule-based decomposer guarantees ``clean_claim_text(draft[start:end]) == claim.text``.
+
+Rule-based decomposer (``rules-v1``), in order:
+
+1. Blocks: lines starting with ``#`` (headings) are skipped; a line starting with a list bullet
+   (``-``, ``*``, ``+``, ``•``, ``1.``, ``1)``) starts a new block without its bullet. Each block
+   is cut into sentences by :func:`spanproof.text.sentences.split_sentences`, run on the draft
+   with markers blanked out so ``Foo.[S1] Bar`` still breaks after ``Foo.``.
+2. Markers: a marker belongs to the sentence it sits in or, between sentences, to the sentence
+   before it in the same block (the first sentence when it opens the block).
+3. Skipped sentences: questions (ending in ``?``); announcements (ending in ``:``, or starting
+   with "here is", "let us", "to summarise", ...); pure transitions (nothing left once leading
+   discourse markers such as "However," or "In summary," are removed). Leading discourse markers
+   are also cut from the claims that remain (from both text and span).
+4. Coordination: a sentence splits at ``; `` and at ``, and`` / ``, but`` / ``, while`` /
+   ``, whereas`` only when both sides look like clauses: at least 3 words and a verb cue (an
+   auxiliary or common verb from :data:`VERB_CUES`, or a word of 5+ letters ending in ``-ed``).
+   "X and Y increased Z" has no comma and never splits. Each clause keeps the markers inside it
+   and the markers right after it; a clause without markers inherits the sentence's last clause's.
+5. Hedges: a clause is skipped when it opens with a hedge cue (:data:`HEDGE_OPENERS`, e.g. "may",
+   "perhaps", "it seems", "we think"), or when hedge words (:data:`HEDGE_WORDS`) number two or
+   more or make up at least a quarter of its words ("This may help.").
+
+Limits: no parser, so a coordination without a comma ("A rose and B fell") stays one claim, a
+verb-less second clause ("A rose 5%, and B 3%") is not split, hedged long sentences ("X may
+reduce Y in older adults") are kept, single newlines inside a paragraph do not end a sentence,
+and trailing dots of abbreviations at a claim's end are stripped with the sentence's full stop.
+"""
+
+from __future__ import annotations
+
+import bisect
+import hashlib
+import json
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from spanproof.core.errors import InvalidInputError
+from spanproof.core.models import Claim
+from spanproof.core.ports import ChatMessage
+from spanproof.text.sentences import split_sentences
+from spanproof.text.tokens import token_texts
+
+RULES_MODEL_ID = "rules-v1"
+
+DECOMPOSE_SYSTEM_PROMPT = """\
+You split a draft answer into atomic factual claims.
+
+Return ONLY a JSON array, with no text before or after it. Each element is an object:
+{"claimText": "<one claim>", "draftSpan": [start, end], "citedMarkers": ["S1"]}
+
+Rules:
+1. claimText states exactly one fact, in the draft's own words where possible, without \
+citation markers.
+2. draftSpan is [start, end]: Unicode code-point offsets into the draft (0-based, end \
+exclusive) of the draft text the claim comes from. 0 <= start < end <= length of the draft, \
+and the text between them must not be blank.
+3. Split compound sentences into one claim per fact ("A rose, and B fell" gives two claims).
+4. Omit everything that is not a factual claim: hedges and speculation ("may", "might", \
+"perhaps", "possibly", "we think"), transitions and signposting ("However,", "In summary,", \
+"Here is what we found:"), and questions.
+5. citedMarkers lists the citation markers attached to the claim's sentence, such as [S1] or \
+[S2, S3], written without brackets ("S1", "S2", "S3"); use [] when the sentence cites nothing.
+6. If the draft has no factual claim, return [].
+"""
+
+MARKER_RE = re.compile(r"\[[ \t]*S\d+(?:[ \t]*[,;][ \t]*S\d+)*[ \t]*\]")
+_MARKER_WITH_SPACE = re.compile(r"\s*" + MARKER_RE.pattern)
+_MARKER_ID = re.compile(r"S(\d+)")
+_TRAILING = " \t\r\n\f\v\u00a0.,;:!…"
+_FENCE = re.compile(r"```(?P<lang>[A-Za-z]*)[ \t]*\r?\n?(?P<body>.*?)\s*```", re.DOTALL)
+
+
+def clean_claim_text(fragment: str) -> str:
+    """The claim text of a draft slice: markers removed, trailing punctuation stripped."""
+    return _MARKER_WITH_SPACE.sub("", fragment).strip().rstrip(_TRAILING)
+
+
+def build_decompose_messages(draft: str) -> list[ChatMessage]:
+    """The fixed system prompt and a user message showing ``draft``; byte-stable per draft."""
+    user = (
+        f"Draft ({len(draft)} code points; offsets count from its first character, "
+        "which follows the <draft> line):\n"
+        f"<draft>\n{draft}\n</draft>"
+    )
+    return [ChatMessage("system", DECOMPOSE_SYSTEM_PROMPT), ChatMessage("user", user)]
+
+
+def prompt_hash(messages: Sequence[ChatMessage]) -> str:
+    """SHA-256 of the canonical JSON (sorted keys, no spaces, UTF-8) of ``messages``."""
+    payload = [{"content": m.content, "role": m.role} for m in messages]
+    canonical = json.dumps(payload, ensure_ascii=False, sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+
+
+# --------------------------------------------------------------------------- LLM reply parsing
+
+
+def parse_claims(raw: str, draft: str) -> list[Claim]:
+    """Parse a decomposer reply into claims, validating every item against ``draft``.
+
+    Accepts a bare JSON array, an object ``{"claims": [...]}``, or either inside one code fence
+    (```` ```json ```` or plain ```` ``` ````) with nothing but whitespace around it.
+    ``citedMarkers`` may be omitted (no markers). Markers in ``claimText`` are removed from the
+    text and added to the cited markers.
+
+    Raises:
+        InvalidInputError: the reply is not such JSON, or an item is malformed; the message
+            names the item and field.
+    """
+    items = _claim_items(_load_json(raw))
+    return [_claim_from_item(index, item, draft) for index, item in enumerate(items)]
+
+
+def _load_json(raw: str) -> Any:
+    text = raw.strip()
+    if not text:
+        raise InvalidInputError("decomposer reply is empty; expected a JSON array of claims")
+    where = "bare JSON"
+    if text.startswith("```"):
+        fence = _FENCE.fullmatch(text)
+        if fence is None:
+            raise InvalidInputError(
+                "decomposer reply has text outside its code fence (or an unclosed fence); "
+                "expected only JSON, optionally in one ```json fence"
+            )
+        if fence["lang"] and fence["lang"].lower() != "json":
+            raise InvalidInputError(f"decomposer reply is fenced as {fence['lang']!r}, not json")
+        text, where = fence["body"], "JSON in the code fence"
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        if where == "bare JSON" and "```" in text:
+            raise InvalidInputError(
+                "decomposer reply has text outside its code fence; expected only JSON, "
+                "optionally in one ```json fence"
+            ) from exc
+        raise InvalidInputError(
+            f"decomposer reply is not valid {where} ({exc.msg} at line {exc.lineno} column "
+            f"{exc.colno}); expected only a JSON array, optionally in one ```json fence"
+        ) from exc
+
+
+def _claim_items(payload: Any) -> list[Any]:
+    if isinstance(payload, dict):
+        if set(payload) != {"claims"}:
+            raise InvalidInputError(
+                f"decomposer reply object must have exactly one key 'claims', got {sorted(payload)}"
+            )
+        payload = payload["claims"]
+    if not isinstance(payload, list):
+        raise InvalidInputError(
+            f"decomposer reply must be a JSON array of claims, got {_json_type(payload)}"
+        )
+    return payload
+
+
+def _json_type(value: Any) -> str:
+    names = {dict: "object", list: "array", str: "string", bool: "boolean", type(None): "null"}
+    return names.get(type(value), "number")
+
+
+def _claim_from_item(index: int, item: Any, draft: str) -> Claim:
+    where = f"claims[{index}]"
+    if not isinstance(item, dict):
+        raise InvalidInputError(f"{where} must be an object, got {_json_type(item)}")
+    raw_text = item.get("claimText")
+    if not isinstance(raw_text, str) or not raw_text.strip():
+        raise InvalidInputError(f"{where}.claimText must be a non-empty string")
+    text = clean_claim_text(raw_text)
+    if not text:
+        raise InvalidInputError(f"{where}.claimText has no text besides citation markers")
+    span = _span(where, item.get("draftSpan"), draft)
+    markers = _markers(where, item.get("citedMarkers", []))
+    for found in MARKER_RE.findall(raw_text):
+        markers.extend(_MARKER_ID.findall(found))
+    return Claim(f"c{index + 1}", text, span, _unique_ids(markers))
+
+
+def _span(where: str, value: Any, draft: str) -> tuple[int, int]:
+    if (
+        not isinstance(value, list)
+        or len(value) != 2
+        or not all(isinstance(v, int) and not isinstance(v, bool) for v in value)
+    ):
+        raise InvalidInputError(
+            f"{where}.draftSpan must be [start, end] with two integers, got {json.dumps(value)}"
+        )
+    start, end = value
+    if not 0 <= start < end <= len(draft):
+        raise InvalidInputError(
+            f"{where}.draftSpan [{start}, {end}] is out of bounds or empty: need "
+            f"0 <= start < end <= {len(draft)} (the draft's length in code points)"
+        )
+    if not draft[start:end].strip():
+        raise InvalidInputError(f"{where}.draftSpan [{start}, {end}] covers only whitespace")
+    return start, end
+
+
+def _markers(where: str, value: Any) -> list[str]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise InvalidInputError(f"{where}.citedMarkers must be an array of strings like 'S1'")
+    out: list[str] = []
+    for position, marker in enumerate(value):
+        match = (
+            re.fullmatch(r"\[?\s*[Ss]\s*(\d+)\s*\]?", marker) if isinstance(marker, str) else None
+        )
+        if match is None:
+            raise InvalidInputError(
+                f"{where}.citedMarkers[{position}] must be a marker string like 'S1', "
+                f"got {json.dumps(marker)}"
+            )
+        out.append(match[1])
+    return out
+
+
+def _unique_ids(numbers: Sequence[str]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(f"S{int(n)}" for n in numbers))
+
+
+# --------------------------------------------------------------------------- rule-based path
+
+HEDGE_OPENERS = (
+    "may", "might", "could", "perhaps", "possibly", "maybe", "presumably", "conceivably",
+    "arguably", "hopefully", "likely", "probably", "it is possible", "it's possible",
+    "it is plausible", "it is likely", "it is unclear", "it remains unclear", "it may", "it might",
+    "it could", "it seems", "it appears", "this may", "this might", "this could", "that may",
+    "there may", "there might", "we think", "i think", "we believe", "i believe", "we suspect",
+    "we speculate", "we hypothesize", "we hypothesise", "one could", "one might",
+)  # fmt: skip
+HEDGE_WORDS = frozenset(
+    {
+        "may", "might", "could", "perhaps", "possibly", "maybe", "arguably", "presumably",
+        "conceivably", "likely", "unlikely", "probably", "seemingly", "apparently", "potentially",
+        "speculative", "speculatively",
+    }
+)  # fmt: skip
+DISCOURSE_MARKERS = (
+    "however", "in summary", "summary", "overall", "in conclusion", "to conclude", "in short",
+    "in brief", "briefly", "finally", "lastly", "first", "firstly", "second", "secondly",
+    "third", "thirdly", "next", "then", "moreover", "furthermore", "additionally",
+    "in addition", "also", "thus", "therefore", "hence", "consequently", "as a result",
+    "notably", "importantly", "similarly", "likewise", "in contrast", "by contrast",
+    "conversely", "meanwhile", "taken together", "together", "in particular", "specifically",
+    "indeed", "nevertheless", "nonetheless", "still", "in turn", "for example", "for instance",
+    "in fact", "instead", "altogether", "to summarise", "to summarize", "in sum",
+)  # fmt: skip
+ANNOUNCEMENTS = (
+    "here is", "here are", "here's", "below is", "below are", "let us", "let's",
+    "to summarise", "to summarize", "this answer", "in this answer", "we now",
+)  # fmt: skip
+VERB_CUES = frozenset(
+    {
+        "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do",
+        "does", "did", "can", "could", "will", "would", "shall", "should", "must", "may", "might",
+        "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "doesn't",
+        "don't", "didn't", "can't", "cannot", "won't", "wouldn't", "shouldn't", "couldn't",
+        "find", "finds", "found", "show", "shows", "shown", "cause", "causes", "reduce",
+        "reduces", "increase", "increases", "improve", "improves", "lower", "lowers", "raise",
+        "raises", "suggest", "suggests", "indicate", "indicates", "remain", "remains", "contain",
+        "contains", "require", "requires", "affect", "affects", "lead", "leads", "led", "make",
+        "makes", "made", "rise", "rises", "rose", "fall", "falls", "fell", "become", "becomes",
+        "became", "give", "gives", "gave", "take", "takes", "took", "see", "sees", "saw", "grow",
+        "grows", "grew", "begin", "begins", "began", "occur", "occurs", "appear", "appears",
+        "seem", "seems", "exceed", "exceeds", "produce", "produces", "prevent", "prevents",
+        "inhibit", "inhibits", "bind", "binds", "bound", "encode", "encodes", "regulate",
+        "regulates", "depend", "depends", "differ", "differs", "vary", "varies", "include",
+        "includes", "report", "reports", "describe", "describes", "predict", "predicts",
+        "win", "wins", "won", "lose", "loses", "lost", "hold", "holds", "held", "keep", "keeps",
+        "kept", "meet", "meets", "met", "run", "runs", "ran", "get", "gets", "got", "go", "goes",
+        "went", "come", "comes", "came", "say", "says", "said", "know", "knows", "known",
+        "build", "builds", "built", "write", "writes", "wrote", "written", "cost", "costs",
+        "sell", "sells", "sold", "pay", "pays", "paid", "spend", "spends", "spent",
+    }
+)  # fmt: skip
+_ED_NON_VERBS = frozenset({"hundred", "speed", "breed", "indeed", "creed", "steed", "tweed"})
+
+_BULLET = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]")
+_HEADING = re.compile(r"[ \t]*#{1,6}(?:[ \t]|$)")
+_SEPARATOR = re.compile(r";\s+|,\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
+_DISCOURSE = re.compile(
+    r"(?:"
+    + "|".join(re.escape(m) for m in sorted(DISCOURSE_MARKERS, key=len, reverse=True))
+    + r")\s*[,:]\s*",
+    re.IGNORECASE,
+)
+_CLOSERS = " \t\r\n\"'”’)]"
+
+
+@dataclass(frozen=True, slots=True)
+class _Marker:
+    start: int
+    end: int
+    ids: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class _Unit:
+    """A sentence of the masked draft and the block (paragraph or list item) it belongs to."""
+
+    start: int
+    end: int
+    block: int
+
+
+class RuleBasedDecomposer:
+    """The offline decomposer (``rules-v1``); the rules are in this module's docstring."""
+
+    @property
+    def model_id(self) -> str:
+        return RULES_MODEL_ID
+
+    def decompose(self, draft: str) -> list[Claim]:
+        """Claims of ``draft`` in order, ids ``c1, c2, ...``; ``[]`` for a blank draft."""
+        markers = [
+            _Marker(m.start(), m.end(), tuple(_MARKER_ID.findall(m.group())))
+            for m in MARKER_RE.finditer(draft)
+        ]
+        masked = MARKER_RE.sub(lambda m: " " * len(m.group()), draft)
+        blocks = _blocks(masked)
+        units = [
+            _Unit(start + s.start, start + s.end, index)
+            for index, (start, end) in enumerate(blocks)
+            for s in split_sentences(masked[start:end])
+        ]
+        attached = _attach(markers, units, blocks)
+        claims: list[Claim] = []
+        for unit, unit_markers in zip(units, attached, strict=True):
+            for (start, end), cited in _sentence_claims(masked, unit, unit_markers):
+                text = clean_claim_text(draft[start:end])
+                if any(ch.isalnum() for ch in text):
+                    claims.append(Claim(f"c{len(claims) + 1}", text, (start, end), cited))
+        return claims
+
+
+def _blocks(masked: str) -> list[tuple[int, int]]:
+    """Ranges of paragraphs and list items, headings left out, bullets cut off."""
+    blocks: list[tuple[int, int]] = []
+    start: int | None = None
+    pos = 0
+    for line in masked.splitlines(keepends=True):
+        bullet = _BULLET.match(line)
+        if _HEADING.match(line) or bullet:
+            if start is not None:
+                blocks.append((start, pos))
+            start = None if bullet is None else pos + bullet.end()
+        elif start is None:
+            start = pos
+        pos += len(line)
+    if start is not None:
+        blocks.append((start, pos))
+    return blocks
+
+
+def _attach(
+    markers: Sequence[_Marker], units: Sequence[_Unit], blocks: Sequence[tuple[int, int]]
+) -> list[list[_Marker]]:
+    """Each marker goes to the sentence it is in or follows within its block (rule 2)."""
+    out: list[list[_Marker]] = [[] for _ in units]
+    starts = [u.start for u in units]
+    block_starts = [b[0] for b in blocks]
+    first_of_block: dict[int, int] = {}
+    for index, unit in enumerate(units):
+        first_of_block.setdefault(unit.block, index)
+    for marker in markers:
+        block = bisect.bisect_right(block_starts, marker.start) - 1
+        if block < 0 or marker.start >= blocks[block][1] or block not in first_of_block:
+            continue  # in a heading line, or in a block without sentences
+        index = bisect.bisect_right(starts, marker.start) - 1
+        same_block = index >= 0 and units[index].block == block
+        out[index if same_block else first_of_block[block]].append(marker)
+    return out
+
+
+def _sentence_claims(
+    masked: str, unit: _Unit, markers: Sequence[_Marker]
+) -> list[tuple[tuple[int, int], tuple[str, ...]]]:
+    """The (span, cited markers) of each factual clause of one sentence."""
+    start = _skip_discourse(masked, unit.start, unit.end)
+    if _is_non_factual_sentence(masked[unit.start : unit.end], masked[start : unit.end]):
+        return []
+    clauses = _split_clauses(masked, start, unit.end)
+    clause_starts = [c[0] for c in clauses]
+    spans = [list(c) for c in clauses]
+    own: list[list[str]] = [[] for _ in clauses]
+    for marker in markers:
+        index = max(bisect.bisect_right(clause_starts, marker.start) - 1, 0)
+        own[index].extend(marker.ids)
+        span = spans[index]
+        if marker.start >= span[1] and not masked[span[1] : marker.start].strip():
+            span[1] = marker.end  # a marker right after the clause joins its span
+    out: list[tuple[tuple[int, int], tuple[str, ...]]] = []
+    for index, (clause_start, clause_end) in enumerate(clauses):
+        if not _is_hedge(masked[clause_start:clause_end]):
+            cited = _unique_ids(own[index] or own[-1])
+            out.append(((clause_start, spans[index][1]), cited))
+    return out
+
+
+def _skip_discourse(masked: str, start: int, end: int) -> int:
+    """Move ``start`` past leading discourse markers followed by a comma or colon."""
+    while (match := _DISCOURSE.match(masked, start, end)) is not None and match.end() < end:
+        start = match.end()
+    return start
+
+
+def _is_non_factual_sentence(sentence: str, rest: str) -> bool:
+    """Questions, announcements and pure transitions (rule 3)."""
+    tail = sentence.rstrip(_CLOSERS)
+    if tail.endswith(("?", ":")):
+        return True
+    cleaned = clean_claim_text(rest).lower()
+    if not cleaned or cleaned in DISCOURSE_MARKERS:
+        return True
+    return _starts_with_phrase(cleaned, ANNOUNCEMENTS)
+
+
+def _starts_with_phrase(text: str, phrases: Sequence[str]) -> bool:
+    for phrase in phrases:
+        if text.startswith(phrase) and (
+            len(text) == len(phrase) or not text[len(phrase)].isalnum()
+        ):
+            return True
+    return False
+
+
+def _split_clauses(masked: str, start: int, end: int) -> list[tuple[int, int]]:
+    """Cut at coordination separators whose both sides look like clauses (rule 4)."""
+    separators = list(_SEPARATOR.finditer(masked, start, end))
+    clauses: list[tuple[int, int]] = []
+    clause_start = start
+    for index, separator in enumerate(separators):
+        right_end = separators[index + 1].start() if index + 1 < len(separators) else end
+        left = masked[clause_start : separator.start()]
+        if _is_clause(left) and _is_clause(masked[separator.end() : right_end]):
+            clauses.append((clause_start, separator.start()))
+            clause_start = _skip_discourse(masked, separator.end(), end)
+    clauses.append((clause_start, end))
+    return [_trim(masked, a, b) for a, b in clauses]
+
+
+def _trim(text: str, start: int, end: int) -> tuple[int, int]:
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return start, end
+
+
+def _is_clause(text: str) -> bool:
+    words = [w.replace("’", "'") for w in token_texts(text)]
+    return len(words) >= 3 and any(_is_verb_cue(w) for w in words)
+
+
+def _is_verb_cue(word: str) -> bool:
+    if word in VERB_CUES:
+        return True
+    return len(word) >= 5 and word.endswith("ed") and word.isalpha() and word not in _ED_NON_VERBS
+
+
+def _is_hedge(clause: str) -> bool:
+    """Hedge openers, or hedge words that are two or more or a quarter of the words (rule 5)."""
+    words = [w.replace("’", "'") for w in token_texts(clause)]
+    if not words:
+        return False
+    lowered = " ".join(words)
+    opens = _starts_with_phrase(lowered, HEDGE_OPENERS)
+    if opens and words[0] == "may" and len(words) > 1 and words[1][:1].isdigit():
+        opens = False  # "May 2020 saw ..." is a month
+    hedges = sum(1 for w in words if w in HEDGE_WORDS)
+    return opens or hedges >= 2 or (hedges > 0 and hedges * 4 >= len(words))

@@ -1,0 +1,200 @@
+"""RuleBasedDecomposer (rules-v1): the offline decomposer of SPEC §4.3."""
+
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spanproof.core.models import Claim
+from spanproof.core.ports import Decomposer
+from spanproof.verify.decompose import RuleBasedDecomposer, clean_claim_text
+
+DECOMPOSER = RuleBasedDecomposer()
+
+
+def texts(draft: str) -> list[str]:
+    return [c.text for c in DECOMPOSER.decompose(draft)]
+
+
+def test_it_implements_the_decomposer_port_as_rules_v1() -> None:
+    assert isinstance(DECOMPOSER, Decomposer)
+    assert DECOMPOSER.model_id == "rules-v1"
+
+
+def test_each_sentence_becomes_a_claim_with_ids_in_order() -> None:
+    draft = "Aspirin reduced pain. Ibuprofen lowered fever in 2020. Dr. Smith led the trial."
+    claims = DECOMPOSER.decompose(draft)
+    assert [c.id for c in claims] == ["c1", "c2", "c3"]
+    assert [c.text for c in claims] == [
+        "Aspirin reduced pain",
+        "Ibuprofen lowered fever in 2020",
+        "Dr. Smith led the trial",
+    ]
+    assert [c.draft_span for c in claims] == [(0, 21), (22, 54), (55, 79)]
+
+
+def test_blank_draft_gives_no_claims() -> None:
+    assert DECOMPOSER.decompose("") == []
+    assert DECOMPOSER.decompose(" \n\t ") == []
+
+
+def test_coordinated_clauses_with_their_own_verbs_are_split() -> None:
+    assert texts("Aspirin reduced pain, and ibuprofen lowered fever.") == [
+        "Aspirin reduced pain",
+        "ibuprofen lowered fever",
+    ]
+    assert texts("The drug was cheap, but the trial was stopped early.") == [
+        "The drug was cheap",
+        "the trial was stopped early",
+    ]
+    assert texts("Mice gained weight, whereas rats lost weight; dogs were unaffected.") == [
+        "Mice gained weight",
+        "rats lost weight",
+        "dogs were unaffected",
+    ]
+    assert texts("Cases rose in the north, while deaths fell in the south.") == [
+        "Cases rose in the north",
+        "deaths fell in the south",
+    ]
+
+
+def test_coordinations_that_are_not_two_clauses_stay_whole() -> None:
+    for draft in (
+        "Aspirin and ibuprofen increased survival in mice.",
+        "We tested aspirin, ibuprofen, and naproxen in mice.",
+        "Aspirin reduced pain, fever, and swelling.",
+        "Aspirin reduced pain and ibuprofen lowered fever.",
+        "The trial enrolled adults; children under twelve.",
+    ):
+        assert texts(draft) == [draft.rstrip(".")], draft
+
+
+def test_questions_hedges_and_transitions_are_skipped() -> None:
+    draft = (
+        "In summary, aspirin reduced pain [S1]. However. Overall, here is what we found: "
+        "Does aspirin work? It may help. Perhaps ibuprofen is better. We think the dose matters. "
+        "It seems plausible. Arguably, the effect could possibly be larger. In conclusion:\n\n"
+        "Aspirin lowered fever."
+    )
+    assert texts(draft) == ["aspirin reduced pain", "Aspirin lowered fever"]
+
+
+def test_leading_discourse_markers_are_cut_from_text_and_span() -> None:
+    draft = "However, in addition, the trial was stopped."
+    [claim] = DECOMPOSER.decompose(draft)
+    assert claim.text == "the trial was stopped"
+    assert claim.draft_span == (draft.index("the trial"), len(draft))
+
+
+def test_hedged_clause_of_a_compound_sentence_is_dropped() -> None:
+    assert texts("Aspirin reduced pain, but it may increase bleeding.") == ["Aspirin reduced pain"]
+
+
+def test_long_sentence_with_one_modal_is_kept_and_may_as_a_month_is_not_a_hedge() -> None:
+    assert texts("Aspirin may reduce the risk of stroke in older adults.") == [
+        "Aspirin may reduce the risk of stroke in older adults"
+    ]
+    assert texts("May 2020 saw a record number of cases.") == [
+        "May 2020 saw a record number of cases"
+    ]
+
+
+def test_markers_inside_or_right_after_a_sentence_are_cited_and_stripped() -> None:
+    draft = "Aspirin reduced pain [S1]. Ibuprofen lowered fever.[S2, S3] Naproxen helped [S1][S4]."
+    claims = DECOMPOSER.decompose(draft)
+    assert [c.text for c in claims] == [
+        "Aspirin reduced pain",
+        "Ibuprofen lowered fever",
+        "Naproxen helped",
+    ]
+    assert [c.cited_markers for c in claims] == [("S1",), ("S2", "S3"), ("S1", "S4")]
+    assert claims[1].draft_span == (27, 59)
+    assert draft[27:59] == "Ibuprofen lowered fever.[S2, S3]"
+
+
+def test_each_clause_keeps_its_markers_and_bare_clauses_inherit_the_last() -> None:
+    own = DECOMPOSER.decompose("Aspirin reduced pain [S1], and ibuprofen lowered fever [S2].")
+    assert [c.cited_markers for c in own] == [("S1",), ("S2",)]
+    shared = DECOMPOSER.decompose("Aspirin reduced pain, and ibuprofen lowered fever [S2].")
+    assert [c.cited_markers for c in shared] == [("S2",), ("S2",)]
+
+
+def test_mid_sentence_marker_is_removed_from_the_text() -> None:
+    draft = "Aspirin reduced pain [S1] in most adults."
+    [claim] = DECOMPOSER.decompose(draft)
+    assert claim.text == "Aspirin reduced pain in most adults"
+    assert claim.draft_span == (0, len(draft))
+    assert claim.cited_markers == ("S1",)
+
+
+def test_a_marker_opening_the_draft_goes_to_the_first_sentence() -> None:
+    claims = DECOMPOSER.decompose("[S1] Aspirin reduced pain. Ibuprofen lowered fever.")
+    assert [c.cited_markers for c in claims] == [("S1",), ()]
+
+
+def test_list_items_are_sentences_and_headings_are_skipped() -> None:
+    draft = (
+        "## Findings\n- Aspirin reduced pain [S1]\n- [S2] Ibuprofen lowered fever\n1. Dogs slept."
+    )
+    claims = DECOMPOSER.decompose(draft)
+    assert [c.text for c in claims] == [
+        "Aspirin reduced pain",
+        "Ibuprofen lowered fever",
+        "Dogs slept",
+    ]
+    assert [c.cited_markers for c in claims] == [("S1",), ("S2",), ()]
+
+
+def test_spans_slice_back_to_the_claim_text() -> None:
+    draft = (
+        "Überall the value rose [S1]; costs fell sharply [S2]. "
+        "Aspirin reduced pain 😀 by 30%, and ibuprofen lowered fever [S3]."
+    )
+    claims = DECOMPOSER.decompose(draft)
+    assert len(claims) == 4
+    for claim in claims:
+        assert claim.draft_span is not None
+        start, end = claim.draft_span
+        assert clean_claim_text(draft[start:end]) == claim.text
+        assert claim.text in draft[start:end]
+
+
+def test_output_is_deterministic() -> None:
+    draft = "Aspirin reduced pain [S1], and ibuprofen lowered fever. Is it safe? It may be."
+    assert DECOMPOSER.decompose(draft) == DECOMPOSER.decompose(draft)
+    assert RuleBasedDecomposer().decompose(draft) == DECOMPOSER.decompose(draft)
+
+
+_PIECES = st.sampled_from(
+    [
+        "Aspirin", "reduced", "pain", "was", "may", "However,", "In summary,", "and", ", and ",
+        ", but ", "; ", ". ", "? ", ": ", "!", "[S1]", "[S2, S3]", "[S4][S5]", "\n", "\n\n",
+        "- ", "# ", "1. ", " ", "é", "😀", "Dr.", "e.g.", "3.5", "(", ")", "\"",
+    ]
+)  # fmt: skip
+
+
+def _check(draft: str, claims: list[Claim]) -> None:
+    for index, claim in enumerate(claims, start=1):
+        assert claim.id == f"c{index}"
+        assert claim.draft_span is not None
+        start, end = claim.draft_span
+        assert 0 <= start < end <= len(draft)
+        assert draft[start:end].strip()
+        assert claim.text
+        assert clean_claim_text(draft[start:end]) == claim.text
+        if "[" not in draft[start:end]:
+            assert claim.text in draft[start:end]
+        assert all(m.startswith("S") and m[1:].isdigit() for m in claim.cited_markers)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text())
+def test_spans_of_arbitrary_text_are_in_bounds_and_slice_to_the_claim(draft: str) -> None:
+    _check(draft, DECOMPOSER.decompose(draft))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_spans_of_prose_like_text_are_in_bounds_and_slice_to_the_claim(draft: str) -> None:
+    _check(draft, DECOMPOSER.decompose(draft))
