@@ -127,6 +127,10 @@ def test_number_parts_reads_numbers_joined_to_units() -> None:
     assert nums("2.5mg/kg", number_parts=True) == nums("2.5")
 
 
+def test_number_parts_leaves_identifiers_alone() -> None:
+    assert nums("NR5A2 and H1N1", number_parts=True) == []
+
+
 def test_strict_float_parsing_rejects_underscores_and_non_ascii_digits() -> None:
     assert canonical_number("1_000") is None
     assert canonical_number("١٢") is None

@@ -74,7 +74,8 @@ def test_score_models_are_named_and_v1_has_no_v2_gates() -> None:
     assert V1.candidates_m == 8
     assert V1.partial_min == 0.50
     assert V1.gate_cap == 0.2
-    assert V1.partial_min < V1.supported_min <= 1.0
+    assert V1.partial_min <= V1.supported_min <= 1.0
+    assert V2.partial_min <= V2.supported_min <= 1.0
 
 
 def test_unknown_score_model_names_the_choices() -> None:
@@ -213,15 +214,15 @@ def test_pair_score_is_fusion_of_cosine_and_coverage() -> None:
 
 # --- bands --------------------------------------------------------------------------------
 
-_COS_ONLY = replace(V1, beta=1.0)  # score == cosine exactly
+_COS_ONLY = replace(V1, beta=1.0, supported_min=0.7)  # score == cosine exactly
 
 
 @pytest.mark.parametrize(
     ("cos", "expected"),
     [
         (1.0, Verdict.SUPPORTED),
-        (V1.supported_min, Verdict.SUPPORTED),
-        (float(np.nextafter(V1.supported_min, 0.0)), Verdict.PARTIAL),
+        (0.7, Verdict.SUPPORTED),
+        (float(np.nextafter(0.7, 0.0)), Verdict.PARTIAL),
         (0.5, Verdict.PARTIAL),
         (float(np.nextafter(0.5, 0.0)), Verdict.UNSUPPORTED),
         (0.0, Verdict.UNSUPPORTED),
@@ -447,7 +448,10 @@ def test_scores_are_in_unit_interval_and_gates_only_lower(
             assert pair.score <= model.gate_cap
         assert evidence[pair.span_index].truth_class
     if pairs:
-        assert verdict.score == max(p.score for p in pairs)
+        if model.dominance_margin is None:
+            assert verdict.score == max(p.score for p in pairs)
+        else:  # v2: a much less similar span cannot rescue a gated closest span
+            assert verdict.score <= max(p.score for p in pairs)
         assert verdict.candidates_considered == len(pairs)
         assert len(pairs) <= model.candidates_m
 

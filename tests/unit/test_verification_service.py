@@ -259,7 +259,14 @@ def test_unknown_policy_is_rejected() -> None:
 def test_report_json_shape() -> None:
     report = verifier().verify(DRAFT, EVIDENCE)
     data = report.to_dict()
-    assert set(data) == {"score_model", "embed_model", "verification", "claims", "delivered"}
+    assert set(data) == {
+        "score_model",
+        "embed_model",
+        "embed_model_hash",
+        "verification",
+        "claims",
+        "delivered",
+    }
     assert len(data["claims"]) == 3
     for claim in data["claims"]:
         assert set(claim) == CLAIM_KEYS
@@ -272,7 +279,14 @@ def test_report_json_shape() -> None:
 
 def test_unavailable_report_json_shape() -> None:
     data = verifier(FailingEmbedder()).verify(DRAFT, EVIDENCE).to_dict()
-    assert set(data) == {"score_model", "embed_model", "verification", "claims", "delivered"}
+    assert set(data) == {
+        "score_model",
+        "embed_model",
+        "embed_model_hash",
+        "verification",
+        "claims",
+        "delivered",
+    }
     assert data["claims"] == []
 
 

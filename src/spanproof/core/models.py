@@ -160,6 +160,7 @@ class Report:
         return {
             "score_model": self.score_model,
             "embed_model": self.embed_model,
+            "embed_model_hash": self.embed_model_hash,
             "verification": self.verification,
             "claims": [c.to_dict() for c in self.claims],
             "delivered": self.delivered,

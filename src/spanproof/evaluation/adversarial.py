@@ -11,8 +11,9 @@ import hashlib
 import re
 from collections.abc import Sequence
 
-from spanproof.text.numerics import canonical_number
-from spanproof.text.tokens import segments
+from spanproof.text.numerics import canonical_number, numerics
+from spanproof.text.tokens import segments, token_texts
+from spanproof.verify.gates import entity_shape
 
 _AUX = re.compile(
     r"\b(is|are|was|were|did|does|do|can|could|has|have|had|may|might|will|would|should)\b"
@@ -61,9 +62,10 @@ def _bump(number: str) -> str:
     return number[:last] + str(new) + number[last + 1 :]
 
 
-def number_swap(sentence: str) -> str | None:
-    """Change one number of the sentence to a value the sentence does not contain."""
-    present = set()
+def number_swap(sentence: str, avoid: str = "") -> str | None:
+    """Change one number of the sentence to a value neither it nor ``avoid`` (the evidence)
+    contains, so the edited claim is unsupported by construction."""
+    present = set(numerics(token_texts(avoid)))
     numbers: list[tuple[int, int, str]] = []
     for surface, start, end in segments(sentence):
         atom = canonical_number(surface)
@@ -81,20 +83,6 @@ def number_swap(sentence: str) -> str | None:
     else:
         return None
     return sentence[:start] + new + sentence[end:]
-
-
-def entity_shape(surface: str, first: bool) -> str | None:
-    """The entity class of a surface token: acronym, identifier, or name; None otherwise."""
-    letters = [ch for ch in surface if ch.isalpha()]
-    if len(letters) < 2:
-        return None
-    if any(ch.isdigit() for ch in surface):
-        return "identifier"
-    if all(ch.isupper() for ch in letters):
-        return "acronym"
-    if surface[0].isupper() and not first and all(ch.islower() for ch in letters[1:]):
-        return "name"
-    return None
 
 
 def entities_of(sentence: str) -> list[tuple[int, int, str, str]]:

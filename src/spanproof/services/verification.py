@@ -15,6 +15,7 @@ import numpy.typing as npt
 from spanproof.core.errors import DecomposeError, ProviderError
 from spanproof.core.models import Claim, ClaimVerdict, EvidenceSpan, Policy, Report
 from spanproof.core.ports import Decomposer, Embedder
+from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.verify.policy import deliver
 from spanproof.verify.scoring import (
     Plan,
@@ -49,6 +50,23 @@ def _check_vectors(vectors: npt.NDArray[np.float32], expected_rows: int) -> None
         raise EmbeddingUnavailable("inconsistent embedding model: non-finite vector values")
 
 
+def window_ranges(text: str, embedder: Embedder, by_sentence: bool) -> list[tuple[int, int]]:
+    """Character ranges to embed for one span.
+
+    Every range fits the model's input window, so nothing is truncated. With ``by_sentence``
+    (score model v2) each sentence is its own window, so one supporting sentence inside a long
+    passage is not diluted by the rest; otherwise the span is one window unless it is longer
+    than the model's input (the seed's embedding of the whole span).
+    """
+    if not by_sentence:
+        return embedder.window_ranges(text)
+    ranges: list[tuple[int, int]] = []
+    for sentence in split_sentences(text) or [Sentence(text, 0, len(text))]:
+        for start, end in embedder.window_ranges(sentence.text):
+            ranges.append((sentence.start + start, sentence.start + end))
+    return ranges or [(0, len(text))]
+
+
 def span_cosines(claims: Sequence[Claim], plan: Plan, embedder: Embedder) -> SpanCosines:
     """Embed claims and every truth-class span window in one call; reduce to per-span maxima.
 
@@ -62,7 +80,7 @@ def span_cosines(claims: Sequence[Claim], plan: Plan, embedder: Embedder) -> Spa
         if not prepared.span.truth_class:
             continue
         text = prepared.span.text
-        for start, end in embedder.window_ranges(text):
+        for start, end in window_ranges(text, embedder, plan.model.sentence_windows):
             owners.append(prepared.index)
             ranges.append((start, end))
             texts.append(text[start:end])

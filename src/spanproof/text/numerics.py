@@ -28,7 +28,7 @@ MONTHS: dict[str, int] = {
 
 _SPLIT = re.compile(r"[-/:]")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_NUMBER_PART = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+_NUMBER_UNIT = re.compile(r"([0-9]+(?:\.[0-9]+)?)[^\W\d_]+")
 _DIGIT_GROUP_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
 
 
@@ -61,8 +61,9 @@ def numerics(
             counts only next to a number ("5 March", "March 2020"), and "may" only before one
             ("May 2020"), so "group 2 may benefit" has no month.
         number_parts: score model v2 only. The seed drops a digit-bearing part that does not
-            parse as a number, so "10mg" has no numeric; with this flag its number runs count
-            ("10mg" → 10).
+            parse as a number, so "10mg" has no numeric; with this flag a number followed by
+            letters counts ("10mg" → 10, "5x" → 5). Identifiers that start with letters
+            ("nr5a2", "h1n1") stay out: their digits are names, not quantities.
     """
     seq = list(tokens)
     out: list[str] = []
@@ -78,10 +79,10 @@ def numerics(
             atom = canonical_number(part)
             if atom is not None:
                 out.append(atom)
-            elif number_parts:
-                out.extend(
-                    a for a in map(canonical_number, _NUMBER_PART.findall(part)) if a is not None
-                )
+            elif number_parts and (unit := _NUMBER_UNIT.fullmatch(part)):
+                lead = canonical_number(unit.group(1))
+                if lead is not None:
+                    out.append(lead)
     return out
 
 

@@ -1,211 +1,192 @@
 """Score model v2 gates (SPEC §4.5): entity and polarity, each a hard cap like the numeric gate.
 
-Entity gate: named entities, acronyms and gene/drug-style identifiers of the claim must appear in
-the span. An *entity* is a claim token whose surface form is an acronym (two or more capitals),
-mixes letters and digits (``BRCA1``, ``H1N1``), has a capital after its first letter (``mRNA``,
-``iPSC``), is a Greek letter, or is capitalised away from the claim's first word. A claim entity is
-found when the span has the same lowercase token or, for entities of three or more characters, when
-it occurs in the span's letters-and-digits-only form (so ``IL6`` finds ``IL-6``).
+**Entity gate** — the span names a *different* entity where the claim names one. An entity is a
+token whose surface form is an identifier (letters and digits: ``BRCA1``, ``H1N1``), an acronym
+(two or more letters, all capitals: ``TNF``), mixed case (a capital after the first letter:
+``mRNA``), a Greek letter, or a name (capitalised away from its sentence's first word; a first word
+only with a drug-name ending such as ``-mab`` or ``-statin``). The gate trips when a claim entity
+is absent from the span *and* the span has an entity of the same shape that the claim lacks — a
+substitution. A claim entity is present when the span has the same lowercase token or, for three
+characters or more, the same letters and digits as a run of whole span tokens (``IL6`` finds
+``IL-6``; ``CD4`` does not find ``CD45``). An entity the span merely omits (an abbreviation the
+claim adds, a qualifier) does not trip the gate: the lexical and semantic scores already weigh it.
 
-Polarity gate: the claim and the span's best-aligned sentence disagree on negation (one negates,
-the other does not) or on direction (the claim says increase where the sentence says only
-decrease, or the reverse). The cues are small closed word lists, documented below.
+**Polarity gate** — the claim and the span sentence that covers it best disagree on negation
+(the parity of their negation cues differs, so "not unchanged" reads as a double negation; "but
+not", an exception, and nominal cues such as "absence of", which paraphrase freely as
+"deficiency" or "loss", are not counted) or on
+direction (a direction word only the claim has — up, down, better, worse — faces one of the
+opposite class that only the sentence has: "higher" against "lower", "improved" against
+"worsened"). Words the two share are ignored, so "X decreased Y" and "a decrease in Y" agree.
+
+Known limits: the cues are closed word lists with no parser, so negation scope is not modelled
+("increased A but not B" carries a negation), and entity shapes miss lowercase entity names.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import lower_chars, segments
 
 NEGATION_WORDS = frozenset(
     {
-        "not",
-        "no",
-        "never",
-        "none",
-        "neither",
-        "nor",
-        "without",
-        "cannot",
-        "nothing",
-        "fail",
-        "fails",
-        "failed",
-        "failing",
-        "failure",
-        "lack",
-        "lacks",
-        "lacked",
-        "lacking",
-        "absence",
-        "absent",
-        "unable",
-        "nonsignificant",
-        "insignificant",
-        "unaffected",
-        "unchanged",
-        "unrelated",
-        "independent",
+        "not", "no", "never", "none", "neither", "without", "cannot", "nothing", "fail",
+        "fails", "failed", "failing", "failure", "lacks", "lacked", "unable",
+        "nonsignificant", "insignificant", "unaffected", "unchanged", "unrelated",
     }
-)
+)  # fmt: skip
 _NEGATION_SUFFIXES = ("n't", "n’t")
 
-INCREASE_STEMS = (
-    "increas",
-    "higher",
-    "elevat",
-    "rais",
-    "enhanc",
-    "upregulat",
-    "up-regulat",
-    "greater",
-    "promot",
-    "augment",
-    "boost",
-    "rise",
-    "rises",
-    "rose",
-    "exacerbat",
-    "worsen",
-    "accelerat",
-    "stimulat",
-    "activat",
-)
-DECREASE_STEMS = (
-    "decreas",
-    "reduc",
-    "lower",
-    "declin",
-    "downregulat",
-    "down-regulat",
-    "less",
-    "fewer",
-    "inhibit",
-    "suppress",
-    "diminish",
-    "attenuat",
-    "impair",
-    "prevent",
-    "protect",
-    "block",
-    "slow",
-    "drop",
-    "fell",
-    "fall",
-    "loss",
-    "lose",
-    "alleviat",
-    "ameliorat",
-    "abolish",
-    "deplet",
-    "shorten",
-)
+UP, DOWN, BETTER, WORSE = "up", "down", "better", "worse"
+OPPOSITE = {UP: DOWN, DOWN: UP, BETTER: WORSE, WORSE: BETTER}
+
+_EXACT: dict[str, str] = {
+    **dict.fromkeys(
+        ("more", "higher", "greater", "larger", "longer", "stronger", "faster", "gain", "gains",
+         "gained", "rise", "rises", "rose", "risen", "rising"), UP),
+    **dict.fromkeys(
+        ("less", "lower", "fewer", "smaller", "shorter", "weaker", "slower", "loss", "lost",
+         "fell", "fall", "falls", "drop", "drops", "dropped"), DOWN),
+    **dict.fromkeys(("better", "benefit", "benefits", "beneficial"), BETTER),
+    **dict.fromkeys(("worse", "worst", "harm", "harms", "harmful"), WORSE),
+}  # fmt: skip
+_STEMS: tuple[tuple[str, str], ...] = (
+    *((s, UP) for s in ("increas", "elevat", "enhanc", "augment", "upregulat", "boost",
+                        "accelerat", "exceed", "promot", "stimulat", "activat", "amplif",
+                        "potentiat", "raise", "raising")),
+    *((s, DOWN) for s in ("decreas", "reduc", "declin", "downregulat", "diminish", "attenuat",
+                          "suppress", "inhibit", "impair", "deplet", "abolish", "lessen",
+                          "lowere", "lowering", "slowe", "slowing", "block", "prevent",
+                          "shorten", "weaken")),
+    *((s, BETTER) for s in ("improv", "alleviat", "ameliorat", "protect", "relie")),
+    *((s, WORSE) for s in ("worsen", "deteriorat", "aggravat", "exacerbat", "detriment")),
+)  # fmt: skip
 
 
-DRUG_SUFFIXES = (
-    "mab",
-    "nib",
-    "tinib",
-    "pril",
-    "sartan",
-    "statin",
-    "olol",
-    "azole",
-    "cillin",
-    "mycin",
-    "cycline",
-    "vir",
-    "floxacin",
-    "parin",
-    "oxetine",
-    "dronate",
-    "profen",
-    "done",
-    "pam",
-    "lam",
-    "zide",
-    "semide",
-    "formin",
-    "gliptin",
-    "glitazone",
-    "tide",
-    "platin",
-    "taxel",
-    "rubicin",
-    "amine",
-    "caine",
-    "sone",
-    "olone",
-    "triptan",
-    "setron",
-    "prazole",
-    "tidine",
-    "vastatin",
-    "irin",
-)
+def direction_of(token: str) -> str | None:
+    """The direction class of a lowercase token, or None."""
+    exact = _EXACT.get(token)
+    if exact is not None:
+        return exact
+    for stem, cls in _STEMS:
+        if token.startswith(stem):
+            return cls
+    return None
 
 
-@dataclass(frozen=True, slots=True)
-class Polarity:
-    negated: bool
-    increase: bool
-    decrease: bool
-
-
-def _is_negation(token: str) -> bool:
+def is_negation(token: str) -> bool:
     return token in NEGATION_WORDS or token.endswith(_NEGATION_SUFFIXES)
 
 
-def polarity(tokens: Sequence[str]) -> Polarity:
-    """Negation and direction cues of lowercase tokens."""
-    negated = any(_is_negation(t) for t in tokens)
-    increase = any(t.startswith(INCREASE_STEMS) for t in tokens)
-    decrease = any(t.startswith(DECREASE_STEMS) for t in tokens)
-    return Polarity(negated, increase, decrease)
+@dataclass(frozen=True, slots=True)
+class Cues:
+    """Polarity cues of a token multiset: negation parity and direction words with counts."""
+
+    negation_parity: int
+    directions: tuple[tuple[str, str, int], ...]  # (token, class, count)
+    counts: Mapping[str, int]
 
 
-def polarity_gate_trips(claim: Polarity, span: Polarity) -> bool:
-    """True when negation disagrees, or the directions are opposite and not shared."""
-    if claim.negated != span.negated:
+def cues(tokens: Sequence[str]) -> Cues:
+    counts = Counter(tokens)
+    negations = sum(
+        1
+        for i, t in enumerate(tokens)
+        # "A but not B": the negation scopes over B alone, an exception, not the statement.
+        if is_negation(t) and not (t == "not" and i > 0 and tokens[i - 1] == "but")
+    )
+    directions = tuple(
+        (t, cls, c) for t, c in counts.items() if (cls := direction_of(t)) is not None
+    )
+    return Cues(negations % 2, directions, counts)
+
+
+def _only(a: Cues, b: Cues) -> set[str]:
+    """Direction classes of words ``a`` has more of than ``b``."""
+    return {cls for t, cls, c in a.directions if c > b.counts.get(t, 0)}
+
+
+def polarity_gate_trips(claim: Cues, span: Cues) -> bool:
+    """True when negation parity differs or the unshared direction words oppose."""
+    if claim.negation_parity != span.negation_parity:
         return True
-    if claim.increase and not claim.decrease and span.decrease and not span.increase:
-        return True
-    return claim.decrease and not claim.increase and span.increase and not span.decrease
+    if not claim.directions or not span.directions:
+        return False
+    claim_only = _only(claim, span)
+    span_only = _only(span, claim)
+    return any(OPPOSITE[cls] in span_only and cls not in span_only for cls in claim_only)
+
+
+DRUG_SUFFIXES = (
+    "mab", "nib", "pril", "sartan", "statin", "olol", "azole", "cillin", "mycin", "cycline",
+    "vir", "floxacin", "parin", "oxetine", "dronate", "profen", "done", "pam", "lam", "zide",
+    "semide", "formin", "gliptin", "glitazone", "tide", "platin", "taxel", "rubicin", "amine",
+    "caine", "sone", "olone", "triptan", "setron", "prazole", "tidine", "irin",
+)  # fmt: skip
 
 
 def _is_greek(ch: str) -> bool:
     return "\u0370" <= ch <= "\u03ff"
 
 
-def _is_entity_surface(surface: str, first: bool) -> bool:
+_ROMAN = re.compile(r"[IVX]+")
+_MAX_ACRONYM = 6  # longer all-capital words are headings ("CONCLUSIONS") or shouting
+
+
+def entity_shape(surface: str, first: bool) -> str | None:
+    """The entity shape of a surface token (see the module docstring), or None."""
     letters = [ch for ch in surface if ch.isalpha()]
     if not letters:
-        return False  # pure numbers belong to the numeric gate
+        return None  # pure numbers belong to the numeric gate
+    if len(surface) == 1:
+        return "greek" if _is_greek(surface) else None
     if any(ch.isdigit() for ch in surface):
-        return True
-    if len(surface) == 1 and _is_greek(surface):
-        return True
+        return "identifier"
+    if _ROMAN.fullmatch(surface):
+        return None  # "type II": a number, not a name
     upper = sum(1 for ch in letters if ch.isupper())
-    if upper >= 2 or (upper >= 1 and not surface[0].isupper()):
-        return True
+    plural = surface.endswith("s") and upper == len(letters) - 1 and upper >= 2
+    if upper == len(letters) or plural:  # "TNF", and plural acronyms such as "ESCs"
+        return "acronym" if upper <= _MAX_ACRONYM else None
+    if (upper >= 1 and not surface[0].isupper()) or upper >= 2:
+        return "mixed"
     if not surface[0].isupper() or len(letters) < 2:
-        return False
-    if not first:
-        return True
-    # A capitalised first word is usually just the sentence start; count it only when it has a
-    # drug- or chemical-name ending.
-    return len(surface) >= 6 and surface.lower().endswith(DRUG_SUFFIXES)
+        return None
+    if not first or (len(surface) >= 6 and surface.lower().endswith(DRUG_SUFFIXES)):
+        return "name"
+    return None
 
 
-def entities(text: str) -> tuple[str, ...]:
-    """Lowercase entity tokens of ``text`` (NFC), in order, without duplicates."""
-    seen: dict[str, None] = {}
-    for index, (surface, _, _) in enumerate(segments(text)):
-        if _is_entity_surface(surface, index == 0):
-            seen.setdefault(lower_chars(surface), None)
-    return tuple(seen)
+def _defined_abbreviation(text: str, start: int, end: int) -> bool:
+    """``long form (ABBR)``: an alias defined in place, not a further entity."""
+    return (
+        start >= 2
+        and text[start - 1] == "("
+        and text[start - 2] == " "
+        and text[end : end + 1] == ")"
+    )
+
+
+def entities(text: str) -> dict[str, str]:
+    """Lowercase entity tokens of ``text`` (NFC) with their shapes, sentence by sentence.
+
+    Abbreviations defined in place (``... stem cells (ESCs)``) get the shape ``alias``: they
+    restate the words before them, so they only ever stand in for one another.
+    """
+    out: dict[str, str] = {}
+    for sentence in split_sentences(text) or ():
+        body = sentence.text
+        for index, (surface, start, end) in enumerate(segments(body)):
+            shape = entity_shape(surface, index == 0)
+            if shape is not None:
+                alias = _defined_abbreviation(body, start, end)
+                out.setdefault(lower_chars(surface), "alias" if alias else shape)
+    return out
 
 
 def _alnum(token: str) -> str:
@@ -214,21 +195,19 @@ def _alnum(token: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Compact:
-    """A span's letters and digits joined without separators, with its token boundaries.
-
-    ``IL6`` is found in ``IL-6`` (a run of whole tokens), but ``CD4`` is not found in ``CD45``:
-    a match must start and end on token boundaries.
-    """
+    """A span's letters and digits joined without separators, with its token boundaries."""
 
     text: str
     boundaries: frozenset[int]
 
     @classmethod
     def of(cls, tokens: Sequence[str]) -> Compact:
-        parts = [_alnum(t) for t in tokens]
         bounds = {0}
         pos = 0
-        for part in parts:
+        parts = []
+        for token in tokens:
+            part = _alnum(token)
+            parts.append(part)
             pos += len(part)
             bounds.add(pos)
         return cls("".join(parts), frozenset(bounds))
@@ -242,15 +221,47 @@ class Compact:
         return False
 
 
-def entity_gate_trips(
-    claim_entities: Sequence[str], span_token_set: frozenset[str], span_compact: Compact
-) -> bool:
-    """True when some claim entity is absent from the span."""
-    for entity in claim_entities:
-        if entity in span_token_set:
-            continue
-        key = _alnum(entity)
-        if len(key) >= 3 and span_compact.contains_run(key):
-            continue
+def _present(entity: str, token_set: frozenset[str], compact: Compact) -> bool:
+    if entity in token_set:
         return True
-    return False
+    key = _alnum(entity)
+    return len(key) >= 3 and compact.contains_run(key)
+
+
+@dataclass(frozen=True, slots=True)
+class EntityView:
+    """A text's token counts, compact form and entities, prepared once per plan."""
+
+    token_set: frozenset[str]
+    counts: Mapping[str, int]
+    compact: Compact
+    entities: Mapping[str, str]
+
+
+def entity_view(text: str, tokens: Sequence[str]) -> EntityView:
+    return EntityView(frozenset(tokens), Counter(tokens), Compact.of(tokens), entities(text))
+
+
+def _surplus(entity: str, more: EntityView, less: EntityView) -> bool:
+    """``more`` mentions ``entity`` more often than ``less`` does."""
+    have = less.counts.get(entity, 0)
+    if have == 0 and _present(entity, less.token_set, less.compact):
+        have = 1
+    return more.counts.get(entity, 0) > have
+
+
+def entity_gate_trips(claim: EntityView, span: EntityView) -> bool:
+    """True when a claim entity is missing from the span and a same-shaped entity that the span
+    mentions more often than the claim stands in its place (counts matter: a claim that swaps
+    one of two mentions of ``AMPK`` still leaves the span one ``AMPK`` to spare)."""
+    missing_shapes = {
+        shape
+        for entity, shape in claim.entities.items()
+        if not _present(entity, span.token_set, span.compact)
+    }
+    if not missing_shapes:
+        return False
+    return any(
+        shape in missing_shapes and _surplus(entity, span, claim)
+        for entity, shape in span.entities.items()
+    )

@@ -28,14 +28,15 @@ from spanproof.core.models import (
 )
 from spanproof.text.numerics import numerics
 from spanproof.text.sentences import split_sentences
+from spanproof.text.stems import stems
 from spanproof.text.tokens import nfc, token_texts
 from spanproof.verify.fusion import fuse
 from spanproof.verify.gates import (
-    Compact,
-    Polarity,
-    entities,
+    Cues,
+    EntityView,
+    cues,
     entity_gate_trips,
-    polarity,
+    entity_view,
     polarity_gate_trips,
 )
 from spanproof.verify.lexical import PlanIdf, WeightedClaim, coverage, weigh_claim
@@ -57,6 +58,9 @@ class ScoreModel:
     polarity_gate: bool = False
     months_need_digits: bool = False
     number_parts: bool = False
+    dominance_margin: float | None = None
+    stem: bool = False
+    sentence_windows: bool = False
 
     def with_supported_min(self, value: float) -> ScoreModel:
         """A copy with another ``supported_min`` (for calibration sweeps only)."""
@@ -64,15 +68,18 @@ class ScoreModel:
 
 
 # supported_min values are calibrated on the development data by scripts/calibrate.py and
-# recorded with their measurements in docs/quality.md.
-V1 = ScoreModel(name="v1", supported_min=0.70)
+# recorded with their measurements in docs/quality.md (`make calibrate`).
+V1 = ScoreModel(name="v1", supported_min=0.50)
 V2 = ScoreModel(
     name="v2",
-    supported_min=0.70,
+    supported_min=0.50,
     entity_gate=True,
     polarity_gate=True,
     months_need_digits=True,
     number_parts=True,
+    dominance_margin=0.2,
+    stem=True,
+    sentence_windows=True,
 )
 SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2)}
 DEFAULT_SCORE_MODEL = "v2"
@@ -95,9 +102,8 @@ class PreparedSpan:
     span: EvidenceSpan
     counts: Counter[str]
     numerics: frozenset[str]
-    token_set: frozenset[str]
-    compact: Compact | None
-    sentences: tuple[tuple[Counter[str], Polarity], ...]
+    entity: EntityView | None
+    sentences: tuple[tuple[Counter[str], Cues], ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -105,8 +111,8 @@ class PreparedClaim:
     claim: Claim
     weighted: WeightedClaim
     numerics: frozenset[str]
-    entities: tuple[str, ...]
-    polarity: Polarity
+    entity: EntityView | None
+    cues: Cues
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,22 +128,30 @@ class Plan:
         return [p.index for p in self.spans if p.span.truth_class]
 
 
+def _lexical(tokens: list[str], model: ScoreModel) -> list[str]:
+    """The tokens lexical coverage counts: stems under models that stem, else the tokens."""
+    return stems(tokens) if model.stem else tokens
+
+
 def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
     """Tokenise every span once and build the plan's IDF table."""
     token_lists = [token_texts(s.text) for s in spans]
-    idf = PlanIdf(token_lists)
+    lexical_lists = [_lexical(t, model) for t in token_lists]
+    idf = PlanIdf(lexical_lists)
     prepared = []
-    for i, (span, tokens) in enumerate(zip(spans, token_lists, strict=True)):
-        sentences: tuple[tuple[Counter[str], Polarity], ...] = ()
+    for i, (span, tokens, lexical) in enumerate(
+        zip(spans, token_lists, lexical_lists, strict=True)
+    ):
+        sentences: tuple[tuple[Counter[str], Cues], ...] = ()
         if model.polarity_gate:
             text = nfc(span.text)
             sentence_tokens = [token_texts(s.text) for s in split_sentences(text)] or [tokens]
-            sentences = tuple((Counter(t), polarity(t)) for t in sentence_tokens)
+            sentences = tuple((Counter(_lexical(t, model)), cues(t)) for t in sentence_tokens)
         prepared.append(
             PreparedSpan(
                 index=i,
                 span=span,
-                counts=Counter(tokens),
+                counts=Counter(lexical),
                 numerics=frozenset(
                     numerics(
                         tokens,
@@ -145,8 +159,7 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                         number_parts=model.number_parts,
                     )
                 ),
-                token_set=frozenset(tokens),
-                compact=Compact.of(tokens) if model.entity_gate else None,
+                entity=entity_view(nfc(span.text), tokens) if model.entity_gate else None,
                 sentences=sentences,
             )
         )
@@ -156,30 +169,31 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
 def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
     tokens = token_texts(claim.text)
     model = plan.model
+    view = entity_view(nfc(claim.text), tokens) if model.entity_gate else None
     return PreparedClaim(
         claim=claim,
-        weighted=weigh_claim(tokens, plan.idf),
+        weighted=weigh_claim(_lexical(tokens, model), plan.idf),
         numerics=frozenset(
             numerics(
                 tokens, months_need_digits=model.months_need_digits, number_parts=model.number_parts
             )
         ),
-        entities=entities(nfc(claim.text)) if model.entity_gate else (),
-        polarity=polarity(tokens),
+        entity=view,
+        cues=cues(tokens),
     )
 
 
-def _aligned_polarity(claim: PreparedClaim, span: PreparedSpan) -> Polarity:
-    """Polarity of the span sentence that covers the claim best (first on ties)."""
+def _aligned_cues(claim: PreparedClaim, span: PreparedSpan) -> Cues:
+    """Polarity cues of the span sentence that covers the claim best (first on ties)."""
     if len(span.sentences) == 1:
         return span.sentences[0][1]
-    best: Polarity | None = None
+    best = span.sentences[0][1]
     best_cov = -1.0
-    for counts, pol in span.sentences:
+    for counts, sentence_cues in span.sentences:
         cov = coverage(claim.weighted, counts)
         if cov > best_cov:
-            best, best_cov = pol, cov
-    return best if best is not None else Polarity(False, False, False)
+            best, best_cov = sentence_cues, cov
+    return best
 
 
 def score_pair(
@@ -190,13 +204,12 @@ def score_pair(
     fused = fuse(cos, lex, model.beta)
     numeric = bool(claim.numerics) and not claim.numerics <= span.numerics
     entity = (
-        span.compact is not None
-        and bool(claim.entities)
-        and entity_gate_trips(claim.entities, span.token_set, span.compact)
+        span.entity is not None
+        and claim.entity is not None
+        and bool(claim.entity.entities)
+        and entity_gate_trips(claim.entity, span.entity)
     )
-    polar = model.polarity_gate and polarity_gate_trips(
-        claim.polarity, _aligned_polarity(claim, span)
-    )
+    polar = model.polarity_gate and polarity_gate_trips(claim.cues, _aligned_cues(claim, span))
     score = min(fused, model.gate_cap) if (numeric or entity or polar) else fused
     return PairScore(span.index, cos, lex, fused, score, numeric, entity, polar)
 
@@ -278,10 +291,7 @@ def score_claim(
         score_pair(prepared, plan.spans[i], float(cosines[i]), model)
         for i in select_candidates(cosines, cited, plan)
     ]
-    best = pairs[0]
-    for pair in pairs[1:]:
-        if pair.score > best.score:  # strictly greater: ties keep plan order
-            best = pair
+    best = _best(_eligible(pairs, model))
     verdict = _band(best.score, model)
     chosen = best
     if model.polarity_gate and verdict is not Verdict.SUPPORTED:
@@ -308,6 +318,35 @@ def score_claim(
         ),
         pairs,
     )
+
+
+def _best(pairs: Sequence[PairScore]) -> PairScore:
+    best = pairs[0]
+    for pair in pairs[1:]:
+        if pair.score > best.score:  # strictly greater: ties keep plan order
+            best = pair
+    return best
+
+
+def _eligible(pairs: Sequence[PairScore], model: ScoreModel) -> Sequence[PairScore]:
+    """The pairs allowed to decide the claim (v2's dominance rule).
+
+    When the claim's most similar span (highest fused score) trips a gate, a span much less
+    similar to the claim (fused more than ``dominance_margin`` below) cannot rescue it: the
+    closest evidence says something else, and a weaker match elsewhere is most often a
+    coincidence of vocabulary.
+    """
+    margin = model.dominance_margin
+    if margin is None:
+        return pairs
+    top = pairs[0]
+    for pair in pairs[1:]:
+        if pair.fused > top.fused:
+            top = pair
+    gated = top.numeric_gated or top.entity_gated or top.polarity_gated
+    if not gated or top.fused < model.supported_min:
+        return pairs
+    return [p for p in pairs if p.fused >= top.fused - margin]
 
 
 def _contradiction(pairs: Sequence[PairScore], model: ScoreModel) -> PairScore | None:

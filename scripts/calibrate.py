@@ -1,0 +1,353 @@
+"""Build the seed's adversarial classes from real development data, calibrate ``supported_min``
+for each score model, and write the per-class report (docs/quality.md).
+
+    make calibrate            # = python scripts/calibrate.py --write docs/quality.md
+
+Classes (all from SciFact train; evidence = the sentences of the cited abstract, one span each):
+verbatim (a rationale sentence), paraphrase (SUPPORT claims), number swap, entity swap, negation
+flip (edits of rationale sentences), topical fabrication (the most similar rationale sentence of
+*another* abstract), natural contradiction (CONTRADICT claims). Public sets: COVID-Fact and
+HealthVer dev (claim against its own evidence passages).
+
+Calibration uses only the claims whose hashed id falls in the calibration half; every rate in the
+report is given for the held-out half too, so over-fitting the threshold shows.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import time
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from spanproof.bootstrap import build_embedder
+from spanproof.config import load_settings
+from spanproof.core.models import Claim, EvidenceSpan, Verdict
+from spanproof.core.ports import Embedder
+from spanproof.evaluation import adversarial as adv
+from spanproof.evaluation.devdata import (
+    covidfact,
+    data_dir,
+    healthver,
+    scifact_claims,
+    scifact_corpus,
+)
+from spanproof.services.verification import score_all
+from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
+
+POSITIVE = {"verbatim", "paraphrase"}
+CLASSES = [
+    "verbatim",
+    "paraphrase",
+    "number_swap",
+    "entity_swap",
+    "negation_flip",
+    "topical_fabrication",
+    "natural_contradiction",
+]
+
+
+@dataclass
+class Item:
+    cls: str
+    claim: str
+    group: str  # evidence group key
+    split: str  # "cal" | "held"
+
+
+@dataclass
+class Group:
+    evidence: list[EvidenceSpan]
+    items: list[Item] = field(default_factory=list)
+
+
+def split_of(key: str) -> str:
+    return "cal" if hashlib.sha256(key.encode()).digest()[0] % 2 == 0 else "held"
+
+
+def _groups_and_rationale(
+    root: Path,
+) -> tuple[dict[str, Group], list[tuple[int, str, str]], dict[int, Any]]:
+    """Evidence groups (cited abstracts) with the paraphrase and contradiction claims, and the
+    deduplicated rationale sentences ``(doc, sentence, split)``."""
+    corpus = scifact_corpus(root)
+    groups: dict[str, Group] = {}
+    rationale: list[tuple[int, str, str]] = []
+    seen: set[tuple[int, int]] = set()
+    for c in scifact_claims(root):
+        split = split_of(f"scifact-claim:{c.id}")
+        for doc, sets in c.evidence.items():
+            if doc not in corpus:
+                continue
+            abstract = corpus[doc]["abstract"]
+            key = f"scifact:{doc}"
+            g = groups.setdefault(
+                key, Group([EvidenceSpan(id=f"{doc}:{i}", text=t) for i, t in enumerate(abstract)])
+            )
+            labels = {label for label, _ in sets}
+            if "SUPPORT" in labels:
+                g.items.append(Item("paraphrase", c.claim, key, split))
+            if "CONTRADICT" in labels:
+                g.items.append(Item("natural_contradiction", c.claim, key, split))
+            fresh = {
+                i for _, idx in sets for i in idx if (doc, i) not in seen and i < len(abstract)
+            }
+            for i in sorted(fresh):
+                seen.add((doc, i))
+                rationale.append((doc, abstract[i], split))
+    return groups, rationale, corpus
+
+
+def build_scifact(root: Path, embedder: Embedder) -> dict[str, Group]:
+    groups, rationale, corpus = _groups_and_rationale(root)
+    by_doc_pool: dict[int, set[tuple[str, str]]] = defaultdict(set)
+    for doc, sent, _ in rationale:
+        by_doc_pool[doc].update((s, sh) for _, _, s, sh in adv.entities_of(sent))
+    pool = sorted({p for ents in by_doc_pool.values() for p in ents})
+    for doc, sent, split in rationale:
+        key = f"scifact:{doc}"
+        g = groups[key]
+        g.items.append(Item("verbatim", sent, key, split))
+        abstract_text = " ".join(corpus[doc]["abstract"])
+        others = [p for p in pool if p not in by_doc_pool[doc]]
+        for cls, edited in (
+            ("number_swap", adv.number_swap(sent, abstract_text)),
+            ("negation_flip", adv.negation_flip(sent)),
+            ("entity_swap", adv.entity_swap(sent, others, abstract_text)),
+        ):
+            if edited is not None and edited != sent:
+                g.items.append(Item(cls, edited, key, split))
+    # Topical fabrication: the nearest rationale sentence of another abstract.
+    texts = [s for _, s, _ in rationale]
+    vecs = embedder.embed(texts).astype(np.float64)
+    sims = vecs @ vecs.T
+    docs = np.array([d for d, _, _ in rationale])
+    for i, (doc, _, split) in enumerate(rationale):
+        row = np.where(docs == doc, -np.inf, sims[i])
+        j = int(np.argmax(row))
+        key = f"scifact:{doc}"
+        groups[key].items.append(Item("topical_fabrication", texts[j], key, split))
+    return groups
+
+
+def build_public(root: Path) -> dict[str, Group]:
+    groups: dict[str, Group] = {}
+    for name, pairs in (("covidfact", covidfact(root)), ("healthver", healthver(root))):
+        for n, pair in enumerate(pairs):
+            key = f"{name}:{n}"
+            evidence = [
+                EvidenceSpan(id=f"{key}:{i}", text=t) for i, t in enumerate(pair.evidence) if t
+            ]
+            if not evidence:
+                continue
+            groups[key] = Group(
+                evidence, [Item(f"{name}:{pair.label}", pair.claim, key, split_of(pair.group))]
+            )
+    return groups
+
+
+Result = dict[str, Any]
+
+
+def score_groups(groups: dict[str, Group], embedder: Embedder, model: ScoreModel) -> list[Result]:
+    out: list[Result] = []
+    for g in groups.values():
+        if not g.items:
+            continue
+        claims = [Claim(id=f"c{i}", text=it.claim) for i, it in enumerate(g.items)]
+        verdicts, status = score_all(claims, g.evidence, embedder, model)
+        if status != "verified":
+            raise SystemExit(f"verification {status}")
+        for it, v in zip(g.items, verdicts, strict=True):
+            out.append({"cls": it.cls, "split": it.split, "score": v.score, "verdict": v.verdict})
+    return out
+
+
+def balanced_accuracy(results: Sequence[Result], threshold: float) -> float:
+    pos = [r["score"] >= threshold for r in results if r["cls"] == "paraphrase"]
+    neg = [r["score"] < threshold for r in results if r["cls"] == "topical_fabrication"]
+    return (sum(pos) / max(len(pos), 1) + sum(neg) / max(len(neg), 1)) / 2
+
+
+def calibrate(results: Sequence[Result]) -> tuple[float, list[tuple[float, float]]]:
+    """The threshold that best separates paraphrase from topical fabrication (calibration half).
+
+    Ties go to the higher threshold (the stricter reading).
+    """
+    cal = [r for r in results if r["split"] == "cal"]
+    grid = [round(0.50 + 0.01 * i, 2) for i in range(46)]
+    curve = [(t, balanced_accuracy(cal, t)) for t in grid]
+    best = max(curve, key=lambda tb: (round(tb[1], 6), tb[0]))
+    return best[0], curve
+
+
+NEGATIVE = ("number_swap", "entity_swap", "negation_flip", "topical_fabrication")
+
+
+def suite_balanced_accuracy(table: dict[str, dict[str, float]]) -> float:
+    """Mean of paraphrase recall and the mean not-supported rate of the negative classes."""
+    negatives = [table[c]["not_supported"] for c in NEGATIVE if c in table]
+    return (table["paraphrase"]["supported"] + sum(negatives) / len(negatives)) / 2
+
+
+def rates(results: Sequence[Result]) -> dict[str, dict[str, float]]:
+    table: dict[str, dict[str, float]] = {}
+    by_cls: dict[str, list[Result]] = defaultdict(list)
+    for r in results:
+        by_cls[r["cls"]].append(r)
+    for cls, rs in by_cls.items():
+        n = len(rs)
+        counts = {v.value: sum(1 for r in rs if r["verdict"] == v) / n for v in Verdict}
+        counts["n"] = n
+        counts["not_supported"] = 1.0 - counts["supported"]
+        table[cls] = counts
+    return table
+
+
+def pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", type=Path, help="write the Markdown report here")
+    parser.add_argument("--json", type=Path, help="write raw rates as JSON here")
+    parser.add_argument("--no-public", action="store_true", help="skip COVID-Fact and HealthVer")
+    args = parser.parse_args(argv)
+    root = data_dir()
+    if root is None:
+        print("error: development data not found (set SPANPROOF_DATA_DIR)", file=sys.stderr)
+        return 2
+    started = time.time()
+    embedder = build_embedder(load_settings())
+    groups = build_scifact(root, embedder)
+    if not args.no_public:
+        groups.update(build_public(root))
+    report: dict[str, Any] = {"embed_model": embedder.model_id, "models": {}}
+    for name in ("v1", "v2"):
+        base = SCORE_MODELS[name]
+        raw = score_groups(groups, embedder, base)
+        threshold, curve = calibrate(raw)
+        tuned = base.with_supported_min(threshold)
+        final = score_groups(groups, embedder, tuned)
+        report["models"][name] = {
+            "shipped_supported_min": base.supported_min,
+            "calibrated_supported_min": threshold,
+            "curve": curve,
+            "all": rates(final),
+            "held": rates([r for r in final if r["split"] == "held"]),
+        }
+        m = report["models"][name]
+        m["suite_balanced_accuracy"] = suite_balanced_accuracy(m["all"])
+        m["suite_balanced_accuracy_held"] = suite_balanced_accuracy(m["held"])
+        print(f"{name}: supported_min={threshold}", file=sys.stderr)
+    report["seconds"] = round(time.time() - started, 1)
+    if args.json:
+        args.json.write_text(json.dumps(report, indent=1, default=str) + "\n")
+    text = render(report)
+    if args.write:
+        args.write.write_text(text)
+    print(text)
+    return 0
+
+
+TARGETS = {
+    "number_swap": ("not supported", 1.00),
+    "topical_fabrication": ("not supported", 1.00),
+    "entity_swap": ("not supported", 0.95),
+    "negation_flip": ("not supported", 0.95),
+    "paraphrase": ("supported", 0.90),
+}
+
+
+def _row(cls: str, r: dict[str, float]) -> str:
+    target = ""
+    if cls in TARGETS:
+        kind, goal = TARGETS[cls]
+        got = r["supported"] if kind == "supported" else r["not_supported"]
+        mark = "met" if got >= goal - 1e-12 else "**short**"
+        target = f"{kind} ≥ {pct(goal)}: {mark}"
+    cells = [
+        cls,
+        str(int(r["n"])),
+        pct(r["supported"]),
+        pct(r["partial"]),
+        pct(r["unsupported"]),
+        pct(r["contradicted"]),
+        pct(r["not_supported"]),
+        target,
+    ]
+    return "| " + " | ".join(cells) + " |"
+
+
+HEADER = (
+    "| class | n | supported | partial | unsupported | contradicted | not supported | target |\n"
+    "|---|---:|---:|---:|---:|---:|---:|---|"
+)
+
+
+def _table(rates_: dict[str, dict[str, float]], public: bool) -> list[str]:
+    lines = [HEADER]
+    names = (
+        [c for c in CLASSES if c in rates_] if not public else sorted(c for c in rates_ if ":" in c)
+    )
+    lines += [_row(c, rates_[c]) for c in names]
+    return lines
+
+
+def render(report: dict[str, Any]) -> str:
+    lines = [
+        "# Verdict quality on the development data",
+        "",
+        "Measured, not asserted. Reproduce with `make calibrate` "
+        "(`python scripts/calibrate.py --write docs/quality.md`), which reads `../shared/data`.",
+        f"Embedding model: `{report['embed_model']}`. Run time: {report['seconds']} s.",
+        "",
+        "Evidence for the SciFact classes is the cited abstract, one span per sentence. "
+        "`supported_min` is calibrated per score model on the calibration half of the claims "
+        "(hashed claim id) as the threshold that maximises balanced accuracy between paraphrase "
+        "(should be supported) and topical fabrication (should not); the held-out half is "
+        "reported separately.",
+        "",
+    ]
+    for name, m in report["models"].items():
+        lines += [
+            f"## Score model {name}",
+            "",
+            f"Calibrated `supported_min` = {m['calibrated_supported_min']:.2f} "
+            f"(shipped: {m['shipped_supported_min']:.2f}). Suite balanced accuracy (paraphrase "
+            "recall and mean not-supported rate of number swap, entity swap, negation flip and "
+            f"topical fabrication): {pct(m['suite_balanced_accuracy'])} on all claims, "
+            f"{pct(m['suite_balanced_accuracy_held'])} on the held-out half.",
+            "",
+            "Calibration curve (calibration half; balanced accuracy of paraphrase vs topical "
+            "fabrication by threshold): "
+            + ", ".join(f"{t:.2f}: {pct(b)}" for t, b in m["curve"] if round(t * 100) % 5 == 0)
+            + ".",
+            "",
+            "### Adversarial classes (all claims)",
+            "",
+            *_table(m["all"], public=False),
+            "",
+            "### Adversarial classes (held-out half only)",
+            "",
+            *_table(m["held"], public=False),
+            "",
+            "### Public claim-verification sets (claim against its own evidence passages)",
+            "",
+            *_table(m["all"], public=True),
+            "",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,204 @@
+"""The `spanproof verify` contract, run through the real CLI and the bundled model."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spanproof.cli.main import cli
+
+pytestmark = pytest.mark.model
+
+EVIDENCE = [
+    {
+        "id": "S1",
+        "text": "In a randomised trial of 240 adults, daily walking for 30 minutes lowered "
+        "systolic blood pressure by 5 mmHg after 12 weeks.",
+    },
+    {
+        "id": "S2",
+        "text": "Sodium restriction to 1,500 mg per day did not change diastolic blood pressure.",
+    },
+]
+TOP_KEYS = {"score_model", "embed_model", "embed_model_hash", "verification", "claims", "delivered"}
+CLAIM_KEYS = {
+    "id", "text", "draft_span", "verdict", "score", "best_span", "candidates_considered",
+    "cited_markers", "numeric_gated", "entity_gated", "polarity_gated",
+}  # fmt: skip
+
+
+def write_jsonl(path: Path, rows: list[dict[str, object]]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def evidence(tmp_path: Path) -> Path:
+    return write_jsonl(tmp_path / "evidence.jsonl", EVIDENCE)
+
+
+def test_claims_json_has_the_contract_shape_and_verdicts(tmp_path: Path, evidence: Path) -> None:
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "Daily walking lowered systolic blood pressure by 5 mmHg."},
+            {"id": "b", "text": "Daily walking lowered systolic blood pressure by 9 mmHg."},
+            {"id": "c", "text": "Sodium restriction changed diastolic blood pressure."},
+        ],
+    )
+    code, out, _ = run("verify", "--claims", str(claims), "--evidence", str(evidence), "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert set(report) == TOP_KEYS
+    assert report["score_model"] == "v2"
+    assert report["verification"] == "verified"
+    assert report["embed_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
+    assert len(report["embed_model_hash"]) == 64
+    by_id = {c["id"]: c for c in report["claims"]}
+    assert all(set(c) == CLAIM_KEYS for c in report["claims"])
+    assert by_id["a"]["verdict"] == "supported"
+    assert by_id["a"]["best_span"]["id"] == "S1"
+    assert by_id["b"]["verdict"] == "unsupported" and by_id["b"]["numeric_gated"] is True
+    assert by_id["c"]["verdict"] == "contradicted" and by_id["c"]["polarity_gated"] is True
+    assert by_id["a"]["draft_span"] is None
+
+
+def test_score_model_v1_is_selectable_and_misses_the_negation(
+    tmp_path: Path, evidence: Path
+) -> None:
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {
+                "id": "c",
+                "text": "Sodium restriction to 1,500 mg per day changed diastolic blood pressure.",
+            }
+        ],
+    )
+    code, out, _ = run(
+        "verify", "--claims", str(claims), "--evidence", str(evidence), "--json",
+        "--score-model", "v1",
+    )  # fmt: skip
+    assert code == 0
+    report = json.loads(out)
+    assert report["score_model"] == "v1"
+    assert report["claims"][0]["verdict"] == "supported"  # v1's recorded limitation
+    assert report["claims"][0]["polarity_gated"] is False
+
+
+def test_draft_with_redact_policy_removes_unsupported_claims(
+    tmp_path: Path, evidence: Path
+) -> None:
+    draft = tmp_path / "draft.txt"
+    draft.write_text(
+        "Daily walking lowered systolic blood pressure by 5 mmHg [S1]. "
+        "Walking also cured diabetes in 40% of participants.",
+        encoding="utf-8",
+    )
+    code, out, _ = run(
+        "verify", "--draft", str(draft), "--evidence", str(evidence), "--policy", "redact", "--json"
+    )
+    assert code == 0
+    report = json.loads(out)
+    verdicts = [c["verdict"] for c in report["claims"]]
+    assert verdicts == ["supported", "unsupported"]
+    assert report["claims"][0]["cited_markers"] == ["S1"]
+    assert report["delivered"].startswith("Daily walking lowered")
+    assert "[unsupported claim removed]" in report["delivered"]
+    assert "diabetes" not in report["delivered"]
+    start, end = report["claims"][1]["draft_span"]
+    assert draft.read_text()[start:end].startswith("Walking also cured diabetes")
+
+
+def test_table_output_names_each_verdict_in_text(tmp_path: Path, evidence: Path) -> None:
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [{"id": "a", "text": "Daily walking lowered systolic blood pressure by 5 mmHg."}],
+    )
+    code, out, _ = run("verify", "--claims", str(claims), "--evidence", str(evidence))
+    assert code == 0
+    assert "supported" in out and "a: Daily walking" in out
+
+
+def test_batch_streams_one_line_per_input_and_survives_bad_lines(tmp_path: Path) -> None:
+    items = tmp_path / "items.jsonl"
+    good = {
+        "id": "item-1",
+        "claims": [{"id": "a", "text": "Daily walking lowered systolic blood pressure by 5 mmHg."}],
+        "evidence": EVIDENCE,
+    }
+    items.write_text(
+        json.dumps(good) + "\n" + "{not json\n"
+        + json.dumps({"id": "item-3", "claims": [], "evidence": []}) + "\n"
+        + json.dumps({**good, "id": "item-4"}) + "\n",
+        encoding="utf-8",
+    )  # fmt: skip
+    code, out, _ = run("verify", "--batch", str(items), "--json")
+    assert code == 0
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [x["id"] for x in lines] == ["item-1", None, "item-3", "item-4"]
+    assert lines[0]["claims"][0]["verdict"] == "supported"
+    assert set(lines[0]) == TOP_KEYS | {"id"}
+    assert lines[1]["line"] == 2 and "invalid JSON" in lines[1]["error"]["message"]
+    assert lines[2]["line"] == 3 and "evidence" in lines[2]["error"]["message"]
+    assert lines[3]["claims"] == lines[0]["claims"]
+
+
+@pytest.mark.parametrize(
+    ("setup", "message"),
+    [
+        ("missing", "evidence file not found"),
+        ("bad_json", ":2: invalid JSON"),
+        ("empty", "has no items"),
+        ("not_utf8", "not valid UTF-8"),
+        ("no_text", "missing field 'text'"),
+    ],
+)
+def test_bad_evidence_exits_non_zero_with_one_clear_message(
+    tmp_path: Path, setup: str, message: str
+) -> None:
+    claims = write_jsonl(tmp_path / "claims.jsonl", [{"id": "a", "text": "x"}])
+    path = tmp_path / "evidence.jsonl"
+    if setup == "bad_json":
+        path.write_text(json.dumps(EVIDENCE[0]) + "\n{oops\n", encoding="utf-8")
+    elif setup == "empty":
+        path.write_text("\n", encoding="utf-8")
+    elif setup == "not_utf8":
+        path.write_bytes(b'{"id": "S1", "text": "caf\xe9"}\n')
+    elif setup == "no_text":
+        path.write_text(json.dumps({"id": "S1"}) + "\n", encoding="utf-8")
+    code, out, err = run("verify", "--claims", str(claims), "--evidence", str(path), "--json")
+    assert code == 2
+    assert out == ""
+    assert err.startswith("error: ") and message in err
+    assert len(err.strip().splitlines()) == 1
+
+
+def test_exactly_one_input_mode_is_required(tmp_path: Path, evidence: Path) -> None:
+    code, _, err = run("verify", "--evidence", str(evidence))
+    assert code == 2 and "exactly one of --claims, --draft or --batch" in err
+
+
+def test_console_script_runs_as_a_subprocess(tmp_path: Path, evidence: Path) -> None:
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [{"id": "a", "text": "Daily walking lowered systolic blood pressure by 5 mmHg."}],
+    )
+    exe = Path(sys.executable).with_name("spanproof")
+    proc = subprocess.run(
+        [str(exe), "verify", "--claims", str(claims), "--evidence", str(evidence), "--json"],
+        capture_output=True, text=True, timeout=120, env=os.environ.copy(), check=False,
+    )  # fmt: skip
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["claims"][0]["verdict"] == "supported"
