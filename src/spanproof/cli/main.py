@@ -9,6 +9,7 @@ from typing import Any
 
 import click
 from rich.console import Console
+from rich.progress import Progress
 
 from spanproof import __version__
 from spanproof.cli.errors import error_object, handle_errors
@@ -126,7 +127,7 @@ def verify(
         draft = read_text(draft_path, "draft")
         verifier = _verifier(score_model)
         report = verifier.verify(draft, evidence, policy=policy or verifier_policy())
-    _emit(report, as_json)
+    _emit(report, as_json, {str(e["id"]): e["text"] for e in evidence})
 
 
 def verifier_policy() -> str:
@@ -147,37 +148,47 @@ def _verifier(score_model: str | None) -> Verifier:
     )
 
 
-def _emit(report: Report, as_json: bool) -> None:
+def _emit(report: Report, as_json: bool, evidence: dict[str, str]) -> None:
     if as_json:
         click.echo(_dump(report.to_dict()))
     else:
-        render_report(report, Console())
+        render_report(report, Console(), evidence)
     if report.verification != "verified":
         sys.exit(5)
 
 
 def _run_batch(verifier: Verifier, path: Path, text: str) -> None:
-    """One output line per input line; a bad line yields an error object, never a crash."""
-    for number, line in iter_lines(text):
-        ident: Any = None
-        try:
-            obj = parse_line(line, f"{path}:{number}")
-            ident = obj.get("id")
-            require_fields(obj, ("id", "claims", "evidence"), f"{path}:{number}")
-            if not isinstance(obj["claims"], list) or not isinstance(obj["evidence"], list):
-                raise InvalidInputError(f"{path}:{number}: 'claims' and 'evidence' must be lists")
-            if not obj["evidence"]:
-                raise InvalidInputError(f"{path}:{number}: 'evidence' is empty")
-            claims = to_claims(obj["claims"])
-            evidence = to_evidence(obj["evidence"])
-            result: dict[str, Any] = {
-                "id": ident,
-                **verifier.check_claims(claims, evidence).to_dict(),
-            }
-        except SpanproofError as exc:
-            result = {"id": ident, "line": number, "error": error_object(exc)}
-        click.echo(_dump(result))
-        sys.stdout.flush()
+    """One output line per input line; a bad line yields an error object, never a crash.
+
+    A progress bar goes to stderr when stderr is a terminal (stdout stays pure JSON Lines).
+    """
+    lines = list(iter_lines(text))
+    err = Console(stderr=True)
+    with Progress(console=err, disable=not err.is_terminal, transient=True) as progress:
+        task = progress.add_task("verifying", total=len(lines))
+        for number, line in lines:
+            _batch_line(verifier, path, number, line)
+            progress.advance(task)
+
+
+def _batch_line(verifier: Verifier, path: Path, number: int, line: str) -> None:
+    ident: Any = None
+    where = f"{path}:{number}"
+    try:
+        obj = parse_line(line, where)
+        ident = obj.get("id")
+        require_fields(obj, ("id", "claims", "evidence"), where)
+        if not isinstance(obj["claims"], list) or not isinstance(obj["evidence"], list):
+            raise InvalidInputError(f"{where}: 'claims' and 'evidence' must be lists")
+        if not obj["evidence"]:
+            raise InvalidInputError(f"{where}: 'evidence' is empty")
+        claims = to_claims(obj["claims"])
+        evidence = to_evidence(obj["evidence"])
+        result: dict[str, Any] = {"id": ident, **verifier.check_claims(claims, evidence).to_dict()}
+    except SpanproofError as exc:
+        result = {"id": ident, "line": number, "error": error_object(exc)}
+    click.echo(_dump(result))
+    sys.stdout.flush()
 
 
 def main() -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from spanproof.core.models import Report, Verdict
@@ -16,12 +19,20 @@ STYLES = {
 }
 
 
-def render_report(report: Report, console: Console) -> None:
+def _quote(text: str, limit: int = 90) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
+
+
+def render_report(
+    report: Report, console: Console, evidence: Mapping[str, str] | None = None
+) -> None:
+    """A verdict table; with ``evidence`` (id → text) each best span is quoted."""
     table = Table(title=f"spanproof verify — {report.verification}", show_lines=False)
     table.add_column("claim", overflow="fold", ratio=3)
     table.add_column("verdict", no_wrap=True)
     table.add_column("score", justify="right", no_wrap=True)
-    table.add_column("best span", no_wrap=True)
+    table.add_column("best span", overflow="fold", ratio=2)
     table.add_column("gates", no_wrap=True)
     for claim in report.claims:
         gates = [
@@ -33,14 +44,15 @@ def render_report(report: Report, console: Console) -> None:
             )
             if on
         ]
-        best = (
-            f"{claim.best_span.id}[{claim.best_span.start}:{claim.best_span.end}]"
-            if claim.best_span
-            else "—"
-        )
+        best = "—"
+        if claim.best_span is not None:
+            ref = claim.best_span
+            best = f"{ref.id}[{ref.start}:{ref.end}]"
+            if evidence is not None and ref.id in evidence:
+                best += f"\n“{escape(_quote(evidence[ref.id][ref.start : ref.end]))}”"
         style = STYLES[claim.verdict]
         table.add_row(
-            f"{claim.id}: {claim.text}",
+            escape(f"{claim.id}: {claim.text}"),
             f"[{style}]{claim.verdict.value}[/{style}]",
             f"{claim.score:.3f}",
             best,
