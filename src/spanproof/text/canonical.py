@@ -1,0 +1,20 @@
+"""Canonical text (SPEC §2): NFC, every whitespace run (Unicode included) to one space, trimmed.
+
+Applied once, at parse time. Offsets everywhere else index canonical text.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WS = re.compile(r"\s+")
+# Control characters other than whitespace carry no text; NUL and friends are dropped.
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
+
+
+def canonical_text(text: str) -> str:
+    """The canonical form of ``text``."""
+    text = unicodedata.normalize("NFC", text)
+    text = _CONTROL.sub("", text)
+    return _WS.sub(" ", text).strip()
