@@ -9,18 +9,17 @@ in ``index`` order. All network I/O goes through an ``httpx`` transport, so test
 from __future__ import annotations
 
 import hashlib
-import json
 import re
 import time
 from collections.abc import Callable, Sequence
-from types import TracebackType
 from typing import Any
 
 import httpx
 import numpy as np
 
-from spanproof.core.errors import ConfigurationError, ProviderError
+from spanproof.core.errors import ConfigurationError
 from spanproof.core.ports import FloatMatrix
+from spanproof.providers._http import JsonHttpAdapter, bearer, malformed
 
 __all__ = ["WINDOW_OVERLAP_WORDS", "WINDOW_WORDS", "OpenAICompatibleEmbedder"]
 
@@ -30,10 +29,9 @@ WINDOW_WORDS = 200
 WINDOW_OVERLAP_WORDS = 50
 
 _WORD = re.compile(r"\S+")
-_SNIPPET_CHARS = 200
 
 
-class OpenAICompatibleEmbedder:
+class OpenAICompatibleEmbedder(JsonHttpAdapter):
     """Embeds texts with a remote model behind an OpenAI-compatible ``/v1/embeddings`` endpoint.
 
     ``model_id`` is ``openai-compat:{model}``. A remote model has no weights file to hash, so
@@ -41,7 +39,8 @@ class OpenAICompatibleEmbedder:
     ``/`` or ``/v1``): it changes when either the server or the model name changes, but cannot
     see the server swapping weights under the same name.
 
-    Status 408, 429 and 5xx and transport errors are retried with exponential backoff
+    Retries and error translation are those of :mod:`spanproof.providers._http`: status 408,
+    409, 425, 429 and 5xx and transport errors are retried with exponential backoff
     (``backoff_s``, then twice that, ...) up to ``max_attempts`` attempts in all. The api key is
     sent only in the ``Authorization`` header and never appears in an error message.
 
@@ -73,19 +72,23 @@ class OpenAICompatibleEmbedder:
         backoff_s: float = 0.5,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        _check_arguments(model, timeout, batch_size, max_attempts, backoff_s)
-        self._base_url = _normalise_base_url(base_url)
-        self._model = model
-        self._api_key = api_key or None
+        if batch_size < 1:
+            raise ConfigurationError(f"batch_size must be at least 1, got {batch_size}")
+        super().__init__(
+            base_url,
+            "embeddings",
+            model,
+            label="embeddings",
+            api_key=api_key,
+            headers=bearer(api_key),
+            timeout=timeout,
+            max_attempts=max_attempts,
+            backoff=backoff_s,
+            backoff_name="backoff_s",
+            transport=transport,
+            sleep=sleep,
+        )
         self._batch_size = batch_size
-        self._max_attempts = max_attempts
-        self._backoff_s = backoff_s
-        self._sleep = sleep
-        headers = {"Accept": "application/json"}
-        if self._api_key is not None:
-            headers["Authorization"] = f"Bearer {self._api_key}"
-        self._client = httpx.Client(transport=transport, timeout=timeout, headers=headers)
-        self._url = f"{self._base_url}/v1/embeddings"
         self._hash = hashlib.sha256(f"{self._base_url}|{model}".encode()).hexdigest()
 
     @property
@@ -112,10 +115,7 @@ class OpenAICompatibleEmbedder:
             for start in range(0, len(texts), self._batch_size)
         ]
         if len({b.shape[1] for b in batches}) != 1:
-            raise ProviderError(
-                f"{self._where()} returned vectors of different lengths across requests",
-                retryable=False,
-            )
+            raise malformed(self._where, "vectors of different lengths across requests")
         return np.concatenate(batches).astype(np.float32, copy=False)
 
     def window_ranges(self, text: str) -> list[tuple[int, int]]:
@@ -139,117 +139,29 @@ class OpenAICompatibleEmbedder:
                 break
         return ranges
 
-    def close(self) -> None:
-        """Close the HTTP connection pool."""
-        self._client.close()
-
-    def __enter__(self) -> OpenAICompatibleEmbedder:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
     def _embed_batch(self, texts: list[str]) -> FloatMatrix:
-        response = self._post_with_retries({"model": self._model, "input": texts})
-        vectors = _parse_embeddings(response, len(texts), self._where())
+        body = self._post({"model": self._model, "input": texts})
+        try:
+            vectors = _embeddings(body, len(texts))
+        except (KeyError, TypeError, ValueError) as exc:
+            what = f"malformed embeddings: {type(exc).__name__}: {exc}"
+            raise malformed(self._where, self._redact(what)) from exc
         norms = np.linalg.norm(vectors, axis=1, keepdims=True)
         unit: FloatMatrix = (vectors / np.maximum(norms, np.float32(1e-12))).astype(np.float32)
         return unit
 
-    def _post_with_retries(self, payload: dict[str, Any]) -> httpx.Response:
-        for attempt in range(1, self._max_attempts + 1):
-            last_try = attempt == self._max_attempts
-            try:
-                response = self._client.post(self._url, json=payload)
-            except httpx.TransportError as exc:
-                if last_try:
-                    raise ProviderError(
-                        f"{self._where()}: {type(exc).__name__} after {attempt} attempts: "
-                        f"{self._redact(str(exc))}",
-                        retryable=True,
-                    ) from exc
-            else:
-                if response.is_success:
-                    return response
-                retryable = _is_retryable_status(response.status_code)
-                if last_try or not retryable:
-                    raise ProviderError(
-                        f"{self._where()} answered HTTP {response.status_code} after {attempt} "
-                        f"attempt{'s' if attempt > 1 else ''}: {self._snippet(response)}",
-                        retryable=retryable,
-                    )
-            self._sleep(self._backoff_s * 2 ** (attempt - 1))
-        raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
 
-    def _where(self) -> str:
-        return f"embeddings endpoint {self._url} (model {self._model!r})"
+def _embeddings(body: dict[str, Any], count: int) -> FloatMatrix:
+    """``data[i].embedding`` ordered by ``data[i].index``, checked to be ``count`` equal rows.
 
-    def _snippet(self, response: httpx.Response) -> str:
-        text = " ".join(response.text.split())[:_SNIPPET_CHARS]
-        return self._redact(text) or "(empty body)"
-
-    def _redact(self, text: str) -> str:
-        # Some servers echo the key they rejected; it must never reach a message or a log.
-        return text.replace(self._api_key, "[redacted]") if self._api_key else text
-
-
-def _parse_embeddings(response: httpx.Response, count: int, where: str) -> FloatMatrix:
-    """``data[i].embedding`` ordered by ``data[i].index``, checked to be ``count`` equal rows."""
-    try:
-        body = response.json()
-        items = body["data"]
-        by_index = {int(item["index"]): item["embedding"] for item in items}
-        if sorted(by_index) != list(range(count)) or len(items) != count:
-            raise ValueError(f"expected indices 0..{count - 1}, got {sorted(by_index)[:10]}")
-        vectors = np.array([by_index[i] for i in range(count)], dtype=np.float32)
-    except (json.JSONDecodeError, KeyError, TypeError, ValueError) as exc:
-        raise ProviderError(
-            f"{where} returned a malformed embeddings response: {type(exc).__name__}: {exc}",
-            retryable=False,
-        ) from exc
+    Raises:
+        KeyError, TypeError, ValueError: the body does not hold ``count`` finite, equal rows.
+    """
+    items = body["data"]
+    by_index = {int(item["index"]): item["embedding"] for item in items}
+    if sorted(by_index) != list(range(count)) or len(items) != count:
+        raise ValueError(f"expected indices 0..{count - 1}, got {sorted(by_index)[:10]}")
+    vectors = np.array([by_index[i] for i in range(count)], dtype=np.float32)
     if vectors.ndim != 2 or vectors.shape[1] == 0 or not np.isfinite(vectors).all():
-        raise ProviderError(
-            f"{where} returned embeddings of shape {vectors.shape} or with non-finite values",
-            retryable=False,
-        )
+        raise ValueError(f"embeddings of shape {vectors.shape} or with non-finite values")
     return vectors
-
-
-def _is_retryable_status(status: int) -> bool:
-    return status in (408, 429) or status >= 500
-
-
-def _normalise_base_url(base_url: str) -> str:
-    url = base_url.strip().rstrip("/")
-    url = url.removesuffix("/v1")
-    try:
-        parsed = httpx.URL(url)
-    except httpx.InvalidURL as exc:
-        raise ConfigurationError(f"base_url {base_url!r} is not a URL: {exc}") from exc
-    if parsed.scheme not in ("http", "https") or not parsed.host:
-        raise ConfigurationError(
-            f"base_url must be an http(s) URL such as http://localhost:8000, got {base_url!r}"
-        )
-    if parsed.userinfo:
-        raise ConfigurationError("base_url must not carry credentials; pass api_key instead")
-    return url
-
-
-def _check_arguments(
-    model: str, timeout: float, batch_size: int, max_attempts: int, backoff_s: float
-) -> None:
-    if not model:
-        raise ConfigurationError("model must name the remote embedding model, got ''")
-    if timeout <= 0:
-        raise ConfigurationError(f"timeout must be positive seconds, got {timeout}")
-    if batch_size < 1:
-        raise ConfigurationError(f"batch_size must be at least 1, got {batch_size}")
-    if max_attempts < 1:
-        raise ConfigurationError(f"max_attempts must be at least 1, got {max_attempts}")
-    if backoff_s < 0:
-        raise ConfigurationError(f"backoff_s must be zero or more seconds, got {backoff_s}")

@@ -4,36 +4,28 @@ Posts to ``{base_url}/v1/messages`` with the ``x-api-key`` and ``anthropic-versi
 headers. System messages are joined (blank line between) into the top-level ``system`` field;
 the others go to ``messages`` in order. The reply text is the concatenated ``text`` of the
 ``content`` blocks of type ``text``; usage comes from ``usage.input_tokens`` /
-``usage.output_tokens``. Retries and error translation are in
-:mod:`spanproof.providers.llm._http`.
+``usage.output_tokens``. Retries and error translation are in :mod:`spanproof.providers._http`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from types import TracebackType
 from typing import Any
 
 import httpx
 
 from spanproof.core.errors import ConfigurationError
-from spanproof.core.ports import ChatMessage, ChatResult, Usage
-from spanproof.providers.llm._http import (
-    Redactor,
-    check_arguments,
-    endpoint,
-    malformed,
-    post_json,
-    token_count,
-)
+from spanproof.core.ports import ChatMessage
+from spanproof.providers._http import malformed
+from spanproof.providers.llm._chat import HttpChatModel
 
 __all__ = ["ANTHROPIC_VERSION", "AnthropicChatModel"]
 
 ANTHROPIC_VERSION = "2023-06-01"
 
 
-class AnthropicChatModel:
+class AnthropicChatModel(HttpChatModel):
     """Chat completions from Anthropic's Messages API.
 
     Args:
@@ -51,6 +43,8 @@ class AnthropicChatModel:
         ConfigurationError: no api key, a bad ``base_url``, or an argument out of range.
     """
 
+    _usage_keys = ("input_tokens", "output_tokens")
+
     def __init__(
         self,
         model: str,
@@ -63,36 +57,25 @@ class AnthropicChatModel:
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        check_arguments(model, timeout, max_attempts, backoff)
         if not api_key:
             raise ConfigurationError("AnthropicChatModel needs an api_key; pass a non-empty key")
-        self._url = endpoint(base_url, "messages")
-        self._model = model
-        self._max_attempts = max_attempts
-        self._backoff = backoff
-        self._sleep = sleep
-        self._redact = Redactor(api_key)
-        headers = {
-            "Accept": "application/json",
-            "x-api-key": api_key,
-            "anthropic-version": ANTHROPIC_VERSION,
-        }
-        self._client = httpx.Client(transport=transport, timeout=timeout, headers=headers)
+        super().__init__(
+            base_url,
+            "messages",
+            model,
+            label="Anthropic",
+            api_key=api_key,
+            headers={"x-api-key": api_key, "anthropic-version": ANTHROPIC_VERSION},
+            timeout=timeout,
+            max_attempts=max_attempts,
+            backoff=backoff,
+            transport=transport,
+            sleep=sleep,
+        )
 
-    @property
-    def model_id(self) -> str:
-        return self._model
-
-    def complete(
-        self, messages: Sequence[ChatMessage], *, temperature: float = 0.0, max_tokens: int = 2048
-    ) -> ChatResult:
-        """The model's reply to ``messages``.
-
-        Raises:
-            ProviderError: the call failed or the reply has no text content; ``retryable`` says
-                whether a later call may succeed.
-        """
-        system = "\n\n".join(m.content for m in messages if m.role == "system")
+    def _payload(
+        self, messages: Sequence[ChatMessage], temperature: float, max_tokens: int
+    ) -> dict[str, Any]:
         payload: dict[str, Any] = {
             "model": self._model,
             "max_tokens": max_tokens,
@@ -101,55 +84,22 @@ class AnthropicChatModel:
                 {"role": m.role, "content": m.content} for m in messages if m.role != "system"
             ],
         }
+        system = "\n\n".join(m.content for m in messages if m.role == "system")
         if system:
             payload["system"] = system
-        where = f"Anthropic endpoint {self._url} (model {self._model!r})"
-        body = post_json(
-            self._client,
-            self._url,
-            payload,
-            where=where,
-            redact=self._redact,
-            max_attempts=self._max_attempts,
-            backoff=self._backoff,
-            sleep=self._sleep,
-        )
-        return ChatResult(
-            text=_text(body, where),
-            model=body["model"] if isinstance(body.get("model"), str) else self._model,
-            usage=Usage(
-                token_count(body.get("usage"), "input_tokens"),
-                token_count(body.get("usage"), "output_tokens"),
-            ),
-        )
+        return payload
 
-    def close(self) -> None:
-        """Close the HTTP connection pool."""
-        self._client.close()
-
-    def __enter__(self) -> AnthropicChatModel:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-def _text(body: dict[str, Any], where: str) -> str:
-    content = body.get("content")
-    if not isinstance(content, list):
-        raise malformed(where, "no content list")
-    texts = [
-        block["text"]
-        for block in content
-        if isinstance(block, dict)
-        and block.get("type") == "text"
-        and isinstance(block.get("text"), str)
-    ]
-    if not texts:
-        raise malformed(where, "no content block of type text")
-    return "".join(texts)
+    def _text(self, body: dict[str, Any]) -> str:
+        content = body.get("content")
+        if not isinstance(content, list):
+            raise malformed(self._where, "no content list")
+        texts = [
+            block["text"]
+            for block in content
+            if isinstance(block, dict)
+            and block.get("type") == "text"
+            and isinstance(block.get("text"), str)
+        ]
+        if not texts:
+            raise malformed(self._where, "no content block of type text")
+        return "".join(texts)

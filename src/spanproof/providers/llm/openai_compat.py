@@ -3,32 +3,25 @@
 One adapter serves OpenAI, vLLM, llama.cpp server, Ollama, LiteLLM and the like: it posts
 ``{"model", "messages", "temperature", "max_tokens"}`` to ``{base_url}/v1/chat/completions`` and
 reads ``choices[0].message.content`` and ``usage.prompt_tokens`` / ``usage.completion_tokens``.
-Retries and error translation are in :mod:`spanproof.providers.llm._http`.
+Retries and error translation are in :mod:`spanproof.providers._http`.
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
-from types import TracebackType
 from typing import Any
 
 import httpx
 
-from spanproof.core.ports import ChatMessage, ChatResult, Usage
-from spanproof.providers.llm._http import (
-    Redactor,
-    check_arguments,
-    endpoint,
-    malformed,
-    post_json,
-    token_count,
-)
+from spanproof.core.ports import ChatMessage
+from spanproof.providers._http import bearer, malformed
+from spanproof.providers.llm._chat import HttpChatModel
 
 __all__ = ["OpenAICompatibleChatModel"]
 
 
-class OpenAICompatibleChatModel:
+class OpenAICompatibleChatModel(HttpChatModel):
     """Chat completions from an OpenAI-compatible server.
 
     Args:
@@ -46,6 +39,8 @@ class OpenAICompatibleChatModel:
         ConfigurationError: ``base_url`` is not an http(s) URL, or an argument is out of range.
     """
 
+    _usage_keys = ("prompt_tokens", "completion_tokens")
+
     def __init__(
         self,
         base_url: str,
@@ -58,79 +53,36 @@ class OpenAICompatibleChatModel:
         transport: httpx.BaseTransport | None = None,
         sleep: Callable[[float], None] = time.sleep,
     ) -> None:
-        check_arguments(model, timeout, max_attempts, backoff)
-        self._url = endpoint(base_url, "chat/completions")
-        self._model = model
-        self._max_attempts = max_attempts
-        self._backoff = backoff
-        self._sleep = sleep
-        self._redact = Redactor(api_key)
-        headers = {"Accept": "application/json"}
-        if api_key:
-            headers["Authorization"] = f"Bearer {api_key}"
-        self._client = httpx.Client(transport=transport, timeout=timeout, headers=headers)
+        super().__init__(
+            base_url,
+            "chat/completions",
+            model,
+            label="chat",
+            api_key=api_key,
+            headers=bearer(api_key),
+            timeout=timeout,
+            max_attempts=max_attempts,
+            backoff=backoff,
+            transport=transport,
+            sleep=sleep,
+        )
 
-    @property
-    def model_id(self) -> str:
-        return self._model
-
-    def complete(
-        self, messages: Sequence[ChatMessage], *, temperature: float = 0.0, max_tokens: int = 2048
-    ) -> ChatResult:
-        """The model's reply to ``messages``.
-
-        Raises:
-            ProviderError: the call failed or the reply has no text; ``retryable`` says whether
-                a later call may succeed.
-        """
-        payload = {
+    def _payload(
+        self, messages: Sequence[ChatMessage], temperature: float, max_tokens: int
+    ) -> dict[str, Any]:
+        return {
             "model": self._model,
             "messages": [{"role": m.role, "content": m.content} for m in messages],
             "temperature": temperature,
             "max_tokens": max_tokens,
         }
-        where = f"chat endpoint {self._url} (model {self._model!r})"
-        body = post_json(
-            self._client,
-            self._url,
-            payload,
-            where=where,
-            redact=self._redact,
-            max_attempts=self._max_attempts,
-            backoff=self._backoff,
-            sleep=self._sleep,
-        )
-        return ChatResult(
-            text=_content(body, where),
-            model=body["model"] if isinstance(body.get("model"), str) else self._model,
-            usage=Usage(
-                token_count(body.get("usage"), "prompt_tokens"),
-                token_count(body.get("usage"), "completion_tokens"),
-            ),
-        )
 
-    def close(self) -> None:
-        """Close the HTTP connection pool."""
-        self._client.close()
-
-    def __enter__(self) -> OpenAICompatibleChatModel:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-
-def _content(body: dict[str, Any], where: str) -> str:
-    choices = body.get("choices")
-    if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
-        raise malformed(where, "no choices[0]")
-    message = choices[0].get("message")
-    content = message.get("content") if isinstance(message, dict) else None
-    if not isinstance(content, str):
-        raise malformed(where, "choices[0].message.content is not text")
-    return content
+    def _text(self, body: dict[str, Any]) -> str:
+        choices = body.get("choices")
+        if not isinstance(choices, list) or not choices or not isinstance(choices[0], dict):
+            raise malformed(self._where, "no choices[0]")
+        message = choices[0].get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, str):
+            raise malformed(self._where, "choices[0].message.content is not text")
+        return content
