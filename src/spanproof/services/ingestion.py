@@ -1,0 +1,157 @@
+"""Ingestion of one source version (SPEC §3): hash, store raw bytes, parse or quarantine, sections,
+chunks, keyword index, measurements; then embeddings for every chunk that lacks one.
+
+Idempotent and resumable. The steps commit in two transactions — (source, raw bytes, pending
+version) and then (sections, chunks, measurements, parsed state) — so a crash anywhere leaves
+either a pending version, which the next run parses again, or a complete one, which it skips.
+Embedding is its own resumable loop over chunks that have no vector yet.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from spanproof.core.documents import FetchedDocument, ParsedDocument, ParseFailure
+from spanproof.core.ports import Embedder
+from spanproof.core.store import Chunk, EvidenceStore, Measurement, Source
+from spanproof.text.chunks import MAX_TOKENS, chunk_ranges
+from spanproof.text.measurements import find_measurements
+
+Parser = Callable[[bytes, str], ParsedDocument]
+Progress = Callable[[int], None]
+
+
+@dataclass(frozen=True, slots=True)
+class IngestOutcome:
+    """What happened to one fetched document.
+
+    ``status``: ``new`` (a new parsed version), ``duplicate`` (these bytes were already stored
+    and processed), ``quarantined`` (stored, not parsed: ``reason`` says why).
+    """
+
+    source_id: str
+    version: int
+    status: str
+    reason: str = ""
+    sections: int = 0
+    chunks: int = 0
+
+
+def content_hash(raw: bytes) -> str:
+    return hashlib.sha256(raw).hexdigest()
+
+
+def chunk_id(source_id: str, version: int, section_key: str, start: int, end: int) -> str:
+    """A deterministic chunk id, so re-running ingestion writes the same rows."""
+    key = f"{source_id}\x1f{version}\x1f{section_key}\x1f{start}\x1f{end}"
+    return "ch_" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
+
+
+def ingest(
+    store: EvidenceStore,
+    fetched: FetchedDocument,
+    source_id: str,
+    parse: Parser,
+    *,
+    chunk_tokens: int = MAX_TOKENS,
+) -> IngestOutcome:
+    """Store and process one fetched document as a version of ``source_id``."""
+    sha = content_hash(fetched.raw)
+    with store.transaction():
+        existing = store.get_source(source_id)
+        store.upsert_source(
+            Source(
+                id=source_id,
+                connector=fetched.connector,
+                title=fetched.title or (existing.title if existing else ""),
+                status=existing.status if existing else "active",
+                external_ids=fetched.external_ids,
+            )
+        )
+        if fetched.status != "active":
+            store.set_status(source_id, fetched.status)
+        store.put_blob(sha, fetched.raw)
+        version, _ = store.add_version(source_id, sha, fetched.media_type)
+    if version.state == "parsed":
+        return IngestOutcome(source_id, version.number, "duplicate")
+    if version.state == "quarantined":
+        return IngestOutcome(source_id, version.number, "duplicate", version.reason)
+    try:
+        document = parse(fetched.raw, fetched.media_type)
+    except ParseFailure as failure:
+        store.set_version_state(source_id, version.number, "quarantined", reason=str(failure))
+        return IngestOutcome(source_id, version.number, "quarantined", str(failure))
+    return _store_document(store, source_id, version.number, document, chunk_tokens)
+
+
+def _store_document(
+    store: EvidenceStore, source_id: str, version: int, document: ParsedDocument, chunk_tokens: int
+) -> IngestOutcome:
+    chunks: list[Chunk] = []
+    measurements: list[Measurement] = []
+    for section in document.sections:
+        for start, end in chunk_ranges(section.text, chunk_tokens):
+            cid = chunk_id(source_id, version, section.key, start, end)
+            chunks.append(
+                Chunk(cid, source_id, version, section.key, start, end, section.text[start:end])
+            )
+        measurements.extend(
+            Measurement(
+                source_id,
+                version,
+                section.key,
+                m.start,
+                m.end,
+                m.value,
+                m.unit,
+                section.text[m.start : m.end],
+            )
+            for m in find_measurements(section.text)
+        )
+    with store.transaction():
+        current = store.get_source(source_id)
+        if current is not None and document.title and not current.title:
+            store.upsert_source(
+                Source(
+                    id=current.id,
+                    connector=current.connector,
+                    title=document.title,
+                    status=current.status,
+                    external_ids={**document.external_ids, **current.external_ids},
+                )
+            )
+        store.add_sections(source_id, version, document.sections)
+        store.add_chunks(chunks)
+        store.add_measurements(measurements)
+        store.set_version_state(source_id, version, "parsed", format=document.format)
+    return IngestOutcome(
+        source_id, version, "new", sections=len(document.sections), chunks=len(chunks)
+    )
+
+
+def embed_pending(
+    store: EvidenceStore,
+    embedder: Embedder,
+    *,
+    batch_size: int = 256,
+    progress: Progress | None = None,
+) -> int:
+    """Embed every chunk with no vector under ``embedder``'s model; returns how many.
+
+    Each batch commits on its own, so an interrupted run resumes where it stopped.
+    """
+    done = 0
+    while True:
+        pending: Sequence[Chunk] = store.chunks_missing_embedding(embedder.model_id, batch_size)
+        if not pending:
+            return done
+        vectors = embedder.embed([c.text for c in pending])
+        with store.transaction():
+            store.put_embeddings(
+                embedder.model_id, [(c.id, vectors[i]) for i, c in enumerate(pending)]
+            )
+        done += len(pending)
+        if progress is not None:
+            progress(len(pending))
