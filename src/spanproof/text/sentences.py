@@ -98,7 +98,14 @@ def _is_break(text: str, match: re.Match[str]) -> bool:
     word = _word_before(text, match.start())
     if word in ABBREVIATIONS:
         return False
-    return not (len(word) == 1 and word.isalpha() and text[match.start() - 1].isupper())
+    return not _is_initial(text, match.start(), word)
+
+
+def _is_initial(text: str, dot: int, word: str) -> bool:
+    """A single capital standing alone before the dot ("J. Doe"), not a unit ("37 °C.")."""
+    if len(word) != 1 or not word.isalpha() or not text[dot - 1].isupper():
+        return False
+    return dot < 2 or text[dot - 2].isspace() or text[dot - 2] in ".("
 
 
 def split_sentences(text: str) -> list[Sentence]:
