@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+pytest.register_assert_rewrite("spanproof.testing.store_contract")
+
 
 @pytest.fixture(autouse=True)
 def _isolated_settings(

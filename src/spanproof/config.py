@@ -62,6 +62,32 @@ class VerifySettings(BaseModel):
     policy: Literal["flag", "redact"] = Field("flag", description="Delivery policy (SPEC §4.6).")
 
 
+class StoreSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    url: str = Field(
+        "spanproof.sqlite",
+        description="The evidence store: a SQLite file path (default: spanproof.sqlite in the "
+        "working directory) or a postgresql:// URL.",
+    )
+
+
+class ConnectorSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    mailto: str | None = Field(
+        None, description="Contact address sent to Crossref and Europe PMC (polite pools)."
+    )
+    ncbi_api_key: SecretStr | None = Field(None, description="NCBI E-utilities API key.")
+    europepmc_url: str = Field(
+        "https://www.ebi.ac.uk/europepmc/webservices/rest", description="Europe PMC REST base."
+    )
+    pubmed_url: str = Field(
+        "https://eutils.ncbi.nlm.nih.gov/entrez/eutils", description="NCBI E-utilities base."
+    )
+    crossref_url: str = Field("https://api.crossref.org", description="Crossref REST API base.")
+
+
 class Settings(BaseSettings):
     """All of spanproof's configuration."""
 
@@ -75,6 +101,8 @@ class Settings(BaseSettings):
     embedder: EmbedderSettings = EmbedderSettings()
     llm: LlmSettings = LlmSettings()
     verify: VerifySettings = VerifySettings()
+    store: StoreSettings = StoreSettings()
+    connectors: ConnectorSettings = ConnectorSettings()
 
     @classmethod
     def settings_customise_sources(

@@ -234,4 +234,3 @@ class EvidenceStore(Protocol):
     def stats(self) -> dict[str, int]:
         """Row counts: sources, versions, sections, chunks, embeddings, measurements, erasures."""
         ...
-

@@ -1,0 +1,1 @@
+"""Alembic script directory of the SQLite schema (run by ``spanproof.store.sqlite.schema``)."""

@@ -1,0 +1,1 @@
+"""Alembic revisions of the SQLite schema, oldest first (Alembic skips this file)."""
