@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DATA ?= ../shared/data
 
-.PHONY: demo test lint unit bench calibrate clean
+.PHONY: demo test lint unit bench bench-ingest calibrate clean train-checker
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (spanproof needs Python 3.11; set PYTHON=...)"; exit 1; }
@@ -36,9 +36,18 @@ test: lint
 bench: $(STAMP)
 	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python bench/run.py --write bench/RESULTS.md
 
+## bench-ingest: ingest the SciFact corpus from scratch; retrieval recall and latency
+bench-ingest: $(STAMP)
+	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python bench/ingest_scifact.py --write bench/RESULTS.md
+
 ## calibrate: build the adversarial classes from $(DATA), calibrate, write docs/quality.md
 calibrate: $(STAMP)
 	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python scripts/calibrate.py --write docs/quality.md
 
 clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
+
+## train-checker: rebuild src/spanproof/models/checker.onnx from $(DATA) (CPU, minutes)
+train-checker: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[train]'
+	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python training/train_checker.py --out src/spanproof/models

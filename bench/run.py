@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _results import write_section  # type: ignore[import-not-found]
 
 from spanproof.core.models import Claim, EvidenceSpan
 from spanproof.evaluation.devdata import data_dir
@@ -166,12 +167,10 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
 def render(results: dict[str, Any]) -> str:
     p, e, v = results["pairs"], results["embedding"], results["verify"]
     lines = [
-        "# Benchmark results",
+        "## Engine: scoring, embedding, verify latency",
         "",
         f"Measured by `make bench` (`python bench/run.py --write bench/RESULTS.md`) on "
         f"{results['machine']}, {results['date']}. Medians of repeated runs.",
-        "",
-        "## Engine (issue: claim verification engine)",
         "",
         "| benchmark | v1 | v2 | goal |",
         "|---|---:|---:|---|",
@@ -221,7 +220,7 @@ def main() -> int:
     results["verify"] = bench_verify(texts, 5 * r, max(3, r // 2))
     text = render(results)
     if args.write:
-        args.write.write_text(text)
+        write_section(args.write, "engine", text)
     print(text)
     return 0
 

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from spanproof.config import Settings
-from spanproof.core.errors import ConfigurationError
+from spanproof.core.documents import FetchedDocument, ParsedDocument
+from spanproof.core.errors import ConfigurationError, InvalidInputError
 from spanproof.core.ports import ChatModel, Decomposer, Embedder
+from spanproof.core.store import EvidenceStore
 
 
 def build_embedder(settings: Settings) -> Embedder:
@@ -67,3 +71,49 @@ def build_decomposer(settings: Settings) -> Decomposer:
     from spanproof.services.decomposition import LlmDecomposer
 
     return LlmDecomposer(chat)
+
+
+def build_store(settings: Settings, url: str | None = None) -> EvidenceStore:
+    """The evidence store: a SQLite file by default, PostgreSQL for ``postgresql://`` URLs."""
+    target = url or settings.store.url
+    if target.startswith(("postgresql://", "postgres://")):
+        from spanproof.store.postgres.store import PostgresEvidenceStore
+
+        return PostgresEvidenceStore(target)
+    from spanproof.store.sqlite.store import SqliteEvidenceStore
+
+    path = target.removeprefix("sqlite:///").removeprefix("sqlite://")
+    return SqliteEvidenceStore(path)
+
+
+def build_parser() -> Callable[[bytes, str], ParsedDocument]:
+    """The format-detecting parser used by ingestion."""
+    from spanproof.ingest.parsers import parse_bytes
+
+    def parse(raw: bytes, media_type: str) -> ParsedDocument:
+        return parse_bytes(raw, media_type=media_type)
+
+    return parse
+
+
+def fetch_remote(settings: Settings, target: str) -> tuple[str, FetchedDocument]:
+    """Fetch ``pmc:PMC…``, ``pmid:…`` or ``doi:…`` through its connector: (source id, document)."""
+    kind, _, ident = target.partition(":")
+    cfg = settings.connectors
+    if kind == "pmc":
+        from spanproof.ingest.clients.europepmc import EuropePmcClient, normalize_pmcid
+
+        with EuropePmcClient(base_url=cfg.europepmc_url, mailto=cfg.mailto) as client:
+            return f"pmc:{normalize_pmcid(ident)}", client.fetch_fulltext(ident)
+    if kind == "pmid":
+        from spanproof.ingest.clients.pubmed import PubMedClient, normalize_pmid
+
+        key = cfg.ncbi_api_key.get_secret_value() if cfg.ncbi_api_key else None
+        with PubMedClient(base_url=cfg.pubmed_url, email=cfg.mailto, api_key=key) as client:
+            return f"pmid:{normalize_pmid(ident)}", client.fetch(ident)
+    if kind == "doi":
+        from spanproof.ingest.clients.crossref import CrossrefClient, normalize_doi
+
+        with CrossrefClient(base_url=cfg.crossref_url, mailto=cfg.mailto) as client:
+            return f"doi:{normalize_doi(ident)}", client.work(ident)
+    raise InvalidInputError(f"unknown source {target!r}: use a path, pmc:PMC…, pmid:… or doi:…")

@@ -191,6 +191,16 @@ def _batch_line(verifier: Verifier, path: Path, number: int, line: str) -> None:
     sys.stdout.flush()
 
 
+def _register() -> None:
+    from spanproof.cli.store_commands import COMMANDS
+
+    for command in COMMANDS:
+        cli.add_command(command)
+
+
+_register()
+
+
 def main() -> None:
     cli(prog_name="spanproof")
 

@@ -1,0 +1,166 @@
+"""Ingest the SciFact corpus from scratch and measure it; recall@10 of the three retrieval modes.
+
+    make bench-ingest    # = python bench/ingest_scifact.py --write bench/RESULTS.md
+
+Measures, in one run: ingestion wall time and sections/s (parse, chunk, index, measurements),
+embedding throughput against the raw model's throughput on a sample of the same chunks (ratio),
+search latency (median, p95) per mode and backend, database size, and document recall@10 on the
+SciFact train claims that have evidence (a claim counts as found when a chunk of one of its
+evidence abstracts is in the top 10).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from _results import write_section  # type: ignore[import-not-found]
+from run import raw_onnx  # type: ignore[import-not-found]
+
+from spanproof.bootstrap import build_parser
+from spanproof.core.store import EvidenceStore, SearchFilter
+from spanproof.evaluation.devdata import data_dir, scifact_claims
+from spanproof.ingest.files import iter_path
+from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+from spanproof.services.ingestion import embed_pending, ingest
+from spanproof.services.search import search
+from spanproof.store.sqlite.store import SqliteEvidenceStore
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def ingest_corpus(
+    store: EvidenceStore, corpus: Path, embedder: OnnxMiniLMEmbedder
+) -> dict[str, Any]:
+    parse = build_parser()
+    started = time.perf_counter()
+    statuses: dict[str, int] = {}
+    for sid, fetched in iter_path(corpus):
+        status = ingest(store, fetched, sid, parse).status
+        statuses[status] = statuses.get(status, 0) + 1
+    ingest_s = time.perf_counter() - started
+    stats = store.stats()
+    started = time.perf_counter()
+    embedded = embed_pending(store, embedder, batch_size=256)
+    embed_s = time.perf_counter() - started
+    return {
+        "statuses": statuses,
+        "ingest_s": round(ingest_s, 1),
+        "sections_per_s": round(stats["sections"] / ingest_s, 1),
+        "embed_s": round(embed_s, 1),
+        "chunks_embedded": embedded,
+        "chunks_per_s": round(embedded / embed_s, 1),
+        "stats": store.stats(),
+    }
+
+
+def recall_and_latency(
+    store: EvidenceStore, embedder: OnnxMiniLMEmbedder, root: Path
+) -> dict[str, Any]:
+    claims = [c for c in scifact_claims(root) if c.evidence]
+    out: dict[str, Any] = {"claims": len(claims)}
+    flt = SearchFilter()
+    for mode in ("keyword", "vector", "hybrid"):
+        found, times = 0, []
+        for c in claims:
+            t = time.perf_counter()
+            hits = search(store, c.claim, embedder=embedder, limit=10, mode=mode, flt=flt)  # type: ignore[arg-type]
+            times.append(time.perf_counter() - t)
+            gold = {f"scifact:{d}" for d in c.evidence}
+            found += any(h.chunk.source_id in gold for h in hits)
+        out[mode] = {
+            "recall_at_10": round(found / len(claims), 3),
+            "median_ms": round(1000 * statistics.median(times), 1),
+            "p95_ms": round(1000 * pct(times, 0.95), 1),
+        }
+    return out
+
+
+def render(r: dict[str, Any]) -> str:
+    i, s = r["ingest"], r["search"]
+    lines = [
+        "## Store: SciFact corpus ingestion and retrieval (SQLite)",
+        "",
+        f"Measured by `make bench-ingest` (`python bench/ingest_scifact.py --write "
+        f"bench/RESULTS.md`) on {r['date']}; {r['documents']} SciFact abstracts from scratch.",
+        "",
+        "| measure | value |",
+        "|---|---:|",
+        f"| ingest wall time (parse, chunk, index, measurements) | {i['ingest_s']} s |",
+        f"| sections/s | {i['sections_per_s']} |",
+        f"| chunks | {i['stats']['chunks']} |",
+        f"| embedding wall time | {i['embed_s']} s ({i['chunks_per_s']} chunks/s) |",
+        f"| raw model on 512 of the same chunks | {r['raw_chunks_per_s']} chunks/s |",
+        f"| achieved / raw embedding throughput (goal ≥ 0.8) | {r['embedding_ratio']} |",
+        f"| database size on disk (file + WAL + vector sidecar) | {r['db_mb']} MB |",
+        "",
+        f"Retrieval over the ingested corpus for the {s['claims']} SciFact train claims with "
+        "evidence (a claim is found when an evidence abstract has a chunk in the top 10):",
+        "",
+        "| mode | recall@10 | median latency | p95 latency |",
+        "|---|---:|---:|---:|",
+    ]
+    for mode in ("keyword", "vector", "hybrid"):
+        m = s[mode]
+        lines.append(f"| {mode} | {m['recall_at_10']} | {m['median_ms']} ms | {m['p95_ms']} ms |")
+    lines += ["", "Raw JSON:", "", "```json", json.dumps(r, indent=1), "```", ""]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", type=Path)
+    args = parser.parse_args()
+    root = data_dir()
+    if root is None:
+        print("error: ../shared/data not found (set SPANPROOF_DATA_DIR)", file=sys.stderr)
+        return 2
+    corpus = root / "scifact" / "corpus.jsonl"
+    embedder = OnnxMiniLMEmbedder()
+    with tempfile.TemporaryDirectory() as tmp:
+        db = Path(tmp) / "scifact.sqlite"
+        store = SqliteEvidenceStore(db)
+        result: dict[str, Any] = {"date": time.strftime("%Y-%m-%d")}
+        result["ingest"] = ingest_corpus(store, corpus, embedder)
+        result["documents"] = result["ingest"]["stats"]["sources"]
+        result["raw_chunks_per_s"] = round(raw_chunks_per_s(store), 1)
+        result["search"] = recall_and_latency(store, embedder, root)
+        result["embedding_ratio"] = round(
+            result["ingest"]["chunks_per_s"] / result["raw_chunks_per_s"], 3
+        )
+        store.close()
+        result["db_mb"] = round(
+            sum(p.stat().st_size for p in Path(tmp).rglob("*") if p.is_file()) / 1e6, 1
+        )
+    text = render(result)
+    if args.write:
+        write_section(args.write, "ingest", text)
+    print(text)
+    return 0
+
+
+def raw_chunks_per_s(store: EvidenceStore) -> float:
+    """The bare model (bench/run.py's raw onnxruntime loop) on 512 of the stored chunks."""
+    sources = store.list_sources(limit=200)
+    texts = [c.text for s in sources for c in store.chunks(s.id)][:512]
+    run = raw_onnx(texts, 32)
+    run()
+    times = []
+    for _ in range(3):
+        t = time.perf_counter()
+        run()
+        times.append(time.perf_counter() - t)
+    return len(texts) / statistics.median(times)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

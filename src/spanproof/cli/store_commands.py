@@ -1,0 +1,256 @@
+"""``spanproof ingest | sources | source | search | erase``: the evidence store from the shell."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from spanproof.cli.errors import handle_errors
+from spanproof.config import Settings, load_settings
+from spanproof.core.documents import FetchedDocument
+from spanproof.core.errors import InvalidInputError
+from spanproof.core.store import EvidenceStore, SearchFilter
+from spanproof.services.ingestion import IngestOutcome, embed_pending, ingest
+from spanproof.services.search import search as run_search
+
+DB_OPTION = click.option(
+    "--db",
+    "db",
+    default=None,
+    help="Store: a SQLite file or a postgresql:// URL (default: spanproof.sqlite here, or "
+    "SPANPROOF_STORE__URL).",
+)
+
+
+@contextmanager
+def open_store(db: str | None) -> Iterator[tuple[Settings, EvidenceStore]]:
+    from spanproof.bootstrap import build_store
+
+    settings = load_settings()
+    store = build_store(settings, db)
+    try:
+        yield settings, store
+    finally:
+        store.close()
+
+
+def _progress(console: Console) -> Progress:
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not console.is_terminal,
+    )
+
+
+def _targets(settings: Settings, targets: tuple[str, ...]) -> list[tuple[str, FetchedDocument]]:
+    from spanproof.bootstrap import fetch_remote
+    from spanproof.ingest.files import iter_path
+
+    out: list[tuple[str, FetchedDocument]] = []
+    for target in targets:
+        if target.split(":", 1)[0] in ("pmc", "pmid", "doi"):
+            out.append(fetch_remote(settings, target))
+        else:
+            out.extend(iter_path(Path(target)))
+    return out
+
+
+@click.command("ingest")
+@click.argument("targets", nargs=-1, required=True)
+@DB_OPTION
+@click.option("--no-embed", is_flag=True, help="Store and index only; embed later.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+@handle_errors
+def ingest_command(targets: tuple[str, ...], db: str | None, no_embed: bool, as_json: bool) -> None:
+    """Ingest files, folders, a SciFact corpus JSONL, or pmc:PMC… / pmid:… / doi:… sources."""
+    from spanproof.bootstrap import build_embedder, build_parser
+
+    err = Console(stderr=True)
+    with open_store(db) as (settings, store):
+        documents = _targets(settings, targets)
+        parse = build_parser()
+        outcomes: list[IngestOutcome] = []
+        with _progress(err) as progress:
+            task = progress.add_task("ingesting", total=len(documents))
+            for source_id, fetched in documents:
+                outcomes.append(ingest(store, fetched, source_id, parse))
+                progress.advance(task)
+        embedded = 0
+        if not no_embed:
+            embedder = build_embedder(settings)
+            todo = store.stats().get("chunks", 0) - store.stats().get("embeddings", 0)
+            with _progress(err) as progress:
+                task = progress.add_task("embedding", total=max(todo, 0))
+                embedded = embed_pending(
+                    store, embedder, progress=lambda n: progress.advance(task, n)
+                )
+    counts = Counter(o.status for o in outcomes)
+    summary: dict[str, Any] = {
+        "sources": len(outcomes),
+        "new": counts.get("new", 0),
+        "duplicate": counts.get("duplicate", 0),
+        "quarantined": counts.get("quarantined", 0),
+        "chunks_embedded": embedded,
+        "quarantine": [
+            {"source": o.source_id, "version": o.version, "reason": o.reason}
+            for o in outcomes
+            if o.status == "quarantined"
+        ],
+    }
+    if as_json:
+        click.echo(json.dumps(summary, ensure_ascii=False))
+        return
+    click.echo(
+        f"{summary['sources']} sources: {summary['new']} new, {summary['duplicate']} duplicate, "
+        f"{summary['quarantined']} quarantined; {embedded} chunks embedded"
+    )
+    for q in summary["quarantine"][:20]:
+        click.echo(f"  quarantined {q['source']} v{q['version']}: {q['reason']}")
+
+
+@click.command("sources")
+@DB_OPTION
+@click.option("--status", default=None, help="Only sources with this status.")
+@click.option("--limit", default=50, show_default=True)
+@click.option("--offset", default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def sources_command(
+    db: str | None, status: str | None, limit: int, offset: int, as_json: bool
+) -> None:
+    """List sources."""
+    with open_store(db) as (_, store):
+        rows = store.list_sources(status=status, limit=limit, offset=offset)
+    if as_json:
+        click.echo(json.dumps([asdict(r) for r in rows], ensure_ascii=False))
+        return
+    table = Table(title="sources")
+    for col in ("id", "status", "connector", "title"):
+        table.add_column(col, overflow="fold")
+    for r in rows:
+        table.add_row(escape(r.id), r.status, r.connector, escape(r.title[:80]))
+    Console().print(table)
+
+
+@click.command("source")
+@click.argument("source_id")
+@DB_OPTION
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def source_command(source_id: str, db: str | None, as_json: bool) -> None:
+    """Show a source: metadata, status, versions and the sections of its latest version."""
+    with open_store(db) as (_, store):
+        source = store.get_source(source_id)
+        if source is None:
+            raise InvalidInputError(f"unknown source id {source_id!r} (see `spanproof sources`)")
+        versions = store.versions(source_id)
+        latest = versions[-1] if versions else None
+        sections = store.sections(source_id, latest.number) if latest else []
+    data = {
+        "source": asdict(source),
+        "versions": [asdict(v) for v in versions],
+        "sections": [
+            {"key": s.key, "title": s.title, "chars": len(s.text), "text": s.text} for s in sections
+        ],
+    }
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False))
+        return
+    console = Console()
+    console.print(f"[bold]{escape(source.id)}[/bold] — {escape(source.title)} ({source.status})")
+    for v in versions:
+        console.print(f"  v{v.number} {v.state} {v.format} {v.sha256[:12]} {escape(v.reason)}")
+    for s in sections:
+        console.print(f"  [{escape(s.key)}] {escape(s.title)}: {escape(s.text[:100])}")
+
+
+@click.command("search")
+@click.argument("query")
+@DB_OPTION
+@click.option("--mode", type=click.Choice(["hybrid", "keyword", "vector"]), default="hybrid")
+@click.option("--limit", default=10, show_default=True)
+@click.option("--source", "sources", multiple=True, help="Only these source ids.")
+@click.option("--all-sources", is_flag=True, help="Include ineligible (retracted…) sources.")
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def search_command(
+    query: str,
+    db: str | None,
+    mode: str,
+    limit: int,
+    sources: tuple[str, ...],
+    all_sources: bool,
+    as_json: bool,
+) -> None:
+    """Search the store (keyword + semantic, fused by reciprocal rank)."""
+    from spanproof.bootstrap import build_embedder
+
+    flt = SearchFilter(source_ids=sources or None, eligible_only=not all_sources)
+    with open_store(db) as (settings, store):
+        embedder = build_embedder(settings) if mode != "keyword" else None
+        hits = run_search(store, query, embedder=embedder, limit=limit, mode=mode, flt=flt)  # type: ignore[arg-type]
+    rows: list[dict[str, Any]] = [
+        {
+            "rank": h.rank,
+            "score": h.score,
+            "source": h.chunk.source_id,
+            "version": h.chunk.version,
+            "section": h.chunk.section_key,
+            "start": h.chunk.start,
+            "end": h.chunk.end,
+            "text": h.chunk.text,
+        }
+        for h in hits
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    for r in rows:
+        click.echo(f"{r['rank']:>2}. {r['source']} v{r['version']} [{r['section']}]")
+        click.echo(f"    {r['text'][:160]}")
+
+
+@click.command("erase")
+@click.argument("source_id")
+@click.option("--version", "version", type=int, required=True)
+@click.option("--section", "section_key", required=True)
+@click.option("--start", type=int, required=True)
+@click.option("--end", type=int, required=True)
+@click.option("--reason", required=True, help="Why (for example a GDPR request reference).")
+@DB_OPTION
+@handle_errors
+def erase_command(
+    source_id: str,
+    version: int,
+    section_key: str,
+    start: int,
+    end: int,
+    reason: str,
+    db: str | None,
+) -> None:
+    """Mask a character range of a section: no longer served, searchable or resolvable."""
+    with open_store(db) as (_, store):
+        section = store.section(source_id, version, section_key)
+        if section is None:
+            raise InvalidInputError(f"no section {section_key!r} in {source_id} v{version}")
+        if not 0 <= start < end <= len(section.text):
+            raise InvalidInputError(f"range [{start}, {end}) outside 0..{len(section.text)}")
+        erasure = store.add_erasure(source_id, version, section_key, start, end, reason)
+    click.echo(f"erased {source_id} v{version} [{section_key}] {start}..{end} (#{erasure.id})")
+
+
+COMMANDS = (ingest_command, sources_command, source_command, search_command, erase_command)

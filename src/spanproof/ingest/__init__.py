@@ -1,0 +1,6 @@
+"""Ingestion adapters: format parsers (``parsers/``) and connector clients (``clients/``).
+
+Owns: turning fetched or local bytes into ``ParsedDocument`` values; literature API clients.
+May import: ``spanproof.core``, ``spanproof.text``, the stdlib, ``defusedxml`` and ``httpx``.
+Must not: touch the store, call services or read settings; callers pass plain arguments.
+"""

@@ -1,0 +1,211 @@
+"""Ingestion on the real SQLite store: idempotence, quarantine, versions, spans, search, erasure,
+and a real process killed mid-ingest that resumes with nothing lost or duplicated."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from spanproof.bootstrap import build_parser
+from spanproof.core.store import MASK, SearchFilter
+from spanproof.ingest.files import iter_path
+from spanproof.services.ingestion import embed_pending, ingest
+from spanproof.services.search import search
+from spanproof.services.spans import SpanAddress, find_quotation, resolve
+from spanproof.store.sqlite.store import SqliteEvidenceStore
+from spanproof.testing.fakes import FakeEmbedder
+
+PARSE = build_parser()
+
+
+def write_corpus(folder: Path) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "walking.txt").write_text(
+        "Walking and blood pressure\n\nDaily walking for 30 minutes lowered systolic blood "
+        "pressure by 5 mmHg after 12 weeks. The effect was larger in older adults.\n",
+        encoding="utf-8",
+    )
+    (folder / "sleep.md").write_text(
+        "# Sleep and cortisol\n\n## Results\n\nParticipants who slept fewer than 6 hours had "
+        "higher evening cortisol.\n",
+        encoding="utf-8",
+    )
+    (folder / "broken.xml").write_bytes(b"<article><front><title>Trunc")
+
+
+def ingest_folder(store: SqliteEvidenceStore, folder: Path) -> list[str]:
+    return [ingest(store, fetched, sid, PARSE).status for sid, fetched in iter_path(folder)]
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SqliteEvidenceStore]:
+    s = SqliteEvidenceStore(tmp_path / "store.sqlite")
+    yield s
+    s.close()
+
+
+def test_ingest_is_idempotent_and_quarantines_with_raw_bytes_kept(
+    store: SqliteEvidenceStore, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus)
+    assert sorted(ingest_folder(store, corpus)) == ["new", "new", "quarantined"]
+    before = store.stats()
+    assert sorted(ingest_folder(store, corpus)) == ["duplicate", "duplicate", "duplicate"]
+    assert store.stats() == before
+    broken = store.get_source(f"file:{(corpus / 'broken.xml').resolve()}")
+    assert broken is not None
+    (version,) = store.versions(broken.id)
+    assert version.state == "quarantined" and version.reason.startswith("corrupt_xml")
+    assert store.get_blob(version.sha256) == b"<article><front><title>Trunc"
+    assert store.measurements(f"file:{(corpus / 'walking.txt').resolve()}")
+
+
+def test_a_changed_file_adds_a_version_and_old_spans_still_resolve(
+    store: SqliteEvidenceStore, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus)
+    ingest_folder(store, corpus)
+    sid = f"file:{(corpus / 'walking.txt').resolve()}"
+    assert [v.number for v in store.versions(sid)] == [1]
+    section = next(s for s in store.sections(sid, 1) if "5 mmHg" in s.text)
+    quote = "lowered systolic blood\n pressure by 5 mmHg"
+    match = find_quotation(section.text, quote)
+    assert match.found
+    span = SpanAddress(sid, 1, section.key, match.start, match.end, quote)
+    assert resolve(store, span).ok
+    (corpus / "walking.txt").write_text("Walking\n\nDaily walking changed nothing.\n")
+    assert ingest_folder(store, corpus).count("new") == 1
+    assert [v.number for v in store.versions(sid)] == [1, 2]
+    assert resolve(store, span).ok  # v1 is never rewritten
+    wrong = SpanAddress(sid, 1, section.key, match.start, match.end, "raised blood pressure")
+    assert not resolve(store, wrong).ok
+
+
+def test_search_is_hybrid_filters_retracted_and_never_serves_erased_text(
+    store: SqliteEvidenceStore, tmp_path: Path
+) -> None:
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus)
+    ingest_folder(store, corpus)
+    embedder = FakeEmbedder()
+    assert embed_pending(store, embedder) == store.stats()["chunks"]
+    assert embed_pending(store, embedder) == 0  # resumable: nothing left
+    hits = search(store, "evening cortisol sleep", embedder=embedder, limit=3)
+    assert hits and "cortisol" in hits[0].chunk.text
+    sleep_id = hits[0].chunk.source_id
+    store.set_status(sleep_id, "retracted")
+    assert all(h.chunk.source_id != sleep_id for h in search(store, "cortisol", embedder=embedder))
+    everything = SearchFilter(eligible_only=False)
+    assert search(store, "cortisol", embedder=embedder, flt=everything)
+    store.set_status(sleep_id, "active")
+    chunk = hits[0].chunk
+    at = chunk.text.index("cortisol")
+    store.add_erasure(
+        sleep_id, chunk.version, chunk.section_key, chunk.start + at, chunk.start + at + 8, "gdpr"
+    )
+    section = store.section(sleep_id, chunk.version, chunk.section_key)
+    assert section is not None and "cortisol" not in section.text and MASK * 8 in section.text
+    assert not search(store, "cortisol", embedder=embedder, mode="keyword")
+    span = SpanAddress(
+        sleep_id, chunk.version, chunk.section_key, chunk.start + at, chunk.start + at + 8, "x"
+    )
+    assert "erasure" in resolve(store, span).reason
+
+
+CHILD = textwrap.dedent(
+    """
+    import sys
+    from pathlib import Path
+    from spanproof.bootstrap import build_parser
+    from spanproof.ingest.files import iter_path
+    from spanproof.services.ingestion import embed_pending, ingest
+    from spanproof.store.sqlite.store import SqliteEvidenceStore
+    from spanproof.testing.fakes import FakeEmbedder
+
+    store = SqliteEvidenceStore(sys.argv[1])
+    parse = build_parser()
+    for sid, fetched in iter_path(Path(sys.argv[2])):
+        ingest(store, fetched, sid, parse)
+        print("ingested", flush=True)
+    def tick(n):
+        print("embedded", flush=True)
+    embed_pending(store, FakeEmbedder(), batch_size=8, progress=tick)
+    print("done", flush=True)
+    store.close()
+    """
+)
+
+
+def run_child(db: Path, corpus: Path, kill_after: str | None = None, count: int = 0) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, str(db), str(corpus)],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=os.environ.copy(),
+    )
+    assert proc.stdout is not None
+    seen = 0
+    for line in proc.stdout:
+        if kill_after is not None and line.strip() == kill_after:
+            seen += 1
+            if seen >= count:
+                os.kill(proc.pid, signal.SIGKILL)
+                break
+    proc.wait(timeout=120)
+    proc.stdout.close()
+    if kill_after is None:
+        assert proc.returncode == 0
+
+
+def big_corpus(folder: Path, n: int) -> Path:
+    folder.mkdir(parents=True)
+    for i in range(n):
+        (folder / f"doc{i:04d}.txt").write_text(
+            f"Study {i}\n\nIn cohort {i}, treatment {i % 7} lowered marker {i % 13} by {i % 50} "
+            f"mg/dL over {i % 9 + 1} weeks. A second sentence about cohort {i} follows here.\n",
+            encoding="utf-8",
+        )
+    return folder
+
+
+@pytest.mark.parametrize(("stage", "count"), [("ingested", 60), ("embedded", 5)])
+def test_a_process_killed_mid_ingest_resumes_with_nothing_lost_or_duplicated(
+    tmp_path: Path, stage: str, count: int
+) -> None:
+    corpus = big_corpus(tmp_path / "corpus", 150)
+    killed = tmp_path / "killed.sqlite"
+    clean = tmp_path / "clean.sqlite"
+    run_child(killed, corpus, kill_after=stage, count=count)
+    partial = SqliteEvidenceStore(killed)
+    stats = partial.stats()
+    partial.close()
+    if stage == "ingested":
+        assert 0 < stats["sources"] < 150
+    else:
+        assert stats["sources"] == 150 and stats["embeddings"] < stats["chunks"]
+    run_child(killed, corpus)
+    run_child(clean, corpus)
+    a, b = SqliteEvidenceStore(killed), SqliteEvidenceStore(clean)
+    try:
+        assert a.stats() == b.stats()
+        assert a.stats()["embeddings"] == a.stats()["chunks"]
+        ids = sorted(s.id for s in a.list_sources(limit=1000))
+        assert ids == sorted(s.id for s in b.list_sources(limit=1000))
+        for sid in ids[:20]:
+            assert [v.sha256 for v in a.versions(sid)] == [v.sha256 for v in b.versions(sid)]
+            assert json.dumps([c.text for c in a.chunks(sid)]) == json.dumps(
+                [c.text for c in b.chunks(sid)]
+            )
+    finally:
+        a.close()
+        b.close()
