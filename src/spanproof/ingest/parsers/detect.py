@@ -20,7 +20,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 
 from spanproof.core.documents import ParsedDocument, ParseFailure
-from spanproof.ingest.parsers import csv, html, jats, markdown, pubmed, scifact, text
+from spanproof.ingest.parsers import crossref, csv, html, jats, markdown, pubmed, scifact, text
 from spanproof.ingest.parsers._common import bom_encoding, check_size, decode
 
 Parser = Callable[[bytes], ParsedDocument]
@@ -33,6 +33,7 @@ PARSERS: dict[str, Parser] = {
     "html": html.parse,
     "csv": csv.parse,
     "scifact": scifact.parse,
+    "crossref": crossref.parse,
 }
 _XML = "xml"  # "an XML document: choose by its root element"
 _MEDIA_TYPES = {
@@ -50,6 +51,7 @@ _MEDIA_TYPES = {
     "application/x-ndjson": "scifact",
     "application/x-jsonlines": "scifact",
     "application/x-scifact+json": "scifact",
+    "application/vnd.crossref+json": "crossref",
     "application/xml": _XML,
     "text/xml": _XML,
 }

@@ -1,0 +1,109 @@
+"""The store commands end to end: ingest (files and a Crossref DOI over loopback), sources,
+source, search, erase — on a real SQLite file and the bundled model."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from spanproof.cli.main import cli
+
+pytestmark = pytest.mark.model
+FIXTURES = Path(__file__).parents[1] / "fixtures"
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args), catch_exceptions=False)
+    return result.exit_code, result.stdout, result.stderr
+
+
+@pytest.fixture
+def crossref(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """A loopback server answering /works/<doi> with the retracted-work fixture."""
+    body = (FIXTURES / "connectors" / "crossref_work_retracted.json").read_bytes()
+    paths: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            paths.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    monkeypatch.setenv(
+        "SPANPROOF_CONNECTORS__CROSSREF_URL", f"http://127.0.0.1:{server.server_port}"
+    )
+    yield paths
+    server.shutdown()
+    server.server_close()
+
+
+def test_ingest_list_show_search_and_erase(tmp_path: Path, crossref: list[str]) -> None:
+    db = str(tmp_path / "store.sqlite")
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "walk.txt").write_text(
+        "Walking\n\nDaily walking lowered systolic blood pressure by 5 mmHg after 12 weeks.\n"
+    )
+    (docs / "bad.xml").write_bytes(b"<article><body><p>cut")
+    code, out, _ = run("ingest", str(docs), "--db", db, "--json")
+    assert code == 0
+    summary = json.loads(out)
+    assert (summary["new"], summary["quarantined"], summary["duplicate"]) == (1, 1, 0)
+    assert summary["quarantine"][0]["reason"].startswith("corrupt_xml")
+    assert summary["chunks_embedded"] >= 1
+    code, out, _ = run("ingest", str(docs), "--db", db, "--json")
+    assert json.loads(out)["duplicate"] == 2  # same bytes: no new version
+
+    code, out, _ = run("ingest", "doi:10.5555/SPANPROOF.2023.042", "--db", db, "--json")
+    assert code == 0, out
+    assert crossref and crossref[0].startswith("/works/")
+    code, out, _ = run("sources", "--db", db, "--json")
+    rows = {r["id"]: r for r in json.loads(out)}
+    doi_rows = [r for r in rows.values() if r["id"].startswith("doi:")]
+    assert len(doi_rows) == 1 and doi_rows[0]["status"] == "retracted"
+
+    walk_id = next(i for i in rows if i.endswith("walk.txt"))
+    code, out, _ = run("source", walk_id, "--db", db, "--json")
+    shown = json.loads(out)
+    assert shown["versions"][0]["state"] == "parsed"
+    section = next(s for s in shown["sections"] if "5 mmHg" in s["text"])
+
+    code, out, _ = run("search", "walking blood pressure", "--db", db, "--json")
+    hits = json.loads(out)
+    assert hits[0]["source"] == walk_id and "walking" in hits[0]["text"]
+
+    start = section["text"].index("systolic")
+    code, out, _ = run(
+        "erase", walk_id, "--version", "1", "--section", section["key"],
+        "--start", str(start), "--end", str(start + 8), "--reason", "test", "--db", db,
+    )  # fmt: skip
+    assert code == 0, out
+    code, out, _ = run("search", "systolic", "--mode", "keyword", "--db", db, "--json")
+    assert json.loads(out) == []
+    code, out, _ = run("source", walk_id, "--db", db, "--json")
+    assert "systolic" not in json.dumps(json.loads(out)["sections"])
+
+
+def test_unknown_source_and_missing_path_are_clear_errors(tmp_path: Path) -> None:
+    db = str(tmp_path / "store.sqlite")
+    code, _, err = run("source", "nope", "--db", db)
+    assert code == 2 and "unknown source id 'nope'" in err
+    code, _, err = run("ingest", str(tmp_path / "missing"), "--db", db)
+    assert code == 2 and "no such file or folder" in err
+    code, _, err = run("ingest", "ftp:thing", "--db", db)
+    assert code == 2
