@@ -221,10 +221,10 @@ class Compact:
         return False
 
 
-def _present(entity: str, token_set: frozenset[str], compact: Compact) -> bool:
+def _present(entity: str, key: str, token_set: frozenset[str], compact: Compact) -> bool:
+    """``entity`` (with ``key``, its letters and digits) occurs in a text."""
     if entity in token_set:
         return True
-    key = _alnum(entity)
     return len(key) >= 3 and compact.contains_run(key)
 
 
@@ -236,16 +236,24 @@ class EntityView:
     counts: Mapping[str, int]
     compact: Compact
     entities: Mapping[str, str]
+    keys: Mapping[str, str]  # entity → its letters and digits
 
 
 def entity_view(text: str, tokens: Sequence[str]) -> EntityView:
-    return EntityView(frozenset(tokens), Counter(tokens), Compact.of(tokens), entities(text))
+    found = entities(text)
+    return EntityView(
+        frozenset(tokens),
+        Counter(tokens),
+        Compact.of(tokens),
+        found,
+        {e: _alnum(e) for e in found},
+    )
 
 
 def _surplus(entity: str, more: EntityView, less: EntityView) -> bool:
     """``more`` mentions ``entity`` more often than ``less`` does."""
     have = less.counts.get(entity, 0)
-    if have == 0 and _present(entity, less.token_set, less.compact):
+    if have == 0 and _present(entity, more.keys[entity], less.token_set, less.compact):
         have = 1
     return more.counts.get(entity, 0) > have
 
@@ -257,7 +265,7 @@ def entity_gate_trips(claim: EntityView, span: EntityView) -> bool:
     missing_shapes = {
         shape
         for entity, shape in claim.entities.items()
-        if not _present(entity, span.token_set, span.compact)
+        if not _present(entity, claim.keys[entity], span.token_set, span.compact)
     }
     if not missing_shapes:
         return False
