@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -20,6 +21,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 from _results import write_section  # type: ignore[import-not-found]
 from run import raw_onnx  # type: ignore[import-not-found]
 
@@ -88,7 +90,7 @@ def recall_and_latency(
 def render(r: dict[str, Any]) -> str:
     i, s = r["ingest"], r["search"]
     lines = [
-        "## Store: SciFact corpus ingestion and retrieval (SQLite)",
+        "## Store: SciFact corpus ingestion and retrieval (SQLite, then PostgreSQL)",
         "",
         f"Measured by `make bench-ingest` (`python bench/ingest_scifact.py --write "
         f"bench/RESULTS.md`) on {r['date']}; {r['documents']} SciFact abstracts from scratch.",
@@ -112,6 +114,22 @@ def render(r: dict[str, Any]) -> str:
     for mode in ("keyword", "vector", "hybrid"):
         m = s[mode]
         lines.append(f"| {mode} | {m['recall_at_10']} | {m['median_ms']} ms | {m['p95_ms']} ms |")
+    pg = r.get("postgres")
+    if pg:
+        lines += [
+            "",
+            f"PostgreSQL 16 + pgvector (pgserver, default settings), same corpus: ingest "
+            f"{pg['ingest_s']} s ({pg['sections_per_s']} sections/s; vectors copied from the "
+            "SQLite run).",
+            "",
+            "| mode | recall@10 | median latency | p95 latency |",
+            "|---|---:|---:|---:|",
+        ]
+        for mode in ("keyword", "vector", "hybrid"):
+            m = pg["search"][mode]
+            lines.append(
+                f"| {mode} | {m['recall_at_10']} | {m['median_ms']} ms | {m['p95_ms']} ms |"
+            )
     lines += ["", "Raw JSON:", "", "```json", json.dumps(r, indent=1), "```", ""]
     return "\n".join(lines)
 
@@ -141,11 +159,58 @@ def main() -> int:
         result["db_mb"] = round(
             sum(p.stat().st_size for p in Path(tmp).rglob("*") if p.is_file()) / 1e6, 1
         )
+        result["postgres"] = postgres_part(corpus, db, embedder, root)
     text = render(result)
     if args.write:
         write_section(args.write, "ingest", text)
     print(text)
     return 0
+
+
+def postgres_part(
+    corpus: Path, sqlite_db: Path, embedder: OnnxMiniLMEmbedder, root: Path
+) -> dict[str, Any] | None:
+    """The same corpus in PostgreSQL (pgserver): ingest time and search latency.
+
+    Vectors are copied from the SQLite run (same model, same chunk ids) rather than embedded a
+    second time.
+    """
+    try:
+        import pgserver
+    except ImportError:
+        return None
+    from spanproof.store.postgres.store import PostgresEvidenceStore
+
+    pgdir = tempfile.mkdtemp(prefix="spg", dir="/tmp")
+    server = pgserver.get_server(pgdir, cleanup_mode="stop")
+    try:
+        store = PostgresEvidenceStore(server.get_uri())
+        parse = build_parser()
+        started = time.perf_counter()
+        for sid, fetched in iter_path(corpus):
+            ingest(store, fetched, sid, parse)
+        ingest_s = time.perf_counter() - started
+        with sqlite3.connect(sqlite_db) as con:
+            rows = con.execute(
+                "SELECT chunk_id, vector FROM embeddings WHERE model_id = ? ORDER BY chunk_id",
+                (embedder.model_id,),
+            ).fetchall()
+        for start in range(0, len(rows), 1000):
+            batch = rows[start : start + 1000]
+            with store.transaction():
+                store.put_embeddings(
+                    embedder.model_id,
+                    [(cid, np.frombuffer(blob, dtype="<f4")) for cid, blob in batch],
+                )
+        out = {
+            "ingest_s": round(ingest_s, 1),
+            "sections_per_s": round(store.stats()["sections"] / ingest_s, 1),
+            "search": recall_and_latency(store, embedder, root),
+        }
+        store.close()
+        return out
+    finally:
+        server.cleanup()
 
 
 def raw_chunks_per_s(store: EvidenceStore) -> float:
