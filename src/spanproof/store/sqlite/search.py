@@ -24,6 +24,8 @@ import numpy as np
 
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.store import Chunk, SearchHit
+from spanproof.store.sqlite import ann
+from spanproof.store.sqlite.ann import AnnIndexes
 from spanproof.store.sqlite.matrix import VectorMatrices
 from spanproof.store.sqlite.query import fts_match, mask_text, query_words, ranked
 
@@ -161,8 +163,10 @@ def vector_search(
     where: Where,
     *,
     persist: bool,
+    indexes: AnnIndexes | None = None,
 ) -> list[SearchHit]:
-    """Exact cosine ranking of ``model_id``'s vectors against the unit vector ``query``."""
+    """Cosine ranking of ``model_id``'s vectors against the unit vector ``query``: exact, or
+    through a fresh HNSW index file when one exists (candidates re-scored exactly)."""
     matrix = matrices.get(db, model_id, persist=persist)
     if matrix is None:
         return []
@@ -170,6 +174,17 @@ def vector_search(
         raise InvalidInputError(
             f"the query vector has {query.shape[0]} dimensions; {model_id!r} has {matrix.dim}"
         )
+    index = indexes.get(model_id, matrix) if indexes is not None else None
+    if index is not None:
+        rows, approx = ann.candidates(index, matrix, query, max(8 * limit, 100))
+        passing = passing_chunks(db, matrix.seqs[rows].tolist(), where, erased_too=False)
+        hits = [
+            SearchHit(passing[int(matrix.seqs[r])], float(sc), 0)
+            for r, sc in zip(rows, approx, strict=True)
+            if int(matrix.seqs[r]) in passing
+        ][:limit]
+        if len(hits) == limit:  # else filters removed too many: fall back to exact search
+            return [SearchHit(h.chunk, h.score, i) for i, h in enumerate(hits, start=1)]
     scores = matrix.vectors @ query
     total = int(scores.shape[0])
     found: list[SearchHit] = []

@@ -51,6 +51,7 @@ from spanproof.core.store import (
     Version,
 )
 from spanproof.store.sqlite import search
+from spanproof.store.sqlite.ann import AnnIndexes
 from spanproof.store.sqlite.connection import SqliteConnection
 from spanproof.store.sqlite.matrix import VectorMatrices
 from spanproof.store.sqlite.query import filter_sql, mask_text, overlaps
@@ -123,6 +124,7 @@ class SqliteEvidenceStore:
         self.readonly = readonly
         self._cx = SqliteConnection(self.path, readonly=readonly, busy_timeout_ms=busy_timeout_ms)
         self._vectors = VectorMatrices(Path(f"{self.path}.vectors"), vector_sidecar_min)
+        self._ann = AnnIndexes(Path(f"{self.path}.vectors"))
 
     @property
     def _db(self) -> sqlite3.Connection:
@@ -601,7 +603,20 @@ class SqliteEvidenceStore:
                 limit,
                 where,
                 persist=not (self.readonly or self._cx.writing),
+                indexes=self._ann,
             )
+
+    def rebuild_vector_index(self, model_id: str) -> int:
+        """Write the HNSW index file for ``model_id``'s current vectors (see ``ann``).
+
+        Returns the number of vectors indexed; 0 when the model has none or ``hnswlib`` is not
+        installed (search then stays exact).
+        """
+        with self._reading():
+            matrix = self._vectors.get(self._db, model_id, persist=not self.readonly)
+        if matrix is None or self._ann.build(model_id, matrix) is None:
+            return 0
+        return len(matrix.seqs)
 
     # measurements and erasures ---------------------------------------------------------------
     def add_measurements(self, items: Sequence[Measurement]) -> None:
