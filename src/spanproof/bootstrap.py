@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from spanproof.config import Settings
 from spanproof.core.documents import FetchedDocument, ParsedDocument
 from spanproof.core.errors import ConfigurationError, InvalidInputError
 from spanproof.core.ports import ChatModel, Decomposer, Embedder
 from spanproof.core.store import EvidenceStore
+
+if TYPE_CHECKING:
+    from spanproof.services.answering import Engine
 
 
 def build_embedder(settings: Settings) -> Embedder:
@@ -117,3 +121,36 @@ def fetch_remote(settings: Settings, target: str) -> tuple[str, FetchedDocument]
         with CrossrefClient(base_url=cfg.crossref_url, mailto=cfg.mailto) as client:
             return f"doi:{normalize_doi(ident)}", client.work(ident)
     raise InvalidInputError(f"unknown source {target!r}: use a path, pmc:PMC…, pmid:… or doi:…")
+
+
+def build_engine(settings: Settings, db: str | None = None) -> Engine:
+    """The verified-answer engine over the configured store, models and policy.
+
+    The generator is the configured LLM, else the offline extractive one. Traces go to the store
+    when its backend keeps them. The caller owns the store: close it with ``engine.store.close()``.
+    """
+    from spanproof.core.models import Policy
+    from spanproof.core.trace import TraceStore
+    from spanproof.services.answering import Engine
+    from spanproof.services.generation import ExtractiveGenerator, Generator, LlmGenerator
+    from spanproof.verify.scoring import score_model
+
+    store = build_store(settings, db)
+    try:
+        embedder = build_embedder(settings)
+        chat = build_chat_model(settings)
+        generator: Generator = (
+            LlmGenerator(chat) if chat is not None else ExtractiveGenerator(embedder)
+        )
+        return Engine(
+            store=store,
+            traces=store if isinstance(store, TraceStore) else None,
+            embedder=embedder,
+            decomposer=build_decomposer(settings),
+            generator=generator,
+            score_model=score_model(settings.verify.score_model),
+            policy=Policy(settings.verify.policy),
+        )
+    except BaseException:
+        store.close()
+        raise

@@ -89,7 +89,7 @@ def test_opening_an_empty_database_installs_pgvector_and_the_schema(empty_dsn: s
     assert version is not None
     assert tuple(int(part) for part in version.split(".")[:2]) >= (0, 5)
     assert one(empty_dsn, "SELECT version_num FROM alembic_version") == HEAD_REVISION
-    for table in ("sources", "source_ids", "blobs", "versions", "sections", "chunks"):
+    for table in ("sources", "source_ids", "blobs", "versions", "sections", "chunks", "traces"):
         assert one(empty_dsn, "SELECT to_regclass(%s) IS NOT NULL", (table,)), table
     column_type = one(
         empty_dsn,
@@ -101,6 +101,22 @@ def test_opening_an_empty_database_installs_pgvector_and_the_schema(empty_dsn: s
         empty_dsn,
         "SELECT indexdef FROM pg_indexes WHERE tablename = 'chunks' AND indexname = 'chunks_tsv'",
     ).endswith("USING gin (tsv)")
+
+
+def test_a_database_at_the_first_revision_upgrades_on_open_and_keeps_its_data(
+    empty_dsn: str,
+) -> None:
+    from spanproof.testing.trace_contract import make_trace
+
+    migrate_module.upgrade(empty_dsn, "0001")
+    with psycopg.connect(empty_dsn, autocommit=True) as conn:
+        conn.execute(
+            "INSERT INTO sources (id, connector, created_at) VALUES ('old', 'text', '2025-01-01')"
+        )
+    with PostgresEvidenceStore(empty_dsn) as store:
+        assert store.get_source("old") is not None
+        assert store.append(make_trace()).seq == 1
+    assert one(empty_dsn, "SELECT version_num FROM alembic_version") == HEAD_REVISION
 
 
 def test_head_revision_matches_the_alembic_script_directory() -> None:

@@ -23,7 +23,7 @@ from spanproof.core.documents import ParsedSection
 from spanproof.core.errors import ConfigurationError, StoreError
 from spanproof.core.store import Chunk, SearchFilter, Source
 from spanproof.store.sqlite import SqliteEvidenceStore
-from spanproof.store.sqlite.schema import SCHEMA_HEAD, alembic_config, script_head
+from spanproof.store.sqlite.schema import SCHEMA_HEAD, alembic_config, script_head, upgrade
 from spanproof.testing.store_contract import add_document, chunk_id, vec
 
 ANY = SearchFilter(eligible_only=False)
@@ -82,12 +82,12 @@ def test_the_schema_revision_is_recorded_at_alembic_head(db: Path) -> None:
         assert store.schema_version() == SCHEMA_HEAD
     conn = sqlite3.connect(db)
     try:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0001",)]
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0002",)]
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     finally:
         conn.close()
     assert {"sources", "source_ids", "blobs", "versions", "sections", "chunks", "chunks_fts",
-            "embeddings", "measurements", "erasures"} <= tables  # fmt: skip
+            "embeddings", "measurements", "erasures", "traces"} <= tables  # fmt: skip
 
 
 def test_the_migrations_downgrade_to_nothing_and_upgrade_again(db: Path) -> None:
@@ -106,6 +106,24 @@ def test_the_migrations_downgrade_to_nothing_and_upgrade_again(db: Path) -> None
     with SqliteEvidenceStore(db) as store:
         assert store.schema_version() == SCHEMA_HEAD
         add_document(store, "a", [("abstract", "Works again.")])
+
+
+def test_a_file_at_the_first_revision_upgrades_on_open_and_keeps_its_data(db: Path) -> None:
+    from spanproof.testing.trace_contract import make_trace
+
+    upgrade(db, busy_timeout_s=5, revision="0001")
+    conn = sqlite3.connect(db)
+    try:
+        conn.execute(
+            "INSERT INTO sources (id, connector, created_at) VALUES ('old', 'text', '2025-01-01')"
+        )
+        conn.commit()
+    finally:
+        conn.close()
+    with SqliteEvidenceStore(db) as store:
+        assert store.schema_version() == SCHEMA_HEAD
+        assert store.get_source("old") is not None
+        assert store.append(make_trace()).seq == 1
 
 
 def test_an_up_to_date_file_opens_without_importing_alembic(db: Path) -> None:

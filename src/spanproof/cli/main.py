@@ -193,9 +193,13 @@ def _batch_line(verifier: Verifier, path: Path, number: int, line: str) -> None:
 
 def _register() -> None:
     from spanproof.cli.store_commands import COMMANDS
+    from spanproof.cli.trace_commands import COMMANDS as TRACE_COMMANDS
 
-    for command in COMMANDS:
+    for command in (*COMMANDS, *TRACE_COMMANDS):
         cli.add_command(command)
+    from spanproof.cli.ask_commands import ask_command
+
+    cli.add_command(ask_command)
 
 
 _register()

@@ -62,8 +62,10 @@ from spanproof.core.store import (
     Vector,
     Version,
 )
+from spanproof.core.trace import Trace
 from spanproof.store.postgres._pool import Conn, Pool, map_error, mapped_errors
 from spanproof.store.postgres.migrate import ensure_schema
+from spanproof.store.trace_rows import TRACE_COLUMNS, check_page, read_trace, seal_next
 
 #: ``application_name`` of the store's sessions (visible in ``pg_stat_activity``).
 APPLICATION_NAME = "spanproof-store"
@@ -952,6 +954,45 @@ class PostgresEvidenceStore:
         if row is None:  # pragma: no cover - a SELECT of constants returns one row
             raise StoreError("stats returned nothing")
         return {n: int(v) for n, v in zip(_STATS, row, strict=True)}
+
+    # traces -----------------------------------------------------------------------------------
+    def append(self, trace: Trace) -> Trace:
+        """Seal ``trace`` after the last one and store it.
+
+        ``SHARE ROW EXCLUSIVE`` conflicts with itself and with every writer but not with
+        readers: concurrent appends queue until this transaction ends, so the last row read
+        here is still the last at commit and the chain cannot fork.
+        """
+        with self._tx("append trace") as conn:
+            conn.execute("LOCK TABLE traces IN SHARE ROW EXCLUSIVE MODE")
+            last = conn.execute("SELECT seq, hash FROM traces ORDER BY seq DESC LIMIT 1").fetchone()
+            row = seal_next(trace, None if last is None else (int(last[0]), str(last[1])), _now())
+            conn.execute(
+                f"INSERT INTO traces ({TRACE_COLUMNS}) VALUES (%s, %s, %s, %s, %s, %s, %s)",
+                row.values(),
+            )
+        return row.trace
+
+    def get_trace(self, trace_id: str) -> Trace | None:
+        with self._read("get trace") as conn:
+            row = conn.execute("SELECT seq, body FROM traces WHERE id = %s", (trace_id,)).fetchone()
+        return None if row is None else read_trace(int(row[0]), str(row[1]))
+
+    def list_traces(self, *, limit: int = 50, offset: int = 0) -> list[Trace]:
+        """Traces newest first, one page at a time."""
+        check_page(limit, offset)
+        with self._read("list traces") as conn:
+            rows = conn.execute(
+                "SELECT seq, body FROM traces ORDER BY seq DESC LIMIT %s OFFSET %s",
+                (limit, offset),
+            ).fetchall()
+        return [read_trace(int(seq), str(body)) for seq, body in rows]
+
+    def chain(self) -> list[Trace]:
+        """Every trace in ``seq`` order (one statement, so one snapshot)."""
+        with self._read("read trace chain") as conn:
+            rows = conn.execute("SELECT seq, body FROM traces ORDER BY seq").fetchall()
+        return [read_trace(int(seq), str(body)) for seq, body in rows]
 
 
 # helpers --------------------------------------------------------------------------------------

@@ -50,6 +50,7 @@ from spanproof.core.store import (
     Vector,
     Version,
 )
+from spanproof.core.trace import Trace
 from spanproof.store.sqlite import search
 from spanproof.store.sqlite.ann import AnnIndexes
 from spanproof.store.sqlite.connection import SqliteConnection
@@ -57,6 +58,7 @@ from spanproof.store.sqlite.matrix import VectorMatrices
 from spanproof.store.sqlite.query import filter_sql, mask_text, overlaps
 from spanproof.store.sqlite.schema import current_revision
 from spanproof.store.sqlite.search import CHUNK_COLS, erased_ranges, load_chunks
+from spanproof.store.trace_rows import TRACE_COLUMNS, check_page, read_trace, seal_next
 
 _SOURCE_COLS = "id, connector, title, status, created_at"
 _VERSION_COLS = "source_id, number, sha256, media_type, state, reason, format, created_at"
@@ -747,3 +749,42 @@ class SqliteEvidenceStore:
                 table: int(self._db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
                 for table in tables
             }
+
+    # traces ----------------------------------------------------------------------------------
+    def append(self, trace: Trace) -> Trace:
+        """Seal ``trace`` after the last one and store it, under the file's write lock.
+
+        ``BEGIN IMMEDIATE`` takes SQLite's write lock before the last row is read, so appends
+        from other threads or processes queue behind this one and the chain cannot fork.
+        """
+        with self.transaction():
+            last = self._db.execute(
+                "SELECT seq, hash FROM traces ORDER BY seq DESC LIMIT 1"
+            ).fetchone()
+            row = seal_next(trace, None if last is None else (int(last[0]), str(last[1])), _now())
+            self._db.execute(
+                f"INSERT INTO traces ({TRACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", row.values()
+            )
+        return row.trace
+
+    def get_trace(self, trace_id: str) -> Trace | None:
+        with self._reading():
+            row = self._db.execute(
+                "SELECT seq, body FROM traces WHERE id = ?", (trace_id,)
+            ).fetchone()
+        return None if row is None else read_trace(int(row[0]), str(row[1]))
+
+    def list_traces(self, *, limit: int = 50, offset: int = 0) -> list[Trace]:
+        """Traces newest first, one page at a time."""
+        check_page(limit, offset)
+        with self._reading():
+            rows = self._db.execute(
+                "SELECT seq, body FROM traces ORDER BY seq DESC LIMIT ? OFFSET ?", (limit, offset)
+            ).fetchall()
+        return [read_trace(int(seq), str(body)) for seq, body in rows]
+
+    def chain(self) -> list[Trace]:
+        """Every trace in ``seq`` order, read in one snapshot."""
+        with self._reading():
+            rows = self._db.execute("SELECT seq, body FROM traces ORDER BY seq").fetchall()
+        return [read_trace(int(seq), str(body)) for seq, body in rows]

@@ -1,0 +1,98 @@
+"""``spanproof ask``: a verified answer from the store, with a verdict mark on every claim."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.console import Console
+from rich.markup import escape
+
+from spanproof.cli.errors import handle_errors
+from spanproof.cli.render import STYLES
+from spanproof.cli.store_commands import DB_OPTION
+from spanproof.core.models import Policy, Verdict
+from spanproof.services.answering import Answer
+
+#: Verdict marks: always shown with the verdict's name, so colour is never the only signal.
+MARKS = {
+    Verdict.SUPPORTED: "✓",
+    Verdict.PARTIAL: "~",
+    Verdict.UNSUPPORTED: "✗",
+    Verdict.CONTRADICTED: "⊘",
+    Verdict.EVIDENCE_REDACTED: "▒",
+}
+EXIT_UNAVAILABLE = 5  # as `spanproof verify`: the answer was delivered unverified
+
+
+def render_answer(answer: Answer, console: Console) -> None:
+    """The delivered answer, each claim with its mark, verdict and score, sources and trace."""
+    console.print(f"[bold]Q:[/bold] {escape(answer.question)}")
+    console.print(f"[bold]A[/bold] ({escape(answer.verification)}, policy {answer.policy.value}):")
+    if answer.answer is None:
+        console.print("  (withheld: verification unavailable under the redact policy)")
+    else:
+        console.print(answer.answer or "(no answer: nothing relevant in the store)", markup=False)
+    if answer.claims:
+        console.print("[bold]claims:[/bold]")
+    for claim in answer.claims:
+        style = STYLES[claim.verdict]
+        mark = f"{MARKS[claim.verdict]} {claim.verdict.value}"
+        cited = f" [{', '.join(claim.cited_markers)}]" if claim.cited_markers else ""
+        console.print(
+            f"  [{style}]{escape(mark):<14}[/{style}] {claim.score:.2f}  "
+            f"{escape(claim.text)}{escape(cited)}"
+        )
+    if answer.citations:
+        console.print("[bold]sources:[/bold]")
+    for marker, ref in answer.citations.items():
+        title = ref.get("title") or ref.get("source_id", "")
+        where = f"{ref['source_id']} v{ref['version']} §{ref['section_key']}"
+        console.print(
+            f"  [{marker}] {escape(str(title))} — {escape(where)} [{ref['start']}:{ref['end']}]",
+            highlight=False,
+        )
+    if answer.trace_id:
+        console.print(f"trace: {answer.trace_id}", highlight=False)
+    else:
+        console.print("trace: not stored (this store keeps no traces)")
+
+
+@click.command("ask")
+@click.argument("question")
+@click.option(
+    "--policy",
+    type=click.Choice(["flag", "redact"]),
+    default=None,
+    help="flag: deliver the draft with verdicts; redact: remove unsupported claims "
+    "(default: the configured policy, flag).",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
+@DB_OPTION
+@handle_errors
+def ask_command(question: str, policy: str | None, as_json: bool, db: str | None) -> None:
+    """Answer QUESTION from the store and verify every claim of the answer.
+
+    \b
+    spanproof ask "What did daily walking do to blood pressure?" [--policy redact] [--json]
+
+    Exits 5 when verification was unavailable (the reason is in the output).
+    """
+    from spanproof.bootstrap import build_engine
+    from spanproof.config import load_settings
+
+    engine = build_engine(load_settings(), db)
+    try:
+        answer = engine.ask(question, policy=Policy(policy) if policy else None)
+    finally:
+        engine.store.close()
+    if as_json:
+        click.echo(json.dumps(answer.to_dict(), ensure_ascii=False))
+    else:
+        render_answer(answer, Console(soft_wrap=True))
+    if answer.verification != "verified":
+        sys.exit(EXIT_UNAVAILABLE)
+
+
+COMMANDS = (ask_command,)

@@ -1,0 +1,235 @@
+"""The verified-answer loop (SPEC §4): plan → generate → decompose → verify → policy → trace.
+
+:class:`Engine` receives every port as an argument (store, trace store, embedder, decomposer,
+generator) and never builds one. Degradations are results, not exceptions, and each one is
+recorded in the trace (SPEC §4.4, seed flow):
+
+* an empty draft is ``verified`` with no claims;
+* a plan with no truth-class span makes every claim ``unsupported`` (no embedding round-trip);
+* a failed decomposition, a missing embedder, or an embedder that fails or answers
+  inconsistently gives ``verification = "unavailable: <reason>"``; the draft is then delivered
+  unchanged under ``flag`` and withheld under ``redact``.
+
+A verified trace also stores the exact vectors scoring used (``Trace.embeddings``, recorded
+through :class:`~spanproof.services.replay.RecordingEmbedder`), so ``spanproof trace verify``
+can replay its verdicts from the trace alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from spanproof.core.errors import InvalidInputError
+from spanproof.core.models import ClaimVerdict, Policy, Report
+from spanproof.core.ports import Decomposer, Embedder, Usage
+from spanproof.core.store import EvidenceStore
+from spanproof.core.trace import Trace, TraceStore, scrub
+from spanproof.services.generation import Generation, Generator
+from spanproof.services.planning import Plan, Planner, PlannerSettings
+from spanproof.services.replay import RecordingEmbedder, trace_embeddings
+from spanproof.services.verification import VERIFIED, verify_draft
+from spanproof.verify.decompose import MARKER_RE
+from spanproof.verify.prompt import PROMPT_MODEL
+from spanproof.verify.scoring import ScoreModel
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """A verified answer.
+
+    Attributes:
+        question: the question asked.
+        answer: the delivered text (the draft under ``flag``, redacted under ``redact``; None
+            when verification was unavailable under ``redact``).
+        draft: the generator's draft, never redacted.
+        claims: the verdict of every claim of the draft.
+        verification: ``verified`` or ``unavailable: <reason>``.
+        citations: each marker the draft cites that names a plan span → that span's source
+            reference (``source_id``, ``version``, ``section_key``, ``start``, ``end``, ``title``).
+        plan: the evidence plan.
+        trace_id: the stored trace's id, or None without a trace store.
+        policy: the delivery policy applied.
+        models: the models that took part (as recorded in the trace).
+        usage: token usage of the model calls.
+    """
+
+    question: str
+    answer: str | None
+    draft: str
+    claims: tuple[ClaimVerdict, ...]
+    verification: str
+    citations: dict[str, dict[str, Any]]
+    plan: Plan
+    trace_id: str | None
+    policy: Policy = Policy.FLAG
+    models: dict[str, str] = field(default_factory=dict)
+    usage: dict[str, int] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON shape of an answer (CLI ``--json``; the API reuses it)."""
+        return {
+            "question": self.question,
+            "answer": self.answer,
+            "draft": self.draft,
+            "verification": self.verification,
+            "policy": self.policy.value,
+            "claims": [c.to_dict() for c in self.claims],
+            "citations": self.citations,
+            "plan": {
+                "plan_hash": self.plan.plan_hash,
+                "plan_model": self.plan.plan_model,
+                "budget_tokens": self.plan.budget_tokens,
+                "tokens": self.plan.tokens,
+                "notes": list(self.plan.notes),
+                "spans": self.plan.to_trace(),
+            },
+            "models": self.models,
+            "usage": self.usage,
+            "trace_id": self.trace_id,
+        }
+
+
+def citations(draft: str, plan: Plan) -> dict[str, dict[str, Any]]:
+    """Markers cited in ``draft`` that name a plan span, in first-cited order, → source refs."""
+    out: dict[str, dict[str, Any]] = {}
+    for match in MARKER_RE.finditer(draft):
+        for part in match.group()[1:-1].replace(";", ",").split(","):
+            marker = part.strip()
+            span = plan.span(marker)
+            if span is not None and marker not in out:
+                out[marker] = dict(span.source)
+    return out
+
+
+class Engine:
+    """Answers questions from a store, verifies the answers, and records a trace of each.
+
+    Args:
+        store: the evidence store to plan from.
+        traces: where traces go; None keeps none (``Answer.trace_id`` is then None).
+        embedder: one model for recall and verification; None makes verification unavailable.
+        decomposer: cuts drafts into claims.
+        generator: writes drafts from plans.
+        score_model: the scoring rules.
+        policy: the default delivery policy.
+        planner: planner settings (budget, diversity cap, recall depth).
+    """
+
+    def __init__(
+        self,
+        *,
+        store: EvidenceStore,
+        traces: TraceStore | None,
+        embedder: Embedder | None,
+        decomposer: Decomposer,
+        generator: Generator,
+        score_model: ScoreModel,
+        policy: Policy = Policy.FLAG,
+        planner: PlannerSettings | None = None,
+    ) -> None:
+        self.store = store
+        self.traces = traces
+        self.embedder = embedder
+        self.decomposer = decomposer
+        self.generator = generator
+        self.score_model = score_model
+        self.policy = policy
+        self.planner = Planner(store, embedder, planner)
+
+    def ask(
+        self, question: str, *, policy: Policy | None = None, hints: Sequence[str] = ()
+    ) -> Answer:
+        """Plan, generate, verify and trace an answer to ``question``.
+
+        Args:
+            question: the question (non-blank).
+            policy: overrides the engine's delivery policy for this answer.
+            hints: cache-class summaries to carry in the plan; never evidence.
+
+        Raises:
+            InvalidInputError: the question is blank.
+            ProviderError: the generator's model call failed (there is no draft to verify).
+        """
+        if not question.strip():
+            raise InvalidInputError("the question is empty: ask something")
+        policy = policy or self.policy
+        plan = self.planner.plan(question, hints)
+        generation = self.generator.generate(question, plan)
+        # Scoring's own vectors go into the trace, so replay needs no second embedding call.
+        recorder = RecordingEmbedder(self.embedder) if self.embedder is not None else None
+        report = verify_draft(
+            generation.text,
+            plan.evidence,
+            decomposer=self.decomposer,
+            embedder=recorder,
+            model=self.score_model,
+            policy=policy,
+        )
+        embeddings: dict[str, Any] = {}
+        if recorder is not None and report.verification == VERIFIED:
+            embeddings = trace_embeddings(report.claims, plan.evidence, recorder, self.score_model)
+        models = self._models(plan, generation, report)
+        usage = self._usage(generation)
+        trace = Trace(
+            kind="generation",
+            request=scrub(
+                {
+                    "question": question,
+                    "policy": policy.value,
+                    "hints": list(hints),
+                    "budget_tokens": plan.budget_tokens,
+                    "max_source_share": self.planner.settings.max_source_share,
+                }
+            ),
+            plan=plan.to_trace(),
+            plan_hash=plan.plan_hash,
+            prompt_hash=generation.prompt_hash,
+            models=models,
+            draft=generation.text,
+            claims=[c.to_dict() for c in report.claims],
+            verification=report.verification,
+            delivered=report.delivered,
+            usage=usage,
+            embeddings=embeddings,
+        )
+        stored = self.traces.append(trace) if self.traces is not None else None
+        return Answer(
+            question=question,
+            answer=report.delivered,
+            draft=generation.text,
+            claims=report.claims,
+            verification=report.verification,
+            citations=citations(generation.text, plan),
+            plan=plan,
+            trace_id=stored.id if stored is not None else None,
+            policy=policy,
+            models=models,
+            usage=usage,
+        )
+
+    def _models(self, plan: Plan, generation: Generation, report: Report) -> dict[str, str]:
+        embed, embed_hash = report.embed_model, report.embed_model_hash
+        if report.verification != VERIFIED and self.embedder is not None:
+            embed = self.embedder.model_id  # the model that was tried, for the record
+        return {
+            "gen": generation.model,
+            "decompose": self.decomposer.model_id,
+            "embed": embed,
+            "embed_hash": embed_hash,
+            "score_model": self.score_model.name,
+            "plan_model": plan.plan_model,
+            "prompt_model": PROMPT_MODEL,
+        }
+
+    def _usage(self, generation: Generation) -> dict[str, int]:
+        usage = {
+            "gen_input_tokens": generation.usage.input_tokens,
+            "gen_output_tokens": generation.usage.output_tokens,
+        }
+        decompose = getattr(self.decomposer, "last_usage", None)
+        if isinstance(decompose, Usage):
+            usage["decompose_input_tokens"] = decompose.input_tokens
+            usage["decompose_output_tokens"] = decompose.output_tokens
+        return usage

@@ -1,0 +1,176 @@
+"""Generation (SPEC §4.2): an answer written from a plan, citing its spans as ``[S#]``.
+
+Two generators share one small interface (:class:`Generator`):
+
+* :class:`ExtractiveGenerator` (``extractive-v1``) runs offline: it picks the planned sentences
+  most relevant to the question and writes each one followed by its marker.
+* :class:`LlmGenerator` sends the deterministic prompt of :mod:`spanproof.verify.prompt` to a chat
+  model at temperature 0 and records the model's token usage.
+
+Both record the hash of the prompt built from the plan, so a trace names what the model was (or,
+for the extractive generator, would have been) asked.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol, runtime_checkable
+
+import numpy as np
+import numpy.typing as npt
+
+from spanproof.core.errors import ConfigurationError, ProviderError
+from spanproof.core.models import EvidenceSpan
+from spanproof.core.ports import ChatModel, Embedder, Usage
+from spanproof.services.planning import Plan
+from spanproof.text.tokens import token_texts
+from spanproof.verify.lexical import PlanIdf, coverage, weigh_claim
+from spanproof.verify.prompt import build_generation_messages, prompt_hash
+
+EXTRACTIVE_MODEL = "extractive-v1"
+_END_PUNCTUATION = " \t\r\n.;:,…"
+
+
+@dataclass(frozen=True, slots=True)
+class Generation:
+    """A draft answer and what produced it.
+
+    Attributes:
+        text: the draft, citing plan spans as ``[S#]``.
+        model: the generator's model id (the provider's reported name for LLMs).
+        prompt_hash: SHA-256 of the canonical JSON of the prompt built from the plan.
+        usage: input and output tokens of the model call (zero for the extractive generator).
+    """
+
+    text: str
+    model: str
+    prompt_hash: str
+    usage: Usage = field(default_factory=Usage)
+
+
+@runtime_checkable
+class Generator(Protocol):
+    """Writes a draft from a plan."""
+
+    @property
+    def model_id(self) -> str: ...
+
+    def generate(self, question: str, plan: Plan) -> Generation:
+        """A draft answering ``question`` from ``plan`` only."""
+        ...
+
+
+def _prompt_hash(question: str, plan: Plan) -> str:
+    return prompt_hash(build_generation_messages(question, plan.evidence))
+
+
+class ExtractiveGenerator:
+    """Composes an answer from the planned sentences, each followed by its ``[S#]`` marker.
+
+    Relevance of a span to the question is the IDF-weighted lexical coverage of the question's
+    words by the span (IDF over the plan's spans), averaged with the span's cosine to the
+    question when an embedder is given and works. Spans sharing no word with the question,
+    spans ending in ``?``, and spans less than ``min_relative`` times as relevant as the best one
+    are never used. The best ``max_sentences`` spans are written in relevance order (ties in plan
+    order). An empty plan gives an empty draft.
+    """
+
+    def __init__(
+        self,
+        embedder: Embedder | None = None,
+        *,
+        max_sentences: int = 3,
+        min_relative: float = 0.5,
+    ) -> None:
+        if max_sentences < 1:
+            raise ConfigurationError(f"max_sentences must be at least 1, got {max_sentences}")
+        if not 0.0 <= min_relative <= 1.0:
+            raise ConfigurationError(f"min_relative must be in [0, 1], got {min_relative}")
+        self._embedder = embedder
+        self._max = max_sentences
+        self._min_relative = min_relative
+
+    @property
+    def model_id(self) -> str:
+        return EXTRACTIVE_MODEL
+
+    def generate(self, question: str, plan: Plan) -> Generation:
+        spans = [s for s in plan.spans if s.truth_class and not s.text.rstrip().endswith("?")]
+        chosen = self._select(question, spans)
+        text = " ".join(f"{s.text.strip().rstrip(_END_PUNCTUATION)} [{s.id}]." for s in chosen)
+        return Generation(text, EXTRACTIVE_MODEL, _prompt_hash(question, plan))
+
+    def _select(self, question: str, spans: Sequence[EvidenceSpan]) -> list[EvidenceSpan]:
+        if not spans:
+            return []
+        token_lists = [token_texts(s.text) for s in spans]
+        weighted = weigh_claim(token_texts(question), PlanIdf(token_lists))
+        lexical = [coverage(weighted, Counter(tokens)) for tokens in token_lists]
+        cosines = self._cosines(question, spans)
+        scores = [
+            lex if cosines is None else 0.5 * lex + 0.5 * max(float(cosines[i]), 0.0)
+            for i, lex in enumerate(lexical)
+        ]
+        order = sorted(
+            (i for i in range(len(spans)) if lexical[i] > 0.0), key=lambda i: (-scores[i], i)
+        )
+        if order:
+            floor = scores[order[0]] * self._min_relative
+            order = [i for i in order if scores[i] >= floor]
+        chosen: list[EvidenceSpan] = []
+        seen: set[str] = set()
+        for i in order:
+            normal = " ".join(spans[i].text.split()).lower()
+            if normal not in seen:
+                seen.add(normal)
+                chosen.append(spans[i])
+            if len(chosen) == self._max:
+                break
+        return chosen
+
+    def _cosines(
+        self, question: str, spans: Sequence[EvidenceSpan]
+    ) -> npt.NDArray[np.float64] | None:
+        """Cosine of each span to the question, or None without a working embedder."""
+        if self._embedder is None:
+            return None
+        try:
+            vectors = np.asarray(
+                self._embedder.embed([question, *[s.text for s in spans]]), dtype=np.float64
+            )
+        except ProviderError:
+            return None  # lexical relevance alone; verification records the embedder's failure
+        if vectors.ndim != 2 or vectors.shape[0] != len(spans) + 1:
+            return None
+        if not np.all(np.isfinite(vectors)):
+            return None
+        result: npt.NDArray[np.float64] = vectors[1:] @ vectors[0]
+        return result
+
+
+class LlmGenerator:
+    """Asks a chat model to answer from the plan, at temperature 0.
+
+    Provider failures propagate as :class:`~spanproof.core.errors.ProviderError`: without a
+    draft there is nothing to verify.
+    """
+
+    def __init__(self, chat: ChatModel, *, max_tokens: int = 1024) -> None:
+        self._chat = chat
+        self._max_tokens = max_tokens
+
+    @property
+    def model_id(self) -> str:
+        return self._chat.model_id
+
+    def generate(self, question: str, plan: Plan) -> Generation:
+        messages = build_generation_messages(question, plan.evidence)
+        result = self._chat.complete(messages, temperature=0.0, max_tokens=self._max_tokens)
+        return Generation(
+            text=result.text,
+            model=result.model or self._chat.model_id,
+            prompt_hash=prompt_hash(messages),
+            usage=result.usage,
+        )

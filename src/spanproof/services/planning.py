@@ -1,0 +1,455 @@
+"""The evidence planner (SPEC §4.1): recall, fuse, break down to sentences, pack under a budget.
+
+1. **Recall** chunks three ways: keyword search (BM25-class), semantic search (cosine under the
+   embedder's model) and graph expansion from the best fused hits: the sections next to a hit's
+   section in the same source version, and sources linked to a hit's source by an external id
+   (one source holds the id, the other is named by it, e.g. ``doi:10.1/x``).
+2. **Fuse** the three rankings with reciprocal rank fusion (:func:`services.search.rrf`).
+3. **Break down** every recalled chunk into truth-class spans: the sentences of its section's
+   canonical text that fall inside the chunk (clipped to it), with offsets into that text. A span
+   that touches an erased (masked) character is dropped: erased text never enters a plan.
+4. **Rank** the spans by fusing again: the recall order of their chunk, their lexical coverage of
+   the question, and their cosine to the question when an embedder is given.
+5. **Pack** spans in that order into ``budget_tokens`` word tokens, skipping any span that would
+   overflow the budget or take its source past ``max_source_share`` of the budget, and any span
+   whose text repeats a packed one.
+
+**Canonical plan order** is the fused span rank (best first); ties break by the span key
+``(source id, version, section ordinal, start)``. Markers ``S1…Sn`` follow that order, so the
+same store and question always give the same plan, markers and :func:`core.trace.plan_hash`.
+
+Cache-class hints (derived summaries the caller passes in) ride along in the plan with
+``truth_class=False`` and ids ``H1…``; the scorer never lets them support a claim, and the
+citation syntax ``[S#]`` cannot name them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from spanproof.core.errors import ConfigurationError, ProviderError
+from spanproof.core.models import EvidenceSpan
+from spanproof.core.ports import Embedder
+from spanproof.core.store import MASK, Chunk, EvidenceStore, SearchFilter, SearchHit, Section
+from spanproof.core.trace import plan_hash
+from spanproof.services.search import rrf
+from spanproof.text.sentences import split_sentences
+from spanproof.text.tokens import token_texts
+from spanproof.verify.lexical import PlanIdf, coverage, weigh_claim
+
+PLAN_MODEL = "planner-v1"
+#: Source-id prefixes of the connectors, by the external-id kind they name.
+_ID_PREFIXES = {"doi": "doi", "pmid": "pmid", "pmcid": "pmc"}
+
+
+@dataclass(frozen=True, slots=True)
+class PlannerSettings:
+    """How the planner recalls and packs.
+
+    Attributes:
+        budget_tokens: word tokens (SPEC §4.4 tokens) the packed spans may take in all.
+        max_source_share: the largest share of the budget one source may take, in (0, 1].
+        depth: hits drawn from each search ranking.
+        chunks: fused chunks (search and expansion) broken down into sentence spans.
+        expand_from: the best fused hits whose neighbours and linked sources are recalled.
+        chunks_per_neighbour: chunks taken from each adjacent section or linked source.
+    """
+
+    budget_tokens: int = 600
+    max_source_share: float = 0.4
+    depth: int = 50
+    chunks: int = 20
+    expand_from: int = 5
+    chunks_per_neighbour: int = 2
+
+    def __post_init__(self) -> None:
+        if self.budget_tokens < 1:
+            raise ConfigurationError(f"budget_tokens must be at least 1, got {self.budget_tokens}")
+        if not 0.0 < self.max_source_share <= 1.0:
+            raise ConfigurationError(
+                f"max_source_share must be in (0, 1], got {self.max_source_share}"
+            )
+        if min(self.depth, self.chunks, self.expand_from, self.chunks_per_neighbour) < 0:
+            raise ConfigurationError("planner depth and chunk counts must not be negative")
+
+    @property
+    def source_cap(self) -> int:
+        """Word tokens one source may take."""
+        return math.floor(self.budget_tokens * self.max_source_share)
+
+
+@dataclass(frozen=True, slots=True)
+class Plan:
+    """The packed evidence for one question.
+
+    Attributes:
+        question: the question planned for.
+        spans: truth-class spans in canonical plan order; ``id`` is the marker (``S1``…) and
+            ``source`` holds ``source_id``, ``version``, ``section_key``, ``start``, ``end``,
+            ``title``.
+        hints: cache-class spans (``truth_class=False``, ids ``H1``…), never evidence.
+        budget_tokens: the budget packed under.
+        tokens: word tokens the spans take.
+        notes: how recall degraded, if it did (e.g. semantic recall skipped and why).
+    """
+
+    question: str
+    spans: tuple[EvidenceSpan, ...]
+    hints: tuple[EvidenceSpan, ...] = ()
+    budget_tokens: int = 600
+    tokens: int = 0
+    notes: tuple[str, ...] = ()
+    plan_model: str = PLAN_MODEL
+
+    @property
+    def evidence(self) -> tuple[EvidenceSpan, ...]:
+        """What verification receives: the truth-class spans, then the hints."""
+        return self.spans + self.hints
+
+    def span(self, marker: str) -> EvidenceSpan | None:
+        """The truth-class span a marker names, if any."""
+        return next((s for s in self.spans if s.id == marker), None)
+
+    def to_trace(self) -> list[dict[str, Any]]:
+        """The plan as a trace stores it: one dict per span, evidence order."""
+        return [
+            {"marker": s.id, "id": s.id, "text": s.text, "truth_class": s.truth_class, **s.source}
+            for s in self.evidence
+        ]
+
+    @property
+    def plan_hash(self) -> str:
+        return plan_hash(self.to_trace())
+
+
+@dataclass(frozen=True, slots=True)
+class _Candidate:
+    """A sentence span of a section, before packing."""
+
+    key: str  # canonical tie-break key
+    source_id: str
+    version: int
+    section: Section
+    start: int
+    end: int
+    tokens: int = field(compare=False)
+    chunk_rank: int = field(compare=False, default=0)
+
+    @property
+    def text(self) -> str:
+        return self.section.text[self.start : self.end]
+
+    def as_chunk(self) -> Chunk:
+        return Chunk(
+            self.key,
+            self.source_id,
+            self.version,
+            self.section.key,
+            self.start,
+            self.end,
+            self.text,
+        )
+
+
+class Planner:
+    """Plans evidence for questions from one store (and optionally one embedder)."""
+
+    def __init__(
+        self,
+        store: EvidenceStore,
+        embedder: Embedder | None,
+        settings: PlannerSettings | None = None,
+        *,
+        flt: SearchFilter | None = None,
+    ) -> None:
+        self._store = store
+        self._embedder = embedder
+        self.settings = settings or PlannerSettings()
+        self._flt = flt or SearchFilter()
+
+    def plan(self, question: str, hints: Sequence[str] = ()) -> Plan:
+        """Recall, fuse, break down and pack the evidence for ``question``."""
+        notes: list[str] = []
+        sections = _SectionCache(self._store)
+        chunks = self._recall(question, sections, notes)
+        candidates = _break_down(chunks, sections)
+        ranked = self._rank(question, candidates, notes)
+        packed, used = _pack(ranked, self.settings)
+        titles = _Titles(self._store)
+        spans = tuple(
+            EvidenceSpan(
+                id=f"S{i}",
+                text=c.text,
+                source={
+                    "source_id": c.source_id,
+                    "version": c.version,
+                    "section_key": c.section.key,
+                    "start": c.start,
+                    "end": c.end,
+                    "title": titles.get(c.source_id),
+                },
+            )
+            for i, c in enumerate(packed, start=1)
+        )
+        hint_spans = tuple(
+            EvidenceSpan(id=f"H{i}", text=text, truth_class=False, source={"kind": "cache"})
+            for i, text in enumerate(hints, start=1)
+        )
+        return Plan(
+            question=question,
+            spans=spans,
+            hints=hint_spans,
+            budget_tokens=self.settings.budget_tokens,
+            tokens=used,
+            notes=tuple(notes),
+        )
+
+    # recall -----------------------------------------------------------------------------------
+    def _question_vector(self, question: str, notes: list[str]) -> npt.NDArray[np.float64] | None:
+        if self._embedder is None:
+            notes.append("semantic recall skipped: no embedder")
+            return None
+        vectors = _safe_embed(self._embedder, [question], notes)
+        return None if vectors is None else vectors[0]
+
+    def _recall(self, question: str, sections: _SectionCache, notes: list[str]) -> list[SearchHit]:
+        cfg = self.settings
+        if not question.strip() or cfg.chunks == 0:
+            return []
+        keyword = self._store.keyword_search(question, cfg.depth, self._flt)
+        semantic: list[SearchHit] = []
+        vector = self._question_vector(question, notes)
+        if vector is not None and self._embedder is not None:
+            semantic = self._store.vector_search(
+                vector.astype(np.float32), self._embedder.model_id, cfg.depth, self._flt
+            )
+        seeds = rrf([keyword, semantic], cfg.chunks)
+        graph = self._expand(seeds[: cfg.expand_from], sections)
+        return rrf([keyword, semantic, graph], cfg.chunks)
+
+    def _expand(self, seeds: Sequence[SearchHit], sections: _SectionCache) -> list[SearchHit]:
+        """Chunks of the sections adjacent to each seed's section, then of linked sources."""
+        out: list[Chunk] = []
+        seen: set[str] = set()
+        per = self.settings.chunks_per_neighbour
+
+        def take(chunks: Sequence[Chunk]) -> None:
+            for chunk in chunks[:per]:
+                if chunk.id not in seen:
+                    seen.add(chunk.id)
+                    out.append(chunk)
+
+        for hit in seeds:
+            chunk = hit.chunk
+            by_section = sections.chunks_by_section(chunk.source_id, chunk.version)
+            ordered = sections.ordered(chunk.source_id, chunk.version)
+            keys = [s.key for s in ordered]
+            if chunk.section_key in keys:
+                at = keys.index(chunk.section_key)
+                if at > 0:
+                    take(by_section.get(keys[at - 1], [])[-per:] if per else [])
+                if at + 1 < len(keys):
+                    take(by_section.get(keys[at + 1], []))
+            for linked in self._linked_sources(chunk.source_id):
+                take(self._eligible_chunks(linked, sections))
+        return [SearchHit(c, 0.0, i) for i, c in enumerate(out, start=1)]
+
+    def _linked_sources(self, source_id: str) -> list[str]:
+        """Other active sources that hold an external id of this one, or are named by one."""
+        source = self._store.get_source(source_id)
+        if source is None:
+            return []
+        pairs = sorted(source.external_ids.items())
+        prefix, _, value = source_id.partition(":")
+        for kind, kind_prefix in _ID_PREFIXES.items():
+            if prefix == kind_prefix and value:
+                pairs.append((kind, value))
+        found: list[str] = []
+        for kind, value in pairs:
+            named = (
+                self._store.get_source(f"{_ID_PREFIXES[kind]}:{value}")
+                if kind in _ID_PREFIXES
+                else None
+            )
+            for other in (self._store.find_source(kind, value), named):
+                if (
+                    other is not None
+                    and other.id != source_id
+                    and other.status == "active"
+                    and other.id not in found
+                ):
+                    found.append(other.id)
+        return sorted(found)
+
+    def _eligible_chunks(self, source_id: str, sections: _SectionCache) -> list[Chunk]:
+        """Chunks of a source's latest version when it is parsed (SPEC §3.6 eligibility)."""
+        versions = self._store.versions(source_id)
+        if not versions or versions[-1].state != "parsed":
+            return []
+        latest = versions[-1].number
+        by_section = sections.chunks_by_section(source_id, latest)
+        return [c for s in sections.ordered(source_id, latest) for c in by_section.get(s.key, [])]
+
+    # ranking ----------------------------------------------------------------------------------
+    def _rank(
+        self, question: str, candidates: Sequence[_Candidate], notes: list[str]
+    ) -> list[_Candidate]:
+        """Candidates in canonical plan order: RRF of recall order, lexical and cosine ranks."""
+        if not candidates:
+            return []
+        by_key = {c.key: c for c in candidates}
+        # A sentence inherits its chunk's recall rank: recall ranks chunks, not sentences.
+        recall = [SearchHit(c.as_chunk(), 0.0, c.chunk_rank) for c in candidates]
+        lexical = _lexical_ranking(question, candidates)
+        rankings = [recall, lexical]
+        if self._embedder is not None and not any(n.startswith("semantic") for n in notes):
+            vectors = _safe_embed(self._embedder, [question] + [c.text for c in candidates], notes)
+            if vectors is not None:
+                cos = vectors[1:] @ vectors[0]
+                order = sorted(range(len(candidates)), key=lambda i: (-cos[i], candidates[i].key))
+                rankings.append(
+                    [
+                        SearchHit(candidates[i].as_chunk(), float(cos[i]), r)
+                        for r, i in enumerate(order, start=1)
+                    ]
+                )
+        fused = rrf(rankings, len(candidates))
+        return [by_key[h.chunk.id] for h in fused]
+
+
+def _safe_embed(
+    embedder: Embedder, texts: list[str], notes: list[str]
+) -> npt.NDArray[np.float64] | None:
+    """Vectors for ``texts``, or None (with a note) when the embedder fails or is inconsistent."""
+    try:
+        vectors = np.asarray(embedder.embed(texts), dtype=np.float64)
+    except ProviderError as exc:
+        notes.append(f"semantic recall skipped: embedding failed: {exc}")
+        return None
+    if vectors.ndim != 2 or vectors.shape[0] != len(texts) or not np.all(np.isfinite(vectors)):
+        notes.append("semantic recall skipped: inconsistent embedding model")
+        return None
+    return vectors
+
+
+def _lexical_ranking(question: str, candidates: Sequence[_Candidate]) -> list[SearchHit]:
+    """Candidates that share a word with the question, by IDF-weighted coverage of it."""
+    token_lists = [token_texts(c.text) for c in candidates]
+    weighted = weigh_claim(token_texts(question), PlanIdf(token_lists))
+    scored = [
+        (coverage(weighted, Counter(tokens)), c)
+        for tokens, c in zip(token_lists, candidates, strict=True)
+    ]
+    scored = sorted((s for s in scored if s[0] > 0.0), key=lambda s: (-s[0], s[1].key))
+    return [SearchHit(c.as_chunk(), score, r) for r, (score, c) in enumerate(scored, start=1)]
+
+
+def _break_down(chunks: Sequence[SearchHit], sections: _SectionCache) -> list[_Candidate]:
+    """Sentence spans of each chunk (clipped to it), in chunk order; erased text dropped."""
+    out: list[_Candidate] = []
+    seen: set[str] = set()
+    for hit in chunks:
+        chunk = hit.chunk
+        section = sections.section(chunk.source_id, chunk.version, chunk.section_key)
+        if section is None:
+            continue
+        for sentence in sections.sentences(section):
+            start, end = max(sentence[0], chunk.start), min(sentence[1], chunk.end)
+            if start >= end:
+                continue
+            text = section.text[start:end]
+            if MASK in text or not text.strip():
+                continue
+            key = (
+                f"{chunk.source_id}\x1f{chunk.version:09d}\x1f{section.ordinal:06d}"
+                f"\x1f{start:09d}\x1f{end:09d}"
+            )
+            tokens = len(token_texts(text))
+            if key in seen or tokens == 0:
+                continue
+            seen.add(key)
+            out.append(
+                _Candidate(
+                    key, chunk.source_id, chunk.version, section, start, end, tokens, hit.rank
+                )
+            )
+    return out
+
+
+def _pack(ranked: Sequence[_Candidate], cfg: PlannerSettings) -> tuple[list[_Candidate], int]:
+    """Greedy packing in rank order under the budget and the per-source cap."""
+    packed: list[_Candidate] = []
+    used = 0
+    per_source: dict[str, int] = {}
+    texts: set[str] = set()
+    cap = cfg.source_cap
+    for candidate in ranked:
+        if used + candidate.tokens > cfg.budget_tokens:
+            continue
+        if per_source.get(candidate.source_id, 0) + candidate.tokens > cap:
+            continue
+        normal = " ".join(candidate.text.split()).lower()
+        if normal in texts:
+            continue
+        texts.add(normal)
+        packed.append(candidate)
+        used += candidate.tokens
+        per_source[candidate.source_id] = per_source.get(candidate.source_id, 0) + candidate.tokens
+    return packed, used
+
+
+class _SectionCache:
+    """Sections, their chunks and sentences, read once per plan."""
+
+    def __init__(self, store: EvidenceStore) -> None:
+        self._store = store
+        self._sections: dict[tuple[str, int], list[Section]] = {}
+        self._chunks: dict[tuple[str, int], dict[str, list[Chunk]]] = {}
+        self._sentences: dict[tuple[str, int, str], list[tuple[int, int]]] = {}
+
+    def ordered(self, source_id: str, version: int) -> list[Section]:
+        key = (source_id, version)
+        if key not in self._sections:
+            self._sections[key] = sorted(
+                self._store.sections(source_id, version), key=lambda s: s.ordinal
+            )
+        return self._sections[key]
+
+    def section(self, source_id: str, version: int, key: str) -> Section | None:
+        return next((s for s in self.ordered(source_id, version) if s.key == key), None)
+
+    def chunks_by_section(self, source_id: str, version: int) -> dict[str, list[Chunk]]:
+        key = (source_id, version)
+        if key not in self._chunks:
+            grouped: dict[str, list[Chunk]] = {}
+            for chunk in self._store.chunks(source_id, version):
+                grouped.setdefault(chunk.section_key, []).append(chunk)
+            for items in grouped.values():
+                items.sort(key=lambda c: (c.start, c.id))
+            self._chunks[key] = grouped
+        return self._chunks[key]
+
+    def sentences(self, section: Section) -> list[tuple[int, int]]:
+        key = (section.source_id, section.version, section.key)
+        if key not in self._sentences:
+            self._sentences[key] = [(s.start, s.end) for s in split_sentences(section.text)]
+        return self._sentences[key]
+
+
+class _Titles:
+    def __init__(self, store: EvidenceStore) -> None:
+        self._store = store
+        self._titles: dict[str, str] = {}
+
+    def get(self, source_id: str) -> str:
+        if source_id not in self._titles:
+            source = self._store.get_source(source_id)
+            self._titles[source_id] = source.title if source is not None else ""
+        return self._titles[source_id]

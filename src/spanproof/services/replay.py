@@ -1,0 +1,328 @@
+"""Replay: recompute a trace's deterministic scoring from the trace alone (SPEC §4.7).
+
+A trace stores what scoring read: the plan's spans (``plan``), the claims, the score model's
+name, and every vector the embedder returned (``embeddings``: one per claim, and one per window
+of every truth-class span, with the window's character range). :func:`replay` rebuilds the
+spans and claims, serves the stored vectors through :class:`ReplayEmbedder`, runs the same
+:func:`~spanproof.services.verification.score_all` again and compares each claim's verdict dict
+with the stored one exactly: verdict, score bit for bit, best span, gate flags.
+
+Writers call :func:`trace_embeddings` to fill ``Trace.embeddings``. Wrap the embedder that
+scores in a :class:`RecordingEmbedder` so the vectors recorded are the very ones scoring used
+(no second embedding call, and exact even for an embedder that is not bit-for-bit repeatable).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from spanproof.core.errors import ProviderError, SpanproofError
+from spanproof.core.models import Claim, ClaimVerdict, ErasedRange, EvidenceSpan
+from spanproof.core.ports import Embedder, FloatMatrix
+from spanproof.core.trace import Trace, canonical_json, decode_vector, encode_vector, plan_hash
+from spanproof.services.verification import VERIFIED, score_all, window_ranges
+from spanproof.text.sentences import Sentence, split_sentences
+from spanproof.verify.scoring import ScoreModel, score_model
+
+#: Plan entry keys that are not source metadata.
+_SPAN_KEYS = frozenset({"marker", "id", "text", "truth_class", "erased"})
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayResult:
+    """The outcome of replaying one trace.
+
+    Attributes:
+        ok: True when the replay reproduced every stored claim exactly.
+        differences: one line per difference (empty when ``ok``).
+        claims_checked: how many claims were re-scored.
+    """
+
+    ok: bool
+    differences: list[str] = field(default_factory=list)
+    claims_checked: int = 0
+
+
+class RecordingEmbedder:
+    """An embedder that remembers its last call, so a trace can store the exact vectors used.
+
+    One instance per verification (it keeps only the last call and is not meant to be shared
+    between threads).
+    """
+
+    def __init__(self, inner: Embedder) -> None:
+        self.inner = inner
+        self._last: tuple[list[str], FloatMatrix] | None = None
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    @property
+    def model_hash(self) -> str:
+        return self.inner.model_hash
+
+    def embed(self, texts: Sequence[str]) -> FloatMatrix:
+        vectors = self.inner.embed(texts)
+        self._last = (list(texts), vectors)
+        return vectors
+
+    def window_ranges(self, text: str) -> list[tuple[int, int]]:
+        return self.inner.window_ranges(text)
+
+    def recorded(self, texts: Sequence[str]) -> FloatMatrix | None:
+        """The vectors of the last call if it embedded exactly ``texts``, else None."""
+        if self._last is None or self._last[0] != list(texts):
+            return None
+        return self._last[1]
+
+
+class ReplayEmbedder:
+    """The ``Embedder`` port over a trace's stored vectors.
+
+    ``embed`` answers only the exact texts, in the exact order, that scoring embedded when the
+    trace was written (the claims, then every stored window); anything else is a
+    :class:`ProviderError`, which replay reports as a difference. ``window_ranges`` answers
+    the stored windows of a span's text (or of a sentence's, under sentence windows).
+    """
+
+    def __init__(
+        self,
+        *,
+        model_id: str,
+        model_hash: str,
+        texts: Sequence[str],
+        vectors: Sequence[FloatMatrix],
+        ranges: dict[str, list[tuple[int, int]]],
+    ) -> None:
+        self._model_id = model_id
+        self._model_hash = model_hash
+        self._texts = list(texts)
+        self._vectors = list(vectors)
+        self._ranges = ranges
+
+    @classmethod
+    def from_trace(
+        cls, trace: Trace, spans: Sequence[EvidenceSpan], claims: Sequence[Claim], model: ScoreModel
+    ) -> ReplayEmbedder:
+        stored = trace.embeddings
+        claim_vectors = [decode_vector(v) for v in stored.get("claims", [])]
+        if claim_vectors and len(claim_vectors) != len(claims):
+            raise ValueError(
+                f"the trace holds {len(claim_vectors)} claim vectors for {len(claims)}"
+            )
+        windows = [
+            (int(w["span"]), int(w["start"]), int(w["end"]), decode_vector(w["vector"]))
+            for w in stored.get("windows", [])
+        ]
+        texts = [c.text for c in claims] if claim_vectors else []
+        texts += [spans[i].text[start:end] for i, start, end, _ in windows]
+        return cls(
+            model_id=trace.models.get("embed", ""),
+            model_hash=trace.models.get("embed_hash", ""),
+            texts=texts,
+            vectors=claim_vectors + [w[3] for w in windows],
+            ranges=_ranges_by_text(spans, [w[:3] for w in windows], model.sentence_windows),
+        )
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    @property
+    def model_hash(self) -> str:
+        return self._model_hash
+
+    def embed(self, texts: Sequence[str]) -> FloatMatrix:
+        if not self._texts:
+            raise ProviderError("the trace holds no vectors to replay")
+        asked = list(texts)
+        if asked != self._texts:
+            where = next(
+                (i for i, (a, b) in enumerate(zip(asked, self._texts, strict=False)) if a != b),
+                min(len(asked), len(self._texts)),
+            )
+            raise ProviderError(
+                f"scoring asked for {len(asked)} vectors, the trace holds {len(self._texts)}; "
+                f"they first differ at text {where}"
+            )
+        return np.stack(self._vectors).astype(np.float32)
+
+    def window_ranges(self, text: str) -> list[tuple[int, int]]:
+        # A text the trace has no windows for gets one whole window: its text then differs from
+        # what the trace recorded, and embed() reports it.
+        return list(self._ranges.get(text, [(0, len(text))]))
+
+
+def _ranges_by_text(
+    spans: Sequence[EvidenceSpan],
+    windows: Sequence[tuple[int, int, int]],
+    by_sentence: bool,
+) -> dict[str, list[tuple[int, int]]]:
+    """What the embedder's ``window_ranges`` answered for each text scoring asked it about.
+
+    Without sentence windows it was asked about each span's text; with them, about each of the
+    span's sentences (see ``services.verification.window_ranges``), and every window lies inside
+    one sentence, so the stored windows split back by sentence.
+    """
+    table: dict[str, list[tuple[int, int]]] = {}
+    for index, span in enumerate(spans):
+        own = [(start, end) for i, start, end in windows if i == index]
+        if not own:
+            continue
+        if not by_sentence:
+            _put(table, span.text, own)
+            continue
+        text = span.text
+        for sentence in split_sentences(text) or [Sentence(text, 0, len(text))]:
+            inside = [
+                (start - sentence.start, end - sentence.start)
+                for start, end in own
+                if sentence.start <= start and end <= sentence.end
+            ]
+            _put(table, sentence.text, inside)
+    return table
+
+
+def _put(table: dict[str, list[tuple[int, int]]], text: str, ranges: list[tuple[int, int]]) -> None:
+    """Record ``ranges`` for ``text`` if they cover it from end to end, as windows always do.
+
+    Windows that do not reach the end of the text were cut for another text (the plan was
+    changed after scoring): leaving them out makes replay embed other texts than the trace
+    holds vectors for, which it reports.
+    """
+    if ranges and min(r[0] for r in ranges) == 0 and max(r[1] for r in ranges) == len(text):
+        table.setdefault(text, ranges)
+
+
+def plan_spans(plan: Sequence[dict[str, Any]]) -> list[EvidenceSpan]:
+    """The evidence spans a trace's ``plan`` records, in plan order.
+
+    Each entry gives ``id``, ``text``, ``truth_class`` (default True) and optionally ``erased``
+    (``[[start, end], ...]``); every other key is source metadata, which scoring never reads.
+    """
+    return [
+        EvidenceSpan(
+            id=str(entry["id"]),
+            text=str(entry["text"]),
+            truth_class=bool(entry.get("truth_class", True)),
+            source={k: v for k, v in entry.items() if k not in _SPAN_KEYS},
+            erased=tuple(ErasedRange(int(a), int(b)) for a, b in entry.get("erased", [])),
+        )
+        for entry in plan
+    ]
+
+
+def _claim(entry: dict[str, Any]) -> Claim:
+    span = entry.get("draft_span")
+    return Claim(
+        id=str(entry["id"]),
+        text=str(entry["text"]),
+        draft_span=None if span is None else (int(span[0]), int(span[1])),
+        cited_markers=tuple(str(m) for m in entry.get("cited_markers", [])),
+    )
+
+
+def trace_embeddings(
+    claims: Sequence[Claim | ClaimVerdict],
+    plan_spans: Sequence[EvidenceSpan],
+    embedder: Embedder,
+    model: ScoreModel,
+) -> dict[str, Any]:
+    """The ``embeddings`` of a trace: what :func:`replay` needs to re-score it.
+
+    Args:
+        claims: the claims scored, in order (claims or their verdicts: only the text is read).
+        plan_spans: the evidence exactly as scoring received it, in the order of the trace's
+            ``plan``.
+        embedder: the embedder that scored; a :class:`RecordingEmbedder` whose last call was
+            that scoring gives its vectors back without embedding again.
+        model: the score model used (it decides the windows).
+
+    Returns:
+        ``{"claims": [vector, ...], "windows": [{"span", "start", "end", "vector"}, ...]}``
+        with vectors as base64 float32; both lists are empty when scoring embedded nothing
+        (no claims, or no truth-class span).
+
+    Raises:
+        ProviderError: the embedder failed (only when it has to embed again).
+    """
+    if not claims or not any(span.truth_class for span in plan_spans):
+        return {"claims": [], "windows": []}
+    texts = [claim.text for claim in claims]
+    owners: list[tuple[int, int, int]] = []
+    for index, span in enumerate(plan_spans):
+        if not span.truth_class:
+            continue
+        for start, end in window_ranges(span.text, embedder, model.sentence_windows):
+            owners.append((index, start, end))
+            texts.append(span.text[start:end])
+    recorded = embedder.recorded(texts) if isinstance(embedder, RecordingEmbedder) else None
+    vectors = recorded if recorded is not None else embedder.embed(texts)
+    n = len(claims)
+    return {
+        "claims": [encode_vector(v) for v in vectors[:n]],
+        "windows": [
+            {"span": index, "start": start, "end": end, "vector": encode_vector(vector)}
+            for (index, start, end), vector in zip(owners, vectors[n:], strict=True)
+        ],
+    }
+
+
+def replay(trace: Trace) -> ReplayResult:
+    """Re-score ``trace`` from its stored plan, claims and vectors and compare with its claims.
+
+    The plan must also still match ``plan_hash`` (when the trace records one). A trace whose
+    verification was ``unavailable`` scored nothing: it replays when it records no claims. A
+    trace that cannot be read as scoring input (a field missing, an unknown score model, a
+    damaged vector) fails with the reason.
+    """
+    if trace.verification != VERIFIED:
+        if trace.claims:
+            return ReplayResult(
+                False, [f"{len(trace.claims)} claims recorded by an unavailable verification"]
+            )
+        return ReplayResult(True)
+    try:
+        model = score_model(str(trace.models["score_model"]))
+        spans = plan_spans(trace.plan)
+        claims = [_claim(entry) for entry in trace.claims]
+        embedder = ReplayEmbedder.from_trace(trace, spans, claims, model)
+        verdicts, status = score_all(claims, spans, embedder, model)
+    except (KeyError, TypeError, ValueError, IndexError, SpanproofError) as exc:
+        detail = f"{type(exc).__name__}: {exc}"
+        return ReplayResult(False, [f"cannot replay the trace: {detail}"])
+    differences = []
+    if trace.plan_hash and plan_hash(trace.plan) != trace.plan_hash:
+        differences.append("the plan does not match its plan_hash")
+    if status != VERIFIED:
+        differences.append(f"replay could not score: {status}")
+    else:
+        differences += compare_claims(trace.claims, [v.to_dict() for v in verdicts])
+    return ReplayResult(not differences, differences, len(claims))
+
+
+def compare_claims(
+    stored: Sequence[dict[str, Any]], replayed: Sequence[dict[str, Any]]
+) -> list[str]:
+    """Differences between stored and replayed claim dicts, field by field.
+
+    Values compare by their canonical JSON, so a float must match bit for bit (``0.1 + 0.2`` is
+    not ``0.3``, ``1`` is not ``1.0``). Only the fields scoring produces are compared; others a
+    writer adds are covered by the trace's hash, not by replay.
+    """
+    differences: list[str] = []
+    if len(stored) != len(replayed):
+        differences.append(f"{len(stored)} claims stored, {len(replayed)} replayed")
+    for position, (old, new) in enumerate(zip(stored, replayed, strict=False), start=1):
+        label = f"claim {new.get('id', position)}"
+        for key, value in new.items():
+            if key not in old:
+                differences.append(f"{label}: {key} is missing from the trace")
+            elif canonical_json(old[key]) != canonical_json(value):
+                differences.append(f"{label}: {key} stored {old[key]!r}, replay gives {value!r}")
+    return differences
