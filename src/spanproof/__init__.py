@@ -19,15 +19,18 @@ from spanproof.core.models import (
     SpanRef,
     Verdict,
 )
+from spanproof.services.answering import Answer, Engine
 from spanproof.verifier import Verifier
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Answer",
     "Claim",
     "ClaimVerdict",
     "ConfigurationError",
     "DecomposeError",
+    "Engine",
     "EvidenceSpan",
     "InvalidInputError",
     "Policy",

@@ -9,10 +9,12 @@ import pytest
 import spanproof
 
 PUBLIC = [
+    "Answer",
     "Claim",
     "ClaimVerdict",
     "ConfigurationError",
     "DecomposeError",
+    "Engine",
     "EvidenceSpan",
     "InvalidInputError",
     "Policy",
