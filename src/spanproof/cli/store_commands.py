@@ -98,8 +98,6 @@ def ingest_command(targets: tuple[str, ...], db: str | None, no_embed: bool, as_
                 embedded = embed_pending(
                     store, embedder, progress=lambda n: progress.advance(task, n)
                 )
-            if embedded and store.stats().get("embeddings", 0) >= ANN_MIN:
-                _rebuild_index(store, embedder.model_id)
     counts = Counter(o.status for o in outcomes)
     summary: dict[str, Any] = {
         "sources": len(outcomes),
@@ -255,9 +253,6 @@ def erase_command(
     click.echo(f"erased {source_id} v{version} [{section_key}] {start}..{end} (#{erasure.id})")
 
 
-ANN_MIN = 50_000  # from here on an HNSW index pays for itself on SQLite (docs/store.md)
-
-
 def _rebuild_index(store: EvidenceStore, model_id: str) -> int:
     """Rebuild the backend's approximate vector index when it has one (SQLite + hnswlib)."""
     rebuild = getattr(store, "rebuild_vector_index", None)
@@ -268,7 +263,8 @@ def _rebuild_index(store: EvidenceStore, model_id: str) -> int:
 @DB_OPTION
 @handle_errors
 def reindex_command(db: str | None) -> None:
-    """Rebuild the approximate (HNSW) vector index of a SQLite store for the embedding model."""
+    """Build the optional approximate (HNSW) vector index of a SQLite store (opt-in: exact search
+    is the default; see docs/store.md for when the index is worth it)."""
     from spanproof.bootstrap import build_embedder
 
     with open_store(db) as (settings, store):
