@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spanproof.config import Settings
@@ -12,6 +13,7 @@ from spanproof.core.ports import ChatModel, Decomposer, Embedder
 from spanproof.core.store import EvidenceStore
 
 if TYPE_CHECKING:
+    from spanproof.api.state import AppState
     from spanproof.services.answering import Engine
 
 
@@ -100,6 +102,13 @@ def build_parser() -> Callable[[bytes, str], ParsedDocument]:
     return parse
 
 
+def local_documents(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
+    """(source id, document) for a local file, folder or SciFact corpus (the file connector)."""
+    from spanproof.ingest.files import iter_path
+
+    return iter_path(path)
+
+
 def fetch_remote(settings: Settings, target: str) -> tuple[str, FetchedDocument]:
     """Fetch ``pmc:PMC…``, ``pmid:…`` or ``doi:…`` through its connector: (source id, document)."""
     kind, _, ident = target.partition(":")
@@ -154,3 +163,23 @@ def build_engine(settings: Settings, db: str | None = None) -> Engine:
     except BaseException:
         store.close()
         raise
+
+
+def build_app_state(settings: Settings, db: str | None = None) -> AppState:
+    """What the HTTP app serves: the store, its traces, a verifier and the engine, sharing one
+    embedder and decomposer. The caller owns the store: close it with ``state.store.close()``."""
+    from spanproof.api.state import AppState
+    from spanproof.core.trace import TraceStore
+    from spanproof.verifier import Verifier
+
+    engine = build_engine(settings, db)
+    store = engine.store
+    if not isinstance(store, TraceStore) or engine.embedder is None:
+        store.close()
+        raise ConfigurationError(
+            "the HTTP API needs a store that keeps traces (SQLite or PostgreSQL)"
+        )
+    verifier = Verifier(
+        embedder=engine.embedder, decomposer=engine.decomposer, score_model=engine.score_model
+    )
+    return AppState(settings=settings, store=store, traces=store, verifier=verifier, engine=engine)

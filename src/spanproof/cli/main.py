@@ -200,6 +200,10 @@ def _register() -> None:
     from spanproof.cli.ask_commands import ask_command
 
     cli.add_command(ask_command)
+    from spanproof.cli.serve_commands import COMMANDS as SERVE_COMMANDS
+
+    for command in SERVE_COMMANDS:
+        cli.add_command(command)
 
 
 _register()

@@ -57,15 +57,14 @@ def _progress(console: Console) -> Progress:
 
 
 def _targets(settings: Settings, targets: tuple[str, ...]) -> list[tuple[str, FetchedDocument]]:
-    from spanproof.bootstrap import fetch_remote
-    from spanproof.ingest.files import iter_path
+    from spanproof.bootstrap import fetch_remote, local_documents
 
     out: list[tuple[str, FetchedDocument]] = []
     for target in targets:
         if target.split(":", 1)[0] in ("pmc", "pmid", "doi"):
             out.append(fetch_remote(settings, target))
         else:
-            out.extend(iter_path(Path(target)))
+            out.extend(local_documents(Path(target)))
     return out
 
 

@@ -1,0 +1,292 @@
+"""The HTTP app: ``create_app(state)`` serves the JSON API under ``/v1/``, ``/healthz``,
+``/metrics``, and the web UI from the same process when it is installed."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, FastAPI, Query, Request
+from fastapi.responses import JSONResponse, Response
+
+from spanproof import __version__
+from spanproof.api import errors
+from spanproof.api.errors import ApiError
+from spanproof.api.metrics import CONTENT_TYPE, Metrics
+from spanproof.api.middleware import ApiMiddleware
+from spanproof.api.schemas import (
+    GenerateRequest,
+    GenerateResponse,
+    Health,
+    SearchHitOut,
+    SourceUpload,
+    SourceUploadResponse,
+    VerifyRequest,
+    VerifyResponse,
+)
+from spanproof.api.state import AppState, get_state
+from spanproof.core.documents import FetchedDocument
+from spanproof.core.errors import InvalidInputError
+from spanproof.core.models import Policy
+from spanproof.core.store import SearchFilter
+from spanproof.services.ingestion import embed_pending, ingest
+from spanproof.services.search import search as run_search
+from spanproof.verifier import Verifier
+
+State = Annotated[AppState, Depends(get_state)]
+ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"description": "The error shape: {error: {type, message, status, request_id}}"}
+    for status in (400, 401, 404, 413, 415, 422, 500)
+}
+
+v1 = APIRouter(prefix="/v1", responses=ERROR_RESPONSES)
+ops = APIRouter()
+
+
+def _metrics(request: Request) -> Metrics:
+    metrics: Metrics = request.app.state.metrics
+    return metrics
+
+
+@v1.post("/verify", response_model=VerifyResponse, summary="Verify a draft or claims")
+def verify(body: VerifyRequest, state: State, request: Request) -> dict[str, Any]:
+    """Verify a draft (decomposed into claims) or atomic claims against evidence.
+
+    The answer is the CLI ``verify --json`` contract object.
+    """
+    verifier = state.verifier
+    if body.score_model is not None and body.score_model != verifier.model.name:
+        verifier = Verifier(
+            embedder=verifier.embedder, decomposer=verifier.decomposer, score_model=body.score_model
+        )
+    evidence = [e.model_dump() for e in body.evidence]
+    if body.draft is not None:
+        policy = body.policy or state.settings.verify.policy
+        report = verifier.verify(body.draft, evidence, policy=policy)
+    else:
+        claims = [
+            c if isinstance(c, str) else c.model_dump(exclude_none=True) for c in body.claims or []
+        ]
+        report = verifier.check_claims(claims, evidence)
+    _metrics(request).observe_verification(
+        "verify", report.verification, [c.verdict.value for c in report.claims]
+    )
+    return report.to_dict()
+
+
+@v1.post("/generate", response_model=GenerateResponse, summary="Answer a question, verified")
+def generate(body: GenerateRequest, state: State, request: Request) -> dict[str, Any]:
+    """Plan, generate, verify and trace an answer: answer, claims, citations, plan, trace id."""
+    policy = Policy(body.policy) if body.policy else None
+    answer = state.engine.ask(body.question, policy=policy)
+    _metrics(request).observe_verification(
+        "generate", answer.verification, [c.verdict.value for c in answer.claims]
+    )
+    return answer.to_dict()
+
+
+def _trace(state: AppState, trace_id: str) -> Response:
+    trace = state.traces.get_trace(trace_id)
+    if trace is None:
+        raise ApiError(404, f"no trace {trace_id!r}")
+    # The stored canonical JSON, byte for byte (its hash can be checked by the caller).
+    return Response(trace.to_json(), media_type="application/json")
+
+
+@v1.get("/trace/{trace_id}", summary="One stored trace")
+def get_trace(trace_id: str, state: State) -> Response:
+    """The stored trace's canonical JSON."""
+    return _trace(state, trace_id)
+
+
+@v1.get("/traces/{trace_id}", summary="One stored trace (alias)")
+def get_trace_alias(trace_id: str, state: State) -> Response:
+    """The stored trace's canonical JSON (same as ``/v1/trace/{id}``)."""
+    return _trace(state, trace_id)
+
+
+@v1.get("/traces", summary="Recent traces, newest first")
+def list_traces(
+    state: State,
+    limit: Annotated[int, Query(ge=1, le=500)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> list[dict[str, Any]]:
+    """Summaries of recent traces (open one with ``/v1/traces/{id}``)."""
+    return [
+        {
+            "id": t.id,
+            "seq": t.seq,
+            "kind": t.kind,
+            "created_at": t.created_at,
+            "question": t.request.get("question"),
+            "verification": t.verification,
+            "claims": len(t.claims),
+            "hash": t.hash,
+        }
+        for t in state.traces.list_traces(limit=limit, offset=offset)
+    ]
+
+
+def _upload_bytes(body: SourceUpload) -> bytes:
+    if body.text is not None:
+        raw = body.text.encode("utf-8")
+    else:
+        try:
+            raw = base64.b64decode(body.content_base64 or "", validate=True)
+        except (binascii.Error, ValueError):
+            raise InvalidInputError("'content_base64' is not valid base64") from None
+    if not raw:
+        raise InvalidInputError("the document is empty")
+    return raw
+
+
+@v1.post(
+    "/sources", response_model=SourceUploadResponse, status_code=201, summary="Ingest a document"
+)
+def add_source(body: SourceUpload, state: State, request: Request) -> dict[str, Any]:
+    """Ingest a document sent inline (never a path or URL) as ``upload:<sha256[:16]>``.
+
+    Corrupt or hostile content is stored and quarantined with its reason; new chunks are embedded.
+    """
+    raw = _upload_bytes(body)
+    source_id = f"upload:{hashlib.sha256(raw).hexdigest()[:16]}"
+    fetched = FetchedDocument(
+        connector="upload", external_ids={}, media_type=body.media_type, raw=raw, title=body.title
+    )
+    outcome = ingest(state.store, fetched, source_id, request.app.state.parse)
+    embedded = 0
+    if state.engine.embedder is not None:
+        embedded = embed_pending(state.store, state.engine.embedder)
+    return {
+        "source_id": outcome.source_id,
+        "version": outcome.version,
+        "status": outcome.status,
+        "reason": outcome.reason,
+        "sections": outcome.sections,
+        "chunks": outcome.chunks,
+        "chunks_embedded": embedded,
+    }
+
+
+@v1.get("/sources", summary="List sources")
+def list_sources(
+    state: State,
+    status: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 50,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> list[dict[str, Any]]:
+    return [asdict(s) for s in state.store.list_sources(status=status, limit=limit, offset=offset)]
+
+
+@v1.get("/sources/{source_id}", summary="A source: metadata, versions and sections")
+def get_source(source_id: str, state: State) -> dict[str, Any]:
+    source = state.store.get_source(source_id)
+    if source is None:
+        raise ApiError(404, f"no source {source_id!r}")
+    versions = state.store.versions(source_id)
+    latest = versions[-1] if versions else None
+    sections = state.store.sections(source_id, latest.number) if latest else []
+    return {
+        "source": asdict(source),
+        "versions": [asdict(v) for v in versions],
+        "sections": [
+            {"key": s.key, "title": s.title, "ordinal": s.ordinal, "text": s.text} for s in sections
+        ],
+    }
+
+
+@v1.get("/search", response_model=list[SearchHitOut], summary="Search the store")
+def search(
+    state: State,
+    q: Annotated[str, Query(min_length=1, max_length=2000)],
+    mode: Literal["hybrid", "keyword", "vector"] = "hybrid",
+    limit: Annotated[int, Query(ge=1, le=100)] = 10,
+) -> list[dict[str, Any]]:
+    """Keyword and semantic search, fused by reciprocal rank (eligible sources only)."""
+    embedder = state.engine.embedder if mode != "keyword" else None
+    hits = run_search(state.store, q, embedder=embedder, limit=limit, mode=mode, flt=SearchFilter())
+    return [
+        {
+            "rank": h.rank,
+            "score": h.score,
+            "source": h.chunk.source_id,
+            "version": h.chunk.version,
+            "section": h.chunk.section_key,
+            "start": h.chunk.start,
+            "end": h.chunk.end,
+            "text": h.chunk.text,
+        }
+        for h in hits
+    ]
+
+
+@ops.get("/healthz", response_model=Health, summary="Liveness and the models in use")
+def healthz(state: State) -> JSONResponse:
+    try:
+        state.store.stats()
+        reachable = True
+    except Exception:
+        reachable = False
+    embedder = state.engine.embedder
+    models = {
+        "embed": embedder.model_id if embedder is not None else "",
+        "decompose": state.engine.decomposer.model_id,
+        "gen": state.engine.generator.model_id,
+        "score_model": state.engine.score_model.name,
+    }
+    body = Health(
+        status="ok" if reachable else "degraded",
+        store=reachable,
+        models=models,
+        version=__version__,
+    )
+    return JSONResponse(body.model_dump(), status_code=200 if reachable else 503)
+
+
+@ops.get("/metrics", summary="Prometheus metrics", response_class=Response)
+def metrics(request: Request) -> Response:
+    return Response(_metrics(request).render(), media_type=CONTENT_TYPE)
+
+
+def create_app(
+    state: AppState, *, api_keys: Sequence[str] = (), max_body_bytes: int = 2_000_000
+) -> FastAPI:
+    """The app serving ``state``.
+
+    Args:
+        state: the store, verifier and engine to serve.
+        api_keys: when non-empty, every ``/v1/*`` route needs one of them (``Authorization:
+            Bearer <key>`` or ``X-API-Key``); ``/healthz`` and ``/metrics`` stay open.
+        max_body_bytes: the largest request body accepted (413 above it, checked before parsing).
+    """
+    from spanproof.bootstrap import build_parser
+
+    app = FastAPI(
+        title="spanproof",
+        version=__version__,
+        description="Check every factual claim against the exact source text it may rest on.",
+        openapi_url="/openapi.json",
+    )
+    app.state.spanproof = state
+    app.state.metrics = Metrics()
+    app.state.parse = build_parser()
+    errors.install(app)
+    app.include_router(v1)
+    app.include_router(ops)
+    try:
+        from spanproof.web.routes import router as web_router
+    except ImportError:
+        pass
+    else:
+        app.include_router(web_router)
+    app.add_middleware(
+        ApiMiddleware,
+        api_keys=tuple(api_keys),
+        max_body_bytes=max_body_bytes,
+        metrics=app.state.metrics,
+    )
+    return app

@@ -1,0 +1,185 @@
+"""The one place the HTTP API maps errors to responses, in one JSON shape.
+
+Every error, whatever raised it, answers::
+
+    {"error": {"type": str, "message": str, "status": int, "request_id": str}}
+
+plus ``"retryable": bool`` for runtime failures (provider or store). Messages never carry
+internals of unexpected failures, request bodies, headers or secrets.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from spanproof.core.errors import (
+    ConfigurationError,
+    DecomposeError,
+    InvalidInputError,
+    ProviderError,
+    RuntimeFailure,
+    SourceError,
+    SpanproofError,
+    StoreError,
+)
+
+log = logging.getLogger("spanproof.api")
+
+# HTTP status → the error ``type`` used when nothing more specific applies.
+STATUS_TYPES = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+    422: "validation_error",
+    500: "internal_error",
+    502: "upstream_error",
+    503: "unavailable",
+}
+
+INTERNAL_MESSAGE = "internal error: the server failed to handle this request (see its log)"
+
+
+class ApiError(Exception):
+    """An error the API raises on purpose, with its status, type and a safe message."""
+
+    def __init__(
+        self,
+        status: int,
+        message: str,
+        *,
+        type: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.status = status
+        self.type = type or STATUS_TYPES.get(status, "error")
+        self.message = message
+        self.headers = headers
+
+
+def request_id(request: Request) -> str:
+    """The request's id (set by the API middleware; empty outside it)."""
+    return str(request.scope.get("spanproof.request_id", ""))
+
+
+def error_body(
+    status: int, message: str, *, type: str | None = None, request_id: str = "", **extra: Any
+) -> dict[str, Any]:
+    """The pinned error shape."""
+    error: dict[str, Any] = {
+        "type": type or STATUS_TYPES.get(status, "error"),
+        "message": message,
+        "status": status,
+        "request_id": request_id,
+    }
+    error.update(extra)
+    return {"error": error}
+
+
+def error_response(
+    status: int,
+    message: str,
+    *,
+    type: str | None = None,
+    request_id: str = "",
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> JSONResponse:
+    body = error_body(status, message, type=type, request_id=request_id, **extra)
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def spanproof_status(exc: SpanproofError) -> tuple[int, str, str, dict[str, Any]]:
+    """(status, type, message, extra fields) for a spanproof error."""
+    if isinstance(exc, InvalidInputError):
+        return 400, "invalid_input", str(exc), {}
+    if isinstance(exc, DecomposeError):
+        return 502, "decompose_error", "the decomposer gave no valid claims", {"retryable": True}
+    if isinstance(exc, ConfigurationError):
+        # A server misconfiguration; its message may name settings, so it stays in the log.
+        return 500, "configuration_error", "the server is misconfigured (see its log)", {}
+    if isinstance(exc, RuntimeFailure):
+        kind = {ProviderError: "provider_error", StoreError: "store_error"}.get(
+            type(exc), "source_error" if isinstance(exc, SourceError) else "runtime_error"
+        )
+        status = 503 if exc.retryable else 502
+        return status, kind, _runtime_message(exc), {"retryable": exc.retryable}
+    return 500, "internal_error", INTERNAL_MESSAGE, {}
+
+
+def _runtime_message(exc: RuntimeFailure) -> str:
+    if isinstance(exc, StoreError):
+        return "the evidence store failed"
+    if isinstance(exc, ProviderError):
+        return "a model provider call failed"
+    return "an upstream source failed"
+
+
+def _validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
+    errors = exc.errors()
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return 400, "malformed_json", "the request body is not valid JSON"
+    parts = []
+    for e in errors[:10]:
+        loc = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
+        # Only where and what: never the offending input (it may hold a secret).
+        parts.append(f"{loc or 'body'}: {e.get('msg', 'invalid')}")
+    return 422, "validation_error", "; ".join(parts) or "the request is invalid"
+
+
+async def _on_spanproof(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, SpanproofError)
+    status, kind, message, extra = spanproof_status(exc)
+    if status >= 500:
+        log.error("request %s failed: %r", request_id(request), exc)
+    return error_response(status, message, type=kind, request_id=request_id(request), **extra)
+
+
+async def _on_api_error(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, ApiError)
+    return error_response(
+        exc.status, exc.message, type=exc.type, request_id=request_id(request), headers=exc.headers
+    )
+
+
+async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, RequestValidationError)
+    status, kind, message = _validation_message(exc)
+    return error_response(status, message, type=kind, request_id=request_id(request))
+
+
+async def _on_http(request: Request, exc: Exception) -> JSONResponse:
+    assert isinstance(exc, StarletteHTTPException)
+    status = exc.status_code
+    message = exc.detail if isinstance(exc.detail, str) and status < 500 else None
+    defaults = {404: "no such route", 405: "method not allowed on this route"}
+    return error_response(
+        status,
+        message or defaults.get(status, STATUS_TYPES.get(status, "error")),
+        request_id=request_id(request),
+        headers=dict(exc.headers) if exc.headers else None,
+    )
+
+
+def unexpected(request_id: str, exc: BaseException) -> JSONResponse:
+    """The 500 answer for an exception nothing else handled (logged, never echoed)."""
+    log.error("request %s failed unexpectedly", request_id, exc_info=exc)
+    return error_response(500, INTERNAL_MESSAGE, type="internal_error", request_id=request_id)
+
+
+def install(app: FastAPI) -> None:
+    """Register every handler on ``app`` (the catch-all lives in the API middleware)."""
+    app.add_exception_handler(ApiError, _on_api_error)
+    app.add_exception_handler(SpanproofError, _on_spanproof)
+    app.add_exception_handler(RequestValidationError, _on_validation)
+    app.add_exception_handler(StarletteHTTPException, _on_http)

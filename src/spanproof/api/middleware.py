@@ -1,0 +1,191 @@
+"""The API's outer layer (pure ASGI): request ids, API keys, body limits, metrics, the catch-all.
+
+Checks run before any route sees the request, in this order: API key (``/v1/*`` only, when keys
+are configured), declared ``Content-Length`` against the limit, content type of a body sent to
+``/v1/*`` (JSON only), then the body is read in full while counting (a streamed body over the
+limit stops reading at the limit) and must be UTF-8. The route then parses the buffered body.
+"""
+
+from __future__ import annotations
+
+import hmac
+import time
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from spanproof.api.errors import error_response, unexpected
+from spanproof.api.metrics import Metrics
+
+BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class ApiMiddleware:
+    """Wraps the FastAPI app; see the module docstring."""
+
+    def __init__(
+        self,
+        app: ASGIApp,
+        *,
+        api_keys: Sequence[str],
+        max_body_bytes: int,
+        metrics: Metrics,
+    ) -> None:
+        self.app = app
+        self.api_keys = tuple(k.encode("utf-8") for k in api_keys if k)
+        self.max_body_bytes = max_body_bytes
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        rid = _header(scope, b"x-request-id")
+        rid = rid if rid and len(rid) <= 64 and rid.isascii() else uuid.uuid4().hex
+        scope["spanproof.request_id"] = rid
+        started = time.perf_counter()
+        status = {"code": 500}
+
+        async def send_wrapper(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                status["code"] = int(message["status"])
+                headers = list(message.get("headers", []))
+                headers.append((b"x-request-id", rid.encode("ascii")))
+                message = {**message, "headers": headers}
+            await send(message)
+
+        try:
+            await self._handle(scope, receive, send_wrapper, rid)
+        finally:
+            route = scope.get("route")
+            template = getattr(route, "path", None) or "unmatched"
+            self.metrics.observe_request(
+                template, scope["method"], status["code"], time.perf_counter() - started
+            )
+
+    async def _handle(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
+        path: str = scope["path"]
+        api = path.startswith("/v1/") or path == "/v1"
+        if api and self.api_keys and not self._authorized(scope):
+            response = error_response(
+                401,
+                "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key'",
+                request_id=rid,
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+            await response(scope, receive, send)
+            return
+        if scope["method"] in BODY_METHODS:
+            problem = self._check_headers(scope, api)
+            if problem is not None:
+                await error_response(problem[0], problem[1], request_id=rid)(scope, receive, send)
+                return
+            try:
+                body = await self._read_body(receive)
+            except _TooLarge:
+                await self._too_large(scope, receive, send, rid)
+                return
+            if api and body:
+                try:
+                    body.decode("utf-8")
+                except UnicodeDecodeError:
+                    await error_response(
+                        400,
+                        "the request body is not valid UTF-8",
+                        type="invalid_utf8",
+                        request_id=rid,
+                    )(scope, receive, send)
+                    return
+            receive = _replay(body, receive)
+        started = False
+
+        async def tracking_send(message: Message) -> None:
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, tracking_send)
+        except Exception as exc:  # the catch-all: log, answer 500, leak nothing
+            if started:
+                raise
+            await unexpected(rid, exc)(scope, receive, send)
+
+    def _authorized(self, scope: Scope) -> bool:
+        given = _header(scope, b"x-api-key")
+        auth = _header(scope, b"authorization")
+        if auth and auth[:7].lower() == "bearer ":
+            given = auth[7:].strip()
+        if not given:
+            return False
+        candidate = given.encode("utf-8", "replace")
+        # Compare against every key (no early exit) so timing says nothing about which matched.
+        matched = False
+        for key in self.api_keys:
+            matched |= hmac.compare_digest(candidate, key)
+        return matched
+
+    def _check_headers(self, scope: Scope, api: bool) -> tuple[int, str] | None:
+        length = _header(scope, b"content-length")
+        if length:
+            if not length.isdigit():
+                return 400, "Content-Length is not a number"
+            if int(length) > self.max_body_bytes:
+                return 413, f"the request body is over the limit of {self.max_body_bytes} bytes"
+        if api and (length is None or length != "0"):
+            ctype = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
+            if ctype != "application/json" and not ctype.endswith("+json"):
+                return 415, "send the request body as JSON (Content-Type: application/json)"
+        return None
+
+    async def _read_body(self, receive: Receive) -> bytes:
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                break
+            part: bytes = message.get("body", b"")
+            size += len(part)
+            if size > self.max_body_bytes:
+                raise _TooLarge
+            chunks.append(part)
+            if not message.get("more_body", False):
+                break
+        return b"".join(chunks)
+
+    async def _too_large(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
+        response = error_response(
+            413,
+            f"the request body is over the limit of {self.max_body_bytes} bytes",
+            request_id=rid,
+            headers={"Connection": "close"},
+        )
+        await response(scope, receive, send)
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for key, value in scope.get("headers", []):
+        if key.lower() == name:
+            return bytes(value).decode("latin-1")
+    return None
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    sent = False
+
+    async def replay() -> Message:
+        nonlocal sent
+        if not sent:
+            sent = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        message: dict[str, Any] = dict(await receive())
+        return message
+
+    return replay

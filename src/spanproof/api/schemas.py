@@ -1,0 +1,146 @@
+"""Request and response models of the HTTP API (they make the OpenAPI schema)."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+MAX_ITEMS = 10_000
+
+
+class EvidenceItem(BaseModel):
+    """One evidence span; extra keys are kept as source metadata."""
+
+    model_config = ConfigDict(extra="allow")
+
+    id: str | int
+    text: str
+    truth_class: bool = True
+
+
+class ClaimItem(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str | None = None
+    text: str
+    cited_markers: list[str] = Field(default_factory=list)
+
+
+class VerifyRequest(BaseModel):
+    """Either ``draft`` (decomposed into claims) or ``claims``, with ``evidence``."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    draft: str | None = Field(None, description="A draft to decompose and verify.")
+    claims: list[ClaimItem | str] | None = Field(
+        None, description="Atomic claims to verify as given.", max_length=MAX_ITEMS
+    )
+    evidence: list[EvidenceItem] = Field(..., min_length=1, max_length=MAX_ITEMS)
+    policy: Literal["flag", "redact"] | None = Field(
+        None, description="Delivery policy for drafts (default: the server's)."
+    )
+    score_model: Literal["v1", "v2"] | None = Field(
+        None, description="Score model (default: the server's)."
+    )
+
+    @model_validator(mode="after")
+    def _one_of(self) -> VerifyRequest:
+        if (self.draft is None) == (self.claims is None):
+            raise ValueError("give exactly one of 'draft' or 'claims'")
+        return self
+
+
+class VerifyResponse(BaseModel):
+    """The CLI ``verify --json`` contract object."""
+
+    model_config = ConfigDict(extra="allow")
+
+    score_model: str
+    embed_model: str
+    embed_model_hash: str
+    verification: str
+    claims: list[dict[str, Any]]
+    delivered: str | None
+
+
+class GenerateRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    question: str = Field(..., min_length=1, max_length=4000)
+    policy: Literal["flag", "redact"] | None = None
+
+
+class GenerateResponse(BaseModel):
+    """``Answer.to_dict()``: the answer, its claims, citations, plan and trace id."""
+
+    model_config = ConfigDict(extra="allow")
+
+    question: str
+    answer: str | None
+    draft: str
+    verification: str
+    policy: str
+    claims: list[dict[str, Any]]
+    citations: dict[str, dict[str, Any]]
+    plan: dict[str, Any]
+    models: dict[str, str]
+    usage: dict[str, int]
+    trace_id: str | None
+
+
+MediaType = Literal[
+    "text/plain",
+    "text/markdown",
+    "text/html",
+    "text/csv",
+    "application/jats+xml",
+    "application/pubmed+xml",
+    "application/xml",
+    "application/octet-stream",
+]
+
+
+class SourceUpload(BaseModel):
+    """A document sent inline: ``text`` or ``content_base64``, never a path or a URL."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str | None = Field(None, description="The document as text (UTF-8).")
+    content_base64: str | None = Field(None, description="The document's bytes, base64.")
+    title: str = Field("", max_length=1000)
+    media_type: MediaType = Field("text/plain", description="The document's format.")
+
+    @model_validator(mode="after")
+    def _one_of(self) -> SourceUpload:
+        if (self.text is None) == (self.content_base64 is None):
+            raise ValueError("give exactly one of 'text' or 'content_base64'")
+        return self
+
+
+class SourceUploadResponse(BaseModel):
+    source_id: str
+    version: int
+    status: Literal["new", "duplicate", "quarantined"]
+    reason: str
+    sections: int
+    chunks: int
+    chunks_embedded: int
+
+
+class SearchHitOut(BaseModel):
+    rank: int
+    score: float
+    source: str
+    version: int
+    section: str
+    start: int
+    end: int
+    text: str
+
+
+class Health(BaseModel):
+    status: Literal["ok", "degraded"]
+    store: bool
+    models: dict[str, str]
+    version: str

@@ -1,0 +1,68 @@
+"""Running the app under uvicorn, and the rule that keeps an open server keyed.
+
+A server bound to anything but loopback (127.0.0.0/8, ::1, ``localhost``) must have API keys.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+from collections.abc import Sequence
+
+from spanproof.core.errors import ConfigurationError
+
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.localdomain", "ip6-localhost"})
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` names only the local machine."""
+    name = host.strip().strip("[]").lower()
+    if name in LOOPBACK_NAMES:
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def api_keys_from(given: Sequence[str], env_value: str | None) -> list[str]:
+    """Keys from ``--api-key`` options and the comma-separated ``SPANPROOF_API_KEYS``."""
+    keys = [k.strip() for k in given if k.strip()]
+    keys += [k.strip() for k in (env_value or "").split(",") if k.strip()]
+    return list(dict.fromkeys(keys))
+
+
+def check_bind(host: str, api_keys: Sequence[str]) -> None:
+    """Refuse an open bind without keys.
+
+    Raises:
+        ConfigurationError: ``host`` is not loopback and no API key is configured.
+    """
+    if not api_keys and not is_loopback(host):
+        raise ConfigurationError(
+            f"refusing to serve on {host!r} without an API key: pass --api-key KEY (or set "
+            "SPANPROOF_API_KEYS=key1,key2), or bind to 127.0.0.1"
+        )
+
+
+def serve(
+    host: str,
+    port: int,
+    *,
+    db: str | None = None,
+    api_keys: Sequence[str] = (),
+    max_body_bytes: int = 2_000_000,
+) -> None:
+    """Build the state from settings and run the app until interrupted."""
+    import uvicorn
+
+    from spanproof.api.app import create_app
+    from spanproof.bootstrap import build_app_state
+    from spanproof.config import load_settings
+
+    check_bind(host, api_keys)
+    state = build_app_state(load_settings(), db)
+    try:
+        app = create_app(state, api_keys=api_keys, max_body_bytes=max_body_bytes)
+        uvicorn.run(app, host=host, port=port, log_level="info", server_header=False)
+    finally:
+        state.store.close()

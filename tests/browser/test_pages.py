@@ -1,0 +1,88 @@
+"""The web UI's pages through the ASGI app (no browser): status codes, escaping, labels, 404s."""
+
+from __future__ import annotations
+
+import html
+from urllib.parse import quote
+
+from fastapi.testclient import TestClient
+from web_world import EVIL_ID, EVIL_TITLE, SOURCE_ID, WebFixture, expected_mark
+
+from spanproof.web.routes import LABELS
+
+
+def test_home_redirects_to_the_trace_list(web: WebFixture) -> None:
+    with TestClient(web.app) as client:
+        response = client.get("/", follow_redirects=False)
+        assert response.status_code == 307
+        assert response.headers["location"] == "/traces"
+        page = client.get("/traces")
+    assert page.status_code == 200
+    assert page.headers["content-type"].startswith("text/html")
+    assert f'href="/traces/{web.trace.id}"' in page.text
+    assert web.trace.kind in page.text
+    assert '<html lang="en">' in page.text and "<main" in page.text and "<nav" in page.text
+
+
+def test_trace_page_shows_every_claim_with_a_verdict_label(web: WebFixture) -> None:
+    with TestClient(web.app) as client:
+        page = client.get(f"/traces/{web.trace.id}")
+    assert page.status_code == 200
+    text = page.text
+    for index, claim in enumerate(web.trace.claims, start=1):
+        assert f'aria-controls="claim-panel-{index}"' in text
+        assert f'id="claim-panel-{index}"' in text
+        assert html.escape(LABELS[claim["verdict"]], quote=False) in text
+    assert 'aria-expanded="false"' in text
+    assert "<mark>" + html.escape(expected_mark(web.store, web.trace)) + "</mark>" in text
+    assert quote(SOURCE_ID, safe=":/@") in text
+    assert "/static/viewer.js" in text
+
+
+def test_titles_and_text_are_escaped(web: WebFixture) -> None:
+    with TestClient(web.app) as client:
+        page = client.get(f"/sources/{EVIL_ID}")
+        hits = client.get("/search", params={"q": "<script>canopy"})
+    assert page.status_code == 200
+    assert EVIL_TITLE not in page.text
+    assert "&lt;script&gt;" in page.text
+    assert "&lt;b&gt;at noon&lt;/b&gt; &amp; quieter" in page.text
+    assert hits.status_code == 200
+    assert "<script>canopy" not in hits.text and "&lt;script&gt;canopy" in hits.text
+    assert "<script>alert" not in hits.text
+
+
+def test_source_page_lists_versions_and_sections(web: WebFixture) -> None:
+    with TestClient(web.app) as client:
+        page = client.get("/sources/" + quote(SOURCE_ID, safe=":/"))
+        v1 = client.get("/sources/" + quote(SOURCE_ID, safe=":/"), params={"v": 1})
+        missing = client.get("/sources/" + quote(SOURCE_ID, safe=":/"), params={"v": 9})
+    assert page.status_code == 200 and v1.status_code == 200
+    version = web.store.versions(SOURCE_ID)[0]
+    assert version.sha256[:12] in page.text and version.state in page.text
+    sections = [s for s in web.store.sections(SOURCE_ID, version.number) if s.text]
+    assert sections
+    for section in sections:
+        assert f'id="section-{quote(section.key, safe="")}"' in page.text
+        assert html.escape(section.text.splitlines()[0], quote=False) in page.text
+    assert missing.status_code == 404
+
+
+def test_search_links_to_source_sections(web: WebFixture) -> None:
+    with TestClient(web.app) as client:
+        empty = client.get("/search")
+        page = client.get("/search", params={"q": "systolic blood pressure"})
+    assert empty.status_code == 200 and '<label for="q">' in empty.text
+    assert page.status_code == 200
+    assert 'href="/sources/' + quote(SOURCE_ID, safe=":/@") + "?v=1#section-" in page.text
+
+
+def test_unknown_ids_give_an_html_404(web: WebFixture) -> None:
+    with TestClient(web.app) as client:
+        for path in ("/traces/tr_nope", "/sources/file:nope/x.md", "/static/routes.py"):
+            response = client.get(path)
+            assert response.status_code == 404, path
+            assert response.headers["content-type"].startswith("text/html")
+        css = client.get("/static/spanproof.css")
+    assert "Not found" in response.text
+    assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")

@@ -1,0 +1,111 @@
+"""The web UI tests' world: a small store with one answered question, and a FastAPI app that
+serves only the web UI's router (not the HTTP API's ``create_app``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from fastapi import FastAPI
+
+from spanproof.api.state import AppState
+from spanproof.bootstrap import build_parser
+from spanproof.config import Settings
+from spanproof.core.documents import FetchedDocument
+from spanproof.core.trace import Trace
+from spanproof.services.answering import Engine
+from spanproof.services.generation import ExtractiveGenerator
+from spanproof.services.ingestion import embed_pending, ingest
+from spanproof.store.sqlite.store import SqliteEvidenceStore
+from spanproof.testing.fakes import FakeEmbedder
+from spanproof.verifier import Verifier
+from spanproof.verify.decompose import RuleBasedDecomposer
+from spanproof.verify.scoring import V2
+from spanproof.web.routes import router
+
+SOURCE_ID = "file:demo/walking study.md"
+EVIL_ID = "file:demo/evil.md"
+EVIL_TITLE = "<script>alert('x')</script> Evil"
+QUESTION = "What did daily walking do to blood pressure?"
+WALKING = b"""# Daily walking and blood pressure
+
+## Methods
+
+We randomised 240 adults aged 40 to 75 with mild hypertension to daily walking or usual care.
+The walking group walked briskly for 30 minutes every day for 12 weeks.
+
+## Results
+
+Daily walking for 30 minutes lowered systolic blood pressure by 5 mmHg after 12 weeks compared
+with usual care. Diastolic blood pressure fell by 2 mmHg. Eight percent of the walking group
+dropped out.
+"""
+EVIL = b"""# Tree canopy
+
+## Results
+
+Blocks with more tree canopy were 2 degrees cooler <b>at noon</b> & quieter.
+"""
+
+
+@dataclass(frozen=True)
+class WebFixture:
+    state: AppState
+    store: SqliteEvidenceStore
+    app: FastAPI
+    trace: Trace
+
+
+@contextmanager
+def web_world(tmp_path: Path) -> Iterator[WebFixture]:
+    store = SqliteEvidenceStore(tmp_path / "store.sqlite")
+    embedder = FakeEmbedder()
+    parse = build_parser()
+    ingest(
+        store,
+        FetchedDocument("file", {}, "text/markdown", WALKING, title="Walking"),
+        SOURCE_ID,
+        parse,
+    )
+    ingest(
+        store, FetchedDocument("file", {}, "text/markdown", EVIL, title=EVIL_TITLE), EVIL_ID, parse
+    )
+    embed_pending(store, embedder)
+    decomposer = RuleBasedDecomposer()
+    engine = Engine(
+        store=store,
+        traces=store,
+        embedder=embedder,
+        decomposer=decomposer,
+        generator=ExtractiveGenerator(embedder),
+        score_model=V2,
+    )
+    state = AppState(
+        settings=Settings(),
+        store=store,
+        traces=store,
+        verifier=Verifier(embedder=embedder, decomposer=decomposer),
+        engine=engine,
+    )
+    answer = engine.ask(QUESTION)
+    assert answer.trace_id is not None
+    trace = store.get_trace(answer.trace_id)
+    assert trace is not None and trace.claims
+    app = FastAPI()
+    app.state.spanproof = state
+    app.include_router(router)
+    yield WebFixture(state, store, app, trace)
+    store.close()
+
+
+def expected_mark(store: SqliteEvidenceStore, trace: Trace, claim_index: int = 0) -> str:
+    """The exact source characters of a claim's best span, computed from the store."""
+    best = trace.claims[claim_index]["best_span"]
+    entry = next(e for e in trace.plan if e["id"] == best["id"])
+    section = store.section(entry["source_id"], entry["version"], entry["section_key"])
+    assert section is not None
+    start = entry["start"] + best["start"]
+    end = entry["start"] + best["end"]
+    return section.text[start:end]
