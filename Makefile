@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DATA ?= ../shared/data
 
-.PHONY: demo test lint unit bench bench-ingest bench-vectors calibrate clean train-checker
+.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api calibrate clean train-checker
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (spanproof needs Python 3.11; set PYTHON=...)"; exit 1; }
@@ -25,6 +25,7 @@ demo: $(STAMP)
 	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl
 	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl --policy redact --json
 	@echo "Inspect a trace (ids above): $(BIN)/spanproof trace show <id> --db examples/demo/demo.sqlite"
+	@echo "Or open the trace viewer: $(BIN)/spanproof serve --db examples/demo/demo.sqlite, then http://127.0.0.1:8000/traces"
 
 ## lint: ruff, mypy --strict and the import-linter contracts
 lint: $(STAMP)
@@ -48,6 +49,11 @@ bench-ingest: $(STAMP)
 ## bench-vectors: exact vs HNSW vector search at 10k and 100k vectors
 bench-vectors: $(STAMP)
 	$(BIN)/python bench/vectors.py --write bench/RESULTS.md
+
+## bench-api: /v1/verify and /v1/generate under load on loopback; ask latency on SciFact when
+##            SPANPROOF_BENCH_SCIFACT_DB names an ingested store
+bench-api: $(STAMP)
+	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python bench/api.py --write bench/RESULTS.md
 
 ## calibrate: build the adversarial classes from $(DATA), calibrate, write docs/quality.md
 calibrate: $(STAMP)
