@@ -103,7 +103,9 @@ def test_verify_claims_returns_the_cli_contract_object(client: TestClient) -> No
         "verification",
         "claims",
         "delivered",
+        "trace_id",
     }
+    assert data["trace_id"].startswith("tr_")
     assert data["verification"] == "verified" and data["score_model"] == "v2"
     assert data["embed_model"] == "fake-bow" and data["delivered"] is None
     assert [c["id"] for c in data["claims"]] == ["c1"]

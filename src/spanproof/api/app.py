@@ -34,8 +34,11 @@ from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import Policy
 from spanproof.core.store import SearchFilter
 from spanproof.services.ingestion import embed_pending, ingest
+from spanproof.services.replay import RecordingEmbedder
 from spanproof.services.search import search as run_search
-from spanproof.verifier import Verifier
+from spanproof.services.verification_trace import verification_trace
+from spanproof.verifier import Verifier, to_evidence
+from spanproof.verify.scoring import score_model
 
 State = Annotated[AppState, Depends(get_state)]
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -58,24 +61,35 @@ def verify(body: VerifyRequest, state: State, request: Request) -> dict[str, Any
 
     The answer is the CLI ``verify --json`` contract object.
     """
-    verifier = state.verifier
-    if body.score_model is not None and body.score_model != verifier.model.name:
-        verifier = Verifier(
-            embedder=verifier.embedder, decomposer=verifier.decomposer, score_model=body.score_model
-        )
-    evidence = [e.model_dump() for e in body.evidence]
+    base = state.verifier
+    model = base.model
+    if body.score_model is not None and body.score_model != model.name:
+        model = score_model(body.score_model)
+    # One recorder per request: the trace stores the very vectors scoring used (SPEC §4.7).
+    recorder = RecordingEmbedder(base.embedder)
+    verifier = Verifier(embedder=recorder, decomposer=base.decomposer, score_model=model)
+    evidence = to_evidence([e.model_dump() for e in body.evidence])
+    request_record: dict[str, Any] = {
+        "mode": "draft" if body.draft is not None else "claims",
+        "evidence": len(evidence),
+        "score_model": model.name,
+    }
     if body.draft is not None:
         policy = body.policy or state.settings.verify.policy
         report = verifier.verify(body.draft, evidence, policy=policy)
+        request_record["policy"] = Policy(policy).value
     else:
         claims = [
             c if isinstance(c, str) else c.model_dump(exclude_none=True) for c in body.claims or []
         ]
         report = verifier.check_claims(claims, evidence)
+        request_record["claims"] = len(claims)
+    trace = verification_trace(report, evidence, report.claims, recorder, model, request_record)
+    stored = state.traces.append(trace)
     _metrics(request).observe_verification(
         "verify", report.verification, [c.verdict.value for c in report.claims]
     )
-    return report.to_dict()
+    return {**report.to_dict(), "trace_id": stored.id}
 
 
 @v1.post("/generate", response_model=GenerateResponse, summary="Answer a question, verified")

@@ -1,0 +1,358 @@
+"""HTTP API under concurrent load on loopback; ``Engine.ask`` latency on the SciFact corpus.
+
+    make bench-api    # = python bench/api.py --write bench/RESULTS.md
+
+A real uvicorn server runs ``create_app(state)`` in a subprocess on 127.0.0.1 (a free port),
+over a temporary SQLite store holding the demo corpus (``examples/demo/corpus``), ingested and
+embedded with the bundled ``OnnxMiniLMEmbedder`` through a ``CachedEmbedder`` in a temporary
+directory. An httpx ``AsyncClient`` load generator keeps 8 requests in flight for a fixed time
+per route (bounded request count):
+
+* ``POST /v1/verify``: 3 claims × 8 evidence spans (the demo evidence, then demo result
+  paragraphs), the same body every time, so after the first request every vector is cached;
+* ``POST /v1/generate``: the extractive generator, rotating 4 demo questions.
+
+With ``SPANPROOF_BENCH_SCIFACT_DB`` naming an already ingested and embedded SQLite store of the
+SciFact corpus (``spanproof ingest ../shared/data/scifact/corpus.jsonl --db PATH``), it also
+measures ``Engine.ask`` latency for 30 SciFact train claims (the claim text as the question).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import platform
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+from _results import write_section  # type: ignore[import-not-found]
+
+ROOT = Path(__file__).resolve().parents[1]
+CORPUS = ROOT / "examples" / "demo" / "corpus"
+EVIDENCE = ROOT / "examples" / "demo" / "evidence.jsonl"
+CONCURRENCY = 8
+QUESTIONS = [
+    "What did daily walking do to blood pressure?",
+    "How much cooler were city blocks with more tree canopy?",
+    "Did caffeine shorten reaction time?",
+    "What happened to evening cortisol after short sleep?",
+]
+CLAIMS = [
+    "Daily walking lowered systolic blood pressure by 5 mmHg.",
+    "Sodium restriction lowered diastolic blood pressure.",
+    "Short sleep was linked to higher evening cortisol.",
+]
+
+
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def verify_body() -> dict[str, Any]:
+    """3 claims × 8 spans: the 3 demo evidence spans, then 5 demo result paragraphs."""
+    spans = [json.loads(line) for line in EVIDENCE.read_text().splitlines() if line.strip()]
+    paragraphs: list[str] = []
+    for path in sorted(CORPUS.glob("*.md")):
+        text = path.read_text(encoding="utf-8")
+        results = text.split("## Results", 1)[-1].split("\n## ", 1)[0]
+        para = " ".join(results.split("\n\n")[1].split()) if "\n\n" in results else ""
+        if para:
+            paragraphs.append(para)
+    for n, para in enumerate(paragraphs, start=len(spans) + 1):
+        spans.append({"id": f"S{n}", "text": para})
+    spans = spans[:8]
+    if len(spans) != 8:
+        raise SystemExit(f"expected 8 demo evidence spans, found {len(spans)}")
+    return {"claims": CLAIMS, "evidence": spans}
+
+
+# --- the server (a subprocess: the load generator must not share its interpreter) -------------
+
+
+def build_state(workdir: Path) -> Any:
+    from spanproof.api.state import AppState
+    from spanproof.bootstrap import build_parser
+    from spanproof.config import Settings
+    from spanproof.ingest.files import iter_path
+    from spanproof.providers.embeddings.cache import CachedEmbedder
+    from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+    from spanproof.services.answering import Engine
+    from spanproof.services.generation import ExtractiveGenerator
+    from spanproof.services.ingestion import embed_pending, ingest
+    from spanproof.store.sqlite.store import SqliteEvidenceStore
+    from spanproof.verifier import Verifier
+    from spanproof.verify.decompose import RuleBasedDecomposer
+    from spanproof.verify.scoring import DEFAULT_SCORE_MODEL, score_model
+
+    store = SqliteEvidenceStore(workdir / "demo.sqlite")
+    embedder = CachedEmbedder(OnnxMiniLMEmbedder(), workdir / "embeddings.sqlite")
+    parse = build_parser()
+    for source_id, fetched in iter_path(CORPUS):
+        ingest(store, fetched, source_id, parse)
+    embed_pending(store, embedder)
+    decomposer = RuleBasedDecomposer()
+    model = score_model(DEFAULT_SCORE_MODEL)
+    engine = Engine(
+        store=store,
+        traces=store,
+        embedder=embedder,
+        decomposer=decomposer,
+        generator=ExtractiveGenerator(embedder),
+        score_model=model,
+    )
+    verifier = Verifier(embedder=embedder, decomposer=decomposer, score_model=model)
+    return AppState(
+        settings=Settings(), store=store, traces=store, verifier=verifier, engine=engine
+    )
+
+
+def serve(port: int, workdir: Path) -> int:
+    import uvicorn
+
+    from spanproof.api.app import create_app
+
+    app = create_app(build_state(workdir))
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", access_log=False)
+    return 0
+
+
+def start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, __file__, "--serve", str(port), "--workdir", str(workdir)],
+        cwd=ROOT,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"the server exited with {proc.returncode}")
+        try:
+            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+                return proc, base
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.5)
+    proc.terminate()
+    raise SystemExit("the server did not answer /healthz within 180 s")
+
+
+# --- the load generator -----------------------------------------------------------------------
+
+
+async def load(
+    base: str, path: str, bodies: list[dict[str, Any]], seconds: float, max_requests: int
+) -> dict[str, Any]:
+    """``CONCURRENCY`` workers post ``bodies`` (in rotation) to ``path`` for ``seconds``."""
+    latencies: list[float] = []
+    errors: dict[str, int] = {}
+    issued = 0
+    limits = httpx.Limits(max_connections=CONCURRENCY, max_keepalive_connections=CONCURRENCY)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        for body in bodies:  # warm-up (not measured): caches, lazy imports, connections
+            (await client.post(path, json=body)).raise_for_status()
+        started = time.perf_counter()
+        stop_at = started + seconds
+
+        async def worker() -> None:
+            nonlocal issued
+            while time.perf_counter() < stop_at and issued < max_requests:
+                body = bodies[issued % len(bodies)]
+                issued += 1
+                t = time.perf_counter()
+                try:
+                    response = await client.post(path, json=body)
+                except httpx.HTTPError as exc:
+                    errors[type(exc).__name__] = errors.get(type(exc).__name__, 0) + 1
+                    continue
+                elapsed = time.perf_counter() - t
+                if response.status_code != 200:
+                    errors[str(response.status_code)] = errors.get(str(response.status_code), 0) + 1
+                    continue
+                latencies.append(elapsed)
+
+        await asyncio.gather(*(worker() for _ in range(CONCURRENCY)))
+        wall = time.perf_counter() - started
+    return {
+        "requests": issued,
+        "ok": len(latencies),
+        "errors": sum(errors.values()),
+        "error_kinds": errors,
+        "wall_s": round(wall, 2),
+        "requests_per_s": round(len(latencies) / wall, 1),
+        "median_ms": round(1000 * statistics.median(latencies), 1) if latencies else None,
+        "p95_ms": round(1000 * pct(latencies, 0.95), 1) if latencies else None,
+    }
+
+
+# --- Engine.ask on SciFact ----------------------------------------------------------------------
+
+
+def scifact_ask(db: Path, n: int) -> dict[str, Any]:
+    from spanproof.evaluation.devdata import data_dir, scifact_claims
+    from spanproof.providers.embeddings.cache import CachedEmbedder
+    from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+    from spanproof.services.answering import Engine
+    from spanproof.services.generation import ExtractiveGenerator
+    from spanproof.store.sqlite.store import SqliteEvidenceStore
+    from spanproof.verify.decompose import RuleBasedDecomposer
+    from spanproof.verify.scoring import DEFAULT_SCORE_MODEL, score_model
+
+    root = data_dir()
+    if root is None:
+        raise SystemExit("SPANPROOF_BENCH_SCIFACT_DB is set but ../shared/data is not found")
+    questions = [c.claim for c in scifact_claims(root)][:n]
+    store = SqliteEvidenceStore(db)
+    try:
+        sources = store.stats()["sources"]
+        with tempfile.TemporaryDirectory() as tmp:
+            embedder = CachedEmbedder(OnnxMiniLMEmbedder(), Path(tmp) / "embeddings.sqlite")
+            engine = Engine(
+                store=store,
+                traces=store,
+                embedder=embedder,
+                decomposer=RuleBasedDecomposer(),
+                generator=ExtractiveGenerator(embedder),
+                score_model=score_model(DEFAULT_SCORE_MODEL),
+            )
+            engine.ask("What is the effect of aspirin on fever?")  # warm-up, not measured
+            times, verified, claims = [], 0, 0
+            for question in questions:
+                t = time.perf_counter()
+                answer = engine.ask(question)
+                times.append(time.perf_counter() - t)
+                verified += answer.verification == "verified"
+                claims += len(answer.claims)
+    finally:
+        store.close()
+    return {
+        "questions": len(questions),
+        "sources": sources,
+        "verified": verified,
+        "claims": claims,
+        "median_ms": round(1000 * statistics.median(times), 1),
+        "p95_ms": round(1000 * pct(times, 0.95), 1),
+        "max_ms": round(1000 * max(times), 1),
+    }
+
+
+# --- report ---------------------------------------------------------------------------------
+
+
+def render(r: dict[str, Any]) -> str:
+    v, g, a = r["verify"], r["generate"], r.get("ask")
+    lines = [
+        "## HTTP API under load; `Engine.ask` on SciFact",
+        "",
+        f"Measured by `make bench-api` (`python bench/api.py --write bench/RESULTS.md`; with "
+        f"`SPANPROOF_BENCH_SCIFACT_DB=<store>` for the SciFact part) on {r['machine']}, "
+        f"{r['date']}. A real uvicorn server (one process) on 127.0.0.1 serving the demo corpus "
+        f"in SQLite with the bundled MiniLM embedder behind the embedding cache; an httpx "
+        f"`AsyncClient` load generator on the same machine keeps {CONCURRENCY} requests in "
+        f"flight for {r['seconds']} s per route (at most {r['max_requests']} requests), after an "
+        f"unmeasured warm-up. Every request writes a trace.",
+        "",
+        "| route | body | requests/s | median | p95 | errors (goal 0) |",
+        "|---|---|---:|---:|---:|---:|",
+        f"| `POST /v1/verify` | 3 claims × 8 spans | {v['requests_per_s']} | {v['median_ms']} ms "
+        f"| {v['p95_ms']} ms | {v['errors']} of {v['requests']} |",
+        f"| `POST /v1/generate` | extractive, 4 questions in rotation | {g['requests_per_s']} | "
+        f"{g['median_ms']} ms | {g['p95_ms']} ms | {g['errors']} of {g['requests']} |",
+        "",
+    ]
+    if a:
+        lines += [
+            f"`Engine.ask` (plan → extractive generate → decompose → verify → trace) over the "
+            f"ingested SciFact corpus ({a['sources']} sources, SQLite), one question at a time, "
+            f"{a['questions']} SciFact train claims as questions, cold embedding cache for the "
+            "questions:",
+            "",
+            "| measure | value |",
+            "|---|---:|",
+            f"| median latency | {a['median_ms']} ms |",
+            f"| p95 latency | {a['p95_ms']} ms |",
+            f"| max latency | {a['max_ms']} ms |",
+            f"| answers verified | {a['verified']} of {a['questions']} ({a['claims']} claims) |",
+            "",
+        ]
+    else:
+        lines += [
+            "`Engine.ask` latency on the ingested SciFact corpus: not measured in this run "
+            "(set `SPANPROOF_BENCH_SCIFACT_DB` to a store built by `spanproof ingest "
+            "../shared/data/scifact/corpus.jsonl --db PATH`).",
+            "",
+        ]
+    lines += ["Raw JSON:", "", "```json", json.dumps(r, indent=1), "```", ""]
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--write", type=Path)
+    parser.add_argument("--seconds", type=float, default=20.0, help="load time per route")
+    parser.add_argument("--max-requests", type=int, default=5000, help="per route")
+    parser.add_argument("--questions", type=int, default=30, help="SciFact ask questions")
+    parser.add_argument("--serve", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--workdir", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve:
+        return serve(args.serve, args.workdir)
+    results: dict[str, Any] = {
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, Python "
+        f"{platform.python_version()}",
+        "date": time.strftime("%Y-%m-%d"),
+        "seconds": args.seconds,
+        "max_requests": args.max_requests,
+        "concurrency": CONCURRENCY,
+    }
+    questions = [{"question": q} for q in QUESTIONS]
+    with tempfile.TemporaryDirectory() as tmp:
+        print("starting the server…", file=sys.stderr)
+        proc, base = start_server(Path(tmp))
+        try:
+            print("POST /v1/verify…", file=sys.stderr)
+            results["verify"] = asyncio.run(
+                load(base, "/v1/verify", [verify_body()], args.seconds, args.max_requests)
+            )
+            print("POST /v1/generate…", file=sys.stderr)
+            results["generate"] = asyncio.run(
+                load(base, "/v1/generate", questions, args.seconds, args.max_requests)
+            )
+        finally:
+            proc.terminate()
+            try:
+                proc.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+    db = os.environ.get("SPANPROOF_BENCH_SCIFACT_DB")
+    if db and Path(db).is_file():
+        print("Engine.ask on SciFact…", file=sys.stderr)
+        results["ask"] = scifact_ask(Path(db), args.questions)
+    elif db:
+        print(f"warning: {db} is not a file; SciFact ask not measured", file=sys.stderr)
+    text = render(results)
+    if args.write:
+        write_section(args.write, "api", text)
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
