@@ -212,6 +212,18 @@ def rates(results: Sequence[Result]) -> dict[str, dict[str, float]]:
     return table
 
 
+KEPT_HEADINGS = ("## Fault injection (evidence records)",)
+
+
+def _kept_sections(path: Path) -> str:
+    """Sections of the report that other commands write (kept when recalibrating)."""
+    if not path.exists():
+        return ""
+    old = path.read_text(encoding="utf-8")
+    starts = [old.index(h) for h in KEPT_HEADINGS if h in old]
+    return "\n" + old[min(starts) :] if starts else ""
+
+
 def pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
@@ -254,7 +266,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.json.write_text(json.dumps(report, indent=1, default=str) + "\n")
     text = render(report)
     if args.write:
-        args.write.write_text(text)
+        args.write.write_text(text + _kept_sections(args.write))
     print(text)
     return 0
 

@@ -204,6 +204,10 @@ def _register() -> None:
 
     for command in SERVE_COMMANDS:
         cli.add_command(command)
+    from spanproof.cli.record_commands import COMMANDS as RECORD_COMMANDS
+
+    for command in RECORD_COMMANDS:
+        cli.add_command(command)
 
 
 _register()

@@ -49,6 +49,14 @@ from psycopg.conninfo import conninfo_to_dict
 
 from spanproof.core.documents import ParsedSection
 from spanproof.core.errors import ConfigurationError, InvalidInputError, StoreError
+from spanproof.core.record_store import (
+    attempt_from_json,
+    attempt_json,
+    check_record_page,
+    record_from_json,
+    record_json,
+)
+from spanproof.core.records import Attempt, Record
 from spanproof.core.store import (
     MASK,
     SOURCE_STATUSES,
@@ -993,6 +1001,72 @@ class PostgresEvidenceStore:
         with self._read("read trace chain") as conn:
             rows = conn.execute("SELECT seq, body FROM traces ORDER BY seq").fetchall()
         return [read_trace(int(seq), str(body)) for seq, body in rows]
+
+    # records ---------------------------------------------------------------------------------
+    def put_record(self, record: Record) -> None:
+        """Insert ``record`` or replace the current state of the record with its id."""
+        body = record_json(record)
+        with self._tx("put record") as conn:
+            conn.execute(
+                "INSERT INTO records (id, source_id, version, status, body)"
+                " VALUES (%s, %s, %s, %s, %s)"
+                " ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id,"
+                " version = excluded.version, status = excluded.status, body = excluded.body",
+                (record.id, record.source_id, record.version, record.status, body),
+            )
+
+    def get_record(self, record_id: str) -> Record | None:
+        with self._read("get record") as conn:
+            row = conn.execute("SELECT body FROM records WHERE id = %s", (record_id,)).fetchone()
+        return None if row is None else record_from_json(record_id, str(row[0]))
+
+    def list_records(
+        self,
+        *,
+        status: str | None = None,
+        source_id: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Record]:
+        """Records ordered by id, filtered by status and source, one page at a time."""
+        check_record_page(limit, offset)
+        with self._read("list records") as conn:
+            rows = conn.execute(
+                "SELECT id, body FROM records WHERE (%s::text IS NULL OR status = %s)"
+                " AND (%s::text IS NULL OR source_id = %s) ORDER BY id LIMIT %s OFFSET %s",
+                (status, status, source_id, source_id, limit, offset),
+            ).fetchall()
+        return [record_from_json(str(rid), str(body)) for rid, body in rows]
+
+    def add_attempt(self, record_id: str, attempt: Attempt) -> None:
+        """Append ``attempt`` to the record; attempts are never changed or deleted."""
+        body = attempt_json(attempt)
+        with self._tx("add attempt") as conn:
+            found = conn.execute(
+                "SELECT 1 FROM records WHERE id = %s FOR UPDATE", (record_id,)
+            ).fetchone()
+            if found is None:
+                raise InvalidInputError(f"no record {record_id!r}")
+            taken = conn.execute(
+                "SELECT 1 FROM attempts WHERE record_id = %s AND number = %s",
+                (record_id, attempt.number),
+            ).fetchone()
+            if taken is not None:
+                raise InvalidInputError(
+                    f"record {record_id!r} already has attempt {attempt.number}"
+                )
+            conn.execute(
+                "INSERT INTO attempts (record_id, number, body) VALUES (%s, %s, %s)",
+                (record_id, attempt.number, body),
+            )
+
+    def attempts(self, record_id: str) -> list[Attempt]:
+        with self._read("list attempts") as conn:
+            rows = conn.execute(
+                "SELECT number, body FROM attempts WHERE record_id = %s ORDER BY number",
+                (record_id,),
+            ).fetchall()
+        return [attempt_from_json(record_id, int(n), str(body)) for n, body in rows]
 
 
 # helpers --------------------------------------------------------------------------------------

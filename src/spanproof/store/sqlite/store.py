@@ -38,6 +38,14 @@ import numpy as np
 
 from spanproof.core.documents import ParsedSection
 from spanproof.core.errors import ConfigurationError, InvalidInputError, StoreError
+from spanproof.core.record_store import (
+    attempt_from_json,
+    attempt_json,
+    check_record_page,
+    record_from_json,
+    record_json,
+)
+from spanproof.core.records import Attempt, Record
 from spanproof.core.store import (
     SOURCE_STATUSES,
     Chunk,
@@ -788,3 +796,68 @@ class SqliteEvidenceStore:
         with self._reading():
             rows = self._db.execute("SELECT seq, body FROM traces ORDER BY seq").fetchall()
         return [read_trace(int(seq), str(body)) for seq, body in rows]
+
+    # records ---------------------------------------------------------------------------------
+    def put_record(self, record: Record) -> None:
+        """Insert ``record`` or replace the current state of the record with its id."""
+        body = record_json(record)
+        with self.transaction():
+            self._db.execute(
+                "INSERT INTO records (id, source_id, version, status, body) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id,"
+                " version = excluded.version, status = excluded.status, body = excluded.body",
+                (record.id, record.source_id, record.version, record.status, body),
+            )
+
+    def get_record(self, record_id: str) -> Record | None:
+        with self._reading():
+            row = self._db.execute("SELECT body FROM records WHERE id = ?", (record_id,)).fetchone()
+        return None if row is None else record_from_json(record_id, str(row[0]))
+
+    def list_records(
+        self,
+        *,
+        status: str | None = None,
+        source_id: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Record]:
+        """Records ordered by id, filtered by status and source, one page at a time."""
+        check_record_page(limit, offset)
+        with self._reading():
+            rows = self._db.execute(
+                "SELECT id, body FROM records WHERE (? IS NULL OR status = ?)"
+                " AND (? IS NULL OR source_id = ?) ORDER BY id LIMIT ? OFFSET ?",
+                (status, status, source_id, source_id, limit, offset),
+            ).fetchall()
+        return [record_from_json(str(rid), str(body)) for rid, body in rows]
+
+    def add_attempt(self, record_id: str, attempt: Attempt) -> None:
+        """Append ``attempt`` to the record; attempts are never changed or deleted."""
+        body = attempt_json(attempt)
+        with self.transaction():
+            if (
+                self._db.execute("SELECT 1 FROM records WHERE id = ?", (record_id,)).fetchone()
+                is None
+            ):
+                raise InvalidInputError(f"no record {record_id!r}")
+            taken = self._db.execute(
+                "SELECT 1 FROM attempts WHERE record_id = ? AND number = ?",
+                (record_id, attempt.number),
+            ).fetchone()
+            if taken is not None:
+                raise InvalidInputError(
+                    f"record {record_id!r} already has attempt {attempt.number}"
+                )
+            self._db.execute(
+                "INSERT INTO attempts (record_id, number, body) VALUES (?, ?, ?)",
+                (record_id, attempt.number, body),
+            )
+
+    def attempts(self, record_id: str) -> list[Attempt]:
+        with self._reading():
+            rows = self._db.execute(
+                "SELECT number, body FROM attempts WHERE record_id = ? ORDER BY number",
+                (record_id,),
+            ).fetchall()
+        return [attempt_from_json(record_id, int(n), str(body)) for n, body in rows]

@@ -1,0 +1,209 @@
+"""``spanproof records extract | verify | list | show`` and ``spanproof faults run`` (SPEC §5)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from spanproof.cli.errors import handle_errors
+from spanproof.cli.store_commands import DB_OPTION, open_store
+from spanproof.core.errors import ConfigurationError, InvalidInputError
+from spanproof.core.record_store import RecordStore
+from spanproof.core.records import RECORD_STATUSES, Record
+from spanproof.core.store import EvidenceStore
+from spanproof.services.records import extract, faults_run, verify_all, verify_record
+
+_STATUS_STYLE = {
+    "verified": "green",
+    "rejected": "red",
+    "in_review": "yellow",
+    "quarantined": "magenta",
+    "proposed": "cyan",
+}
+
+
+def _record_store(store: EvidenceStore) -> RecordStore:
+    if not isinstance(store, RecordStore):
+        raise ConfigurationError(f"{type(store).__name__} keeps no evidence records")
+    return store
+
+
+def _status(status: str) -> str:
+    style = _STATUS_STYLE.get(status, "white")
+    return f"[{style}]{escape(status)}[/{style}]"
+
+
+def _records_table(records: list[Record], title: str) -> Table:
+    table = Table(title=title)
+    table.add_column("id", no_wrap=True)
+    table.add_column("source", no_wrap=True)
+    table.add_column("status", no_wrap=True)
+    table.add_column("statement", overflow="fold", ratio=1)
+    for r in records:
+        table.add_row(escape(r.id), escape(f"{r.source_id} v{r.version}"), _status(r.status),
+                      escape(r.statement))  # fmt: skip
+    return table
+
+
+@click.group("records")
+def records_group() -> None:
+    """Evidence records: extract findings with quotations, verify them, list and show them."""
+
+
+@records_group.command("extract")
+@click.argument("source_id")
+@click.option("--version", "version", type=int, default=None, help="Source version (newest).")
+@DB_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print records and defects as JSON.")
+@handle_errors
+def extract_command(source_id: str, version: int | None, db: str | None, as_json: bool) -> None:
+    """Extract records from a source's sections (rule-based extractor) and store them."""
+    with open_store(db) as (_, store):
+        result = extract(store, source_id, version)
+    if as_json:
+        payload = {"records": [r.to_dict() for r in result.records], "defects": result.defects}
+        click.echo(json.dumps(payload, ensure_ascii=False))
+        return
+    console = Console()
+    console.print(_records_table(result.records, f"records of {source_id}"))
+    for defect in result.defects:
+        console.print(f"defect: {defect}", markup=False, highlight=False)
+
+
+@records_group.command("verify")
+@click.argument("record_id", required=False)
+@click.option("--all", "all_", is_flag=True, help="Verify every proposed record.")
+@click.option("--budget", type=int, default=3, show_default=True, help="Attempts per record.")
+@DB_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the decisions as JSON.")
+@handle_errors
+def verify_command(
+    record_id: str | None, all_: bool, budget: int, db: str | None, as_json: bool
+) -> None:
+    """Verify one record (gate, check, decision) or, with --all, every proposed record."""
+    if all_ == (record_id is not None):
+        raise InvalidInputError("give either a RECORD_ID or --all")
+    with open_store(db) as (_, store):
+        if all_:
+            results = verify_all(store, budget=budget)
+        else:
+            assert record_id is not None
+            record = _record_store(store).get_record(record_id)
+            if record is None:
+                raise InvalidInputError(f"unknown record id {record_id!r}")
+            results = [(record, verify_record(store, record, budget=budget))]
+    rows: list[dict[str, Any]] = [
+        {"id": r.id, "outcome": d.outcome, "reason": d.reason, "failed": list(d.failed)}
+        for r, d in results
+    ]
+    if as_json:
+        click.echo(json.dumps(rows, ensure_ascii=False))
+        return
+    table = Table(title=f"{len(rows)} record(s) verified")
+    for name in ("id", "outcome", "reason"):
+        table.add_column(name, overflow="fold")
+    for row in rows:
+        table.add_row(escape(row["id"]), escape(row["outcome"]), escape(row["reason"]))
+    Console().print(table)
+
+
+@records_group.command("list")
+@click.option("--status", type=click.Choice(RECORD_STATUSES), default=None)
+@click.option("--source", "source_id", default=None, help="Only this source's records.")
+@click.option("--limit", type=int, default=100, show_default=True)
+@click.option("--offset", type=int, default=0, show_default=True)
+@DB_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the records as JSON.")
+@handle_errors
+def list_command(
+    status: str | None, source_id: str | None, limit: int, offset: int, db: str | None,
+    as_json: bool,
+) -> None:  # fmt: skip
+    """List records, by id, filtered by status or source."""
+    with open_store(db) as (_, store):
+        records = _record_store(store).list_records(
+            status=status, source_id=source_id, limit=limit, offset=offset
+        )
+    if as_json:
+        click.echo(json.dumps([r.to_dict() for r in records], ensure_ascii=False))
+        return
+    Console().print(_records_table(records, f"{len(records)} record(s)"))
+
+
+@records_group.command("show")
+@click.argument("record_id")
+@DB_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the record and attempts as JSON.")
+@handle_errors
+def show_command(record_id: str, db: str | None, as_json: bool) -> None:
+    """Show a record: fields, quotations and every attempt."""
+    with open_store(db) as (_, store):
+        records = _record_store(store)
+        record = records.get_record(record_id)
+        if record is None:
+            raise InvalidInputError(f"unknown record id {record_id!r}")
+        attempts = records.attempts(record_id)
+    if as_json:
+        payload: dict[str, Any] = {**record.to_dict(), "attempts": [a.to_dict() for a in attempts]}
+        click.echo(json.dumps(payload, ensure_ascii=False))
+        return
+    console = Console()
+    console.print(f"[bold]{escape(record.id)}[/bold] · {escape(record.source_id)} "
+                  f"v{record.version} · {_status(record.status)}")  # fmt: skip
+    console.print(record.statement, markup=False, highlight=False)
+    for name, value in record.fields.to_dict().items():
+        console.print(f"  {name}: {value or '—'}", markup=False, highlight=False)
+    for q in record.quotations:
+        console.print(f"  “{q.text}” ({q.section_key} [{q.start}:{q.end}])", markup=False,
+                      highlight=False)  # fmt: skip
+    table = Table(title="attempts")
+    for name in ("#", "stage", "outcome", "label", "failed", "model", "finished"):
+        table.add_column(name, overflow="fold")
+    for a in attempts:
+        label = a.verdict.label if a.verdict else "—"
+        failed = ", ".join(a.verdict.failed()) if a.verdict else "; ".join(a.defects)
+        table.add_row(str(a.number), a.stage, escape(a.outcome), label, escape(failed or "—"),
+                      escape(a.model_id), escape(a.finished_at))  # fmt: skip
+    console.print(table)
+
+
+@click.group("faults")
+def faults_group() -> None:
+    """Fault injection: the six named mutations over the verified records."""
+
+
+@faults_group.command("run")
+@DB_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the catch table as JSON.")
+@handle_errors
+def faults_run_command(db: str | None, as_json: bool) -> None:
+    """Run all six mutations on every verified record and print the catch table.
+
+    Exits 1 when a mutation that applied was not caught at its expected check.
+    """
+    with open_store(db) as (_, store):
+        table = faults_run(store)
+    missed = any(row.ok < row.applied for row in table.rows)
+    if as_json:
+        click.echo(json.dumps(table.to_dict(), ensure_ascii=False))
+    else:
+        out = Table(title=f"fault injection over {table.records} verified record(s)")
+        for name in ("mutation", "caught by", "expected", "applied", "n/a", "caught", "ok"):
+            out.add_column(name, overflow="fold")
+        for row in table.rows:
+            caught_by = ", ".join(f"{k} {v}" for k, v in sorted(row.caught_by.items()))
+            out.add_row(row.mutation, caught_by or "—", row.expected, str(row.applied),
+                        str(row.not_applicable), str(row.ok),
+                        "[green]yes[/green]" if row.all_ok else "[red]no[/red]")  # fmt: skip
+        Console().print(out)
+    if missed:
+        sys.exit(1)
+
+
+COMMANDS: tuple[click.Command, ...] = (records_group, faults_group)
