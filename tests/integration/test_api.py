@@ -298,7 +298,7 @@ def test_every_response_carries_a_request_id(client: TestClient) -> None:
     assert error.headers["x-request-id"] == error.json()["error"]["request_id"] != ""
 
 
-def test_api_keys_guard_every_v1_route_but_not_health_or_metrics(state: AppState) -> None:
+def test_api_keys_guard_every_v1_and_seed_route_but_not_health_or_metrics(state: AppState) -> None:
     key = "s3cret-key-value"
     app = create_app(state, api_keys=[key])
     routes = [
@@ -311,6 +311,10 @@ def test_api_keys_guard_every_v1_route_but_not_health_or_metrics(state: AppState
         ("GET", "/v1/sources", None),
         ("GET", "/v1/sources/upload:x", None),
         ("GET", "/v1/search?q=walking", None),
+        ("GET", "/v1/records", None),
+        ("GET", "/v1/review", None),
+        ("POST", "/v1/faults:inject", {"record": "rec-x", "mutation": "flip_negation"}),
+        ("POST", "/api/v1/faults:inject", {"record": "rec-x", "mutation": "flip_negation"}),
     ]
     with TestClient(app) as client:
         for method, path, body in routes:

@@ -18,6 +18,7 @@ from spanproof.api import errors
 from spanproof.api.errors import ApiError
 from spanproof.api.metrics import CONTENT_TYPE, Metrics
 from spanproof.api.middleware import ApiMiddleware
+from spanproof.api.records_routes import router as records_router
 from spanproof.api.schemas import (
     GenerateRequest,
     GenerateResponse,
@@ -291,6 +292,7 @@ def create_app(
     errors.install(app)
     app.include_router(v1)
     app.include_router(ops)
+    app.include_router(records_router)
     try:
         from spanproof.web.routes import router as web_router
     except ImportError:

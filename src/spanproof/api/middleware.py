@@ -1,6 +1,7 @@
 """The API's outer layer (pure ASGI): request ids, API keys, body limits, metrics, the catch-all.
 
-Checks run before any route sees the request, in this order: API key (``/v1/*`` only, when keys
+Checks run before any route sees the request, in this order: API key (``/v1/*`` and the seed
+routes under ``/api/v1/``, when keys
 are configured), declared ``Content-Length`` against the limit, content type of a body sent to
 ``/v1/*`` (JSON only), then the body is read in full while counting (a streamed body over the
 limit stops reading at the limit) and must be UTF-8. The route then parses the buffered body.
@@ -71,7 +72,7 @@ class ApiMiddleware:
 
     async def _handle(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
         path: str = scope["path"]
-        api = path.startswith("/v1/") or path == "/v1"
+        api = path.startswith(("/v1/", "/api/v1/")) or path in ("/v1", "/api/v1")
         if api and self.api_keys and not self._authorized(scope):
             response = error_response(
                 401,

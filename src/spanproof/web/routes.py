@@ -1,4 +1,5 @@
-"""HTML pages: recent traces, the trace viewer, sources and search (Jinja2, autoescaped)."""
+"""HTML pages: recent traces, the trace viewer, sources, search and the review queue (Jinja2,
+autoescaped)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from pathlib import Path
 from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Depends, Query, Request
+from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.templating import Jinja2Templates
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -18,6 +19,7 @@ from spanproof.core.errors import SpanproofError
 from spanproof.core.models import Verdict
 from spanproof.core.store import EvidenceStore, SearchHit, Section, Version
 from spanproof.core.trace import Trace
+from spanproof.services.review import decide_review, review_queue
 from spanproof.services.search import search
 
 _HERE = Path(__file__).parent
@@ -295,3 +297,33 @@ def search_page(
             titles[hit.chunk.source_id] = (src.title if src else "") or hit.chunk.source_id
     context = {"title": "Search", "q": q, "hits": hits, "titles": titles, "note": note}
     return templates.TemplateResponse(request, "search.html", context)
+
+
+def _review_page(request: Request, state: AppState, error: str = "", status: int = 200) -> Response:
+    try:
+        items = review_queue(state.store)
+    except SpanproofError as exc:
+        items, error = [], str(exc)
+    context = {"title": "Review queue", "items": items, "error": error}
+    return templates.TemplateResponse(request, "review.html", context, status_code=status)
+
+
+@router.get("/review")
+def review_page(request: Request, state: State) -> Response:
+    return _review_page(request, state)
+
+
+@router.post("/review/{record_id}")
+def review_decide(
+    record_id: str,
+    request: Request,
+    state: State,
+    reviewer: Annotated[str, Form(max_length=200)] = "",
+    reason: Annotated[str, Form(max_length=4000)] = "",
+    decision: Annotated[str, Form(max_length=20)] = "",
+) -> Response:
+    try:
+        decide_review(state.store, record_id, reviewer=reviewer, decision=decision, reason=reason)
+    except SpanproofError as exc:
+        return _review_page(request, state, f"{record_id}: {exc}", status=400)
+    return RedirectResponse("/review", status_code=303)

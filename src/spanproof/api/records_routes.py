@@ -1,0 +1,118 @@
+"""Evidence records, the review queue and fault injection over HTTP (SPEC §5.5–§5.6).
+
+``GET /v1/records?status=``, ``GET /v1/records/{id}``, ``GET /v1/review``,
+``POST /v1/review/{id}`` and ``POST /v1/faults:inject`` (also ``/api/v1/faults:inject``).
+Errors use the API's one error shape (unknown ids answer 404, invalid input 400).
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, Depends, Query
+from pydantic import BaseModel, ConfigDict, Field
+
+from spanproof.api.errors import ApiError
+from spanproof.api.state import AppState, get_state
+from spanproof.core.errors import InvalidInputError
+from spanproof.core.record_store import RecordStore
+from spanproof.core.records import RECORD_STATUSES
+from spanproof.evidence.faults import MUTATIONS
+from spanproof.services.review import decide_review, inject_fault, review_queue
+
+State = Annotated[AppState, Depends(get_state)]
+_RESPONSES: dict[int | str, dict[str, Any]] = {
+    status: {"description": "The error shape: {error: {type, message, status, request_id}}"}
+    for status in (400, 401, 404, 422)
+}
+
+router = APIRouter(responses=_RESPONSES)
+
+
+class ReviewDecision(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    reviewer: str = Field(..., min_length=1, max_length=200)
+    decision: Literal["approve", "reject"]
+    reason: str = Field(..., min_length=1, max_length=4000)
+
+
+class FaultRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    record: str = Field(..., min_length=1, max_length=200, description="A stored record's id.")
+    mutation: str = Field(..., min_length=1, max_length=100, description="One of the six.")
+
+
+def _records(state: AppState) -> RecordStore:
+    store = state.store
+    if not isinstance(store, RecordStore):
+        raise InvalidInputError(f"{type(store).__name__} keeps no evidence records")
+    return store
+
+
+def _exists(records: RecordStore, record_id: str) -> None:
+    if records.get_record(record_id) is None:
+        raise ApiError(404, f"no record {record_id!r}")
+
+
+@router.get("/v1/records", summary="Evidence records, by id")
+def list_records(
+    state: State,
+    status: str | None = None,
+    source: str | None = None,
+    limit: Annotated[int, Query(ge=1, le=1000)] = 100,
+    offset: Annotated[int, Query(ge=0)] = 0,
+) -> list[dict[str, Any]]:
+    """Records filtered by ``status`` (proposed, verified, rejected, in_review, quarantined)."""
+    if status is not None and status not in RECORD_STATUSES:
+        raise InvalidInputError(f"status must be one of {', '.join(RECORD_STATUSES)}")
+    records = _records(state)
+    page = records.list_records(status=status, source_id=source, limit=limit, offset=offset)
+    return [r.to_dict() for r in page]
+
+
+@router.get("/v1/records/{record_id}", summary="One record with its attempts")
+def get_record(record_id: str, state: State) -> dict[str, Any]:
+    records = _records(state)
+    record = records.get_record(record_id)
+    if record is None:
+        raise ApiError(404, f"no record {record_id!r}")
+    return {**record.to_dict(), "attempts": [a.to_dict() for a in records.attempts(record_id)]}
+
+
+@router.get("/v1/review", summary="The review queue")
+def get_review_queue(state: State) -> list[dict[str, Any]]:
+    """Records in review, each with its passages and attempts."""
+    _records(state)
+    return [item.to_dict() for item in review_queue(state.store)]
+
+
+@router.post("/v1/review/{record_id}", summary="Approve or reject a record in review")
+def post_review(record_id: str, body: ReviewDecision, state: State) -> dict[str, Any]:
+    """Approve (→ verified) or reject (→ rejected); the decision is kept as an attempt."""
+    records = _records(state)
+    _exists(records, record_id)
+    record = decide_review(
+        state.store, record_id, reviewer=body.reviewer, decision=body.decision, reason=body.reason
+    )
+    return {**record.to_dict(), "attempts": [a.to_dict() for a in records.attempts(record_id)]}
+
+
+def _inject(body: FaultRequest, state: AppState) -> dict[str, Any]:
+    records = _records(state)
+    if body.mutation in MUTATIONS:  # an unknown mutation is a 400 whatever the record
+        _exists(records, body.record)
+    return inject_fault(state.store, body.record, body.mutation).to_dict()
+
+
+@router.post("/v1/faults:inject", summary="Inject a named fault into a record")
+def faults_inject(body: FaultRequest, state: State) -> dict[str, Any]:
+    """Apply one mutation to a copy of the record and re-propose it; nothing is stored."""
+    return _inject(body, state)
+
+
+@router.post("/api/v1/faults:inject", summary="Inject a named fault (alias)")
+def faults_inject_alias(body: FaultRequest, state: State) -> dict[str, Any]:
+    """Same as ``/v1/faults:inject``."""
+    return _inject(body, state)

@@ -1,0 +1,154 @@
+"""The review queue page in a real browser: Debian's Chromium, headless, driven by Playwright.
+
+Skips (with the reason) where ``/usr/bin/chromium`` is missing, except under CI (``CI`` set),
+where ``.ci/run`` installs it and a missing browser is a failure.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+pytestmark = pytest.mark.browser
+
+if not os.environ.get("CI"):
+    if not CHROMIUM.exists():
+        pytest.skip(
+            f"{CHROMIUM} is missing (apt-get install chromium); required when CI is set",
+            allow_module_level=True,
+        )
+    pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
+
+import uvicorn  # noqa: E402
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from web_world import SOURCE_ID, WebFixture  # noqa: E402
+
+from spanproof.core.records import CheckResult, Record, Verdict  # noqa: E402
+from spanproof.services.records import extract_records, verify_record  # noqa: E402
+
+
+def _ambiguous(record: Record, passages: Sequence[str]) -> Verdict:
+    names = ("negation", "scope", "species", "treatment", "endpoint")
+    return Verdict("ambiguous", tuple(CheckResult(n, True, "", "q") for n in names), "fake")
+
+
+@pytest.fixture
+def queued(web: WebFixture) -> list[Record]:
+    """Two records of the walking study waiting for review."""
+    records = extract_records(web.store, SOURCE_ID)[:2]
+    assert len(records) == 2
+    for record in records:
+        assert verify_record(web.store, record, checker=_ambiguous).outcome == "review"
+    return records
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+@pytest.fixture
+def base_url(web: WebFixture, queued: list[Record]) -> Iterator[str]:
+    port = _free_port()
+    config = uvicorn.Config(
+        web.app, host="127.0.0.1", port=port, log_level="warning", lifespan="off", ws="none"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 15
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
+        time.sleep(0.02)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    assert CHROMIUM.exists(), (
+        f"{CHROMIUM} is missing: .ci/run installs it (apt-get install chromium)"
+    )
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    context = browser.new_context(viewport={"width": 1100, "height": 1400})
+    page = context.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    yield page
+    context.close()
+    assert not errors, errors
+
+
+def test_approving_a_record_in_the_browser(
+    web: WebFixture, queued: list[Record], base_url: str, page: Page
+) -> None:
+    record = queued[0]
+    page.goto(f"{base_url}/review")
+    expect(page).to_have_title("Review queue · spanproof")
+    expect(page.get_by_role("link", name="Review")).to_be_visible()
+    items = page.locator("article.review-item")
+    expect(items).to_have_count(2)
+    item = page.locator(f"#review-{record.id}")
+    mark = item.locator("blockquote mark")
+    expect(mark).to_have_count(len(record.quotations))
+    assert mark.all_text_contents() == [q.text for q in record.quotations]
+    for index, q in enumerate(record.quotations):
+        section = web.store.section(SOURCE_ID, record.version, q.section_key)
+        assert section is not None and section.text[q.start : q.end] == q.text
+        passage = item.locator("blockquote").nth(index).text_content() or ""
+        assert passage.strip("…") in section.text
+
+    item.get_by_label("Reviewer").fill("Ada Lovelace")
+    item.get_by_label("Reason").fill("The results sentence states the fall directly.")
+    item.get_by_role("button", name="Approve").click()
+
+    page.wait_for_url(f"{base_url}/review")
+    expect(items).to_have_count(1)
+    expect(page.locator(f"#review-{record.id}")).to_have_count(0)
+    expect(page.locator(f"#review-{queued[1].id}")).to_have_count(1)
+    stored = web.store.get_record(record.id)
+    assert stored is not None and stored.status == "verified"
+    last = web.store.attempts(record.id)[-1]
+    assert last.outcome == "review:approve" and last.model_id == "reviewer:Ada Lovelace"
+    assert last.defects == ("The results sentence states the fall directly.",)
+    other = web.store.get_record(queued[1].id)
+    assert other is not None and other.status == "in_review"
+
+
+def test_a_form_without_a_reason_is_refused(
+    web: WebFixture, queued: list[Record], base_url: str, page: Page
+) -> None:
+    record = queued[1]
+    page.goto(f"{base_url}/review")
+    item = page.locator(f"#review-{record.id}")
+    item.get_by_label("Reviewer").fill("Ada")
+    item.get_by_label("Reason").fill("   ")  # passes the browser's `required`, not the server
+    item.get_by_role("button", name="Reject").click()
+    expect(page.get_by_role("alert")).to_contain_text("a reason is required")
+    stored = web.store.get_record(record.id)
+    assert stored is not None and stored.status == "in_review"
