@@ -6,36 +6,15 @@ where ``.ci/run`` installs it and a missing browser is a failure.
 
 from __future__ import annotations
 
-import os
-import socket
-import threading
-import time
 from collections.abc import Iterator, Sequence
-from pathlib import Path
 
 import pytest
+from browser_kit import require_browser, serving
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 pytestmark = pytest.mark.browser
+require_browser()
 
-if not os.environ.get("CI"):
-    if not CHROMIUM.exists():
-        pytest.skip(
-            f"{CHROMIUM} is missing (apt-get install chromium); required when CI is set",
-            allow_module_level=True,
-        )
-    pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
-
-import uvicorn  # noqa: E402
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Page, expect  # noqa: E402
 from web_world import SOURCE_ID, WebFixture  # noqa: E402
 
 from spanproof.core.records import CheckResult, Record, Verdict  # noqa: E402
@@ -57,51 +36,10 @@ def queued(web: WebFixture) -> list[Record]:
     return records
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def base_url(web: WebFixture, queued: list[Record]) -> Iterator[str]:
-    port = _free_port()
-    config = uvicorn.Config(
-        web.app, host="127.0.0.1", port=port, log_level="warning", lifespan="off", ws="none"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=10)
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    assert CHROMIUM.exists(), (
-        f"{CHROMIUM} is missing: .ci/run installs it (apt-get install chromium)"
-    )
-    with sync_playwright() as pw:
-        chromium = pw.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=ARGS)
-        yield chromium
-        chromium.close()
-
-
-@pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1100, "height": 1400})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    yield page
-    context.close()
-    assert not errors, errors
+    with serving(web.app) as url:
+        yield url
 
 
 def test_approving_a_record_in_the_browser(
