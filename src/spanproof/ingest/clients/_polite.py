@@ -417,3 +417,24 @@ def _user_agent(mailto: str | None) -> str:
     """``spanproof/<version> (mailto:<address>)``, the form Crossref's polite pool reads."""
     agent = f"spanproof/{_package_version()}"
     return f"{agent} (mailto:{mailto})" if mailto else agent
+
+
+class ConnectorClient:
+    """Base of the connector clients: owns a :class:`PoliteClient` and closes it."""
+
+    _http: PoliteClient
+
+    def close(self) -> None:
+        """Close the connection pool."""
+        self._http.close()
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()

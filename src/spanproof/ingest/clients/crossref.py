@@ -24,15 +24,14 @@ import json
 import re
 import time
 from collections.abc import Callable, Iterable, Mapping
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 from urllib.parse import quote
 
 import httpx
 
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
-from spanproof.ingest.clients._polite import PoliteClient
+from spanproof.ingest.clients._polite import ConnectorClient, PoliteClient
 
 __all__ = ["CROSSREF_URL", "CrossrefClient", "normalize_doi", "work_status"]
 
@@ -130,7 +129,7 @@ def _date(updated: object) -> str:
     return date_time[:10] if isinstance(date_time, str) else ""
 
 
-class CrossrefClient:
+class CrossrefClient(ConnectorClient):
     """Crossref's REST API (works by DOI), in its polite pool when given ``mailto``.
 
     Args:
@@ -191,21 +190,6 @@ class CrossrefClient:
             status=status,
             notices=notices,
         )
-
-    def close(self) -> None:
-        """Close the connection pool."""
-        self._http.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
 
 def _work_message(http: PoliteClient, raw: bytes, what: str) -> dict[str, Any]:

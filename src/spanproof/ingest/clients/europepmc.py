@@ -12,14 +12,13 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import httpx
 
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
-from spanproof.ingest.clients._polite import Params, PoliteClient
+from spanproof.ingest.clients._polite import ConnectorClient, Params, PoliteClient
 from spanproof.ingest.clients.crossref import normalize_doi
 from spanproof.ingest.clients.pubmed import normalize_pmid
 
@@ -46,7 +45,7 @@ def normalize_pmcid(pmcid: str) -> str:
     return f"PMC{match.group(1)}"
 
 
-class EuropePmcClient:
+class EuropePmcClient(ConnectorClient):
     """Europe PMC: search, metadata by id, and full text by PMCID.
 
     Args:
@@ -144,21 +143,6 @@ class EuropePmcClient:
             media_type=MEDIA_TYPE,
             raw=raw,
         )
-
-    def close(self) -> None:
-        """Close the connection pool."""
-        self._http.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _search(self, query: str, page_size: int, *, what: str) -> list[dict[str, Any]]:
         params: Params = {

@@ -10,14 +10,12 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Callable
-from types import TracebackType
-from typing import Self
 
 import httpx
 
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
-from spanproof.ingest.clients._polite import Params, PoliteClient
+from spanproof.ingest.clients._polite import ConnectorClient, Params, PoliteClient
 
 __all__ = ["EUTILS_URL", "PubMedClient", "normalize_pmid"]
 
@@ -43,7 +41,7 @@ def normalize_pmid(pmid: str | int) -> str:
     return str(int(text))
 
 
-class PubMedClient:
+class PubMedClient(ConnectorClient):
     """PubMed records by PMID, and PMIDs by search.
 
     Args:
@@ -143,18 +141,3 @@ class PubMedClient:
             media_type=MEDIA_TYPE,
             raw=raw,
         )
-
-    def close(self) -> None:
-        """Close the connection pool."""
-        self._http.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
