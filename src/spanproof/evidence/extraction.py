@@ -20,7 +20,6 @@ subjects and endpoints; a finding without a species keeps ``species`` empty and 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
@@ -30,6 +29,7 @@ from spanproof.core.documents import ParsedSection
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.ports import ChatMessage
 from spanproof.core.records import DIRECTIONS, Quotation, Record, RecordFields
+from spanproof.core.replies import load_json_reply
 from spanproof.evidence.checker import (
     ASSOCIATION_PREFIXES,
     IN_VITRO_RE,
@@ -330,7 +330,6 @@ or model system exactly as the document states them; quote the sentence that nam
 4. If the document states no finding, return [].
 """
 
-_FENCE = re.compile(r"```(?P<lang>[A-Za-z]*)[ \t]*\r?\n?(?P<body>.*?)\s*```", re.DOTALL)
 _REQUIRED = ("statement", "subject", "endpoint", "direction", "species")
 _OPTIONAL = ("treatment", "scope")
 
@@ -342,24 +341,6 @@ def build_extraction_messages(sections: Sequence[ParsedSection]) -> list[ChatMes
     )
     user = f"Sections of the document:\n\n{shown}"
     return [ChatMessage("system", EXTRACTION_SYSTEM_PROMPT), ChatMessage("user", user)]
-
-
-def _load(raw: str) -> Any:
-    text = raw.strip()
-    if text.startswith("```"):
-        fence = _FENCE.fullmatch(text)
-        if fence is None or (fence["lang"] and fence["lang"].lower() != "json"):
-            raise InvalidInputError(
-                "extraction reply must be JSON, optionally in one ```json fence, and nothing else"
-            )
-        text = fence["body"]
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InvalidInputError(
-            f"extraction reply is not valid JSON ({exc.msg} at line {exc.lineno} column "
-            f"{exc.colno}); expected a JSON array of findings"
-        ) from exc
 
 
 def parse_findings(raw: str, section_keys: Collection[str] | None = None) -> list[Finding]:
@@ -374,7 +355,7 @@ def parse_findings(raw: str, section_keys: Collection[str] | None = None) -> lis
     Raises:
         InvalidInputError: the reply is not such JSON; the message names the item and field.
     """
-    payload = _load(raw)
+    payload = load_json_reply(raw, "extraction reply", "a JSON array of findings")
     if isinstance(payload, dict) and set(payload) == {"findings"}:
         payload = payload["findings"]
     if not isinstance(payload, list):

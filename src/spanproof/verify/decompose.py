@@ -48,6 +48,7 @@ from typing import Any
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import Claim
 from spanproof.core.ports import ChatMessage
+from spanproof.core.replies import load_json_reply
 from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import token_texts
 
@@ -78,7 +79,6 @@ MARKER_RE = re.compile(r"\[[ \t]*S\d+(?:[ \t]*[,;][ \t]*S\d+)*[ \t]*\]")
 _MARKER_WITH_SPACE = re.compile(r"\s*" + MARKER_RE.pattern)
 _MARKER_ID = re.compile(r"S(\d+)")
 _TRAILING = " \t\r\n\f\v\u00a0.,;:!…"
-_FENCE = re.compile(r"```(?P<lang>[A-Za-z]*)[ \t]*\r?\n?(?P<body>.*?)\s*```", re.DOTALL)
 
 
 def clean_claim_text(fragment: str) -> str:
@@ -118,37 +118,8 @@ def parse_claims(raw: str, draft: str) -> list[Claim]:
         InvalidInputError: the reply is not such JSON, or an item is malformed; the message
             names the item and field.
     """
-    items = _claim_items(_load_json(raw))
+    items = _claim_items(load_json_reply(raw, "decomposer reply", "a JSON array of claims"))
     return [_claim_from_item(index, item, draft) for index, item in enumerate(items)]
-
-
-def _load_json(raw: str) -> Any:
-    text = raw.strip()
-    if not text:
-        raise InvalidInputError("decomposer reply is empty; expected a JSON array of claims")
-    where = "bare JSON"
-    if text.startswith("```"):
-        fence = _FENCE.fullmatch(text)
-        if fence is None:
-            raise InvalidInputError(
-                "decomposer reply has text outside its code fence (or an unclosed fence); "
-                "expected only JSON, optionally in one ```json fence"
-            )
-        if fence["lang"] and fence["lang"].lower() != "json":
-            raise InvalidInputError(f"decomposer reply is fenced as {fence['lang']!r}, not json")
-        text, where = fence["body"], "JSON in the code fence"
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as exc:
-        if where == "bare JSON" and "```" in text:
-            raise InvalidInputError(
-                "decomposer reply has text outside its code fence; expected only JSON, "
-                "optionally in one ```json fence"
-            ) from exc
-        raise InvalidInputError(
-            f"decomposer reply is not valid {where} ({exc.msg} at line {exc.lineno} column "
-            f"{exc.colno}); expected only a JSON array, optionally in one ```json fence"
-        ) from exc
 
 
 def _claim_items(payload: Any) -> list[Any]:
