@@ -76,6 +76,11 @@ def test_ingest_list_show_search_and_erase(tmp_path: Path, crossref: list[str]) 
     rows = {r["id"]: r for r in json.loads(out)}
     doi_rows = [r for r in rows.values() if r["id"].startswith("doi:")]
     assert len(doi_rows) == 1 and doi_rows[0]["status"] == "retracted"
+    # the retraction notice started an impact walk from the version, and ingest ran it
+    code, out, _ = run("walks", "list", "--db", db, "--json")
+    [walk] = json.loads(out)
+    assert walk["changed_ref"] == f"source:{doi_rows[0]['id']}:v1"
+    assert (walk["reason"], walk["status"]) == ("retracted", "done")
 
     walk_id = next(i for i in rows if i.endswith("walk.txt"))
     code, out, _ = run("source", walk_id, "--db", db, "--json")

@@ -162,8 +162,11 @@ def test_decision_changes_status_and_records_who_and_why(
 def test_review_refuses_bad_requests(client: TestClient, store: SqliteEvidenceStore) -> None:
     verified = client.get("/v1/records?status=verified").json()[0]["id"]
     queued = client.get("/v1/review").json()[0]["record"]["id"]
-    before = _snapshot(store)
     ok = {"reviewer": "ada", "decision": "approve", "reason": "fine"}
+    # an expert may look at a verified record once (SPEC §5.5); a second look is refused
+    looked = client.post(f"/v1/review/{verified}", json=ok)
+    assert looked.status_code == 200 and looked.json()["status"] == "verified"
+    before = _snapshot(store)
     _assert_error(client.post(f"/v1/review/{verified}", json=ok), 400, "invalid_input")
     _assert_error(client.post("/v1/review/rec-nope", json=ok), 404, "not_found")
     _assert_error(

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from spanproof.core.documents import FetchedDocument, ParsedDocument, ParseFailure
 from spanproof.core.ports import Embedder
 from spanproof.core.store import Chunk, EvidenceStore, Measurement, Source
+from spanproof.services.impact import on_source_status
 from spanproof.text.chunks import MAX_TOKENS, chunk_ranges
 from spanproof.text.measurements import find_measurements
 
@@ -74,6 +75,8 @@ def ingest(
             store.set_status(source_id, fetched.status)
         store.put_blob(sha, fetched.raw)
         version, _ = store.add_version(source_id, sha, fetched.media_type)
+        if fetched.status != "active":  # the impact event commits with the status change
+            on_source_status(store, source_id, fetched.status)
     if version.state == "parsed":
         return IngestOutcome(source_id, version.number, "duplicate")
     if version.state == "quarantined":

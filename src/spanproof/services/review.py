@@ -20,6 +20,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from spanproof.core.errors import InvalidInputError
+from spanproof.core.graph_store import GraphStore
 from spanproof.core.record_store import RecordStore
 from spanproof.core.records import Attempt, Record
 from spanproof.core.store import EvidenceStore
@@ -28,11 +29,16 @@ from spanproof.evidence.checker import check
 from spanproof.evidence.decision import decide
 from spanproof.evidence.faults import EXPECTED_CATCH, MUTATIONS
 from spanproof.evidence.gate import gate
+from spanproof.services.artifacts import expert_review_pending
+from spanproof.services.impact import on_record_decided
 
 #: Characters of section text shown on each side of a quotation.
 CONTEXT_CHARS = 400
 DECISIONS = ("approve", "reject")
 _DECIDED = {"approve": "verified", "reject": "rejected"}
+#: A reviewer decides records in review, and may look once at a verified one (the sole evidence
+#: of an assessment waits for exactly that look: SPEC §5.5).
+_DECIDABLE = ("in_review", "verified")
 
 
 def _now() -> str:
@@ -78,12 +84,15 @@ class ReviewItem:
     record: Record
     passages: tuple[Passage, ...]
     attempts: tuple[Attempt, ...]
+    #: Assessments waiting on this verified record: it is their only affirmative evidence.
+    assessments: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
             "record": self.record.to_dict(),
             "passages": [p.to_dict() for p in self.passages],
             "attempts": [a.to_dict() for a in self.attempts],
+            "assessments": list(self.assessments),
         }
 
 
@@ -125,18 +134,28 @@ def _all_in_review(records: RecordStore) -> list[Record]:
 
 
 def review_queue(store: EvidenceStore) -> list[ReviewItem]:
-    """Every ``in_review`` record (by id) with its passages and attempts."""
+    """Every ``in_review`` record (by id), then every verified record that is the only
+    affirmative evidence of an assessment and waits for an expert's look, each with its passages
+    and attempts."""
     records = _records(store)
-    return [
+    items = [
         ReviewItem(r, passages(store, r), tuple(records.attempts(r.id)))
         for r in _all_in_review(records)
     ]
+    if isinstance(store, GraphStore):
+        for record_id, waiting in sorted(expert_review_pending(store).items()):
+            record = records.get_record(record_id)
+            if record is not None and record.status == "verified":
+                attempts = tuple(records.attempts(record_id))
+                items.append(ReviewItem(record, passages(store, record), attempts, tuple(waiting)))
+    return items
 
 
 def decide_review(
     store: EvidenceStore, record_id: str, *, reviewer: str, decision: str, reason: str
 ) -> Record:
-    """Approve or reject an ``in_review`` record; the decision is kept as an attempt.
+    """Approve or reject a record in review (or a verified record an expert looks at); the
+    decision is kept as an attempt, and a rejection starts an impact walk.
 
     Raises:
         InvalidInputError: unknown record, a record not in review, an unknown decision, or an
@@ -153,10 +172,11 @@ def decide_review(
     started = _now()
     with store.transaction():
         record = _record(records, record_id)
-        if record.status != "in_review":
+        looked = any(a.outcome.startswith("review:") for a in records.attempts(record_id))
+        if record.status not in _DECIDABLE or (record.status == "verified" and looked):
             raise InvalidInputError(
-                f"record {record_id!r} is {record.status}, not in_review: only records in "
-                "review can be decided"
+                f"record {record_id!r} is {record.status}: only in_review records, or verified "
+                "records no reviewer has looked at yet, can be decided"
             )
         number = len(records.attempts(record_id)) + 1
         shown = sha256_hex(
@@ -169,6 +189,7 @@ def decide_review(
         records.add_attempt(record_id, attempt)
         decided = dataclasses.replace(record, status=_DECIDED[decision])
         records.put_record(decided)
+        on_record_decided(store, decided, record, event=f"attempt-{number}")
     return decided
 
 
