@@ -1,0 +1,259 @@
+"""Enqueue, watch and recover workflows from any process, through the system database only.
+
+An API process or a CLI run that only enqueues uses these: it needs no runtime and runs no
+workflow code; the workers dequeue. The status view reads the same database.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from dbos import DBOSClient, EnqueueOptions
+
+from spanproof.core.documents import FetchedDocument
+from spanproof.core.errors import ConfigurationError, StoreError
+from spanproof.workflows.engine import (
+    APP_NAME,
+    FETCH_QUEUE,
+    IMPACT_QUEUE,
+    INGEST_QUEUE,
+    QUEUES,
+    VERIFY_QUEUE,
+)
+from spanproof.workflows.impact import IMPACT_WORKFLOW, RESUME_WORKFLOW, walk_workflow_id
+from spanproof.workflows.ingestion import FETCH_WORKFLOW, INGEST_WORKFLOW, ingest_workflow_id
+from spanproof.workflows.verification import VERIFY_WORKFLOW, verify_workflow_id
+
+#: Workflow states as the engine names them.
+STATES = ("ENQUEUED", "PENDING", "SUCCESS", "ERROR", "CANCELLED", "MAX_RECOVERY_ATTEMPTS_EXCEEDED")
+
+
+def _exists(system_database_url: str) -> bool:
+    if not system_database_url.startswith("sqlite"):
+        return True
+    return Path(system_database_url.removeprefix("sqlite:///")).exists()
+
+
+@contextlib.contextmanager
+def connect(system_database_url: str) -> Iterator[DBOSClient]:
+    """A client of the system database.
+
+    Raises:
+        ConfigurationError: a SQLite system database that no worker has created yet.
+        StoreError: the database cannot be reached (retryable).
+    """
+    if not _exists(system_database_url):
+        raise ConfigurationError(
+            f"no workflow journal at {system_database_url}: start a worker "
+            "(`spanproof worker`) or run `spanproof workflows ingest` once to create it"
+        )
+    try:
+        client = DBOSClient(system_database_url=system_database_url, application_name=APP_NAME)
+    except Exception as exc:
+        raise StoreError(f"workflow system database: {exc}", retryable=True) from exc
+    try:
+        yield client
+    finally:
+        client.destroy()
+
+
+def _options(workflow: str, queue: str, workflow_id: str) -> EnqueueOptions:
+    return {"workflow_name": workflow, "queue_name": queue, "workflow_id": workflow_id}
+
+
+def enqueue_documents(
+    client: DBOSClient, documents: Iterable[tuple[str, FetchedDocument]], *, embed: bool = True
+) -> list[str]:
+    """Enqueue one ingestion workflow per document; returns the workflow ids (one per
+    source and content, so enqueueing the same bytes again attaches to the first)."""
+    ids: list[str] = []
+    for source_id, fetched in documents:
+        wid = ingest_workflow_id(source_id, fetched)
+        client.enqueue(_options(INGEST_WORKFLOW, INGEST_QUEUE, wid), source_id, fetched, embed)
+        ids.append(wid)
+    return ids
+
+
+def enqueue_fetch(client: DBOSClient, target: str, *, embed: bool = True) -> str:
+    """Enqueue fetch-then-ingest of ``pmc:…`` / ``pmid:…`` / ``doi:…`` on the rate-limited
+    fetch queue; one at a time per target (a second enqueue attaches to the queued one)."""
+    options = _options(FETCH_WORKFLOW, FETCH_QUEUE, f"fetch:{target}:{_stamp()}")
+    options["deduplication_id"] = target
+    options["duplication_policy"] = "return-existing"
+    return str(client.enqueue(options, target, embed).get_workflow_id())
+
+
+def _stamp() -> str:
+    import time
+
+    return str(time.time_ns())
+
+
+def enqueue_verification(
+    client: DBOSClient, record_id: str, attempts_before: int, *, budget: int = 3
+) -> str:
+    """Enqueue verification of one stored record."""
+    wid = verify_workflow_id(record_id, attempts_before)
+    client.enqueue(_options(VERIFY_WORKFLOW, VERIFY_QUEUE, wid), record_id, budget)
+    return wid
+
+
+def enqueue_walk(
+    client: DBOSClient,
+    changed_ref: str,
+    reason: str,
+    event: str = "",
+    *,
+    batch: int | None = None,
+) -> str:
+    """Enqueue the impact walk of one event (one workflow per event)."""
+    wid = walk_workflow_id(changed_ref, reason, event)
+    options = _options(IMPACT_WORKFLOW, IMPACT_QUEUE, wid)
+    client.enqueue(options, changed_ref, reason, event, batch)
+    return wid
+
+
+def enqueue_resume(client: DBOSClient, walk_id: str, *, batch: int | None = None) -> str:
+    """Enqueue the rest of a walk whose journal row exists (one workflow per walk)."""
+    wid = f"resume:{walk_id}"
+    client.enqueue(_options(RESUME_WORKFLOW, IMPACT_QUEUE, wid), walk_id, batch)
+    return wid
+
+
+def wait(client: DBOSClient, workflow_ids: Iterable[str], poll: float = 0.2) -> list[Any]:
+    """Each workflow's result, in order (raises the first workflow error met)."""
+    return [
+        client.retrieve_workflow(wid).get_result(polling_interval_sec=poll) for wid in workflow_ids
+    ]
+
+
+def recover(client: DBOSClient, executor_id: str) -> list[str]:
+    """Re-enqueue the workflows a lost executor left in flight, on their own queues, so any
+    live worker resumes them from their last completed step; returns their ids."""
+    pending = client.list_workflows(
+        status="PENDING", executor_id=executor_id, load_input=False, load_output=False
+    )
+    by_queue: dict[str | None, list[str]] = {}
+    for wf in pending:
+        by_queue.setdefault(wf.queue_name, []).append(wf.workflow_id)
+    for queue, ids in by_queue.items():
+        client.resume_workflows(ids, queue_name=queue if queue in QUEUES else None)
+    return [wid for ids in by_queue.values() for wid in ids]
+
+
+@dataclass(frozen=True, slots=True)
+class QueueState:
+    """One queue: its limits and how many of its workflows are in each state."""
+
+    name: str
+    worker_concurrency: int | None
+    rate_limit: str
+    counts: dict[str, int]
+
+
+@dataclass(frozen=True, slots=True)
+class WorkflowRow:
+    workflow_id: str
+    name: str
+    status: str
+    queue: str
+    executor: str
+    created_ms: int
+    updated_ms: int
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatusView:
+    """What ``spanproof queue status`` and ``/workflows`` show."""
+
+    system_database: str
+    queues: list[QueueState]
+    by_workflow: dict[str, dict[str, int]]
+    executors: dict[str, int]
+    recent: list[WorkflowRow] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        from dataclasses import asdict
+
+        return asdict(self)
+
+
+def _rate(limiter: Any) -> str:
+    if not limiter:
+        return ""
+    return f"{limiter['limit']} per {limiter['period']:g}s"
+
+
+def _row(w: Any) -> WorkflowRow:
+    return WorkflowRow(
+        workflow_id=w.workflow_id,
+        name=w.name,
+        status=w.status,
+        queue=w.queue_name or "",
+        executor=w.executor_id or "",
+        created_ms=w.created_at or 0,
+        updated_ms=w.updated_at or 0,
+        error="" if w.error is None else str(w.error)[:200],
+    )
+
+
+def status(client: DBOSClient, system_database: str, *, recent: int = 20) -> StatusView:
+    """Queues with their limits and state counts, counts per workflow and state, the executors
+    holding in-flight workflows, and the most recent workflows."""
+    every = client.list_workflows(load_input=False, load_output=False)
+    per_queue: dict[str, Counter[str]] = {}
+    per_name: dict[str, Counter[str]] = {}
+    executors: Counter[str] = Counter()
+    for wf in every:
+        per_name.setdefault(wf.name, Counter())[wf.status] += 1
+        if wf.queue_name:
+            per_queue.setdefault(wf.queue_name, Counter())[wf.status] += 1
+        if wf.status == "PENDING" and wf.executor_id:
+            executors[wf.executor_id] += 1
+    queues = [
+        QueueState(q.name, q.worker_concurrency, _rate(q.limiter), dict(per_queue.get(q.name, {})))
+        for q in sorted(client.list_queues(), key=lambda q: q.name)
+    ]
+    latest = client.list_workflows(limit=recent, sort_desc=True, load_input=False)
+    rows = [_row(w) for w in latest]
+    return StatusView(
+        system_database=_redact(system_database),
+        queues=queues,
+        by_workflow={k: dict(v) for k, v in sorted(per_name.items())},
+        executors=dict(executors),
+        recent=rows,
+    )
+
+
+def _redact(url: str) -> str:
+    """The URL without its password (never shown)."""
+    if "@" not in url or "://" not in url:
+        return url
+    scheme, rest = url.split("://", 1)
+    creds, host = rest.rsplit("@", 1)
+    user = creds.split(":", 1)[0]
+    return f"{scheme}://{user}:***@{host}" if ":" in creds else f"{scheme}://{user}@{host}"
+
+
+class QueueClient:
+    """:class:`~spanproof.core.ports.WorkQueue` over the engine's system database: what an API
+    process holds to enqueue ingestion and impact walks for the workers (it runs no workflow)."""
+
+    def __init__(self, system_database_url: str) -> None:
+        self._connection = connect(system_database_url)
+        self._client = self._connection.__enter__()
+
+    def enqueue_ingest(self, source_id: str, fetched: FetchedDocument) -> str:
+        return enqueue_documents(self._client, [(source_id, fetched)])[0]
+
+    def enqueue_walk(self, walk_id: str) -> str:
+        return enqueue_resume(self._client, walk_id)
+
+    def close(self) -> None:
+        self._connection.__exit__(None, None, None)

@@ -1,0 +1,94 @@
+"""Ingestion per source as a durable workflow (SPEC §3).
+
+``spanproof.ingest_document`` takes a fetched document (its bytes travel in the journal, so any
+worker on any machine can run it) and runs two steps: ``store`` (hash, raw bytes, parse or
+quarantine, sections, chunks, measurements: :func:`spanproof.services.ingestion.ingest`) and
+``embed`` (vectors for that version's chunks). ``spanproof.fetch_and_ingest`` first fetches a
+``pmc:…`` / ``pmid:…`` / ``doi:…`` source in a ``fetch`` step, on the rate-limited fetch queue.
+
+Each step's store writes carry their own progress marker, committed with them: a version's
+state moves from ``pending`` to ``parsed`` in the transaction that stores its sections, and
+embeddings are keyed by chunk id. A step the engine re-runs after a crash (its writes committed,
+its checkpoint not yet) therefore finds its work done and does nothing twice.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from dbos import DBOS
+
+from spanproof.core.documents import FetchedDocument
+from spanproof.services.ingestion import content_hash, ingest
+from spanproof.workflows.runtime import current
+
+INGEST_WORKFLOW = "spanproof.ingest_document"
+FETCH_WORKFLOW = "spanproof.fetch_and_ingest"
+
+
+def ingest_workflow_id(source_id: str, fetched: FetchedDocument) -> str:
+    """One workflow per (source, content): enqueueing the same bytes twice runs once."""
+    return f"ingest:{source_id}:{content_hash(fetched.raw)[:16]}"
+
+
+def _retryable(exc: BaseException) -> bool:
+    return bool(getattr(exc, "retryable", False))
+
+
+@DBOS.step(name="spanproof.ingest.fetch", retries_allowed=True, should_retry=_retryable)
+def fetch_step(target: str) -> tuple[str, FetchedDocument]:
+    """Fetch through the connector (retried only on errors that say they are retryable)."""
+    return current().fetch(target)
+
+
+@DBOS.step(name="spanproof.ingest.store")
+def store_step(source_id: str, fetched: FetchedDocument) -> dict[str, Any]:
+    """Store and parse one document: :func:`~spanproof.services.ingestion.ingest`."""
+    rt = current()
+    return dataclasses.asdict(ingest(rt.store, fetched, source_id, rt.parse))
+
+
+@DBOS.step(name="spanproof.ingest.embed")
+def embed_step(source_id: str, version: int) -> int:
+    """Embed the chunks of one version; returns how many.
+
+    Idempotent: vectors are keyed by chunk id (and the embedder caches by text), so a re-run
+    rewrites the same rows.
+    """
+    rt = current()
+    embedder = rt.get_embedder()
+    chunks = rt.store.chunks(source_id, version)
+    if not chunks:
+        return 0
+    vectors = embedder.embed([c.text for c in chunks])
+    items = [(c.id, vectors[i]) for i, c in enumerate(chunks)]
+    with rt.store.transaction():
+        rt.store.put_embeddings(embedder.model_id, items)
+    return len(chunks)
+
+
+def _ingest(source_id: str, fetched: FetchedDocument, embed: bool) -> dict[str, Any]:
+    outcome = store_step(source_id, fetched)
+    outcome["chunks_embedded"] = 0
+    # "duplicate" too: a re-run after a crash finds the version its first run parsed.
+    if embed and outcome["status"] != "quarantined":
+        outcome["chunks_embedded"] = embed_step(source_id, outcome["version"])
+    return outcome
+
+
+@DBOS.workflow(name=INGEST_WORKFLOW)
+def ingest_document(source_id: str, fetched: FetchedDocument, embed: bool = True) -> dict[str, Any]:
+    """Store, parse and (unless ``embed`` is false) embed one fetched document.
+
+    Returns the :class:`~spanproof.services.ingestion.IngestOutcome` as a dict, plus
+    ``chunks_embedded``.
+    """
+    return _ingest(source_id, fetched, embed)
+
+
+@DBOS.workflow(name=FETCH_WORKFLOW)
+def fetch_and_ingest(target: str, embed: bool = True) -> dict[str, Any]:
+    """Fetch ``target`` through its connector, then ingest it as :func:`ingest_document`."""
+    source_id, fetched = fetch_step(target)
+    return _ingest(source_id, fetched, embed)

@@ -1,0 +1,226 @@
+"""The workflow CLI end to end with real processes: the embedded one-command default, the status
+view (CLI and web page), `spanproof worker` processes sharing one PostgreSQL, and handing a lost
+worker's in-flight workflows to another (`spanproof workflows recover`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from spanproof.api.app import create_app
+from spanproof.api.state import AppState
+from spanproof.config import Settings
+from spanproof.services.answering import Engine
+from spanproof.services.generation import ExtractiveGenerator
+from spanproof.store.sqlite import SqliteEvidenceStore
+from spanproof.testing.fakes import FakeEmbedder
+from spanproof.verifier import Verifier
+from spanproof.verify.decompose import RuleBasedDecomposer
+from spanproof.verify.scoring import V2
+
+sys.path.insert(0, str(Path(__file__).parent))
+from test_crash import backend, pg_url, run_worker, text_corpus  # noqa: F401
+
+
+def spanproof(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "spanproof.cli.main", *args],
+        capture_output=True,
+        text=True,
+        env=env or _env(),
+        timeout=300,
+        check=False,
+    )
+
+
+def _env() -> dict[str, str]:
+    return {**os.environ, "SPANPROOF_WORKFLOWS__POLLING_INTERVAL": "0.1"}
+
+
+def test_embedded_ingest_is_one_command_with_the_journal_beside_the_store(tmp_path: Path) -> None:
+    corpus = text_corpus(tmp_path / "corpus", 3)
+    db = tmp_path / "data" / "store.sqlite"
+    db.parent.mkdir()
+    first = spanproof("workflows", "ingest", str(corpus), "--db", str(db), "--no-embed", "--json")
+    assert first.returncode == 0, first.stderr
+    summary = json.loads(first.stdout)
+    assert summary["workflows"] == 3 and summary["new"] == 3
+    assert (tmp_path / "data" / "store.dbos.sqlite").exists()
+    again = spanproof("workflows", "ingest", str(corpus), "--db", str(db), "--no-embed", "--json")
+    assert json.loads(again.stdout)["workflow_ids"] == summary["workflow_ids"]  # same workflows
+    with SqliteEvidenceStore(db) as store:
+        assert store.stats()["sources"] == 3 and store.stats()["versions"] == 3
+    status = spanproof("queue", "status", "--db", str(db), "--json")
+    assert status.returncode == 0, status.stderr
+    view = json.loads(status.stdout)
+    (ingest_queue,) = [q for q in view["queues"] if q["name"] == "spanproof-ingest"]
+    assert ingest_queue["counts"] == {"SUCCESS": 3}
+    assert ingest_queue["worker_concurrency"] == 4
+    assert view["by_workflow"] == {"spanproof.ingest_document": {"SUCCESS": 3}}
+    text = spanproof("queue", "status", "--db", str(db))
+    assert "spanproof-ingest" in text.stdout
+
+    with SqliteEvidenceStore(db) as store, TestClient(create_app(_state(store))) as client:
+        page = client.get("/workflows")
+        assert page.status_code == 200
+        assert "spanproof-ingest" in page.text and "spanproof.ingest_document" in page.text
+
+
+def test_status_before_any_worker_says_how_to_start_one(tmp_path: Path) -> None:
+    result = spanproof("queue", "status", "--db", str(tmp_path / "none.sqlite"))
+    assert result.returncode == 3 and "spanproof worker" in result.stderr
+    with (
+        SqliteEvidenceStore(tmp_path / "empty.sqlite") as store,
+        TestClient(create_app(_state(store))) as client,
+    ):
+        page = client.get("/workflows")
+    assert page.status_code == 200 and "spanproof worker" in page.text
+
+
+def _state(store: SqliteEvidenceStore) -> AppState:
+    embedder, decomposer = FakeEmbedder(), RuleBasedDecomposer()
+    engine = Engine(
+        store=store,
+        traces=store,
+        embedder=embedder,
+        decomposer=decomposer,
+        generator=ExtractiveGenerator(embedder),
+        score_model=V2,
+    )
+    verifier = Verifier(embedder=embedder, decomposer=decomposer, score_model=V2)
+    return AppState(
+        settings=Settings(), store=store, traces=store, verifier=verifier, engine=engine
+    )
+
+
+@pytest.fixture
+def pg() -> Iterator[str]:
+    from pg_fixtures import fresh_database
+
+    with fresh_database() as dsn:
+        yield pg_url(dsn)
+
+
+def _workers(url: str, *ids: str) -> list[subprocess.Popen[str]]:
+    procs = []
+    for executor in ids:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "spanproof.cli.main", "worker", "--db", url,
+             "--executor-id", executor],
+            stdout=subprocess.PIPE, text=True, env=_env(),
+        )  # fmt: skip
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == f"worker {executor} ready"
+        procs.append(proc)
+    return procs
+
+
+def _drain(url: str, timeout: float = 120) -> dict[str, object]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        out = spanproof("queue", "status", "--db", url, "--json", "--recent", "100").stdout
+        view: dict[str, object] = json.loads(out)
+        counts = view["by_workflow"].get("spanproof.ingest_document", {})  # type: ignore[attr-defined]
+        if counts and set(counts) == {"SUCCESS"}:
+            return view
+        time.sleep(0.5)
+    raise AssertionError(f"workflows not done: {view}")
+
+
+def _stop(procs: list[subprocess.Popen[str]]) -> None:
+    for proc in procs:
+        proc.send_signal(signal.SIGTERM)
+    for proc in procs:
+        proc.wait(timeout=60)
+        assert proc.stdout is not None
+        proc.stdout.close()
+        assert proc.returncode == 0
+
+
+def test_two_workers_share_the_queue_and_the_api_side_only_enqueues(
+    pg: str, tmp_path: Path
+) -> None:
+    corpus = text_corpus(tmp_path / "corpus", 40)
+    # The system database is created by the first worker; the enqueuer only writes rows.
+    procs = _workers(pg, "w1", "w2")
+    try:
+        sent = spanproof(
+            "workflows", "ingest", str(corpus), "--db", pg, "--no-embed", "--enqueue-only",
+            "--json",
+        )  # fmt: skip
+        assert sent.returncode == 0, sent.stderr
+        assert json.loads(sent.stdout)["workflows"] == 40
+        view = _drain(pg)
+    finally:
+        _stop(procs)
+    ran_by = {w["executor"] for w in view["recent"]}  # type: ignore[index, union-attr]
+    assert ran_by == {"w1", "w2"}
+    assert view["by_workflow"] == {"spanproof.ingest_document": {"SUCCESS": 40}}
+
+
+def test_a_lost_workers_workflows_are_recovered_by_another(
+    backend: tuple[str, str],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    corpus = text_corpus(tmp_path / "corpus", 40)
+    run_worker("ingest", backend, corpus, kill_after="chunks", count=5)  # executor crash-test
+    store_url = backend[0]
+    recovered = spanproof("workflows", "recover", "--executor-id", "crash-test", "--db", store_url)
+    assert recovered.returncode == 0, recovered.stderr
+    assert "re-enqueued" in recovered.stdout
+    procs = _workers(store_url, "replacement")
+    try:
+        view = _drain(store_url)
+    finally:
+        _stop(procs)
+    counts = view["by_workflow"]["spanproof.ingest_document"]  # type: ignore[index]
+    from spanproof.bootstrap import build_store
+
+    store = build_store(Settings(), store_url)
+    try:
+        stats = store.stats()
+        assert stats["sources"] == counts["SUCCESS"] == stats["versions"]  # type: ignore[index]
+        assert all(len(store.versions(s.id)) == 1 for s in store.list_sources(limit=100))
+    finally:
+        store.close()
+
+
+def test_the_api_only_enqueues_and_a_worker_does_the_work(pg: str) -> None:
+    from spanproof.store.postgres import PostgresEvidenceStore
+    from spanproof.workflows import system_database_url
+    from spanproof.workflows.client import QueueClient
+
+    text = "Walking\n\nDaily walking lowered systolic blood pressure by 5 mmHg in adults.\n"
+    procs = _workers(pg, "api-worker")  # a worker creates the journal's tables
+    with PostgresEvidenceStore(pg, pool_size=2) as store:
+        queue = QueueClient(system_database_url(pg, None))
+        state = _state(store)  # type: ignore[arg-type]
+        state.work_queue = queue
+        try:
+            with TestClient(create_app(state)) as client:
+                queued = client.post("/v1/sources", json={"text": text, "media_type": "text/plain"})
+                assert queued.status_code == 202, queued.text
+                body = queued.json()
+                assert body["status"] == "queued" and body["workflow_id"]
+                deadline = time.monotonic() + 120
+                while store.get_source(body["source_id"]) is None:
+                    assert time.monotonic() < deadline, "the worker never ingested the upload"
+                    time.sleep(0.3)
+                retracted = client.post(f"/v1/sources/{body['source_id']}/retract", json={})
+                assert retracted.status_code == 202, retracted.text
+                [walk] = retracted.json()["walks"]
+                while (w := store.get_walk(walk["id"])) is None or not w.done:
+                    assert time.monotonic() < deadline, "the worker never walked"
+                    time.sleep(0.3)
+        finally:
+            _stop(procs)
+            queue.close()
