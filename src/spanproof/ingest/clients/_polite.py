@@ -18,6 +18,8 @@
 from __future__ import annotations
 
 import json
+import logging
+import re
 import threading
 import time
 from collections.abc import Callable, Mapping
@@ -35,6 +37,23 @@ __all__ = ["Params", "PoliteClient"]
 
 #: Query parameters: a value of ``None`` leaves the parameter out.
 Params = Mapping[str, str | int | None]
+
+_SECRET_PARAM = re.compile(r"((?:api_key|apikey|key|token)=)[^&\s\"']+", re.IGNORECASE)
+
+
+class _RedactSecrets(logging.Filter):
+    """httpx logs every request URL at INFO; NCBI takes its key as ``api_key=``. This filter
+    masks secret query parameters before any handler sees the line."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        redacted = _SECRET_PARAM.sub(r"\1***", message)
+        if redacted != message:
+            record.msg, record.args = redacted, ()
+        return True
+
+
+logging.getLogger("httpx").addFilter(_RedactSecrets())
 
 _RETRYABLE_STATUSES = frozenset({408, 425, 429})
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
