@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DATA ?= ../shared/data
 
-.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api calibrate clean train-checker
+.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api bench-impact calibrate clean train-checker bench-workflows
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (spanproof needs Python 3.11; set PYTHON=...)"; exit 1; }
@@ -55,6 +55,10 @@ bench-vectors: $(STAMP)
 bench-api: $(STAMP)
 	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python bench/api.py --write bench/RESULTS.md
 
+## bench-impact: impact walk over synthetic graphs of 10k, 100k and 1M edges (steps, time, memory)
+bench-impact: $(STAMP)
+	$(BIN)/python bench/impact.py --write bench/RESULTS.md
+
 ## calibrate: build the adversarial classes from $(DATA), calibrate, write docs/quality.md
 calibrate: $(STAMP)
 	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python scripts/calibrate.py --write docs/quality.md
@@ -66,3 +70,7 @@ clean:
 train-checker: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[train]'
 	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python training/train_checker.py --out src/spanproof/models
+
+## bench-workflows: journalling overhead; SciFact ingestion over 1, 2, 4 workers on PostgreSQL
+bench-workflows: $(STAMP)
+	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python bench/workflows.py --write bench/RESULTS.md

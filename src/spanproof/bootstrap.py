@@ -9,12 +9,16 @@ from typing import TYPE_CHECKING
 from spanproof.config import Settings
 from spanproof.core.documents import FetchedDocument, ParsedDocument
 from spanproof.core.errors import ConfigurationError, InvalidInputError
-from spanproof.core.ports import ChatModel, Decomposer, Embedder
+from spanproof.core.ports import ChatModel, Decomposer, Embedder, WorkQueue
 from spanproof.core.store import EvidenceStore
 
 if TYPE_CHECKING:
     from spanproof.api.state import AppState
     from spanproof.services.answering import Engine
+    from spanproof.services.records import Checker
+    from spanproof.workflows import EngineConfig
+    from spanproof.workflows import Runtime as WorkflowRuntime
+    from spanproof.workflows.client import StatusView
 
 
 def build_embedder(settings: Settings) -> Embedder:
@@ -182,4 +186,114 @@ def build_app_state(settings: Settings, db: str | None = None) -> AppState:
     verifier = Verifier(
         embedder=engine.embedder, decomposer=engine.decomposer, score_model=engine.score_model
     )
-    return AppState(settings=settings, store=store, traces=store, verifier=verifier, engine=engine)
+    work_queue = build_work_queue(settings, db) if settings.workflows.api_enqueue else None
+    return AppState(
+        settings=settings,
+        store=store,
+        traces=store,
+        verifier=verifier,
+        engine=engine,
+        work_queue=work_queue,
+    )
+
+
+def build_work_queue(settings: Settings, db: str | None = None) -> WorkQueue:
+    """The queues an API process enqueues to: the system database of the store ``db`` (or the
+    configured store), as the workers use it."""
+    from spanproof.workflows import system_database_url
+    from spanproof.workflows.client import QueueClient
+
+    url = system_database_url(db or settings.store.url, settings.workflows.system_database_url)
+    return QueueClient(url)
+
+
+def build_record_checker(settings: Settings) -> Checker:
+    """The record checker (SPEC §5.3): the LLM checker when an LLM is configured, else the
+    deterministic one. Both answer a label and the five checks."""
+    chat = build_chat_model(settings)
+    if chat is None:
+        from spanproof.evidence.checker import check
+
+        return check
+    from spanproof.services.record_checking import LlmRecordChecker
+
+    return LlmRecordChecker(chat)
+
+
+def build_engine_config(
+    settings: Settings, db: str | None = None, executor_id: str | None = None
+) -> EngineConfig:
+    """The durable-workflow engine's configuration for the store ``db`` (or the configured one):
+    its system database (beside a SQLite store, inside a PostgreSQL one, unless set), this
+    process's executor id and the queues' limits."""
+    from spanproof import __version__
+    from spanproof.workflows import EngineConfig, QueueLimits, system_database_url
+
+    cfg = settings.workflows
+    return EngineConfig(
+        system_database_url=system_database_url(db or settings.store.url, cfg.system_database_url),
+        executor_id=executor_id or cfg.executor_id,
+        app_version=__version__,
+        limits=QueueLimits(
+            ingest_concurrency=cfg.ingest_concurrency,
+            verify_concurrency=cfg.verify_concurrency,
+            impact_concurrency=cfg.impact_concurrency,
+            fetch_per_second=cfg.fetch_per_second,
+            model_calls_per_minute=cfg.model_calls_per_minute,
+            polling_interval=cfg.polling_interval,
+        ),
+    )
+
+
+def build_workflow_runtime(settings: Settings, db: str | None = None) -> WorkflowRuntime:
+    """What a worker's steps run against: the store, parser, embedder (built on first use),
+    record checker and connectors. The caller owns the store: close it with
+    ``runtime.store.close()``."""
+    from spanproof.workflows import Runtime
+
+    store = build_store(settings, db)
+    return Runtime(
+        store=store,
+        parse=build_parser(),
+        embedder=lambda: build_embedder(settings),
+        checker=build_record_checker(settings),
+        fetch=lambda target: fetch_remote(settings, target),
+        walk_batch=settings.workflows.walk_batch,
+    )
+
+
+def workflow_status(settings: Settings, store: EvidenceStore, *, recent: int = 20) -> StatusView:
+    """The workflow engine's queues and recent workflows for the journal of ``store`` (the
+    configured system database, else the one beside the store), as the web page shows them.
+
+    Raises:
+        ConfigurationError: no journal yet (no worker has run against this store).
+    """
+    from spanproof.workflows import system_database_url
+    from spanproof.workflows.client import connect, status
+
+    store_url = settings.store.url
+    path = getattr(store, "path", None)
+    if path is not None:  # SQLite: the file it opened
+        store_url = str(path)
+    elif getattr(store, "_dsn", None):  # PostgreSQL: the DSN it was opened with
+        store_url = str(store._dsn)  # type: ignore[attr-defined]
+    url = system_database_url(store_url, settings.workflows.system_database_url)
+    with connect(url) as client:
+        return status(client, url, recent=recent)
+
+
+def has_stored_api_keys(settings: Settings, db: str | None = None) -> bool:
+    """Whether the store holds an active API key (``spanproof keys create``). A SQLite file that
+    does not exist holds none, and is not created by asking."""
+    from spanproof.core.keys import KeyStore
+
+    target = db or settings.store.url
+    sqlite_path = Path(target.removeprefix("sqlite:///").removeprefix("sqlite://"))
+    if not target.startswith(("postgresql://", "postgres://")) and not sqlite_path.exists():
+        return False
+    store = build_store(settings, db)
+    try:
+        return isinstance(store, KeyStore) and store.has_active_api_keys()
+    finally:
+        store.close()

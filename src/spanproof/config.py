@@ -88,6 +88,44 @@ class ConnectorSettings(BaseModel):
     crossref_url: str = Field("https://api.crossref.org", description="Crossref REST API base.")
 
 
+class WorkflowSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    system_database_url: str | None = Field(
+        None,
+        description="The durable-workflow engine's system database (DBOS). Default: next to the "
+        "store: `<store>.dbos.sqlite` for a SQLite store, the store's own database (schema "
+        "`dbos`) for a postgresql:// store.",
+    )
+    executor_id: str = Field(
+        "local",
+        description="This worker's stable executor id: a restarted worker with the same id "
+        "resumes the workflows a killed one left in flight.",
+    )
+    ingest_concurrency: int = Field(4, ge=1, description="Ingestion workflows per worker.")
+    verify_concurrency: int = Field(2, ge=1, description="Verification workflows per worker.")
+    impact_concurrency: int = Field(2, ge=1, description="Impact walks per worker.")
+    fetch_per_second: float = Field(
+        3.0, gt=0, description="Network fetches started per second, over all workers."
+    )
+    model_calls_per_minute: int | None = Field(
+        None,
+        ge=1,
+        description="Verification workflows started per minute, over all workers (the LLM "
+        "checker's rate limit); None: unlimited.",
+    )
+    walk_batch: int = Field(50, ge=1, description="Impact-walk edges per journalled step.")
+    api_enqueue: bool = Field(
+        False,
+        description="The API process only enqueues: uploaded documents and the impact walks of "
+        "retractions go to the queues for `spanproof worker` processes (scale-out), instead of "
+        "running in the request.",
+    )
+    polling_interval: float = Field(
+        1.0, gt=0, description="Seconds between a worker's polls of each queue."
+    )
+
+
 class Settings(BaseSettings):
     """All of spanproof's configuration."""
 
@@ -103,6 +141,7 @@ class Settings(BaseSettings):
     verify: VerifySettings = VerifySettings()
     store: StoreSettings = StoreSettings()
     connectors: ConnectorSettings = ConnectorSettings()
+    workflows: WorkflowSettings = WorkflowSettings()
 
     @classmethod
     def settings_customise_sources(

@@ -16,6 +16,7 @@ from fastapi.responses import JSONResponse, Response
 from spanproof import __version__
 from spanproof.api import errors
 from spanproof.api.errors import ApiError
+from spanproof.api.impact_routes import router as impact_router
 from spanproof.api.metrics import CONTENT_TYPE, Metrics
 from spanproof.api.middleware import ApiMiddleware
 from spanproof.api.records_routes import router as records_router
@@ -29,7 +30,7 @@ from spanproof.api.schemas import (
     VerifyRequest,
     VerifyResponse,
 )
-from spanproof.api.state import AppState, get_state
+from spanproof.api.state import AppState, get_state, stored_key_store
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import Policy
@@ -162,8 +163,11 @@ def _upload_bytes(body: SourceUpload) -> bytes:
 @v1.post(
     "/sources", response_model=SourceUploadResponse, status_code=201, summary="Ingest a document"
 )
-def add_source(body: SourceUpload, state: State, request: Request) -> dict[str, Any]:
+def add_source(body: SourceUpload, state: State, request: Request) -> Any:
     """Ingest a document sent inline (never a path or URL) as ``upload:<sha256[:16]>``.
+
+    When the API only enqueues (``SPANPROOF_WORKFLOWS__API_ENQUEUE``), the document goes to the
+    ingestion queue and the answer is 202 with ``{source_id, status: "queued", workflow_id}``.
 
     Corrupt or hostile content is stored and quarantined with its reason; new chunks are embedded.
     """
@@ -172,6 +176,10 @@ def add_source(body: SourceUpload, state: State, request: Request) -> dict[str, 
     fetched = FetchedDocument(
         connector="upload", external_ids={}, media_type=body.media_type, raw=raw, title=body.title
     )
+    if state.work_queue is not None:  # the API only enqueues: a worker ingests and embeds
+        workflow_id = state.work_queue.enqueue_ingest(source_id, fetched)
+        queued = {"source_id": source_id, "status": "queued", "workflow_id": workflow_id}
+        return JSONResponse(queued, status_code=202)
     outcome = ingest(state.store, fetched, source_id, request.app.state.parse)
     embedded = 0
     if state.engine.embedder is not None:
@@ -275,7 +283,9 @@ def create_app(
     Args:
         state: the store, verifier and engine to serve.
         api_keys: when non-empty, every ``/v1/*`` route needs one of them (``Authorization:
-            Bearer <key>`` or ``X-API-Key``); ``/healthz`` and ``/metrics`` stay open.
+            Bearer <key>`` or ``X-API-Key``); ``/healthz`` and ``/metrics`` stay open. When the
+            store holds an active key (``spanproof keys create``) at this call, keys are required
+            too, and the stored keys are accepted by scope (see ``api/middleware.py``).
         max_body_bytes: the largest request body accepted (413 above it, checked before parsing).
     """
     from spanproof.bootstrap import build_parser
@@ -293,6 +303,7 @@ def create_app(
     app.include_router(v1)
     app.include_router(ops)
     app.include_router(records_router)
+    app.include_router(impact_router)
     try:
         from spanproof.web.routes import router as web_router
     except ImportError:
@@ -304,5 +315,6 @@ def create_app(
         api_keys=tuple(api_keys),
         max_body_bytes=max_body_bytes,
         metrics=app.state.metrics,
+        key_store=stored_key_store(state),
     )
     return app

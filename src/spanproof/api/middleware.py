@@ -1,10 +1,12 @@
 """The API's outer layer (pure ASGI): request ids, API keys, body limits, metrics, the catch-all.
 
 Checks run before any route sees the request, in this order: API key (``/v1/*`` and the seed
-routes under ``/api/v1/``, when keys
-are configured), declared ``Content-Length`` against the limit, content type of a body sent to
-``/v1/*`` (JSON only), then the body is read in full while counting (a streamed body over the
-limit stops reading at the limit) and must be UTF-8. The route then parses the buffered body.
+routes under ``/api/v1/``, when keys are configured: the ``--api-key`` keys, which may do
+anything, and the stored keys of ``spanproof keys``, whose scope decides: ``read`` keys may use
+GET and HEAD only, anything else answers 403; unknown and revoked keys answer 401), declared
+``Content-Length`` against the limit, content type of a body sent to ``/v1/*`` (JSON only), then
+the body is read in full while counting (a streamed body over the limit stops reading at the
+limit) and must be UTF-8. The route then parses the buffered body.
 """
 
 from __future__ import annotations
@@ -15,10 +17,14 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
+from starlette.concurrency import run_in_threadpool
+from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from spanproof.api.errors import error_response, unexpected
+from spanproof.api.errors import error_response, spanproof_status, unexpected
 from spanproof.api.metrics import Metrics
+from spanproof.core.errors import SpanproofError
+from spanproof.core.keys import KeyStore, authenticate, scope_allows
 
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
@@ -37,9 +43,12 @@ class ApiMiddleware:
         api_keys: Sequence[str],
         max_body_bytes: int,
         metrics: Metrics,
+        key_store: KeyStore | None = None,
     ) -> None:
         self.app = app
         self.api_keys = tuple(k.encode("utf-8") for k in api_keys if k)
+        # When given, keys are required and the store's keys are accepted by scope.
+        self.key_store = key_store
         self.max_body_bytes = max_body_bytes
         self.metrics = metrics
 
@@ -73,15 +82,11 @@ class ApiMiddleware:
     async def _handle(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
         path: str = scope["path"]
         api = path.startswith(("/v1/", "/api/v1/")) or path in ("/v1", "/api/v1")
-        if api and self.api_keys and not self._authorized(scope):
-            response = error_response(
-                401,
-                "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key'",
-                request_id=rid,
-                headers={"WWW-Authenticate": "Bearer"},
-            )
-            await response(scope, receive, send)
-            return
+        if api and (self.api_keys or self.key_store is not None):
+            refusal = await self._refusal(scope, rid)
+            if refusal is not None:
+                await refusal(scope, receive, send)
+                return
         if scope["method"] in BODY_METHODS:
             problem = self._check_headers(scope, api)
             if problem is not None:
@@ -118,13 +123,38 @@ class ApiMiddleware:
                 raise
             await unexpected(rid, exc)(scope, receive, send)
 
-    def _authorized(self, scope: Scope) -> bool:
+    async def _refusal(self, scope: Scope, rid: str) -> Response | None:
+        """None when the request's key may make it; else the 401 or 403 to answer."""
         given = _header(scope, b"x-api-key")
         auth = _header(scope, b"authorization")
         if auth and auth[:7].lower() == "bearer ":
             given = auth[7:].strip()
-        if not given:
-            return False
+        key_scope = "write" if given and self._configured(given) else None
+        if given and key_scope is None and self.key_store is not None:
+            try:
+                found = await run_in_threadpool(authenticate, self.key_store, given)
+            except SpanproofError as exc:
+                status, kind, message, extra = spanproof_status(exc)
+                return error_response(status, message, type=kind, request_id=rid, **extra)
+            key_scope = None if found is None else found.scope
+        if key_scope is None:
+            return error_response(
+                401,
+                "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key'",
+                request_id=rid,
+                headers={"WWW-Authenticate": "Bearer"},
+            )
+        if not scope_allows(key_scope, scope["method"]):
+            return error_response(
+                403,
+                f"this API key has scope {key_scope!r}: it may use GET and HEAD only; "
+                f"{scope['method']} needs a key with scope 'write'",
+                request_id=rid,
+            )
+        return None
+
+    def _configured(self, given: str) -> bool:
+        """Whether ``given`` is one of the ``--api-key`` keys."""
         candidate = given.encode("utf-8", "replace")
         # Compare against every key (no early exit) so timing says nothing about which matched.
         matched = False

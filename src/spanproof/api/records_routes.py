@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, BackgroundTasks, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from spanproof.api.errors import ApiError
-from spanproof.api.state import AppState, get_state
+from spanproof.api.state import AppState, get_state, run_or_enqueue_walks
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.record_store import RecordStore
 from spanproof.core.records import RECORD_STATUSES
@@ -89,13 +89,17 @@ def get_review_queue(state: State) -> list[dict[str, Any]]:
 
 
 @router.post("/v1/review/{record_id}", summary="Approve or reject a record in review")
-def post_review(record_id: str, body: ReviewDecision, state: State) -> dict[str, Any]:
-    """Approve (→ verified) or reject (→ rejected); the decision is kept as an attempt."""
+def post_review(
+    record_id: str, body: ReviewDecision, state: State, background: BackgroundTasks
+) -> dict[str, Any]:
+    """Approve (→ verified) or reject (→ rejected); the decision is kept as an attempt. A
+    rejection's impact walk runs after the response (or goes to the workers' queue)."""
     records = _records(state)
     _exists(records, record_id)
     record = decide_review(
         state.store, record_id, reviewer=body.reviewer, decision=body.decision, reason=body.reason
     )
+    run_or_enqueue_walks(state, background)
     return {**record.to_dict(), "attempts": [a.to_dict() for a in records.attempts(record_id)]}
 
 

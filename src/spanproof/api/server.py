@@ -1,6 +1,7 @@
 """Running the app under uvicorn, and the rule that keeps an open server keyed.
 
-A server bound to anything but loopback (127.0.0.0/8, ::1, ``localhost``) must have API keys.
+A server bound to anything but loopback (127.0.0.0/8, ::1, ``localhost``) must have API keys:
+``--api-key`` ones or an active key stored with ``spanproof keys create``.
 """
 
 from __future__ import annotations
@@ -31,15 +32,21 @@ def api_keys_from(given: Sequence[str], env_value: str | None) -> list[str]:
     return list(dict.fromkeys(keys))
 
 
-def check_bind(host: str, api_keys: Sequence[str]) -> None:
+def check_bind(host: str, api_keys: Sequence[str], *, stored_keys: bool = False) -> None:
     """Refuse an open bind without keys.
 
+    Args:
+        host: the address to bind.
+        api_keys: the ``--api-key`` / ``SPANPROOF_API_KEYS`` keys.
+        stored_keys: whether the store holds an active key (``spanproof keys create``).
+
     Raises:
-        ConfigurationError: ``host`` is not loopback and no API key is configured.
+        ConfigurationError: ``host`` is not loopback and no API key is configured or stored.
     """
-    if not api_keys and not is_loopback(host):
+    if not api_keys and not stored_keys and not is_loopback(host):
         raise ConfigurationError(
-            f"refusing to serve on {host!r} without an API key: pass --api-key KEY (or set "
+            f"refusing to serve on {host!r} without an API key: create one with "
+            "'spanproof keys create NAME --scope read|write', pass --api-key KEY (or set "
             "SPANPROOF_API_KEYS=key1,key2), or bind to 127.0.0.1"
         )
 

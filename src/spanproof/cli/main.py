@@ -208,6 +208,18 @@ def _register() -> None:
 
     for command in RECORD_COMMANDS:
         cli.add_command(command)
+    from spanproof.cli.impact_commands import COMMANDS as IMPACT_COMMANDS
+
+    for command in IMPACT_COMMANDS:
+        cli.add_command(command)
+    from spanproof.cli.workflow_commands import COMMANDS as WORKFLOW_COMMANDS
+
+    for command in WORKFLOW_COMMANDS:
+        cli.add_command(command)
+    from spanproof.cli.key_commands import COMMANDS as KEY_COMMANDS
+
+    for command in KEY_COMMANDS:
+        cli.add_command(command)
 
 
 _register()

@@ -17,7 +17,9 @@ from spanproof.core.errors import ConfigurationError, InvalidInputError
 from spanproof.core.record_store import RecordStore
 from spanproof.core.records import RECORD_STATUSES, Record
 from spanproof.core.store import EvidenceStore
+from spanproof.services.impact import resume_walks
 from spanproof.services.records import extract, faults_run, verify_all, verify_record
+from spanproof.services.review import decide_review, review_queue
 
 _STATUS_STYLE = {
     "verified": "green",
@@ -86,18 +88,25 @@ def extract_command(source_id: str, version: int | None, db: str | None, as_json
 def verify_command(
     record_id: str | None, all_: bool, budget: int, db: str | None, as_json: bool
 ) -> None:
-    """Verify one record (gate, check, decision) or, with --all, every proposed record."""
+    """Verify one record (gate, check, decision) or, with --all, every proposed record.
+
+    The checker is the configured LLM (SPANPROOF_LLM__*), else the deterministic one.
+    """
     if all_ == (record_id is not None):
         raise InvalidInputError("give either a RECORD_ID or --all")
-    with open_store(db) as (_, store):
+    from spanproof.bootstrap import build_record_checker
+
+    with open_store(db) as (settings, store):
+        checker = build_record_checker(settings)
         if all_:
-            results = verify_all(store, budget=budget)
+            results = verify_all(store, budget=budget, checker=checker)
         else:
             assert record_id is not None
             record = _record_store(store).get_record(record_id)
             if record is None:
                 raise InvalidInputError(f"unknown record id {record_id!r}")
-            results = [(record, verify_record(store, record, budget=budget))]
+            results = [(record, verify_record(store, record, budget=budget, checker=checker))]
+        resume_walks(store)  # rejections and re-proposals flag what is built on the record
     rows: list[dict[str, Any]] = [
         {"id": r.id, "outcome": d.outcome, "reason": d.reason, "failed": list(d.failed)}
         for r, d in results
@@ -206,4 +215,53 @@ def faults_run_command(db: str | None, as_json: bool) -> None:
         sys.exit(1)
 
 
-COMMANDS: tuple[click.Command, ...] = (records_group, faults_group)
+@click.group("review")
+def review_group() -> None:
+    """The review queue: records the checks could not settle, and sole evidence of assessments."""
+
+
+@review_group.command("list")
+@DB_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the items with passages as JSON.")
+@handle_errors
+def review_list_command(db: str | None, as_json: bool) -> None:
+    """List what waits for a reviewer (the web page /review shows it beside the passages)."""
+    with open_store(db) as (_, store):
+        items = review_queue(store)
+    if as_json:
+        click.echo(json.dumps([i.to_dict() for i in items], ensure_ascii=False))
+        return
+    table = _records_table([i.record for i in items], f"{len(items)} waiting for review")
+    Console().print(table)
+    for item in items:
+        if item.assessments:
+            click.echo(f"{item.record.id}: only evidence of {', '.join(item.assessments)}")
+
+
+@review_group.command("decide")
+@click.argument("record_id")
+@click.option("--approve", "decision", flag_value="approve", help="It becomes (stays) verified.")
+@click.option("--reject", "decision", flag_value="reject", help="It becomes rejected.")
+@click.option("--reviewer", required=True, help="Who decides (kept on the record).")
+@click.option("--reason", required=True, help="Why (kept on the record).")
+@DB_OPTION
+@click.option("--json", "as_json", is_flag=True)
+@handle_errors
+def review_decide_command(
+    record_id: str, decision: str | None, reviewer: str, reason: str, db: str | None,
+    as_json: bool,
+) -> None:  # fmt: skip
+    """Approve or reject a record in review, or give a verified record an expert's look."""
+    if decision is None:
+        raise InvalidInputError("give --approve or --reject")
+    with open_store(db) as (_, store):
+        record = decide_review(store, record_id, reviewer=reviewer, decision=decision,
+                               reason=reason)  # fmt: skip
+        resume_walks(store)  # a rejection flags what is built on the record
+    if as_json:
+        click.echo(json.dumps(record.to_dict(), ensure_ascii=False))
+        return
+    click.echo(f"{record.id}: {record.status} ({decision} by {reviewer})")
+
+
+COMMANDS: tuple[click.Command, ...] = (records_group, faults_group, review_group)

@@ -18,8 +18,8 @@ from spanproof.cli.store_commands import DB_OPTION
     "--api-key",
     "api_keys",
     multiple=True,
-    help="A key clients must send (repeatable; also SPANPROOF_API_KEYS=k1,k2). Required when "
-    "binding to anything but loopback.",
+    help="A key clients must send, with write scope (repeatable; also SPANPROOF_API_KEYS=k1,k2). "
+    "Binding to anything but loopback needs one, or a key stored with 'spanproof keys create'.",
 )
 @click.option(
     "--max-body-bytes", default=2_000_000, show_default=True, type=click.IntRange(1, None)
@@ -30,10 +30,15 @@ def serve_command(
 ) -> None:
     """Serve the HTTP API (/v1/..., /openapi.json, /healthz, /metrics) and the web UI."""
     from spanproof.api.server import api_keys_from, check_bind, serve
+    from spanproof.bootstrap import has_stored_api_keys
+    from spanproof.config import load_settings
 
     keys = api_keys_from(api_keys, os.environ.get("SPANPROOF_API_KEYS"))
-    check_bind(host, keys)  # before anything is built or bound
-    click.echo(f"serving on http://{host}:{port} (API keys: {'on' if keys else 'off'})", err=True)
+    # Keys stored with 'spanproof keys create' count too (the app turns them on at start).
+    stored = not keys and has_stored_api_keys(load_settings(), db)
+    check_bind(host, keys, stored_keys=stored)  # before anything is served or bound
+    click.echo(f"serving on http://{host}:{port} (API keys: {'on' if keys or stored else 'off'})",
+               err=True)  # fmt: skip
     serve(host, port, db=db, api_keys=keys, max_body_bytes=max_body_bytes)
 
 

@@ -21,6 +21,7 @@ from spanproof.config import Settings, load_settings
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.store import EvidenceStore, SearchFilter
+from spanproof.services.impact import resume_walks
 from spanproof.services.ingestion import IngestOutcome, embed_pending, ingest
 from spanproof.services.search import search as run_search
 
@@ -97,8 +98,10 @@ def ingest_command(targets: tuple[str, ...], db: str | None, no_embed: bool, as_
                 embedded = embed_pending(
                     store, embedder, progress=lambda n: progress.advance(task, n)
                 )
+        walks = resume_walks(store)  # a retraction notice among them flags its dependents
     counts = Counter(o.status for o in outcomes)
     summary: dict[str, Any] = {
+        "walks": [w.to_dict() for w in walks],
         "sources": len(outcomes),
         "new": counts.get("new", 0),
         "duplicate": counts.get("duplicate", 0),

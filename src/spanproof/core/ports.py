@@ -13,6 +13,7 @@ from typing import Protocol, runtime_checkable
 import numpy as np
 import numpy.typing as npt
 
+from spanproof.core.documents import FetchedDocument
 from spanproof.core.models import Claim
 
 FloatMatrix = npt.NDArray[np.float32]
@@ -93,3 +94,20 @@ class Decomposer(Protocol):
     def decompose(self, draft: str) -> list[Claim]:
         """Return claims with ``draft_span`` set. Raises ``DecomposeError`` when it cannot."""
         ...
+
+
+@runtime_checkable
+class WorkQueue(Protocol):
+    """Where an API process that only enqueues sends work for the workers (the durable
+    workflow engine's queues). Each call returns the workflow id."""
+
+    def enqueue_ingest(self, source_id: str, fetched: FetchedDocument) -> str:
+        """Queue ingestion (and embedding) of one fetched document as ``source_id``."""
+        ...
+
+    def enqueue_walk(self, walk_id: str) -> str:
+        """Queue the rest of an impact walk whose journal row exists (started with the change
+        that caused it)."""
+        ...
+
+    def close(self) -> None: ...

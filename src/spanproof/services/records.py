@@ -7,9 +7,11 @@
   twice stores nothing new (an existing record keeps its state).
 * :func:`verify_record` runs the gate, then (only when the gate passes) the checker on the
   passages the quotations resolve to, then the decision. Every attempt is appended to the
-  record with its model id, a hash of what the checker was shown, and timestamps. A ``retry``
-  re-extracts from the source sections (the failed attempt is never edited) and checks the new
-  proposal, while the budget allows; the record's final status is saved.
+  record with its model id, a hash of what the checker was shown (the prompt's hash for a
+  :class:`PromptedChecker` such as the LLM checker), and timestamps. A checker whose output was
+  unusable sends the record to review. A ``retry`` re-extracts from the source sections (the
+  failed attempt is never edited) and checks the new proposal, while the budget allows; the
+  record's final status is saved.
 * :func:`faults_run` applies the six mutations to every verified record and counts where each
   was caught. Mutated records are checked in memory and never stored.
 """
@@ -20,7 +22,7 @@ import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from spanproof.core.documents import ParsedSection
 from spanproof.core.errors import InvalidInputError
@@ -28,14 +30,27 @@ from spanproof.core.record_store import RecordStore
 from spanproof.core.records import Attempt, Record, Verdict
 from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import canonical_json, sha256_hex
+from spanproof.evidence.check_prompt import is_unusable
 from spanproof.evidence.checker import check
 from spanproof.evidence.decision import Decision, decide
 from spanproof.evidence.extraction import Finding, extract_findings, locate, to_record
 from spanproof.evidence.faults import EXPECTED_CATCH, MUTATIONS, run_faults
 from spanproof.evidence.gate import gate
+from spanproof.services.impact import link_record, on_record_decided
 
 Checker = Callable[[Record, Sequence[str]], Verdict]
 Proposer = Callable[[Sequence[ParsedSection]], list[Finding]]
+
+
+@runtime_checkable
+class PromptedChecker(Protocol):
+    """A checker that can name the hash of the prompt it sends (the LLM checker); an attempt
+    records that hash instead of the hash of the record and passages."""
+
+    def __call__(self, record: Record, passages: Sequence[str]) -> Verdict: ...
+
+    def prompt_hash_for(self, record: Record, passages: Sequence[str]) -> str: ...
+
 
 #: ``model_id`` of an attempt that ended at the gate (no model was called).
 GATE_MODEL_ID = "gate"
@@ -116,7 +131,9 @@ def extract(
             existing = to_record(
                 finding, quotations, record_id=record_id, source_id=source_id, version=version
             )
-            records_store.put_record(existing)
+            with store.transaction():
+                records_store.put_record(existing)
+                link_record(store, existing)
         out.append(existing)
     return Extraction(out, defects)
 
@@ -164,6 +181,103 @@ def _reextract(
     return None if best is None else best[1]
 
 
+def _decide(verdict: Verdict, used: int, budget: int) -> Decision:
+    """:func:`decide`, except that a checker whose output was unusable sends to review (its
+    failed checks were never made, so they must not reject or retry)."""
+    if is_unusable(verdict):
+        reason = "the checker's output was unusable: a reviewer decides beside the passage"
+        return Decision("review", reason, verdict.failed())
+    return decide(verdict, used, budget)
+
+
+@dataclass(frozen=True, slots=True)
+class Run:
+    """One verification run's fixed facts: the record as stored before the run (None when it
+    was new) and the number its first attempt takes."""
+
+    previous: Record | None
+    first: int
+
+
+def begin_verification(store: EvidenceStore, record: Record) -> Run:
+    """Store ``record`` (with its edge from the source version) when it is new; the run's facts."""
+    records_store = _records(store)
+    stored = records_store.get_record(record.id)
+    if stored is None:
+        with store.transaction():
+            records_store.put_record(record)
+            link_record(store, record)
+    return Run(stored, len(records_store.attempts(record.id)) + 1)
+
+
+def stored_decision(attempt: Attempt, used: int, budget: int) -> Decision:
+    """The decision a stored attempt made (rebuilt from its verdict, no checker call)."""
+    if attempt.stage == "gate" or attempt.verdict is None:
+        return Decision("quarantined", "gate failed: " + "; ".join(attempt.defects))
+    return _decide(attempt.verdict, used, budget)
+
+
+def attempt_verification(
+    store: EvidenceStore,
+    record: Record,
+    number: int,
+    used: int,
+    budget: int,
+    checker: Checker = check,
+) -> Decision:
+    """Attempt ``number`` (the ``used``-th of the run): gate, then (only when it passes) the
+    checker on the passages, then the decision; the attempt is appended to the record.
+
+    Idempotent: when attempt ``number`` is already stored (a run resumed after a crash) its
+    decision is rebuilt from it and nothing is checked or stored again.
+    """
+    records_store = _records(store)
+    done = {a.number: a for a in records_store.attempts(record.id)}
+    if number in done:
+        return stored_decision(done[number], used, budget)
+    texts = {s.key: s.text for s in _sections(store, record.source_id, record.version)}
+    started = _now()
+    defects = gate(record, texts)
+    if defects:
+        attempt = Attempt(
+            number, "gate", "quarantined", None, tuple(defects), GATE_MODEL_ID,
+            sha256_hex(canonical_json(record.to_dict())), started, _now(),
+        )  # fmt: skip
+        records_store.add_attempt(record.id, attempt)
+        return Decision("quarantined", "gate failed: " + "; ".join(defects))
+    passages = _passages(record, texts)
+    if isinstance(checker, PromptedChecker):
+        shown = checker.prompt_hash_for(record, passages)
+    else:
+        shown = sha256_hex(canonical_json({"record": record.to_dict(), "passages": passages}))
+    verdict = checker(record, passages)
+    decision = _decide(verdict, used, budget)
+    attempt = Attempt(
+        number, "check", decision.outcome, verdict, (), verdict.model_id, shown, started, _now()
+    )
+    records_store.add_attempt(record.id, attempt)
+    return decision
+
+
+def reextract(
+    store: EvidenceStore, record: Record, propose: Proposer = extract_findings
+) -> Record | None:
+    """A fresh proposal for ``record`` from its source sections (never an edit of it), or None."""
+    return _reextract(record, _sections(store, record.source_id, record.version), propose)
+
+
+def finish_verification(
+    store: EvidenceStore, record: Record, decision: Decision, run: Run
+) -> Record:
+    """Store the record with the status its decision gives, and start the impact walk that
+    move calls for, in one transaction."""
+    final = dataclasses.replace(record, status=_STATUS[decision.outcome])
+    with store.transaction():
+        _records(store).put_record(final)
+        on_record_decided(store, final, run.previous, event=f"attempt-{run.first}")
+    return final
+
+
 def verify_record(
     store: EvidenceStore,
     record: Record,
@@ -176,50 +290,28 @@ def verify_record(
 
     The returned decision's ``outcome`` is ``verified``, ``rejected``, ``review`` or
     ``quarantined`` (the gate failed; the checker was not called). The record is stored with
-    its final status and every attempt is appended.
+    its final status and every attempt is appended. The durable workflow runs the same steps
+    (:func:`begin_verification`, :func:`attempt_verification`, :func:`reextract`,
+    :func:`finish_verification`) one journalled step each.
 
     Raises:
         InvalidInputError: ``budget`` is below 1.
     """
     if budget < 1:
         raise InvalidInputError(f"budget must be at least 1; got {budget}")
-    records_store = _records(store)
-    sections = _sections(store, record.source_id, record.version)
-    texts = {s.key: s.text for s in sections}
-    if records_store.get_record(record.id) is None:
-        records_store.put_record(record)
-    number = len(records_store.attempts(record.id))
+    run = begin_verification(store, record)
     current = dataclasses.replace(record, status="proposed")
     decision = Decision("review", "no attempt was made")
     for used in range(1, budget + 1):
-        number += 1
-        started = _now()
-        defects = gate(current, texts)
-        if defects:
-            decision = Decision("quarantined", "gate failed: " + "; ".join(defects))
-            attempt = Attempt(
-                number, "gate", "quarantined", None, tuple(defects), GATE_MODEL_ID,
-                sha256_hex(canonical_json(current.to_dict())), started, _now(),
-            )  # fmt: skip
-            records_store.add_attempt(record.id, attempt)
-            break
-        passages = _passages(current, texts)
-        shown = sha256_hex(canonical_json({"record": current.to_dict(), "passages": passages}))
-        verdict = checker(current, passages)
-        decision = decide(verdict, used, budget)
-        attempt = Attempt(
-            number, "check", decision.outcome, verdict, (), verdict.model_id, shown, started,
-            _now(),
-        )  # fmt: skip
-        records_store.add_attempt(record.id, attempt)
+        decision = attempt_verification(store, current, run.first + used - 1, used, budget, checker)
         if decision.outcome != "retry":
             break
-        fresh = _reextract(current, sections, propose)
+        fresh = reextract(store, current, propose)
         if fresh is None:
             decision = Decision("review", "re-extraction found no finding at these quotations")
             break
         current = fresh
-    records_store.put_record(dataclasses.replace(current, status=_STATUS[decision.outcome]))
+    finish_verification(store, current, decision, run)
     return decision
 
 

@@ -19,6 +19,8 @@ from spanproof.core.errors import SpanproofError
 from spanproof.core.models import Verdict
 from spanproof.core.store import EvidenceStore, SearchHit, Section, Version
 from spanproof.core.trace import Trace
+from spanproof.services import artifacts as artifact_service
+from spanproof.services import impact as impact_service
 from spanproof.services.review import decide_review, review_queue
 from spanproof.services.search import search
 
@@ -327,3 +329,54 @@ def review_decide(
     except SpanproofError as exc:
         return _review_page(request, state, f"{record_id}: {exc}", status=400)
     return RedirectResponse("/review", status_code=303)
+
+
+@router.get("/artifacts")
+def artifacts_page(request: Request, state: State) -> Response:
+    """Artifacts with their judgement and flags."""
+    try:
+        views, error = artifact_service.list_views(state.store, limit=500), ""
+    except SpanproofError as exc:
+        views, error = [], str(exc)
+    context = {"title": "Artifacts", "views": views, "error": error}
+    return templates.TemplateResponse(request, "artifacts.html", context)
+
+
+@router.get("/artifacts/{artifact_id}")
+def artifact_page(artifact_id: str, request: Request, state: State) -> Response:
+    try:
+        view = artifact_service.artifact_view(state.store, artifact_id)
+    except SpanproofError:
+        return _not_found(request, f"artifact {artifact_id}")
+    context = {"title": view.artifact.title, "view": view}
+    return templates.TemplateResponse(request, "artifact.html", context)
+
+
+@router.get("/impact")
+def impact_page(
+    request: Request, state: State, ref: Annotated[str, Query(max_length=512)] = ""
+) -> Response:
+    """The dependents of a ref and whether each carries its flag."""
+    report, error = None, ""
+    if ref.strip():
+        try:
+            report = impact_service.impact(state.store, ref.strip())
+        except SpanproofError as exc:
+            error = str(exc)
+    context = {"title": "Impact", "ref": ref, "report": report, "error": error}
+    return templates.TemplateResponse(
+        request, "impact.html", context, status_code=400 if error else 200
+    )
+
+
+@router.get("/workflows")
+def workflows_page(request: Request, state: State) -> Response:
+    """The durable workflows: queues with their limits and states, executors, recent runs."""
+    from spanproof.bootstrap import workflow_status
+
+    try:
+        view, error = workflow_status(state.settings, state.store), ""
+    except SpanproofError as exc:
+        view, error = None, str(exc)
+    context = {"title": "Workflows", "view": view, "error": error}
+    return templates.TemplateResponse(request, "workflows.html", context)

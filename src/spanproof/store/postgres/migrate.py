@@ -21,7 +21,7 @@ from psycopg.conninfo import conninfo_to_dict
 from spanproof.core.errors import ConfigurationError
 
 #: The newest revision in ``migrations/versions`` (a test checks it against Alembic's head).
-HEAD_REVISION = "0003"
+HEAD_REVISION = "0005"
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 #: ``pg_advisory_xact_lock`` key that serialises concurrent migrations (``SPANPROF`` in ASCII).
 _LOCK_KEY = 0x5350414E50524F46

@@ -71,6 +71,8 @@ from spanproof.core.store import (
     Version,
 )
 from spanproof.core.trace import Trace
+from spanproof.store.graph_sql import GraphSql, GraphStoreMethods
+from spanproof.store.keys_sql import KeySql, KeyStoreMethods
 from spanproof.store.postgres._pool import Conn, Pool, map_error, mapped_errors
 from spanproof.store.postgres.migrate import ensure_schema
 from spanproof.store.trace_rows import TRACE_COLUMNS, check_page, read_trace, seal_next
@@ -95,7 +97,7 @@ _Ref = tuple[str, int, str]
 _Masks = dict[str, list[tuple[int, int]]]
 
 
-class PostgresEvidenceStore:
+class PostgresEvidenceStore(GraphStoreMethods, KeyStoreMethods):
     """:class:`~spanproof.core.store.EvidenceStore` on PostgreSQL with pgvector.
 
     Args:
@@ -171,6 +173,19 @@ class PostgresEvidenceStore:
                 yield conn
         finally:
             self._pool.release(conn)
+
+    _graph = GraphSql("%s", " FOR UPDATE")
+    _keys = KeySql("%s")
+
+    @contextmanager
+    def _graph_write(self, action: str) -> Iterator[Conn]:
+        with self._tx(action) as conn:
+            yield conn
+
+    @contextmanager
+    def _graph_read(self, action: str) -> Iterator[Conn]:
+        with self._read(action) as conn:
+            yield conn
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

@@ -27,8 +27,8 @@ import json
 import math
 import sqlite3
 import uuid
-from collections.abc import Sequence
-from contextlib import AbstractContextManager
+from collections.abc import Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
@@ -59,6 +59,8 @@ from spanproof.core.store import (
     Version,
 )
 from spanproof.core.trace import Trace
+from spanproof.store.graph_sql import GraphSql, GraphStoreMethods
+from spanproof.store.keys_sql import KeySql, KeyStoreMethods
 from spanproof.store.sqlite import search
 from spanproof.store.sqlite.ann import AnnIndexes
 from spanproof.store.sqlite.connection import SqliteConnection
@@ -108,7 +110,7 @@ def _unit_vector(vector: Vector) -> np.ndarray[Any, np.dtype[np.float32]]:
     return np.ascontiguousarray(arr / norm if norm > 0 else arr, dtype=np.float32)
 
 
-class SqliteEvidenceStore:
+class SqliteEvidenceStore(GraphStoreMethods, KeyStoreMethods):
     """The evidence store in one SQLite file (the embedded default).
 
     Args:
@@ -139,6 +141,19 @@ class SqliteEvidenceStore:
     @property
     def _db(self) -> sqlite3.Connection:
         return self._cx.db
+
+    _graph = GraphSql("?")
+    _keys = KeySql("?")
+
+    @contextmanager
+    def _graph_write(self, action: str) -> Iterator[sqlite3.Connection]:
+        with self.transaction():
+            yield self._db
+
+    @contextmanager
+    def _graph_read(self, action: str) -> Iterator[sqlite3.Connection]:
+        with self._reading():
+            yield self._db
 
     def transaction(self) -> AbstractContextManager[None]:
         """A unit of work: all of it commits at the outermost exit, or none of it on an exception.
