@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from spanproof.api.errors import ApiError
 from spanproof.api.state import AppState, get_state, run_or_enqueue_walks
 from spanproof.core.errors import InvalidInputError
-from spanproof.core.record_store import RecordStore
+from spanproof.core.record_store import RecordStore, record_store_of
 from spanproof.core.records import RECORD_STATUSES
 from spanproof.evidence.faults import MUTATIONS
 from spanproof.services.review import decide_review, inject_fault, review_queue
@@ -45,10 +45,7 @@ class FaultRequest(BaseModel):
 
 
 def _records(state: AppState) -> RecordStore:
-    store = state.store
-    if not isinstance(store, RecordStore):
-        raise InvalidInputError(f"{type(store).__name__} keeps no evidence records")
-    return store
+    return record_store_of(state.store)
 
 
 def _exists(records: RecordStore, record_id: str) -> None:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from datetime import UTC, datetime
 
 import click
 from rich.console import Console
@@ -12,13 +11,10 @@ from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
 from spanproof.cli.store_commands import DB_OPTION, open_store
+from spanproof.core.clock import utc_now
 from spanproof.core.errors import ConfigurationError
 from spanproof.core.keys import SCOPES, KeyStore, hash_key, new_api_key
 from spanproof.core.store import EvidenceStore
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def _keys(store: EvidenceStore) -> KeyStore:
@@ -41,7 +37,7 @@ def keys_group() -> None:
 @handle_errors
 def create_command(name: str, scope: str, db: str | None, as_json: bool) -> None:
     """Create a key named NAME and print it once (only its SHA-256 is stored)."""
-    key, plain = new_api_key(name, scope, _now())
+    key, plain = new_api_key(name, scope, utc_now())
     with open_store(db) as (_, store):
         _keys(store).add_api_key(key, hash_key(plain))
     if as_json:
@@ -83,7 +79,7 @@ def list_command(db: str | None, as_json: bool) -> None:
 def revoke_command(key_id: str, db: str | None, as_json: bool) -> None:
     """Revoke the key KEY_ID: it answers 401 from then on (revoking twice changes nothing)."""
     with open_store(db) as (_, store):
-        key = _keys(store).revoke_api_key(key_id, _now())
+        key = _keys(store).revoke_api_key(key_id, utc_now())
     if as_json:
         click.echo(json.dumps(key.to_dict(), ensure_ascii=False))
         return

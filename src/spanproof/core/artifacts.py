@@ -20,7 +20,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from spanproof.core.errors import InvalidInputError
+from spanproof.core.errors import InvalidInputError, check_choice
 
 ARTIFACT_KINDS = ("assessment", "package", "approach", "design")
 REF_KINDS = ("source", "record", *ARTIFACT_KINDS)
@@ -36,11 +36,6 @@ _SOURCE_REF = re.compile(rf"source:(?P<id>{_ID}):v(?P<version>[1-9][0-9]*)")
 _PLAIN_REF = re.compile(rf"(?P<kind>record|assessment|package|approach|design):(?P<id>{_ID})")
 #: The longest ref accepted (ids are short; this bounds what a request can make us store).
 MAX_REF_CHARS = 512
-
-
-def _one_of(value: str, allowed: tuple[str, ...], what: str) -> None:
-    if value not in allowed:
-        raise InvalidInputError(f"{what} must be one of {', '.join(allowed)}; got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,7 +81,7 @@ def record_ref(record_id: str) -> str:
 
 
 def artifact_ref(kind: str, artifact_id: str) -> str:
-    _one_of(kind, ARTIFACT_KINDS, "artifact kind")
+    check_choice(kind, ARTIFACT_KINDS, "artifact kind")
     return f"{kind}:{artifact_id}"
 
 
@@ -100,7 +95,7 @@ class Artifact:
     created_at: str
 
     def __post_init__(self) -> None:
-        _one_of(self.kind, ARTIFACT_KINDS, "artifact kind")
+        check_choice(self.kind, ARTIFACT_KINDS, "artifact kind")
         parse_ref(f"{self.kind}:{self.id}")
 
     @property
@@ -206,7 +201,7 @@ class Walk:
     finished_at: str = ""
 
     def __post_init__(self) -> None:
-        _one_of(self.status, WALK_STATUSES, "walk status")
+        check_choice(self.status, WALK_STATUSES, "walk status")
 
     @property
     def done(self) -> bool:

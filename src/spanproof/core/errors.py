@@ -59,3 +59,9 @@ class SourceError(RuntimeFailure):
 
 class StoreError(RuntimeFailure):
     """A storage backend failed."""
+
+
+def check_choice(value: str, allowed: tuple[str, ...], what: str) -> None:
+    """Raise :class:`InvalidInputError` naming the choices unless ``value`` is one of them."""
+    if value not in allowed:
+        raise InvalidInputError(f"{what} must be one of {', '.join(allowed)}; got {value!r}")

@@ -155,3 +155,14 @@ class RecordStore(Protocol):
     def attempts(self, record_id: str) -> list[Attempt]:
         """The record's attempts by number."""
         ...
+
+
+def record_store_of(store: object) -> RecordStore:
+    """``store`` as a :class:`RecordStore`.
+
+    Raises:
+        InvalidInputError: the store keeps no evidence records.
+    """
+    if not isinstance(store, RecordStore):
+        raise InvalidInputError(f"{type(store).__name__} keeps no evidence records")
+    return store

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from spanproof.core.errors import InvalidInputError
+from spanproof.core.errors import check_choice
 
 DIRECTIONS = ("increase", "decrease", "no_effect", "association", "none")
 RECORD_STATUSES = ("proposed", "verified", "rejected", "in_review", "quarantined")
@@ -20,11 +20,6 @@ CRITICAL_CHECKS = frozenset({"negation", "species", "endpoint"})
 LABELS = ("entailed", "contradicted", "insufficiently_supported", "ambiguous")
 STAGES = ("gate", "check")
 REQUIRED_FIELDS = ("subject", "endpoint", "direction", "species")
-
-
-def _one_of(value: str, allowed: tuple[str, ...], what: str) -> None:
-    if value not in allowed:
-        raise InvalidInputError(f"{what} must be one of {', '.join(allowed)}; got {value!r}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,7 +54,7 @@ class RecordFields:
     scope: str = ""
 
     def __post_init__(self) -> None:
-        _one_of(self.direction, DIRECTIONS, "direction")
+        check_choice(self.direction, DIRECTIONS, "direction")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -85,7 +80,7 @@ class Record:
     status: str = "proposed"
 
     def __post_init__(self) -> None:
-        _one_of(self.status, RECORD_STATUSES, "record status")
+        check_choice(self.status, RECORD_STATUSES, "record status")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -109,7 +104,7 @@ class CheckResult:
     quote: str
 
     def __post_init__(self) -> None:
-        _one_of(self.name, CHECK_NAMES, "check name")
+        check_choice(self.name, CHECK_NAMES, "check name")
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "passed": self.passed, "note": self.note, "quote": self.quote}
@@ -124,7 +119,7 @@ class Verdict:
     model_id: str
 
     def __post_init__(self) -> None:
-        _one_of(self.label, LABELS, "verdict label")
+        check_choice(self.label, LABELS, "verdict label")
 
     def failed(self) -> tuple[str, ...]:
         """Names of the checks that failed, in check order."""
@@ -158,7 +153,7 @@ class Attempt:
     finished_at: str
 
     def __post_init__(self) -> None:
-        _one_of(self.stage, STAGES, "attempt stage")
+        check_choice(self.stage, STAGES, "attempt stage")
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -28,23 +28,18 @@ from spanproof.core.artifacts import (
     parse_ref,
     record_ref,
 )
+from spanproof.core.clock import utc_now
 from spanproof.core.errors import InvalidInputError
-from spanproof.core.record_store import RecordStore
+from spanproof.core.record_store import RecordStore, record_store_of
 from spanproof.core.records import Record
 from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import canonical_json, sha256_hex
-from spanproof.services.impact import flags_for, graph, now
+from spanproof.services.impact import flags_for, graph
 
 #: Directions that state a finding (``none`` states nothing to rest a judgement on).
 AFFIRMATIVE = frozenset({"increase", "decrease", "no_effect", "association"})
 _INELIGIBLE_SOURCE = frozenset({"retracted", "withdrawn"})
 MAX_QUESTION_CHARS = 2_000
-
-
-def _records(store: EvidenceStore) -> RecordStore:
-    if not isinstance(store, RecordStore):
-        raise InvalidInputError(f"{type(store).__name__} keeps no evidence records")
-    return store
 
 
 def _artifact_id(kind: str, content: object) -> str:
@@ -75,7 +70,7 @@ class Judgement:
 
 def judgement(store: EvidenceStore, record_ids: Sequence[str]) -> Judgement:
     """The sufficiency judgement of an assessment resting on ``record_ids``, as things are now."""
-    records = _records(store)
+    records = record_store_of(store)
     eligible: list[Record] = []
     retracted: list[str] = []
     for record_id in record_ids:
@@ -113,7 +108,7 @@ def judgement(store: EvidenceStore, record_ids: Sequence[str]) -> Judgement:
 
 def _check_depends_on(store: EvidenceStore, refs: Sequence[str]) -> None:
     graphs = graph(store)
-    records = _records(store)
+    records = record_store_of(store)
     for text in refs:
         ref = parse_ref(text)
         if ref.kind == "record":
@@ -142,7 +137,7 @@ def create_assessment(
     ids = sorted(set(record_ids))
     if not ids:
         raise InvalidInputError("an assessment rests on at least one record")
-    records = _records(store)
+    records = record_store_of(store)
     for record_id in ids:
         record = records.get_record(record_id)
         if record is None:
@@ -155,9 +150,9 @@ def create_assessment(
     judged = judgement(store, ids)
     body = {"question": question, "records": ids, "judgement": judged.to_dict()}
     artifact = Artifact(
-        _artifact_id("assessment", [question, ids]), "assessment", title or question, now()
+        _artifact_id("assessment", [question, ids]), "assessment", title or question, utc_now()
     )
-    version = ArtifactVersion(artifact.id, 1, body, tuple(record_ref(r) for r in ids), now())
+    version = ArtifactVersion(artifact.id, 1, body, tuple(record_ref(r) for r in ids), utc_now())
     return _store_new(store, artifact, version)
 
 
@@ -182,8 +177,8 @@ def create_artifact(
     refs = tuple(dict.fromkeys(depends_on))
     _check_depends_on(store, refs)
     content = dict(body or {})
-    artifact = Artifact(_artifact_id(kind, [title, refs, content]), kind, title, now())
-    version = ArtifactVersion(artifact.id, 1, content, refs, now())
+    artifact = Artifact(_artifact_id(kind, [title, refs, content]), kind, title, utc_now())
+    version = ArtifactVersion(artifact.id, 1, content, refs, utc_now())
     return _store_new(store, artifact, version)
 
 
@@ -212,14 +207,14 @@ def add_version(
         if artifact is None:
             raise InvalidInputError(f"unknown artifact {artifact_id!r}")
         number = len(graphs.artifact_versions(artifact_id)) + 1
-        version = ArtifactVersion(artifact_id, number, dict(body), refs, now())
+        version = ArtifactVersion(artifact_id, number, dict(body), refs, utc_now())
         graphs.add_artifact_version(version)
     return version
 
 
 def approve(store: EvidenceStore, artifact_id: str, number: int, approver: str) -> ArtifactVersion:
     """Approve a version: it is final from then on."""
-    return graph(store).approve_artifact_version(artifact_id, number, approver.strip(), now())
+    return graph(store).approve_artifact_version(artifact_id, number, approver.strip(), utc_now())
 
 
 @dataclass(frozen=True, slots=True)

@@ -18,7 +18,6 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
 from spanproof.core.artifacts import (
@@ -31,6 +30,7 @@ from spanproof.core.artifacts import (
     record_ref,
     source_ref,
 )
+from spanproof.core.clock import utc_now
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.graph_store import GraphStore
 from spanproof.core.records import Record
@@ -43,10 +43,6 @@ DEFAULT_BATCH = 500
 _STARTS_WALK = {"retracted": "retracted", "withdrawn": "withdrawn"}
 
 StepProgress = Callable[[WalkStep], None]
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
 
 
 def graph(store: object) -> GraphStore:
@@ -71,13 +67,13 @@ def start_walk(store: object, changed_ref: str, reason: str, event: str = "") ->
     if reason not in WALK_REASONS:
         raise InvalidInputError(f"reason must be one of {', '.join(WALK_REASONS)}; got {reason!r}")
     walk_id = walk_id_for(changed_ref, reason, event)
-    graph(store).start_walk(walk_id, changed_ref, reason, now())
+    graph(store).start_walk(walk_id, changed_ref, reason, utc_now())
     return walk_id
 
 
 def walk_step(store: object, walk_id: str, batch: int = DEFAULT_BATCH) -> WalkStep:
     """One journalled step of the walk (at most ``batch`` edges, one transaction)."""
-    return graph(store).walk_step(walk_id, batch, now())
+    return graph(store).walk_step(walk_id, batch, utc_now())
 
 
 def run_walk(
@@ -90,7 +86,7 @@ def run_walk(
     """Step the walk until it is done and return its final journal row."""
     graphs = graph(store)
     while True:
-        step = graphs.walk_step(walk_id, batch, now())
+        step = graphs.walk_step(walk_id, batch, utc_now())
         if progress is not None:
             progress(step)
         if step.done:

@@ -21,12 +21,12 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
 from typing import Any, Protocol, runtime_checkable
 
+from spanproof.core.clock import utc_now
 from spanproof.core.documents import ParsedSection
 from spanproof.core.errors import InvalidInputError
-from spanproof.core.record_store import RecordStore
+from spanproof.core.record_store import RecordStore, record_store_of
 from spanproof.core.records import Attempt, Record, Verdict
 from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import canonical_json, sha256_hex
@@ -62,16 +62,6 @@ _STATUS = {
 }
 
 
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def _records(store: EvidenceStore) -> RecordStore:
-    if not isinstance(store, RecordStore):
-        raise InvalidInputError(f"{type(store).__name__} keeps no evidence records")
-    return store
-
-
 def _sections(store: EvidenceStore, source_id: str, version: int) -> list[ParsedSection]:
     return [ParsedSection(s.key, s.title, s.text) for s in store.sections(source_id, version)]
 
@@ -103,7 +93,7 @@ def extract(
     Raises:
         InvalidInputError: no such source, or no such parsed version.
     """
-    records_store = _records(store)
+    records_store = record_store_of(store)
     versions = [v for v in store.versions(source_id) if v.state == "parsed"]
     if store.get_source(source_id) is None:
         raise InvalidInputError(f"no source {source_id!r}")
@@ -201,7 +191,7 @@ class Run:
 
 def begin_verification(store: EvidenceStore, record: Record) -> Run:
     """Store ``record`` (with its edge from the source version) when it is new; the run's facts."""
-    records_store = _records(store)
+    records_store = record_store_of(store)
     stored = records_store.get_record(record.id)
     if stored is None:
         with store.transaction():
@@ -231,17 +221,17 @@ def attempt_verification(
     Idempotent: when attempt ``number`` is already stored (a run resumed after a crash) its
     decision is rebuilt from it and nothing is checked or stored again.
     """
-    records_store = _records(store)
+    records_store = record_store_of(store)
     done = {a.number: a for a in records_store.attempts(record.id)}
     if number in done:
         return stored_decision(done[number], used, budget)
     texts = {s.key: s.text for s in _sections(store, record.source_id, record.version)}
-    started = _now()
+    started = utc_now()
     defects = gate(record, texts)
     if defects:
         attempt = Attempt(
             number, "gate", "quarantined", None, tuple(defects), GATE_MODEL_ID,
-            sha256_hex(canonical_json(record.to_dict())), started, _now(),
+            sha256_hex(canonical_json(record.to_dict())), started, utc_now(),
         )  # fmt: skip
         records_store.add_attempt(record.id, attempt)
         return Decision("quarantined", "gate failed: " + "; ".join(defects))
@@ -253,7 +243,7 @@ def attempt_verification(
     verdict = checker(record, passages)
     decision = _decide(verdict, used, budget)
     attempt = Attempt(
-        number, "check", decision.outcome, verdict, (), verdict.model_id, shown, started, _now()
+        number, "check", decision.outcome, verdict, (), verdict.model_id, shown, started, utc_now()
     )
     records_store.add_attempt(record.id, attempt)
     return decision
@@ -273,7 +263,7 @@ def finish_verification(
     move calls for, in one transaction."""
     final = dataclasses.replace(record, status=_STATUS[decision.outcome])
     with store.transaction():
-        _records(store).put_record(final)
+        record_store_of(store).put_record(final)
         on_record_decided(store, final, run.previous, event=f"attempt-{run.first}")
     return final
 
@@ -319,7 +309,7 @@ def verify_all(
     store: EvidenceStore, *, budget: int = 3, checker: Checker = check
 ) -> list[tuple[Record, Decision]]:
     """Verify every ``proposed`` record of the store."""
-    records_store = _records(store)
+    records_store = record_store_of(store)
     pending = _all(records_store, "proposed")
     return [(r, verify_record(store, r, budget=budget, checker=checker)) for r in pending]
 
@@ -384,7 +374,7 @@ class FaultTable:
 
 def faults_run(store: EvidenceStore) -> FaultTable:
     """Run the six mutations on every verified record; nothing is written to the store."""
-    records_store = _records(store)
+    records_store = record_store_of(store)
     rows = {name: FaultRow(name, EXPECTED_CATCH[name]) for name in MUTATIONS}
     verified = _all(records_store, "verified")
     texts: dict[tuple[str, int], dict[str, str]] = {}

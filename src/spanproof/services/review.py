@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 from dataclasses import dataclass
-from datetime import UTC, datetime
 from typing import Any
 
+from spanproof.core.clock import utc_now
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.graph_store import GraphStore
-from spanproof.core.record_store import RecordStore
+from spanproof.core.record_store import RecordStore, record_store_of
 from spanproof.core.records import Attempt, Record
 from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import canonical_json, sha256_hex
@@ -39,16 +39,6 @@ _DECIDED = {"approve": "verified", "reject": "rejected"}
 #: A reviewer decides records in review, and may look once at a verified one (the sole evidence
 #: of an assessment waits for exactly that look: SPEC §5.5).
 _DECIDABLE = ("in_review", "verified")
-
-
-def _now() -> str:
-    return datetime.now(UTC).isoformat(timespec="microseconds")
-
-
-def _records(store: EvidenceStore) -> RecordStore:
-    if not isinstance(store, RecordStore):
-        raise InvalidInputError(f"{type(store).__name__} keeps no evidence records")
-    return store
 
 
 def _record(records: RecordStore, record_id: str) -> Record:
@@ -137,7 +127,7 @@ def review_queue(store: EvidenceStore) -> list[ReviewItem]:
     """Every ``in_review`` record (by id), then every verified record that is the only
     affirmative evidence of an assessment and waits for an expert's look, each with its passages
     and attempts."""
-    records = _records(store)
+    records = record_store_of(store)
     items = [
         ReviewItem(r, passages(store, r), tuple(records.attempts(r.id)))
         for r in _all_in_review(records)
@@ -161,7 +151,7 @@ def decide_review(
         InvalidInputError: unknown record, a record not in review, an unknown decision, or an
             empty reviewer or reason.
     """
-    records = _records(store)
+    records = record_store_of(store)
     reviewer, reason = reviewer.strip(), reason.strip()
     if decision not in DECISIONS:
         raise InvalidInputError(f"decision must be one of {', '.join(DECISIONS)}; got {decision!r}")
@@ -169,7 +159,7 @@ def decide_review(
         raise InvalidInputError("a reviewer is required")
     if not reason:
         raise InvalidInputError("a reason is required")
-    started = _now()
+    started = utc_now()
     with store.transaction():
         record = _record(records, record_id)
         looked = any(a.outcome.startswith("review:") for a in records.attempts(record_id))
@@ -184,7 +174,7 @@ def decide_review(
         )
         attempt = Attempt(
             number, "check", f"review:{decision}", None, (reason,), f"reviewer:{reviewer}",
-            shown, started, _now(),
+            shown, started, utc_now(),
         )  # fmt: skip
         records.add_attempt(record_id, attempt)
         decided = dataclasses.replace(record, status=_DECIDED[decision])
@@ -238,7 +228,7 @@ def inject_fault(store: EvidenceStore, record_id: str, mutation: str) -> FaultOu
     """
     if mutation not in MUTATIONS:
         raise InvalidInputError(f"unknown mutation {mutation!r}; one of {', '.join(MUTATIONS)}")
-    records = _records(store)
+    records = record_store_of(store)
     record = _record(records, record_id)
     texts = {s.key: s.text for s in store.sections(record.source_id, record.version)}
     expected = EXPECTED_CATCH[mutation]
