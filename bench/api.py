@@ -87,18 +87,13 @@ def verify_body() -> dict[str, Any]:
 
 
 def build_state(workdir: Path) -> Any:
-    from spanproof.api.state import AppState
     from spanproof.bootstrap import build_parser
-    from spanproof.config import Settings
     from spanproof.ingest.files import iter_path
     from spanproof.providers.embeddings.cache import CachedEmbedder
     from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
-    from spanproof.services.answering import Engine
-    from spanproof.services.generation import ExtractiveGenerator
     from spanproof.services.ingestion import embed_pending, ingest
     from spanproof.store.sqlite.store import SqliteEvidenceStore
-    from spanproof.verifier import Verifier
-    from spanproof.verify.decompose import RuleBasedDecomposer
+    from spanproof.testing.apps import app_state
     from spanproof.verify.scoring import DEFAULT_SCORE_MODEL, score_model
 
     store = SqliteEvidenceStore(workdir / "demo.sqlite")
@@ -107,20 +102,7 @@ def build_state(workdir: Path) -> Any:
     for source_id, fetched in iter_path(CORPUS):
         ingest(store, fetched, source_id, parse)
     embed_pending(store, embedder)
-    decomposer = RuleBasedDecomposer()
-    model = score_model(DEFAULT_SCORE_MODEL)
-    engine = Engine(
-        store=store,
-        traces=store,
-        embedder=embedder,
-        decomposer=decomposer,
-        generator=ExtractiveGenerator(embedder),
-        score_model=model,
-    )
-    verifier = Verifier(embedder=embedder, decomposer=decomposer, score_model=model)
-    return AppState(
-        settings=Settings(), store=store, traces=store, verifier=verifier, engine=engine
-    )
+    return app_state(store, embedder=embedder, score_model=score_model(DEFAULT_SCORE_MODEL))
 
 
 def serve(port: int, workdir: Path) -> int:

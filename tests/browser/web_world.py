@@ -12,17 +12,12 @@ from fastapi import FastAPI
 
 from spanproof.api.state import AppState
 from spanproof.bootstrap import build_parser
-from spanproof.config import Settings
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.trace import Trace
-from spanproof.services.answering import Engine
-from spanproof.services.generation import ExtractiveGenerator
 from spanproof.services.ingestion import embed_pending, ingest
 from spanproof.store.sqlite.store import SqliteEvidenceStore
+from spanproof.testing.apps import app_state
 from spanproof.testing.fakes import FakeEmbedder
-from spanproof.verifier import Verifier
-from spanproof.verify.decompose import RuleBasedDecomposer
-from spanproof.verify.scoring import V2
 from spanproof.web.routes import router
 
 SOURCE_ID = "file:demo/walking study.md"
@@ -73,22 +68,8 @@ def web_world(tmp_path: Path) -> Iterator[WebFixture]:
         store, FetchedDocument("file", {}, "text/markdown", EVIL, title=EVIL_TITLE), EVIL_ID, parse
     )
     embed_pending(store, embedder)
-    decomposer = RuleBasedDecomposer()
-    engine = Engine(
-        store=store,
-        traces=store,
-        embedder=embedder,
-        decomposer=decomposer,
-        generator=ExtractiveGenerator(embedder),
-        score_model=V2,
-    )
-    state = AppState(
-        settings=Settings(),
-        store=store,
-        traces=store,
-        verifier=Verifier(embedder=embedder, decomposer=decomposer),
-        engine=engine,
-    )
+    state = app_state(store, embedder=embedder)
+    engine = state.engine
     answer = engine.ask(QUESTION)
     assert answer.trace_id is not None
     trace = store.get_trace(answer.trace_id)

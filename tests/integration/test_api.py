@@ -13,15 +13,10 @@ from fastapi.testclient import TestClient
 
 from spanproof.api.app import create_app
 from spanproof.api.state import AppState
-from spanproof.config import Settings
 from spanproof.core.trace import Trace, check_chain
-from spanproof.services.answering import Engine
-from spanproof.services.generation import ExtractiveGenerator
 from spanproof.store.sqlite.store import SqliteEvidenceStore
+from spanproof.testing.apps import app_state
 from spanproof.testing.fakes import FakeEmbedder
-from spanproof.verifier import Verifier
-from spanproof.verify.decompose import RuleBasedDecomposer
-from spanproof.verify.scoring import V2
 
 CORPUS = Path(__file__).parents[2] / "examples" / "demo" / "corpus"
 WALKING = "What did daily walking do to blood pressure?"
@@ -42,19 +37,7 @@ def make_state(path: Path) -> AppState:
     for source_id, fetched in iter_path(CORPUS):
         ingest(store, fetched, source_id, parse)
     embed_pending(store, embedder)
-    decomposer = RuleBasedDecomposer()
-    engine = Engine(
-        store=store,
-        traces=store,
-        embedder=embedder,
-        decomposer=decomposer,
-        generator=ExtractiveGenerator(embedder),
-        score_model=V2,
-    )
-    verifier = Verifier(embedder=embedder, decomposer=decomposer, score_model=V2)
-    return AppState(
-        settings=Settings(), store=store, traces=store, verifier=verifier, engine=engine
-    )
+    return app_state(store, embedder=embedder)
 
 
 @pytest.fixture

@@ -19,17 +19,11 @@ from pg_fixtures import fresh_database  # noqa: E402
 from spanproof.api.app import create_app  # noqa: E402
 from spanproof.api.state import AppState  # noqa: E402
 from spanproof.cli.main import cli  # noqa: E402
-from spanproof.config import Settings  # noqa: E402
 from spanproof.core.keys import KeyStore, hash_key, new_api_key  # noqa: E402
-from spanproof.services.answering import Engine  # noqa: E402
-from spanproof.services.generation import ExtractiveGenerator  # noqa: E402
 from spanproof.store.postgres import PostgresEvidenceStore  # noqa: E402
 from spanproof.store.sqlite.store import SqliteEvidenceStore  # noqa: E402
-from spanproof.testing.fakes import FakeEmbedder  # noqa: E402
+from spanproof.testing.apps import app_state  # noqa: E402
 from spanproof.testing.key_contract import AT, KeyStoreContract  # noqa: E402
-from spanproof.verifier import Verifier  # noqa: E402
-from spanproof.verify.decompose import RuleBasedDecomposer  # noqa: E402
-from spanproof.verify.scoring import V2  # noqa: E402
 
 ENV_KEY = "env-key-0123456789"
 
@@ -93,20 +87,7 @@ def test_postgres_key_rows_only_change_by_one_revocation() -> None:
 
 
 def _state(store: SqliteEvidenceStore) -> AppState:
-    embedder = FakeEmbedder()
-    decomposer = RuleBasedDecomposer()
-    engine = Engine(
-        store=store,
-        traces=store,
-        embedder=embedder,
-        decomposer=decomposer,
-        generator=ExtractiveGenerator(embedder),
-        score_model=V2,
-    )
-    verifier = Verifier(embedder=embedder, decomposer=decomposer, score_model=V2)
-    return AppState(
-        settings=Settings(), store=store, traces=store, verifier=verifier, engine=engine
-    )
+    return app_state(store)
 
 
 @pytest.fixture

@@ -11,16 +11,10 @@ from fastapi.testclient import TestClient
 
 from spanproof.api.app import create_app
 from spanproof.api.state import AppState
-from spanproof.config import Settings
 from spanproof.core.trace import check_chain
-from spanproof.services.answering import Engine
-from spanproof.services.generation import ExtractiveGenerator
 from spanproof.services.replay import replay
 from spanproof.store.sqlite.store import SqliteEvidenceStore
-from spanproof.testing.fakes import FakeEmbedder
-from spanproof.verifier import Verifier
-from spanproof.verify.decompose import RuleBasedDecomposer
-from spanproof.verify.scoring import V2
+from spanproof.testing.apps import app_state
 
 EVIDENCE = [
     {"id": "S1", "text": "Daily walking lowered systolic blood pressure by 5 mmHg in adults."},
@@ -31,18 +25,7 @@ EVIDENCE = [
 @pytest.fixture
 def state(tmp_path: Path) -> Iterator[AppState]:
     store = SqliteEvidenceStore(tmp_path / "verify-trace.sqlite")
-    embedder = FakeEmbedder()
-    decomposer = RuleBasedDecomposer()
-    engine = Engine(
-        store=store,
-        traces=store,
-        embedder=embedder,
-        decomposer=decomposer,
-        generator=ExtractiveGenerator(embedder),
-        score_model=V2,
-    )
-    verifier = Verifier(embedder=embedder, decomposer=decomposer, score_model=V2)
-    yield AppState(settings=Settings(), store=store, traces=store, verifier=verifier, engine=engine)
+    yield app_state(store)
     store.close()
 
 

@@ -13,19 +13,14 @@ from fastapi.testclient import TestClient
 from spanproof.api.app import create_app
 from spanproof.api.state import AppState
 from spanproof.bootstrap import build_parser
-from spanproof.config import Settings
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.records import CheckResult, Record, Verdict
 from spanproof.evidence.faults import EXPECTED_CATCH, MUTATIONS
-from spanproof.services.answering import Engine
-from spanproof.services.generation import ExtractiveGenerator
 from spanproof.services.ingestion import embed_pending, ingest
 from spanproof.services.records import extract_records, verify_record
 from spanproof.store.sqlite.store import SqliteEvidenceStore
+from spanproof.testing.apps import app_state
 from spanproof.testing.fakes import FakeEmbedder
-from spanproof.verifier import Verifier
-from spanproof.verify.decompose import RuleBasedDecomposer
-from spanproof.verify.scoring import V2
 
 SOURCE = "paper-1"
 TEXT = b"""Metformin and liver fat in mice
@@ -59,19 +54,7 @@ def make_state(path: Path) -> AppState:
     for record in records[:2]:
         assert verify_record(store, record, checker=_ambiguous).outcome == "review"
     assert verify_record(store, records[2]).outcome == "verified"
-    decomposer = RuleBasedDecomposer()
-    engine = Engine(
-        store=store,
-        traces=store,
-        embedder=embedder,
-        decomposer=decomposer,
-        generator=ExtractiveGenerator(embedder),
-        score_model=V2,
-    )
-    verifier = Verifier(embedder=embedder, decomposer=decomposer, score_model=V2)
-    return AppState(
-        settings=Settings(), store=store, traces=store, verifier=verifier, engine=engine
-    )
+    return app_state(store, embedder=embedder)
 
 
 @pytest.fixture

@@ -31,13 +31,10 @@ from spanproof.core.keys import hash_key, new_api_key
 from spanproof.providers.embeddings.openai_compat import OpenAICompatibleEmbedder
 from spanproof.providers.llm.anthropic import AnthropicChatModel
 from spanproof.providers.llm.openai_compat import OpenAICompatibleChatModel
-from spanproof.services.answering import Engine
 from spanproof.services.decomposition import LlmDecomposer
 from spanproof.services.generation import LlmGenerator
 from spanproof.store.sqlite.store import SqliteEvidenceStore
-from spanproof.testing.fakes import FakeEmbedder
-from spanproof.verifier import Verifier
-from spanproof.verify.scoring import V2
+from spanproof.testing.apps import app_state
 
 LLM_KEY = "sk-llm-CANARY-7f3a91c2e4"
 EMBED_KEY = "sk-emb-CANARY-29bd0e5a71"
@@ -164,19 +161,8 @@ def test_httpx_request_logs_carry_no_ncbi_key(
 
 def _state(store: SqliteEvidenceStore, url: str) -> AppState:
     chat = OpenAICompatibleChatModel(url, "m", api_key=LLM_KEY, sleep=lambda _: None)
-    embedder = FakeEmbedder()
-    decomposer = LlmDecomposer(chat)
-    engine = Engine(
-        store=store,
-        traces=store,
-        embedder=embedder,
-        decomposer=decomposer,
-        generator=LlmGenerator(chat),
-        score_model=V2,
-    )
-    verifier = Verifier(embedder=embedder, decomposer=decomposer, score_model=V2)
-    return AppState(
-        settings=_settings(url), store=store, traces=store, verifier=verifier, engine=engine
+    return app_state(
+        store, decomposer=LlmDecomposer(chat), generator=LlmGenerator(chat), settings=_settings(url)
     )
 
 

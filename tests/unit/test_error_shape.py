@@ -13,20 +13,14 @@ from httpx import Response
 from spanproof.api.app import create_app
 from spanproof.api.errors import error_body, spanproof_status
 from spanproof.api.state import AppState
-from spanproof.config import Settings
 from spanproof.core.errors import (
     ConfigurationError,
     InvalidInputError,
     ProviderError,
     StoreError,
 )
-from spanproof.services.answering import Engine
-from spanproof.services.generation import ExtractiveGenerator
 from spanproof.store.sqlite.store import SqliteEvidenceStore
-from spanproof.testing.fakes import FakeEmbedder
-from spanproof.verifier import Verifier
-from spanproof.verify.decompose import RuleBasedDecomposer
-from spanproof.verify.scoring import V2
+from spanproof.testing.apps import app_state
 
 KEY = "sk-very-secret-api-key-0123"
 EVIDENCE = [{"id": "S1", "text": "Walking lowered blood pressure."}]
@@ -35,23 +29,7 @@ EVIDENCE = [{"id": "S1", "text": "Walking lowered blood pressure."}]
 @pytest.fixture
 def state(tmp_path: Path) -> Iterator[AppState]:
     store = SqliteEvidenceStore(tmp_path / "e.sqlite")
-    embedder = FakeEmbedder()
-    decomposer = RuleBasedDecomposer()
-    engine = Engine(
-        store=store,
-        traces=store,
-        embedder=embedder,
-        decomposer=decomposer,
-        generator=ExtractiveGenerator(embedder),
-        score_model=V2,
-    )
-    yield AppState(
-        settings=Settings(),
-        store=store,
-        traces=store,
-        verifier=Verifier(embedder=embedder, decomposer=decomposer, score_model=V2),
-        engine=engine,
-    )
+    yield app_state(store)
     store.close()
 
 

@@ -19,13 +19,8 @@ from fastapi.testclient import TestClient
 from spanproof.api.app import create_app
 from spanproof.api.state import AppState
 from spanproof.config import Settings
-from spanproof.services.answering import Engine
-from spanproof.services.generation import ExtractiveGenerator
 from spanproof.store.sqlite import SqliteEvidenceStore
-from spanproof.testing.fakes import FakeEmbedder
-from spanproof.verifier import Verifier
-from spanproof.verify.decompose import RuleBasedDecomposer
-from spanproof.verify.scoring import V2
+from spanproof.testing.apps import app_state
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_crash import backend, pg_url, run_worker, text_corpus  # noqa: F401
@@ -87,19 +82,7 @@ def test_status_before_any_worker_says_how_to_start_one(tmp_path: Path) -> None:
 
 
 def _state(store: SqliteEvidenceStore) -> AppState:
-    embedder, decomposer = FakeEmbedder(), RuleBasedDecomposer()
-    engine = Engine(
-        store=store,
-        traces=store,
-        embedder=embedder,
-        decomposer=decomposer,
-        generator=ExtractiveGenerator(embedder),
-        score_model=V2,
-    )
-    verifier = Verifier(embedder=embedder, decomposer=decomposer, score_model=V2)
-    return AppState(
-        settings=Settings(), store=store, traces=store, verifier=verifier, engine=engine
-    )
+    return app_state(store)
 
 
 @pytest.fixture
