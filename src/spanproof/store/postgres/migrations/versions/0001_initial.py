@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from alembic import op
+from spanproof.store.postgres.migrations.run import run_sql
 
 revision: str = "0001"
 down_revision: str | Sequence[str] | None = None
@@ -188,22 +188,9 @@ DROP FUNCTION IF EXISTS spanproof_immutable();
 """
 
 
-def _run_sql(sql: str) -> None:
-    """Send a script to psycopg verbatim, in the migration's transaction.
-
-    No parameters, so psycopg runs the statements as one script and nothing in it (``%`` in
-    PL/pgSQL ``RAISE`` formats, ``:`` casts) is taken for a placeholder.
-    """
-    driver = op.get_bind().connection.driver_connection
-    if driver is None:  # pragma: no cover - an open SQLAlchemy connection has its driver's
-        raise RuntimeError("the migration connection has no psycopg connection")
-    with driver.cursor() as cur:
-        cur.execute(sql)
-
-
 def upgrade() -> None:
-    _run_sql(_UPGRADE)
+    run_sql(_UPGRADE)
 
 
 def downgrade() -> None:
-    _run_sql(_DOWNGRADE)
+    run_sql(_DOWNGRADE)

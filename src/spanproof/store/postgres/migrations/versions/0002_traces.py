@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from alembic import op
+from spanproof.store.postgres.migrations.run import run_sql
 
 revision: str = "0002"
 down_revision: str | Sequence[str] | None = "0001"
@@ -45,18 +45,9 @@ DROP TABLE IF EXISTS traces;
 """
 
 
-def _run_sql(sql: str) -> None:
-    """Send a script to psycopg verbatim, in the migration's transaction (see revision 0001)."""
-    driver = op.get_bind().connection.driver_connection
-    if driver is None:  # pragma: no cover - an open SQLAlchemy connection has its driver's
-        raise RuntimeError("the migration connection has no psycopg connection")
-    with driver.cursor() as cur:
-        cur.execute(sql)
-
-
 def upgrade() -> None:
-    _run_sql(_UPGRADE)
+    run_sql(_UPGRADE)
 
 
 def downgrade() -> None:
-    _run_sql(_DOWNGRADE)
+    run_sql(_DOWNGRADE)

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from alembic import op
+from spanproof.store.sqlite.migrations.run import run_statements
 
 revision: str = "0001"
 down_revision: str | Sequence[str] | None = None
@@ -167,10 +167,8 @@ _DOWNGRADE = (
 
 
 def upgrade() -> None:
-    for statement in _UPGRADE:
-        op.execute(statement)
+    run_statements(_UPGRADE)
 
 
 def downgrade() -> None:
-    for statement in _DOWNGRADE:
-        op.execute(statement)
+    run_statements(_DOWNGRADE)

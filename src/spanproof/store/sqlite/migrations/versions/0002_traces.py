@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from alembic import op
+from spanproof.store.sqlite.migrations.run import (
+    append_only_triggers,
+    drop_append_only_triggers,
+    run_statements,
+)
 
 revision: str = "0002"
 down_revision: str | Sequence[str] | None = "0001"
@@ -33,32 +37,18 @@ _UPGRADE = (
         body        TEXT NOT NULL
     )
     """,
-    """
-    CREATE TRIGGER traces_no_update BEFORE UPDATE ON traces
-    BEGIN
-        SELECT RAISE(ABORT, 'spanproof traces are never changed or deleted');
-    END
-    """,
-    """
-    CREATE TRIGGER traces_no_delete BEFORE DELETE ON traces
-    BEGIN
-        SELECT RAISE(ABORT, 'spanproof traces are never changed or deleted');
-    END
-    """,
+    *append_only_triggers("traces", "traces"),
 )
 
 _DOWNGRADE = (
-    "DROP TRIGGER IF EXISTS traces_no_delete",
-    "DROP TRIGGER IF EXISTS traces_no_update",
+    *drop_append_only_triggers("traces"),
     "DROP TABLE traces",
 )
 
 
 def upgrade() -> None:
-    for statement in _UPGRADE:
-        op.execute(statement)
+    run_statements(_UPGRADE)
 
 
 def downgrade() -> None:
-    for statement in _DOWNGRADE:
-        op.execute(statement)
+    run_statements(_DOWNGRADE)

@@ -13,7 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from alembic import op
+from spanproof.store.sqlite.migrations.run import (
+    append_only_triggers,
+    drop_append_only_triggers,
+    run_statements,
+)
 
 revision: str = "0003"
 down_revision: str | Sequence[str] | None = "0002"
@@ -40,33 +44,19 @@ _UPGRADE = (
         PRIMARY KEY (record_id, number)
     )
     """,
-    """
-    CREATE TRIGGER attempts_no_update BEFORE UPDATE ON attempts
-    BEGIN
-        SELECT RAISE(ABORT, 'spanproof attempts are never changed or deleted');
-    END
-    """,
-    """
-    CREATE TRIGGER attempts_no_delete BEFORE DELETE ON attempts
-    BEGIN
-        SELECT RAISE(ABORT, 'spanproof attempts are never changed or deleted');
-    END
-    """,
+    *append_only_triggers("attempts", "attempts"),
 )
 
 _DOWNGRADE = (
-    "DROP TRIGGER IF EXISTS attempts_no_delete",
-    "DROP TRIGGER IF EXISTS attempts_no_update",
+    *drop_append_only_triggers("attempts"),
     "DROP TABLE attempts",
     "DROP TABLE records",
 )
 
 
 def upgrade() -> None:
-    for statement in _UPGRADE:
-        op.execute(statement)
+    run_statements(_UPGRADE)
 
 
 def downgrade() -> None:
-    for statement in _DOWNGRADE:
-        op.execute(statement)
+    run_statements(_DOWNGRADE)

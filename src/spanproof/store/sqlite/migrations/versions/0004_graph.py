@@ -14,7 +14,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from alembic import op
+from spanproof.store.sqlite.migrations.run import (
+    append_only_triggers,
+    drop_append_only_triggers,
+    run_statements,
+)
 
 revision: str = "0004"
 down_revision: str | Sequence[str] | None = "0003"
@@ -78,18 +82,7 @@ _UPGRADE = (
     ) WITHOUT ROWID
     """,
     "CREATE INDEX impact_flags_changed ON impact_flags (changed_ref, ref)",
-    """
-    CREATE TRIGGER impact_flags_no_update BEFORE UPDATE ON impact_flags
-    BEGIN
-        SELECT RAISE(ABORT, 'spanproof impact flags are never changed or deleted');
-    END
-    """,
-    """
-    CREATE TRIGGER impact_flags_no_delete BEFORE DELETE ON impact_flags
-    BEGIN
-        SELECT RAISE(ABORT, 'spanproof impact flags are never changed or deleted');
-    END
-    """,
+    *append_only_triggers("impact_flags", "impact flags"),
     """
     CREATE TABLE impact_walks (
         id          TEXT PRIMARY KEY,
@@ -121,8 +114,7 @@ _UPGRADE = (
 _DOWNGRADE = (
     "DROP TABLE impact_frontier",
     "DROP TABLE impact_walks",
-    "DROP TRIGGER IF EXISTS impact_flags_no_delete",
-    "DROP TRIGGER IF EXISTS impact_flags_no_update",
+    *drop_append_only_triggers("impact_flags"),
     "DROP TABLE impact_flags",
     "DROP TABLE edges",
     "DROP TRIGGER IF EXISTS artifact_versions_no_delete",
@@ -133,10 +125,8 @@ _DOWNGRADE = (
 
 
 def upgrade() -> None:
-    for statement in _UPGRADE:
-        op.execute(statement)
+    run_statements(_UPGRADE)
 
 
 def downgrade() -> None:
-    for statement in _DOWNGRADE:
-        op.execute(statement)
+    run_statements(_DOWNGRADE)

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from alembic import op
+from spanproof.store.sqlite.migrations.run import run_statements
 
 revision: str = "0005"
 down_revision: str | Sequence[str] | None = "0004"
@@ -55,10 +55,8 @@ _DOWNGRADE = (
 
 
 def upgrade() -> None:
-    for statement in _UPGRADE:
-        op.execute(statement)
+    run_statements(_UPGRADE)
 
 
 def downgrade() -> None:
-    for statement in _DOWNGRADE:
-        op.execute(statement)
+    run_statements(_DOWNGRADE)
