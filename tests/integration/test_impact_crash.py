@@ -3,9 +3,6 @@ with exactly the flags of an uninterrupted walk, on SQLite and on PostgreSQL."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -15,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from pg_fixtures import fresh_database
+from process_kit import run_child
 from spanproof.core.artifacts import Edge
 from spanproof.core.graph_store import GraphStore
 from spanproof.services import impact
@@ -53,30 +51,14 @@ def _graph_edges() -> list[Edge]:
 EXPECTED_FLAGS = 120 + 30 + 6 + 2
 
 
-def _run_child(target: str, walk_id: str, kill_after: int | None) -> int:
+def _run_child(target: str, walk_id: str, kill_after: int | None) -> None:
     """Run the walk in a child process (``target`` is ``kind|dsn``); SIGKILL it after
-    ``kill_after`` steps. Returns the steps seen."""
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, *target.split("|", 1), walk_id],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=os.environ.copy(),
-    )
-    assert proc.stdout is not None
-    steps = 0
-    for line in proc.stdout:
-        if line.strip() == "step":
-            steps += 1
-            if kill_after is not None and steps >= kill_after:
-                os.kill(proc.pid, signal.SIGKILL)
-                break
-    proc.wait(timeout=120)
-    proc.stdout.close()
+    ``kill_after`` steps."""
+    args = [sys.executable, "-c", CHILD, *target.split("|", 1), walk_id]
     if kill_after is None:
-        assert proc.returncode == 0
+        run_child(args, timeout=120)
     else:
-        assert proc.returncode == -signal.SIGKILL
-    return steps
+        run_child(args, kill_after="step", count=kill_after, timeout=120)
 
 
 @contextmanager

@@ -4,9 +4,6 @@ and a real process killed mid-ingest that resumes with nothing lost or duplicate
 from __future__ import annotations
 
 import json
-import os
-import signal
-import subprocess
 import sys
 import textwrap
 from collections.abc import Iterator
@@ -14,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+import process_kit
 from spanproof.bootstrap import build_parser
 from spanproof.core.store import MASK, SearchFilter
 from spanproof.ingest.files import iter_path
@@ -146,46 +144,19 @@ CHILD = textwrap.dedent(
 )
 
 
-def run_child(db: Path, corpus: Path, kill_after: str | None = None, count: int = 0) -> None:
-    proc = subprocess.Popen(
-        [sys.executable, "-c", CHILD, str(db), str(corpus)],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=os.environ.copy(),
-    )
-    assert proc.stdout is not None
-    seen = 0
-    for line in proc.stdout:
-        if kill_after is not None and line.strip() == kill_after:
-            seen += 1
-            if seen >= count:
-                os.kill(proc.pid, signal.SIGKILL)
-                break
-    proc.wait(timeout=120)
-    proc.stdout.close()
-    if kill_after is None:
-        assert proc.returncode == 0
-
-
-def big_corpus(folder: Path, n: int) -> Path:
-    folder.mkdir(parents=True)
-    for i in range(n):
-        (folder / f"doc{i:04d}.txt").write_text(
-            f"Study {i}\n\nIn cohort {i}, treatment {i % 7} lowered marker {i % 13} by {i % 50} "
-            f"mg/dL over {i % 9 + 1} weeks. A second sentence about cohort {i} follows here.\n",
-            encoding="utf-8",
-        )
-    return folder
+def run_ingest(db: Path, corpus: Path, kill_after: str | None = None, count: int = 1) -> None:
+    process_kit.run_child([sys.executable, "-c", CHILD, str(db), str(corpus)],
+                          kill_after=kill_after, count=count, timeout=120)  # fmt: skip
 
 
 @pytest.mark.parametrize(("stage", "count"), [("ingested", 60), ("embedded", 5)])
 def test_a_process_killed_mid_ingest_resumes_with_nothing_lost_or_duplicated(
     tmp_path: Path, stage: str, count: int
 ) -> None:
-    corpus = big_corpus(tmp_path / "corpus", 150)
+    corpus = process_kit.text_corpus(tmp_path / "corpus", 150)
     killed = tmp_path / "killed.sqlite"
     clean = tmp_path / "clean.sqlite"
-    run_child(killed, corpus, kill_after=stage, count=count)
+    run_ingest(killed, corpus, kill_after=stage, count=count)
     partial = SqliteEvidenceStore(killed)
     stats = partial.stats()
     partial.close()
@@ -193,8 +164,8 @@ def test_a_process_killed_mid_ingest_resumes_with_nothing_lost_or_duplicated(
         assert 0 < stats["sources"] < 150
     else:
         assert stats["sources"] == 150 and stats["embeddings"] < stats["chunks"]
-    run_child(killed, corpus)
-    run_child(clean, corpus)
+    run_ingest(killed, corpus)
+    run_ingest(clean, corpus)
     a, b = SqliteEvidenceStore(killed), SqliteEvidenceStore(clean)
     try:
         assert a.stats() == b.stats()

@@ -4,9 +4,6 @@ PostgreSQL (store and system database both)."""
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
@@ -26,6 +23,8 @@ HERE = Path(__file__).parent
 WORKER = HERE / "crash_worker.py"
 sys.path.insert(0, str(HERE))
 import crash_worker  # noqa: E402
+
+from process_kit import run_child, text_corpus  # noqa: E402
 
 RESULTS_TEXT = """Drug {i} and liver fat in mice
 
@@ -72,46 +71,19 @@ def backend(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[st
 
 
 def run_worker(
-    mode: str, urls: tuple[str, str], corpus: Path, kill_after: str | None = None, count: int = 0
+    mode: str, urls: tuple[str, str], corpus: Path, kill_after: str | None = None, count: int = 1
 ) -> None:
     """Run the crash worker; with ``kill_after``, kill -9 it at the ``count``-th such marker."""
-    proc = subprocess.Popen(
-        [sys.executable, str(WORKER), mode, urls[0], urls[1], str(corpus)],
-        stdout=subprocess.PIPE,
-        text=True,
-        env=os.environ.copy(),
-    )
-    assert proc.stdout is not None
-    seen, lines = 0, []
-    for line in proc.stdout:
-        lines.append(line.strip())
-        if kill_after is not None and line.strip() == kill_after:
-            seen += 1
-            if seen >= count:
-                os.kill(proc.pid, signal.SIGKILL)
-                break
-    proc.wait(timeout=300)
-    proc.stdout.close()
+    args = [sys.executable, str(WORKER), mode, urls[0], urls[1], str(corpus)]
+    lines = run_child(args, kill_after=kill_after, count=count)
     if kill_after is None:
-        assert proc.returncode == 0 and lines[-1] == "done", lines[-5:]
+        assert lines[-1] == "done", lines[-5:]
     else:
-        assert proc.returncode == -signal.SIGKILL, f"not killed mid-work: {lines[-5:]}"
         assert "done" not in lines
 
 
 def open_store(urls: tuple[str, str]) -> EvidenceStore:
     return build_store(Settings(), urls[0])
-
-
-def text_corpus(folder: Path, n: int) -> Path:
-    folder.mkdir(parents=True)
-    for i in range(n):
-        (folder / f"doc{i:03d}.txt").write_text(
-            f"Study {i}\n\nIn cohort {i}, treatment {i % 7} lowered marker {i % 13} by {i % 50} "
-            f"mg/dL over {i % 9 + 1} weeks. A second sentence about cohort {i} follows here.\n",
-            encoding="utf-8",
-        )
-    return folder
 
 
 def test_worker_killed_mid_ingest_resumes_with_every_section_once(

@@ -23,7 +23,9 @@ from spanproof.store.sqlite import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_crash import backend, pg_url, run_worker, text_corpus  # noqa: F401
+from test_crash import backend, pg_url, run_worker  # noqa: F401
+
+from process_kit import text_corpus
 
 
 def spanproof(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
