@@ -24,7 +24,6 @@ import asyncio
 import json
 import os
 import platform
-import socket
 import statistics
 import subprocess
 import sys
@@ -35,10 +34,16 @@ from typing import Any
 
 import httpx
 from _results import write_section  # type: ignore[import-not-found]
+from _server import (  # type: ignore[import-not-found]
+    CORPUS,
+    ROOT,
+    free_port,
+    pct,
+    stop,
+    verify_body,
+    wait_healthy,
+)
 
-ROOT = Path(__file__).resolve().parents[1]
-CORPUS = ROOT / "examples" / "demo" / "corpus"
-EVIDENCE = ROOT / "examples" / "demo" / "evidence.jsonl"
 CONCURRENCY = 8
 QUESTIONS = [
     "What did daily walking do to blood pressure?",
@@ -46,41 +51,6 @@ QUESTIONS = [
     "Did caffeine shorten reaction time?",
     "What happened to evening cortisol after short sleep?",
 ]
-CLAIMS = [
-    "Daily walking lowered systolic blood pressure by 5 mmHg.",
-    "Sodium restriction lowered diastolic blood pressure.",
-    "Short sleep was linked to higher evening cortisol.",
-]
-
-
-def pct(values: list[float], q: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
-
-
-def free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-def verify_body() -> dict[str, Any]:
-    """3 claims × 8 spans: the 3 demo evidence spans, then 5 demo result paragraphs."""
-    spans = [json.loads(line) for line in EVIDENCE.read_text().splitlines() if line.strip()]
-    paragraphs: list[str] = []
-    for path in sorted(CORPUS.glob("*.md")):
-        text = path.read_text(encoding="utf-8")
-        results = text.split("## Results", 1)[-1].split("\n## ", 1)[0]
-        para = " ".join(results.split("\n\n")[1].split()) if "\n\n" in results else ""
-        if para:
-            paragraphs.append(para)
-    for n, para in enumerate(paragraphs, start=len(spans) + 1):
-        spans.append({"id": f"S{n}", "text": para})
-    spans = spans[:8]
-    if len(spans) != 8:
-        raise SystemExit(f"expected 8 demo evidence spans, found {len(spans)}")
-    return {"claims": CLAIMS, "evidence": spans}
 
 
 # --- the server (a subprocess: the load generator must not share its interpreter) -------------
@@ -122,18 +92,8 @@ def start_server(workdir: Path) -> tuple[subprocess.Popen[bytes], str]:
         cwd=ROOT,
     )
     base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"the server exited with {proc.returncode}")
-        try:
-            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                return proc, base
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.5)
-    proc.terminate()
-    raise SystemExit("the server did not answer /healthz within 180 s")
+    wait_healthy(proc, base)
+    return proc, base
 
 
 # --- the load generator -----------------------------------------------------------------------
@@ -318,11 +278,7 @@ def main() -> int:
                 load(base, "/v1/generate", questions, args.seconds, args.max_requests)
             )
         finally:
-            proc.terminate()
-            try:
-                proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
+            stop(proc)
     db = os.environ.get("SPANPROOF_BENCH_SCIFACT_DB")
     if db and Path(db).is_file():
         print("Engine.ask on SciFact…", file=sys.stderr)

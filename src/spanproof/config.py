@@ -124,6 +124,9 @@ class WorkflowSettings(BaseModel):
     polling_interval: float = Field(
         1.0, gt=0, description="Seconds between a worker's polls of each queue."
     )
+    sweep_interval: float = Field(
+        2.0, gt=0, description="Seconds between a worker's sweeps for impact walks to run."
+    )
 
 
 class Settings(BaseSettings):

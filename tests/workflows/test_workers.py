@@ -209,3 +209,22 @@ def test_the_api_only_enqueues_and_a_worker_does_the_work(pg: str) -> None:
         finally:
             _stop(procs)
             queue.close()
+
+
+def test_a_worker_runs_walks_that_events_started_elsewhere(pg: str) -> None:
+    from spanproof.core.artifacts import Edge
+    from spanproof.services import impact
+    from spanproof.store.postgres import PostgresEvidenceStore
+
+    with PostgresEvidenceStore(pg, pool_size=1) as store:
+        store.add_edges([Edge("record:r", f"assessment:a{i}") for i in range(30)])
+        walk_id = impact.start_walk(store, "record:r", "rejected", "attempt-2")
+        procs = _workers(pg, "sweeper")
+        try:
+            deadline = time.monotonic() + 60
+            while (walk := store.get_walk(walk_id)) is None or not walk.done:
+                assert time.monotonic() < deadline, "no worker ran the walk"
+                time.sleep(0.3)
+        finally:
+            _stop(procs)
+        assert walk.flags == 30 and len(store.list_flags(changed_ref="record:r")) == 30

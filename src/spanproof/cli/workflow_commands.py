@@ -92,17 +92,24 @@ def _run(
 def worker_command(db: str | None, executor_id: str | None) -> None:
     """Run workflows from the queues until stopped (SIGTERM or Ctrl-C).
 
+    Every few seconds the worker also queues the impact walks that events started outside a
+    workflow (a retraction notice it ingested, a reviewer's rejection), so they run here too.
+
     Every worker of a deployment points at the same store and system database (PostgreSQL for
     several machines) and has its own stable --executor-id.
     """
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
+    from spanproof.workflows.client import connect, sweep_walks
+    from spanproof.workflows.runtime import current
+
+    settings = load_settings()
     try:
-        with _worker(load_settings(), db, executor_id):
-            click.echo(f"worker {executor_id or load_settings().workflows.executor_id} ready")
+        with _worker(settings, db, executor_id) as url, connect(url) as client:
+            click.echo(f"worker {executor_id or settings.workflows.executor_id} ready")
             sys.stdout.flush()
-            while not stop.wait(0.5):
-                pass
+            while not stop.wait(settings.workflows.sweep_interval):
+                sweep_walks(client, current().store)  # walks that events started elsewhere
     except KeyboardInterrupt:
         pass
     finally:

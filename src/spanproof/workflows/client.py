@@ -125,6 +125,19 @@ def enqueue_resume(client: DBOSClient, walk_id: str, *, batch: int | None = None
     return wid
 
 
+def sweep_walks(client: DBOSClient, store: object, limit: int = 1000) -> list[str]:
+    """Enqueue the rest of every walk still running in ``store``: walks that events started
+    outside an impact workflow (a retraction notice a worker ingested, a rejection decided by a
+    verification workflow or a reviewer, ``spanproof retract --no-walk``). Idempotent: one
+    resume workflow per walk, however often it is swept."""
+    from spanproof.services.impact import graph
+
+    return [
+        enqueue_resume(client, walk.id)
+        for walk in graph(store).list_walks(status="running", limit=limit)
+    ]
+
+
 def wait(client: DBOSClient, workflow_ids: Iterable[str], poll: float = 0.2) -> list[Any]:
     """Each workflow's result, in order (raises the first workflow error met)."""
     return [
