@@ -116,3 +116,20 @@ def test_bad_requests_get_the_error_shape(client: TestClient) -> None:
            422, "validation_error")  # fmt: skip
     assert client.get("/impact?ref=bogus").status_code == 400
     assert client.get("/artifacts/nope").status_code == 404
+
+
+def test_file_source_ids_with_slashes_are_addressable(client: TestClient) -> None:
+    from spanproof.bootstrap import build_parser
+    from spanproof.core.documents import FetchedDocument
+    from spanproof.services.ingestion import ingest
+
+    store = client.app.state.spanproof.store  # type: ignore[attr-defined]
+    source_id = "file:/data/corpus/walking study.md"
+    raw = b"Walking\n\nDaily walking lowered blood pressure by 5 mmHg.\n"
+    ingest(store, FetchedDocument("file", {}, "text/plain", raw), source_id, build_parser())
+    shown = client.get(f"/v1/sources/{source_id}")
+    assert shown.status_code == 200, shown.text
+    assert shown.json()["source"]["id"] == source_id
+    retracted = client.post(f"/v1/sources/{source_id}/retract", json={})
+    assert retracted.status_code == 202, retracted.text
+    assert retracted.json()["walks"][0]["changed_ref"] == f"source:{source_id}:v1"

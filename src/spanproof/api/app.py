@@ -205,7 +205,7 @@ def list_sources(
     return [asdict(s) for s in state.store.list_sources(status=status, limit=limit, offset=offset)]
 
 
-@v1.get("/sources/{source_id}", summary="A source: metadata, versions and sections")
+@v1.get("/sources/{source_id:path}", summary="A source: metadata, versions and sections")
 def get_source(source_id: str, state: State) -> dict[str, Any]:
     source = state.store.get_source(source_id)
     if source is None:

@@ -101,7 +101,7 @@ def list_walks(
     return [w.to_dict() for w in walks]
 
 
-@router.post("/v1/sources/{source_id}/retract", status_code=202, summary="Retract a source")
+@router.post("/v1/sources/{source_id:path}/retract", status_code=202, summary="Retract a source")
 def retract_source(
     source_id: str, body: RetractRequest, state: State, background: BackgroundTasks
 ) -> dict[str, Any]:

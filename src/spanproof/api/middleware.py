@@ -12,6 +12,7 @@ limit) and must be UTF-8. The route then parses the buffered body.
 from __future__ import annotations
 
 import hmac
+import re
 import time
 import uuid
 from collections.abc import Sequence
@@ -26,6 +27,7 @@ from spanproof.api.metrics import Metrics
 from spanproof.core.errors import SpanproofError
 from spanproof.core.keys import KeyStore, authenticate, scope_allows
 
+_CONVERTER = re.compile(r":[a-z]+\}")
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 
@@ -74,7 +76,8 @@ class ApiMiddleware:
             await self._handle(scope, receive, send_wrapper, rid)
         finally:
             route = scope.get("route")
-            template = getattr(route, "path", None) or "unmatched"
+            # the template as the OpenAPI document names it ("{id:path}" → "{id}")
+            template = _CONVERTER.sub("}", getattr(route, "path", None) or "unmatched")
             self.metrics.observe_request(
                 template, scope["method"], status["code"], time.perf_counter() - started
             )
