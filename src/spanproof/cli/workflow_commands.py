@@ -236,14 +236,18 @@ def workflows_walk(
 @workflows_group.command("recover")
 @click.option("--executor-id", required=True, help="The lost worker's executor id.")
 @DB_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the re-enqueued ids as JSON.")
 @handle_errors
-def workflows_recover(executor_id: str, db: str | None) -> None:
+def workflows_recover(executor_id: str, db: str | None, as_json: bool) -> None:
     """Hand a lost worker's in-flight workflows to the live workers (re-enqueued on their own
     queues; each resumes from its last completed step)."""
     from spanproof.workflows.client import connect, recover
 
     with connect(_system_database(db)) as client:
         ids = recover(client, executor_id)
+    if as_json:
+        click.echo(json.dumps({"executor_id": executor_id, "workflow_ids": ids}))
+        return
     click.echo(f"{len(ids)} workflows of {executor_id} re-enqueued")
     for wid in ids:
         click.echo(f"  {wid}")
