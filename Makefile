@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DATA ?= ../shared/data
 
-.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api bench-impact calibrate clean train-checker bench-workflows
+.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api bench-impact calibrate clean train-checker bench-workflows soak load-smoke
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (spanproof needs Python 3.11; set PYTHON=...)"; exit 1; }
@@ -74,3 +74,14 @@ train-checker: $(STAMP)
 ## bench-workflows: journalling overhead; SciFact ingestion over 1, 2, 4 workers on PostgreSQL
 bench-workflows: $(STAMP)
 	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python bench/workflows.py --write bench/RESULTS.md
+
+## soak: sustained load (/v1/verify + /v1/search) and a soak (ingestion + verification) against
+##       a real 'spanproof serve', 600 s each: latency, errors, server RSS over time
+soak: $(STAMP)
+	$(BIN)/python bench/load.py --duration 600 --write bench/RESULTS.md
+	$(BIN)/python bench/load.py --duration 600 --soak --write bench/RESULTS.md
+
+## load-smoke: the same two runs for 20 s each, printed only (a quick check of the harness)
+load-smoke: $(STAMP)
+	$(BIN)/python bench/load.py --duration 20 --rss-every 2
+	$(BIN)/python bench/load.py --duration 20 --rss-every 2 --soak

@@ -185,8 +185,11 @@ class SqliteConnection:
             yield
         except BaseException as exc:
             self._depth -= 1
-            db.execute(f"ROLLBACK TO {name}")
-            db.execute(f"RELEASE {name}")
+            # SQLITE_FULL or an I/O error may have rolled back the whole transaction already:
+            # then there is no savepoint left, and the original error is the one to report.
+            if db.in_transaction:
+                db.execute(f"ROLLBACK TO {name}")
+                db.execute(f"RELEASE {name}")
             mapped = _translated(exc)
             if mapped is exc:
                 raise

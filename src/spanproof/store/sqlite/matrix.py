@@ -102,8 +102,12 @@ class VectorMatrices:
             # seq first, vectors last: a reader needs both, and each appears atomically.
             for path, array in ((paths[1], matrix.seqs), (paths[0], matrix.vectors)):
                 tmp = path.with_name(f".{uuid.uuid4().hex}.tmp.npy")
-                np.save(tmp, array, allow_pickle=False)
-                os.replace(tmp, path)
+                try:
+                    np.save(tmp, array, allow_pickle=False)
+                    os.replace(tmp, path)
+                finally:  # a failed write (a full disk) leaves no half file behind
+                    with contextlib.suppress(OSError):
+                        tmp.unlink(missing_ok=True)
             prefix = f"{_model_key(model_id)}-"
             for old in directory.glob(f"{prefix}*.npy"):
                 if old not in paths:
