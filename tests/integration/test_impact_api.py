@@ -91,6 +91,10 @@ def test_bad_requests_get_the_error_shape(client: TestClient) -> None:
     _error(client.post("/v1/artifacts/nope/versions/1/approve", json={"approver": "a"}), 404,
            "not_found")  # fmt: skip
     _error(client.post("/v1/sources/nope/retract", json={}), 404, "not_found")
+    huge = client.post(
+        "/v1/artifacts/a/versions/99999999999999999999/approve", json={"approver": "a"}
+    )
+    _error(huge, 422, "validation_error")
     _error(client.post(f"/v1/sources/{SOURCE}/retract", json={"status": "gone"}), 422,
            "validation_error")  # fmt: skip
     message = _error(

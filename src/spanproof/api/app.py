@@ -21,6 +21,7 @@ from spanproof.api.metrics import CONTENT_TYPE, Metrics
 from spanproof.api.middleware import ApiMiddleware
 from spanproof.api.records_routes import router as records_router
 from spanproof.api.schemas import (
+    MAX_INT,
     GenerateRequest,
     GenerateResponse,
     Health,
@@ -129,7 +130,7 @@ def get_trace_alias(trace_id: str, state: State) -> Response:
 def list_traces(
     state: State,
     limit: Annotated[int, Query(ge=1, le=500)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
 ) -> list[dict[str, Any]]:
     """Summaries of recent traces (open one with ``/v1/traces/{id}``)."""
     return [
@@ -200,7 +201,7 @@ def list_sources(
     state: State,
     status: str | None = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
 ) -> list[dict[str, Any]]:
     return [asdict(s) for s in state.store.list_sources(status=status, limit=limit, offset=offset)]
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, BackgroundTasks, Depends, Query
+from fastapi import APIRouter, BackgroundTasks, Depends, Path, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from spanproof.api.errors import ApiError
+from spanproof.api.schemas import MAX_INT
 from spanproof.api.state import AppState, get_state, run_or_enqueue_walks
 from spanproof.core.artifacts import ARTIFACT_KINDS, MAX_REF_CHARS
 from spanproof.core.graph_store import GraphStore
@@ -121,7 +122,7 @@ def list_artifacts(
     state: State,
     kind: Literal["assessment", "package", "approach", "design"] | None = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
 ) -> list[dict[str, Any]]:
     views = artifact_service.list_views(state.store, kind=kind, limit=limit, offset=offset)
     return [v.to_dict() for v in views]
@@ -158,7 +159,10 @@ def create_artifact(body: ArtifactRequest, state: State) -> dict[str, Any]:
 
 @router.post("/v1/artifacts/{artifact_id}/versions/{number}/approve", summary="Approve a version")
 def approve_version(
-    artifact_id: str, number: int, body: ApprovalRequest, state: State
+    artifact_id: str,
+    number: Annotated[int, Path(ge=1, le=MAX_INT)],
+    body: ApprovalRequest,
+    state: State,
 ) -> dict[str, Any]:
     """The version is final from then on."""
     if _graph(state).get_artifact(artifact_id) is None:

@@ -6,7 +6,8 @@ anything, and the stored keys of ``spanproof keys``, whose scope decides: ``read
 GET and HEAD only, anything else answers 403; unknown and revoked keys answer 401), declared
 ``Content-Length`` against the limit, content type of a body sent to ``/v1/*`` (JSON only), then
 the body is read in full while counting (a streamed body over the limit stops reading at the
-limit) and must be UTF-8. The route then parses the buffered body.
+limit) and must be UTF-8 text (no JSON escape of a lone surrogate, ``"\\ud800"``: 400
+``invalid_utf8``). The route then parses the buffered body.
 """
 
 from __future__ import annotations
@@ -101,15 +102,11 @@ class ApiMiddleware:
                 await self._too_large(scope, receive, send, rid)
                 return
             if api and body:
-                try:
-                    body.decode("utf-8")
-                except UnicodeDecodeError:
-                    await error_response(
-                        400,
-                        "the request body is not valid UTF-8",
-                        type="invalid_utf8",
-                        request_id=rid,
-                    )(scope, receive, send)
+                problem_text = _text_problem(body)
+                if problem_text is not None:
+                    await error_response(400, problem_text, type="invalid_utf8", request_id=rid)(
+                        scope, receive, send
+                    )
                     return
             receive = _replay(body, receive)
         started = False
@@ -202,6 +199,38 @@ class ApiMiddleware:
             headers={"Connection": "close"},
         )
         await response(scope, receive, send)
+
+
+_ESCAPE = re.compile(rb"\\(?:u([0-9A-Fa-f]{4})|.)", re.DOTALL)
+
+
+def _text_problem(body: bytes) -> str | None:
+    """Why ``body`` is not text: not UTF-8, or a JSON escape of a lone UTF-16 surrogate.
+
+    ``"\\ud800"`` is valid JSON but no character: it decodes to a lone surrogate, which cannot be
+    encoded, hashed or stored, and failed deep inside a route (a 500). Escapes are read left to
+    right, so an escaped backslash before ``u`` is not mistaken for one.
+    """
+    try:
+        body.decode("utf-8")
+    except UnicodeDecodeError:
+        return "the request body is not valid UTF-8"
+    if b"\\u" in body and _lone_surrogate(body):
+        return "the request body holds a lone UTF-16 surrogate escape (\\ud800-\\udfff): not text"
+    return None
+
+
+def _lone_surrogate(body: bytes) -> bool:
+    pending_high = -1  # where an unpaired high-surrogate escape ends
+    for match in _ESCAPE.finditer(body):
+        unit = int(match.group(1), 16) if match.group(1) else -1
+        low = 0xDC00 <= unit <= 0xDFFF
+        if pending_high >= 0 and not (low and match.start() == pending_high):
+            return True  # a high surrogate not followed by its low half
+        if low and pending_high < 0:
+            return True  # a low surrogate on its own
+        pending_high = match.end() if 0xD800 <= unit <= 0xDBFF else -1
+    return pending_high >= 0
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -13,6 +13,7 @@ from fastapi import APIRouter, BackgroundTasks, Depends, Query
 from pydantic import BaseModel, ConfigDict, Field
 
 from spanproof.api.errors import ApiError
+from spanproof.api.schemas import MAX_INT
 from spanproof.api.state import AppState, get_state, run_or_enqueue_walks
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.record_store import RecordStore, record_store_of
@@ -59,7 +60,7 @@ def list_records(
     status: str | None = None,
     source: str | None = None,
     limit: Annotated[int, Query(ge=1, le=1000)] = 100,
-    offset: Annotated[int, Query(ge=0)] = 0,
+    offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
 ) -> list[dict[str, Any]]:
     """Records filtered by ``status`` (proposed, verified, rejected, in_review, quarantined)."""
     if status is not None and status not in RECORD_STATUSES:

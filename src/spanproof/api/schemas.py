@@ -7,6 +7,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 MAX_ITEMS = 10_000
+#: The largest integer a query or path parameter accepts (``offset``, version numbers): SQLite
+#: integers are 64-bit, and a larger value reached the store and failed there (a 500).
+MAX_INT = 2**31 - 1
 
 
 class EvidenceItem(BaseModel):
