@@ -15,6 +15,8 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
 
 def canonical_text(text: str) -> str:
     """The canonical form of ``text``."""
-    text = unicodedata.normalize("NFC", text)
+    # Controls go first: dropped after NFC, they could leave a base letter and its combining
+    # mark side by side uncomposed, and a second pass would then change the text.
     text = _CONTROL.sub("", text)
+    text = unicodedata.normalize("NFC", text)
     return _WS.sub(" ", text).strip()

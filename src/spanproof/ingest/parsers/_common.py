@@ -7,6 +7,7 @@ Section titles and texts are collected raw and pass through ``canonical_text`` e
 from __future__ import annotations
 
 import codecs
+import re
 from typing import Any
 
 from spanproof.core.documents import ParsedDocument, ParsedSection, ParseFailure
@@ -72,6 +73,20 @@ def decode_text(raw: bytes) -> str:
     return decode(raw[skip:], encoding)
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def refuse_surrogates(text: str) -> str:
+    """``text``, unless it holds a lone surrogate: then ``ParseFailure("invalid_utf8")``."""
+    found = _SURROGATE.search(text)
+    if found is not None:
+        raise ParseFailure(
+            "invalid_utf8",
+            f"text holds a lone surrogate U+{ord(found.group()):04X} (from an escape)",
+        )
+    return text
+
+
 class Sections:
     """Sections in document order, with unique keys and canonical text.
 
@@ -88,9 +103,14 @@ class Sections:
         return len(self._sections)
 
     def add(self, key: str, title: str, text: str) -> str | None:
-        """Canonicalise and append a section; return its (deduplicated) key, or None if dropped."""
-        title = canonical_text(title)
-        text = canonical_text(text)
+        """Canonicalise and append a section; return its (deduplicated) key, or None if dropped.
+
+        Raises:
+            ParseFailure: ``invalid_utf8`` when the text holds a lone surrogate (JSON can
+                carry one as a ``\\ud800`` escape; no store can keep it).
+        """
+        title = canonical_text(refuse_surrogates(title))
+        text = canonical_text(refuse_surrogates(text))
         if not text and not (title and self._keep_empty):
             return None
         if len(self._sections) >= MAX_SECTIONS:
@@ -119,7 +139,7 @@ class Sections:
         if not any(s.text for s in self._sections):
             raise ParseFailure("no_text", f"the {format} document has no section with text")
         return ParsedDocument(
-            title=canonical_text(title),
+            title=canonical_text(refuse_surrogates(title)),
             sections=tuple(self._sections),
             format=format,
             external_ids=dict(external_ids or {}),
