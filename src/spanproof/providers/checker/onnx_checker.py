@@ -74,7 +74,7 @@ class OnnxEntailmentChecker:
         self._path = path
         self._batch_size = batch_size
         self._sha256 = hashlib.sha256(data).hexdigest()
-        self._session = _load_session(data, path, intra_op_num_threads)
+        self._session = load_session(data, path, intra_op_num_threads)
         self._dim = _validate(self._session, path)
 
     @property
@@ -125,17 +125,25 @@ class OnnxEntailmentChecker:
         out = np.zeros((len(x), len(CHECKER_LABELS)), dtype=np.float32)
         for start in range(0, len(x), self._batch_size):
             batch = np.ascontiguousarray(x[start : start + self._batch_size], dtype=np.float32)
-            try:
-                (probs,) = self._session.run([_OUTPUT], {_INPUT: batch})
-            except Exception as exc:  # onnxruntime raises its own untyped exceptions
-                raise ProviderError(
-                    f"onnxruntime failed to run {self._path.name}: {exc}", retryable=False
-                ) from exc
-            out[start : start + len(batch)] = probs
+            out[start : start + len(batch)] = run_session(
+                self._session, _OUTPUT, {_INPUT: batch}, self._path
+            )
         return out
 
 
-def _load_session(data: bytes, path: Path, threads: int) -> Any:
+def run_session(session: Any, output: str, feeds: dict[str, Any], path: Path) -> Any:
+    """``session.run`` for one output; onnxruntime's failures as a ``ProviderError``."""
+    try:
+        (result,) = session.run([output], feeds)
+    except Exception as exc:  # onnxruntime raises its own untyped exceptions
+        raise ProviderError(
+            f"onnxruntime failed to run {path.name}: {exc}", retryable=False
+        ) from exc
+    return result
+
+
+def load_session(data: bytes, path: Path, threads: int) -> Any:
+    """An onnxruntime CPU session over the model bytes (``threads`` intra-op threads)."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()

