@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spanproof.config import Settings
+from spanproof.core.checker import EntailmentChecker
 from spanproof.core.documents import FetchedDocument, ParsedDocument
 from spanproof.core.errors import ConfigurationError, InvalidInputError
 from spanproof.core.ports import ChatModel, Decomposer, Embedder, WorkQueue
@@ -155,14 +156,16 @@ def build_engine(settings: Settings, db: str | None = None) -> Engine:
         generator: Generator = (
             LlmGenerator(chat) if chat is not None else ExtractiveGenerator(embedder)
         )
+        model = score_model(settings.verify.score_model)
         return Engine(
             store=store,
             traces=store if isinstance(store, TraceStore) else None,
             embedder=embedder,
             decomposer=build_decomposer(settings),
             generator=generator,
-            score_model=score_model(settings.verify.score_model),
+            score_model=model,
             policy=Policy(settings.verify.policy),
+            checker=build_checker() if model.escalation_band is not None else None,
         )
     except BaseException:
         store.close()
@@ -184,7 +187,10 @@ def build_app_state(settings: Settings, db: str | None = None) -> AppState:
             "the HTTP API needs a store that keeps traces (SQLite or PostgreSQL)"
         )
     verifier = Verifier(
-        embedder=engine.embedder, decomposer=engine.decomposer, score_model=engine.score_model
+        embedder=engine.embedder,
+        decomposer=engine.decomposer,
+        score_model=engine.score_model,
+        checker=engine.checker,
     )
     work_queue = build_work_queue(settings, db) if settings.workflows.api_enqueue else None
     return AppState(
@@ -297,3 +303,10 @@ def has_stored_api_keys(settings: Settings, db: str | None = None) -> bool:
         return isinstance(store, KeyStore) and store.has_active_api_keys()
     finally:
         store.close()
+
+
+def build_checker() -> EntailmentChecker:
+    """The entailment checker of score model v3: the bundled cross-encoder."""
+    from spanproof.providers.checker.cross_encoder import CrossEncoderChecker
+
+    return CrossEncoderChecker()

@@ -58,7 +58,9 @@ class LlmSettings(BaseModel):
 class VerifySettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    score_model: Literal["v1", "v2"] = Field("v2", description="Score model (SPEC §4.4–4.5).")
+    score_model: Literal["v1", "v2", "v3"] = Field(
+        "v2", description="Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder)."
+    )
     policy: Literal["flag", "redact"] = Field("flag", description="Delivery policy (SPEC §4.6).")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
+from spanproof.core.checker import EntailmentChecker
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import (
     Claim,
@@ -21,7 +22,7 @@ from spanproof.core.models import (
     Report,
 )
 from spanproof.core.ports import Decomposer, Embedder
-from spanproof.services.verification import score_all, verify_draft
+from spanproof.services.verification import checker_model, score_all, verify_draft
 from spanproof.verify.scoring import DEFAULT_SCORE_MODEL, ScoreModel, score_model
 
 EvidenceLike = EvidenceSpan | Mapping[str, Any]
@@ -97,7 +98,9 @@ class Verifier:
     Args:
         embedder: the embedding model; default: the bundled MiniLM with the on-disk cache.
         decomposer: how drafts become claims; default: LLM if configured, else rule-based.
-        score_model: ``"v1"`` (the seed formula) or ``"v2"`` (the default), or a ScoreModel.
+        score_model: ``"v1"`` (the seed formula), ``"v2"`` (the default) or ``"v3"`` (v2 with
+            borderline claims escalated to the entailment checker), or a ScoreModel.
+        checker: the entailment checker for v3; default: the bundled cross-encoder.
     """
 
     def __init__(
@@ -105,6 +108,7 @@ class Verifier:
         embedder: Embedder | None = None,
         decomposer: Decomposer | None = None,
         score_model: str | ScoreModel = DEFAULT_SCORE_MODEL,
+        checker: EntailmentChecker | None = None,
     ) -> None:
         if embedder is None or decomposer is None:
             from spanproof.bootstrap import build_decomposer, build_embedder
@@ -116,6 +120,11 @@ class Verifier:
         self.embedder = embedder
         self.decomposer = decomposer
         self.model = score_model if isinstance(score_model, ScoreModel) else _model(score_model)
+        if checker is None and self.model.escalation_band is not None:
+            from spanproof.bootstrap import build_checker
+
+            checker = build_checker()
+        self.checker = checker
 
     def verify(
         self,
@@ -131,6 +140,7 @@ class Verifier:
             embedder=self.embedder,
             model=self.model,
             policy=_policy(policy),
+            checker=self.checker,
         )
 
     def score_claims(
@@ -147,7 +157,7 @@ class Verifier:
     def check_claims(self, claims: Sequence[ClaimLike], evidence: Sequence[EvidenceLike]) -> Report:
         """Like :meth:`score_claims` but returns a Report (unavailability recorded, not raised)."""
         verdicts, status = score_all(
-            to_claims(claims), to_evidence(evidence), self.embedder, self.model
+            to_claims(claims), to_evidence(evidence), self.embedder, self.model, self.checker
         )
         return Report(
             score_model=self.model.name,
@@ -156,6 +166,7 @@ class Verifier:
             claims=tuple(verdicts),
             delivered=None,
             embed_model_hash=self.embedder.model_hash if status == "verified" else "",
+            checker_model=checker_model(self.model, self.checker, status),
         )
 
 

@@ -70,7 +70,9 @@ def verify(body: VerifyRequest, state: State, request: Request) -> dict[str, Any
         model = score_model(body.score_model)
     # One recorder per request: the trace stores the very vectors scoring used (SPEC §4.7).
     recorder = RecordingEmbedder(base.embedder)
-    verifier = Verifier(embedder=recorder, decomposer=base.decomposer, score_model=model)
+    verifier = Verifier(
+        embedder=recorder, decomposer=base.decomposer, score_model=model, checker=base.checker
+    )
     evidence = to_evidence([e.model_dump() for e in body.evidence])
     request_record: dict[str, Any] = {
         "mode": "draft" if body.draft is not None else "claims",

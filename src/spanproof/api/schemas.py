@@ -43,8 +43,8 @@ class VerifyRequest(BaseModel):
     policy: Literal["flag", "redact"] | None = Field(
         None, description="Delivery policy for drafts (default: the server's)."
     )
-    score_model: Literal["v1", "v2"] | None = Field(
-        None, description="Score model (default: the server's)."
+    score_model: Literal["v1", "v2", "v3"] | None = Field(
+        None, description="Score model (default: the server's; v3 escalates to the checker)."
     )
 
     @model_validator(mode="after")

@@ -182,7 +182,12 @@ def verify_command(trace_id: str | None, all_traces: bool, db: str | None, as_js
     targets = chain if all_traces else [t for t in chain if t.id == trace_id]
     if not all_traces and not targets:
         raise InvalidInputError(f"unknown trace id {trace_id!r}")
-    results = [(trace, replay(trace)) for trace in targets]
+    checker = None
+    if any(t.models.get("checker_model") for t in targets):  # score model v3 traces
+        from spanproof.bootstrap import build_checker
+
+        checker = build_checker()
+    results = [(trace, replay(trace, checker)) for trace in targets]
     failed = [r for _, r in results if not r.ok]
     report = _report(chain, problems, results)
     if as_json:

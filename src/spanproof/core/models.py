@@ -132,6 +132,7 @@ class ClaimVerdict:
             "numeric_gated": self.numeric_gated,
             "entity_gated": self.entity_gated,
             "polarity_gated": self.polarity_gated,
+            **({"escalated": True} if self.escalated else {}),
         }
 
 
@@ -155,9 +156,11 @@ class Report:
     policy: Policy = Policy.FLAG
     decompose_model: str = ""
     embed_model_hash: str = ""
+    #: The entailment checker that decided escalated claims (score model v3), else "".
+    checker_model: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "score_model": self.score_model,
             "embed_model": self.embed_model,
             "embed_model_hash": self.embed_model_hash,
@@ -165,3 +168,6 @@ class Report:
             "claims": [c.to_dict() for c in self.claims],
             "delivered": self.delivered,
         }
+        if self.checker_model:  # v1 and v2 output stays exactly as it was
+            out["checker_model"] = self.checker_model
+        return out

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from spanproof.core.checker import EntailmentChecker
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import ClaimVerdict, Policy, Report
 from spanproof.core.ports import Decomposer, Embedder, Usage
@@ -115,6 +116,7 @@ class Engine:
         score_model: the scoring rules.
         policy: the default delivery policy.
         planner: planner settings (budget, diversity cap, recall depth).
+        checker: the entailment checker of a score model with escalation (v3).
     """
 
     def __init__(
@@ -128,6 +130,7 @@ class Engine:
         score_model: ScoreModel,
         policy: Policy = Policy.FLAG,
         planner: PlannerSettings | None = None,
+        checker: EntailmentChecker | None = None,
     ) -> None:
         self.store = store
         self.traces = traces
@@ -137,6 +140,7 @@ class Engine:
         self.score_model = score_model
         self.policy = policy
         self.planner = Planner(store, embedder, planner)
+        self.checker = checker
 
     def ask(
         self, question: str, *, policy: Policy | None = None, hints: Sequence[str] = ()
@@ -166,6 +170,7 @@ class Engine:
             embedder=recorder,
             model=self.score_model,
             policy=policy,
+            checker=self.checker,
         )
         embeddings: dict[str, Any] = {}
         if recorder is not None and report.verification == VERIFIED:
@@ -221,6 +226,7 @@ class Engine:
             "score_model": self.score_model.name,
             "plan_model": plan.plan_model,
             "prompt_model": PROMPT_MODEL,
+            **({"checker_model": report.checker_model} if report.checker_model else {}),
         }
 
     def _usage(self, generation: Generation) -> dict[str, int]:

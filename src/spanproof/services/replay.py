@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from spanproof.core.checker import EntailmentChecker
 from spanproof.core.errors import ProviderError, SpanproofError
 from spanproof.core.models import Claim, ClaimVerdict, ErasedRange, EvidenceSpan
 from spanproof.core.ports import Embedder, FloatMatrix
@@ -273,13 +274,14 @@ def trace_embeddings(
     }
 
 
-def replay(trace: Trace) -> ReplayResult:
+def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResult:
     """Re-score ``trace`` from its stored plan, claims and vectors and compare with its claims.
 
     The plan must also still match ``plan_hash`` (when the trace records one). A trace whose
     verification was ``unavailable`` scored nothing: it replays when it records no claims. A
     trace that cannot be read as scoring input (a field missing, an unknown score model, a
-    damaged vector) fails with the reason.
+    damaged vector) fails with the reason. A score model with escalation (v3) needs
+    ``checker``, the same model the trace names.
     """
     if trace.verification != VERIFIED:
         if trace.claims:
@@ -292,7 +294,14 @@ def replay(trace: Trace) -> ReplayResult:
         spans = plan_spans(trace.plan)
         claims = [_claim(entry) for entry in trace.claims]
         embedder = ReplayEmbedder.from_trace(trace, spans, claims, model)
-        verdicts, status = score_all(claims, spans, embedder, model)
+        if model.escalation_band is not None:
+            recorded = str(trace.models.get("checker_model", ""))
+            if checker is None or checker.model_id != recorded:
+                have = "none" if checker is None else checker.model_id
+                return ReplayResult(
+                    False, [f"score model {model.name} replays with checker {recorded}, not {have}"]
+                )
+        verdicts, status = score_all(claims, spans, embedder, model, checker)
     except (KeyError, TypeError, ValueError, IndexError, SpanproofError) as exc:
         detail = f"{type(exc).__name__}: {exc}"
         return ReplayResult(False, [f"cannot replay the trace: {detail}"])

@@ -12,10 +12,12 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from spanproof.core.checker import CheckerPair, EntailmentChecker
 from spanproof.core.errors import DecomposeError, ProviderError
 from spanproof.core.models import Claim, ClaimVerdict, EvidenceSpan, Policy, Report
 from spanproof.core.ports import Decomposer, Embedder
 from spanproof.text.sentences import Sentence, split_sentences
+from spanproof.verify.escalation import escalated, needs_escalation
 from spanproof.verify.policy import deliver
 from spanproof.verify.scoring import (
     Plan,
@@ -38,6 +40,8 @@ class SpanCosines:
 
     cosines: npt.NDArray[np.float64]  # (claims, spans)
     windows: list[list[tuple[int, int]]]  # per claim, per span: best window range
+    claim_vectors: npt.NDArray[np.float32]  # (claims, dim)
+    window_vectors: list[list[npt.NDArray[np.float32] | None]]  # per claim, per span: best window
 
 
 def _check_vectors(vectors: npt.NDArray[np.float32], expected_rows: int) -> None:
@@ -97,13 +101,15 @@ def span_cosines(claims: Sequence[Claim], plan: Plan, embedder: Embedder) -> Spa
     best: list[list[tuple[int, int]]] = [
         [(0, len(p.span.text)) for p in plan.spans] for _ in claims
     ]
+    best_vec: list[list[npt.NDArray[np.float32] | None]] = [[None] * n_spans for _ in claims]
     for w, (owner, rng) in enumerate(zip(owners, ranges, strict=True)):
         column = window_cos[:, w]
         for c in range(len(claims)):
             if column[c] > cosines[c, owner]:  # strictly greater: first window wins ties
                 cosines[c, owner] = column[c]
                 best[c][owner] = rng
-    return SpanCosines(cosines, best)
+                best_vec[c][owner] = vectors[len(claims) + w]
+    return SpanCosines(cosines, best, vectors[: len(claims)], best_vec)
 
 
 def score_all(
@@ -111,8 +117,10 @@ def score_all(
     evidence: Sequence[EvidenceSpan],
     embedder: Embedder | None,
     model: ScoreModel,
+    checker: EntailmentChecker | None = None,
 ) -> tuple[list[ClaimVerdict], str]:
-    """Verdicts for atomic claims, and the ``verification`` status string."""
+    """Verdicts for atomic claims, and the ``verification`` status string. ``checker`` decides
+    the borderline claims of a score model with escalation (v3)."""
     if not claims:
         return [], VERIFIED
     plan = prepare_plan(evidence, model)
@@ -129,7 +137,53 @@ def score_all(
         score_claim(claim, sims.cosines[i], plan, sims.windows[i])[0]
         for i, claim in enumerate(claims)
     ]
+    if model.escalation_band is not None:
+        if checker is None:
+            return [], f"unavailable: score model {model.name} needs an entailment checker"
+        try:
+            verdicts = _escalate(claims, verdicts, plan, sims, checker, model)
+        except ProviderError as exc:
+            return [], f"unavailable: entailment checker failed: {exc}"
     return verdicts, VERIFIED
+
+
+def _escalate(
+    claims: Sequence[Claim],
+    verdicts: list[ClaimVerdict],
+    plan: Plan,
+    sims: SpanCosines,
+    checker: EntailmentChecker,
+    model: ScoreModel,
+) -> list[ClaimVerdict]:
+    """Borderline verdicts decided by the checker on (claim, best span window) (score model v3)."""
+    index = {p.span.id: p.index for p in plan.spans}
+    rows: list[int] = []
+    pairs: list[CheckerPair] = []
+    for i, verdict in enumerate(verdicts):
+        if not needs_escalation(verdict, model):
+            continue
+        assert verdict.best_span is not None
+        s = index[verdict.best_span.id]
+        window_vec = sims.window_vectors[i][s]
+        if window_vec is None:
+            continue
+        text = plan.spans[s].span.text[verdict.best_span.start : verdict.best_span.end]
+        rows.append(i)
+        pairs.append((claims[i].text, text, sims.claim_vectors[i], window_vec))
+    if not pairs:
+        return verdicts
+    probabilities = checker.check(pairs)
+    out = list(verdicts)
+    for row, probs in zip(rows, probabilities, strict=True):
+        out[row] = escalated(out[row], [float(p) for p in probs])
+    return out
+
+
+def checker_model(model: ScoreModel, checker: EntailmentChecker | None, status: str) -> str:
+    """The checker's model id for the report: set when it could decide claims (v3), else ""."""
+    if model.escalation_band is None or checker is None or status != VERIFIED:
+        return ""
+    return checker.model_id
 
 
 def verify_draft(
@@ -140,6 +194,7 @@ def verify_draft(
     embedder: Embedder | None,
     model: ScoreModel,
     policy: Policy = Policy.FLAG,
+    checker: EntailmentChecker | None = None,
 ) -> Report:
     """Decompose ``draft``, score every claim, and apply ``policy``.
 
@@ -160,6 +215,7 @@ def verify_draft(
             embed_model_hash=(
                 embedder.model_hash if embedder is not None and status == VERIFIED else ""
             ),
+            checker_model=checker_model(model, checker, status),
         )
 
     withheld = draft if policy is Policy.FLAG else None
@@ -169,7 +225,7 @@ def verify_draft(
         claims = decomposer.decompose(draft)
     except DecomposeError as exc:
         return report(f"unavailable: decomposition failed: {exc}", (), withheld)
-    verdicts, status = score_all(claims, evidence, embedder, model)
+    verdicts, status = score_all(claims, evidence, embedder, model, checker)
     if status != VERIFIED:
         return report(status, (), withheld)
     return report(status, verdicts, deliver(draft, verdicts, policy))

@@ -82,6 +82,7 @@ def verification_trace(
             "embed": embed,
             "embed_hash": report.embed_model_hash,
             "score_model": model.name,
+            **({"checker_model": report.checker_model} if report.checker_model else {}),
         },
         draft=report.draft or "",
         claims=[c.to_dict() for c in report.claims],

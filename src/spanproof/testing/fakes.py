@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -93,3 +94,23 @@ class FakeChatModel:
             raise reply
         words_in = sum(len(m.content.split()) for m in messages)
         return ChatResult(reply, self._model_id, Usage(words_in, len(reply.split())))
+
+
+class FakeChecker:
+    """An :class:`~spanproof.core.checker.EntailmentChecker` answering one fixed probability row
+    for every pair, and remembering the pairs it was asked about."""
+
+    def __init__(
+        self, probabilities: Sequence[float] = (0.1, 0.8, 0.1), model_id: str = "fake-checker"
+    ) -> None:
+        self._row = np.asarray(probabilities, dtype=np.float32)
+        self._model_id = model_id
+        self.calls: list[list[tuple[str, str]]] = []
+
+    @property
+    def model_id(self) -> str:
+        return self._model_id
+
+    def check(self, pairs: Sequence[Any]) -> FloatMatrix:
+        self.calls.append([(p[0], p[1]) for p in pairs])
+        return np.tile(self._row, (len(pairs), 1))

@@ -61,6 +61,9 @@ class ScoreModel:
     dominance_margin: float | None = None
     stem: bool = False
     sentence_windows: bool = False
+    #: v3: claims whose score lies within this distance of ``supported_min`` (and that no gate
+    #: capped) go to the entailment checker, whose label then decides (SPEC §4.5 escalation).
+    escalation_band: float | None = None
 
     def with_supported_min(self, value: float) -> ScoreModel:
         """A copy with another ``supported_min`` (for calibration sweeps only)."""
@@ -81,7 +84,9 @@ V2 = ScoreModel(
     stem=True,
     sentence_windows=True,
 )
-SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2)}
+#: v2 plus bounded escalation to the trained cross-encoder (issue 7; docs/checker.md).
+V3 = replace(V2, name="v3", escalation_band=0.15)
+SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3)}
 DEFAULT_SCORE_MODEL = "v2"
 
 
