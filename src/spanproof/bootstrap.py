@@ -215,11 +215,16 @@ def build_work_queue(settings: Settings, db: str | None = None) -> WorkQueue:
 
 def build_record_checker(settings: Settings) -> Checker:
     """The record checker (SPEC §5.3): the LLM checker when an LLM is configured, else the
-    deterministic one. Both answer a label and the five checks."""
+    deterministic one (with the cross-encoder beside it when ``verify.record_model_check``).
+    All answer a label and the five checks."""
     chat = build_chat_model(settings)
     if chat is None:
         from spanproof.evidence.checker import check
 
+        if settings.verify.record_model_check:
+            from spanproof.services.record_checking import ModelAssistedChecker
+
+            return ModelAssistedChecker(build_checker())
         return check
     from spanproof.services.record_checking import LlmRecordChecker
 

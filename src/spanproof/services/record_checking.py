@@ -1,4 +1,7 @@
-"""The LLM record checker (SPEC §5.3): prompt, parse, retry, give an unusable verdict.
+"""The record checkers beyond the rules (SPEC §5.3): the LLM checker, and the rules with the
+trained entailment model beside them.
+
+**LLM checker** — prompt, parse, retry, give an unusable verdict.
 
 :class:`LlmRecordChecker` is a checker for :func:`spanproof.services.records.verify_record`: a
 callable ``(record, passages) -> Verdict`` like :func:`spanproof.evidence.checker.check`, backed
@@ -17,8 +20,11 @@ A non-retryable provider failure is raised at once.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+import numpy as np
+
+from spanproof.core.checker import CHECKER_LABELS, EntailmentChecker
 from spanproof.core.errors import ConfigurationError, InvalidInputError, ProviderError
 from spanproof.core.ports import ChatModel, Usage
 from spanproof.core.records import Record, Verdict
@@ -28,6 +34,10 @@ from spanproof.evidence.check_prompt import (
     prompt_hash,
     unusable_verdict,
 )
+from spanproof.evidence.checker import MODEL_ID as RULES_MODEL_ID
+from spanproof.evidence.checker import check, focus_sentence
+
+RuleChecker = Callable[[Record, Sequence[str]], Verdict]
 
 
 class LlmRecordChecker:
@@ -96,3 +106,34 @@ class LlmRecordChecker:
         return unusable_verdict(
             self.model_id, f"no valid reply after {self._attempts} attempt(s); last: {reason}"
         )
+
+
+class ModelAssistedChecker:
+    """The deterministic record checker with the trained entailment model beside it (SPEC §5.3).
+
+    The five rule checks (:func:`spanproof.evidence.checker.check`) decide as before. When they
+    would label the record ``entailed`` and the model reads the record's statement against the
+    passage sentence the rules relied on as ``contradicted``, the label becomes ``ambiguous``, so
+    a reviewer decides beside the passage. The model can send a record to review; it never
+    verifies or rejects one on its own. ``entailment`` must read the texts (the cross-encoder):
+    the pair's embedding slots are left empty.
+    """
+
+    def __init__(self, entailment: EntailmentChecker, rules: RuleChecker = check) -> None:
+        self._model = entailment
+        self._rules = rules
+        self.model_id = f"{RULES_MODEL_ID}+{entailment.model_id}"
+        #: Records the model sent to review since this checker was made.
+        self.disagreements = 0
+
+    def __call__(self, record: Record, passages: Sequence[str]) -> Verdict:
+        verdict = self._rules(record, passages)
+        label = verdict.label
+        if label == "entailed":
+            sentence = focus_sentence(record, passages)
+            none = np.zeros(0, dtype=np.float32)
+            probs = self._model.check([(record.statement, sentence, none, none)])[0]
+            if int(np.argmax(probs)) == CHECKER_LABELS.index("contradicted"):
+                label = "ambiguous"
+                self.disagreements += 1
+        return Verdict(label, verdict.checks, self.model_id)
