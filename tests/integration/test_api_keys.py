@@ -285,3 +285,25 @@ def test_uploads_naming_a_path_or_url_are_refused(
         assert response.status_code == 422, response.text
         assert response.json()["error"]["type"] == "validation_error"
         assert client.get("/v1/sources").json() == []
+
+
+def test_the_web_ui_is_behind_the_keys_too(store: SqliteEvidenceStore) -> None:
+    import base64
+
+    def basic(key: str) -> dict[str, str]:
+        return {"Authorization": "Basic " + base64.b64encode(f"me:{key}".encode()).decode()}
+
+    _, read_key = _add(store, "read")
+    with TestClient(create_app(_state(store), api_keys=[ENV_KEY])) as client:
+        page = client.get("/traces")
+        assert page.status_code == 401
+        assert page.headers["www-authenticate"] == 'Basic realm="spanproof"'
+        assert client.get("/traces", headers=basic(ENV_KEY)).status_code == 200
+        assert client.get("/traces", headers=basic("wrong")).status_code == 401
+        assert client.get("/traces", headers={"Authorization": "Basic %%%"}).status_code == 401
+        assert client.get("/artifacts", headers=basic(read_key)).status_code == 200
+        form = {"reviewer": "eve", "reason": "r", "decision": "approve"}
+        assert client.post("/review/rec-x", data=form).status_code == 401
+        assert client.post("/review/rec-x", data=form, headers=basic(read_key)).status_code == 403
+        for open_path in ("/healthz", "/metrics", "/openapi.json", "/static/spanproof.css"):
+            assert client.get(open_path).status_code == 200, open_path

@@ -1,7 +1,9 @@
 """The API's outer layer (pure ASGI): request ids, API keys, body limits, metrics, the catch-all.
 
-Checks run before any route sees the request, in this order: API key (``/v1/*`` and the seed
-routes under ``/api/v1/``, when keys are configured: the ``--api-key`` keys, which may do
+Checks run before any route sees the request, in this order: API key (every route but
+``/healthz``, ``/metrics``, ``/openapi.json``, ``/docs`` and ``/static/*`` — the web UI's pages
+included, which take the key as an HTTP Basic password — when keys are configured: the
+``--api-key`` keys, which may do
 anything, and the stored keys of ``spanproof keys``, whose scope decides: ``read`` keys may use
 GET and HEAD only, anything else answers 403; unknown and revoked keys answer 401), declared
 ``Content-Length`` against the limit, content type of a body sent to ``/v1/*`` (JSON only), then
@@ -12,6 +14,7 @@ limit) and must be UTF-8 text (no JSON escape of a lone surrogate, ``"\\ud800"``
 
 from __future__ import annotations
 
+import base64
 import hmac
 import re
 import time
@@ -28,6 +31,8 @@ from spanproof.api.metrics import Metrics
 from spanproof.core.errors import SpanproofError
 from spanproof.core.keys import KeyStore, authenticate, scope_allows
 
+#: Open without a key even when keys are on: liveness, metrics, the API's description, styles.
+_OPEN_PATHS = frozenset({"/healthz", "/metrics", "/openapi.json", "/docs", "/favicon.ico"})
 _CONVERTER = re.compile(r":[a-z]+\}")
 BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
@@ -86,8 +91,9 @@ class ApiMiddleware:
     async def _handle(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
         path: str = scope["path"]
         api = path.startswith(("/v1/", "/api/v1/")) or path in ("/v1", "/api/v1")
-        if api and (self.api_keys or self.key_store is not None):
-            refusal = await self._refusal(scope, rid)
+        guarded = not (path in _OPEN_PATHS or path.startswith("/static/"))
+        if guarded and (self.api_keys or self.key_store is not None):
+            refusal = await self._refusal(scope, rid, web=not api)
             if refusal is not None:
                 await refusal(scope, receive, send)
                 return
@@ -123,12 +129,18 @@ class ApiMiddleware:
                 raise
             await unexpected(rid, exc)(scope, receive, send)
 
-    async def _refusal(self, scope: Scope, rid: str) -> Response | None:
-        """None when the request's key may make it; else the 401 or 403 to answer."""
+    async def _refusal(self, scope: Scope, rid: str, *, web: bool = False) -> Response | None:
+        """None when the request's key may make it; else the 401 or 403 to answer.
+
+        The web UI's pages take the key as the password of HTTP Basic authentication (any user
+        name), so a browser can ask for it; a 401 on a page says so.
+        """
         given = _header(scope, b"x-api-key")
         auth = _header(scope, b"authorization")
         if auth and auth[:7].lower() == "bearer ":
             given = auth[7:].strip()
+        elif auth and auth[:6].lower() == "basic ":
+            given = _basic_password(auth[6:].strip())
         key_scope = "write" if given and self._configured(given) else None
         if given and key_scope is None and self.key_store is not None:
             try:
@@ -140,9 +152,10 @@ class ApiMiddleware:
         if key_scope is None:
             return error_response(
                 401,
-                "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key'",
+                "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key'"
+                + (" (or, in a browser, the key as the password)" if web else ""),
                 request_id=rid,
-                headers={"WWW-Authenticate": "Bearer"},
+                headers={"WWW-Authenticate": 'Basic realm="spanproof"' if web else "Bearer"},
             )
         if not scope_allows(key_scope, scope["method"]):
             return error_response(
@@ -238,6 +251,15 @@ def _header(scope: Scope, name: bytes) -> str | None:
         if key.lower() == name:
             return bytes(value).decode("latin-1")
     return None
+
+
+def _basic_password(token: str) -> str | None:
+    """The password of an HTTP Basic credential (``user:password``, base64), or None."""
+    try:
+        decoded = base64.b64decode(token, validate=True).decode("utf-8")
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return decoded.partition(":")[2] or None
 
 
 def _replay(body: bytes, receive: Receive) -> Receive:
