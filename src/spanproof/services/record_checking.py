@@ -115,8 +115,11 @@ class ModelAssistedChecker:
     would label the record ``entailed`` and the model reads the record's statement against the
     passage sentence the rules relied on as ``contradicted``, the label becomes ``ambiguous``, so
     a reviewer decides beside the passage. The model can send a record to review; it never
-    verifies or rejects one on its own. ``entailment`` must read the texts (the cross-encoder):
-    the pair's embedding slots are left empty.
+    verifies or rejects one on its own. A statement that is itself a quotation of the passages
+    (whitespace aside) is not asked about: the passage states it word for word, and the shipped
+    cross-encoder reads many such identical sentences as contradicted (docs/model-card.md).
+    ``entailment`` must read the texts (the cross-encoder): the pair's embedding slots are left
+    empty.
     """
 
     def __init__(self, entailment: EntailmentChecker, rules: RuleChecker = check) -> None:
@@ -129,7 +132,7 @@ class ModelAssistedChecker:
     def __call__(self, record: Record, passages: Sequence[str]) -> Verdict:
         verdict = self._rules(record, passages)
         label = verdict.label
-        if label == "entailed":
+        if label == "entailed" and not _quoted(record.statement, passages):
             sentence = focus_sentence(record, passages)
             none = np.zeros(0, dtype=np.float32)
             probs = self._model.check([(record.statement, sentence, none, none)])[0]
@@ -137,3 +140,9 @@ class ModelAssistedChecker:
                 label = "ambiguous"
                 self.disagreements += 1
         return Verdict(label, verdict.checks, self.model_id)
+
+
+def _quoted(statement: str, passages: Sequence[str]) -> bool:
+    """Whether ``statement`` occurs in one of ``passages``, whitespace aside."""
+    wanted = " ".join(statement.split())
+    return bool(wanted) and any(wanted in " ".join(p.split()) for p in passages)

@@ -9,8 +9,10 @@ from spanproof.services.record_checking import ModelAssistedChecker
 from spanproof.testing.fakes import FakeChecker
 
 PASSAGE = "Metformin at 250 mg/kg significantly reduced hepatic triglyceride content in mice."
+#: A paraphrase: the record's own words, not a quotation of the passage.
+STATEMENT = "In mice, metformin (250 mg/kg) lowered liver triglyceride content."
 RECORD = Record(
-    "rec-1", "paper", 1, PASSAGE, (Quotation("p1", 0, len(PASSAGE), PASSAGE),),
+    "rec-1", "paper", 1, STATEMENT, (Quotation("p1", 0, len(PASSAGE), PASSAGE),),
     RecordFields("Metformin", "hepatic triglyceride content", "decrease", "mice", "250 mg/kg"),
 )  # fmt: skip
 CONTRADICTED = (0.1, 0.8, 0.1)
@@ -38,9 +40,18 @@ def test_a_contradicting_model_sends_the_record_to_review_never_rejects() -> Non
 
 def test_the_model_is_not_asked_when_the_rules_do_not_verify() -> None:
     flipped = Record(
-        RECORD.id, "paper", 1, PASSAGE, RECORD.quotations,
+        RECORD.id, "paper", 1, STATEMENT, RECORD.quotations,
         RecordFields("Metformin", "hepatic triglyceride content", "increase", "mice", "250 mg/kg"),
     )  # fmt: skip
     model = FakeChecker(ENTAILED)
     verdict = ModelAssistedChecker(model)(flipped, [PASSAGE])
     assert verdict.label == "contradicted" and model.calls == []
+
+
+def test_a_statement_quoted_word_for_word_is_not_asked_about() -> None:
+    import dataclasses
+
+    quoted = dataclasses.replace(RECORD, statement="  ".join(PASSAGE.split(" ")))
+    model = FakeChecker(CONTRADICTED)
+    verdict = ModelAssistedChecker(model)(quoted, [PASSAGE])
+    assert verdict.label == "entailed" and model.calls == []
