@@ -191,7 +191,8 @@ def render(over: dict[str, float], scale: list[dict[str, float]], limit: int | N
     )
     return f"""## Durable workflows: journalling overhead and scale-out (DBOS Transact)
 
-Measured by `{command}` on {platform.machine()} with {cpus} CPUs, Python {platform.python_version()}.
+Measured by `{command}` on {platform.machine()} with {cpus} CPUs,
+Python {platform.python_version()}.
 
 **Per-step journalling overhead** (SQLite store, SQLite system database beside it, in-process):
 
