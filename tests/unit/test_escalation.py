@@ -42,7 +42,12 @@ def test_the_checkers_label_decides_and_the_rest_is_kept() -> None:
     v = _verdict(0.55, verdict=Verdict.PARTIAL)
     assert escalated(v, [0.7, 0.2, 0.1]).verdict is Verdict.SUPPORTED
     assert escalated(v, [0.2, 0.7, 0.1]).verdict is Verdict.CONTRADICTED
-    assert escalated(v, [0.2, 0.1, 0.7]).verdict is Verdict.UNSUPPORTED
+    # neutral: the checker cannot tell, so the scores' verdict stands (but it was escalated)
+    neutral = escalated(v, [0.2, 0.1, 0.7])
+    assert neutral.verdict is Verdict.PARTIAL and neutral.escalated
+    assert escalated(_verdict(0.45, verdict=Verdict.UNSUPPORTED), [0.2, 0.1, 0.7]).verdict is (
+        Verdict.UNSUPPORTED
+    )
     out = escalated(v, [0.2, 0.7, 0.1])
     assert out.escalated and out.score == v.score and out.best_span == v.best_span
     assert out.to_dict()["escalated"] is True and "escalated" not in v.to_dict()

@@ -4,7 +4,7 @@ A claim is escalated when its score lies within ``escalation_band`` of ``support
 gate capped its best pair (a numeric, entity or polarity gate stays authoritative: a capped
 score is far below the band anyway). The checker reads the claim beside the text of its best
 span window, and its most probable label decides: ``entailed`` → supported, ``contradicted``
-→ contradicted, ``neutral`` → unsupported. Everything else about the verdict (score, span,
+→ contradicted; ``neutral`` (it cannot tell) leaves the scores' verdict. Everything else about the verdict (score, span,
 gates) is kept, and ``escalated`` is set so the report says which claims the checker decided.
 """
 
@@ -17,8 +17,7 @@ from spanproof.core.checker import CHECKER_LABELS
 from spanproof.core.models import ClaimVerdict, Verdict
 from spanproof.verify.scoring import ScoreModel
 
-_DECIDES = {"entailed": Verdict.SUPPORTED, "contradicted": Verdict.CONTRADICTED,
-            "neutral": Verdict.UNSUPPORTED}  # fmt: skip
+_DECIDES = {"entailed": Verdict.SUPPORTED, "contradicted": Verdict.CONTRADICTED}
 _OPEN = frozenset({Verdict.SUPPORTED, Verdict.PARTIAL, Verdict.UNSUPPORTED})
 
 
