@@ -4,8 +4,9 @@ A claim is escalated when its score lies within ``escalation_band`` of ``support
 gate capped its best pair (a numeric, entity or polarity gate stays authoritative: a capped
 score is far below the band anyway). The checker reads the claim beside the text of its best
 span window, and its most probable label decides: ``entailed`` → supported, ``contradicted``
-→ contradicted; ``neutral`` (it cannot tell) leaves the scores' verdict. Everything else about the verdict (score, span,
-gates) is kept, and ``escalated`` is set so the report says which claims the checker decided.
+→ contradicted; ``neutral`` (it cannot tell) leaves the scores' verdict. Everything else about
+the verdict (score, span, gates) is kept, and ``escalated`` is set so the report says which
+claims went to the checker.
 """
 
 from __future__ import annotations
