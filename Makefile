@@ -29,8 +29,8 @@ demo: $(STAMP)
 
 ## lint: ruff, mypy --strict and the import-linter contracts
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench scripts
-	$(BIN)/ruff format --check src tests bench scripts
+	$(BIN)/ruff check src tests bench scripts training
+	$(BIN)/ruff format --check src tests bench scripts training
 	$(BIN)/mypy
 	$(BIN)/lint-imports
 

@@ -252,6 +252,38 @@ def synthetic_pairs(pairs: list[Pair]) -> list[Pair]:
     return out
 
 
+IDENTITY = "identity"
+
+
+def identity_pairs(pairs: list[Pair]) -> list[Pair]:
+    """Pairs that teach a sentence entails itself, against its polarity flip.
+
+    For the first real pair of every group: (claim, claim) → entailed and (flipped claim, claim) →
+    contradicted; and, for the first pair of the group whose evidence is one sentence, (evidence,
+    evidence) → entailed. Without them the cross-encoder, trained on flips that differ from their
+    source by one word, reads near-identical sentences as contradictions — including identical
+    ones, which is exactly what a record's quoted statement and its source sentence are.
+    Dataset ``identity``, reported apart; same groups as their source, so the same side of the
+    split.
+    """
+    out: list[Pair] = []
+    seen_groups: set[str] = set()
+    evidence_groups: set[str] = set()
+    for p in pairs:
+        if p.dataset == SYNTHETIC:
+            continue
+        if p.group not in seen_groups:
+            seen_groups.add(p.group)
+            out.append(Pair(p.claim, p.claim, "entailed", p.group, IDENTITY))
+            flipped = negation_flip(p.claim)
+            if flipped and flipped != p.claim:
+                out.append(Pair(flipped, p.claim, "contradicted", p.group, IDENTITY))
+        if p.group not in evidence_groups and len(split_sentences(p.evidence)) == 1:
+            evidence_groups.add(p.group)
+            out.append(Pair(p.evidence, p.evidence, "entailed", p.group, IDENTITY))
+    return out
+
+
 def build_pairs(root: Path | None = None, *, synthetic: bool = True) -> list[Pair]:
     """Every pair of every dataset, in a fixed order (dataset, then file order), then the
     synthetic edits of the entailed ones (:func:`synthetic_pairs`)."""

@@ -4,7 +4,8 @@
 
 Re-reads the validation split (same seed and rule as training), runs
 :class:`spanproof.providers.checker.cross_encoder.CrossEncoderChecker` exactly as score model v3
-does, and prints the metrics per dataset, the model size, the load time and pairs per second.
+does, and prints the metrics per dataset (the synthetic edits and the identity pairs apart), the
+model size, the load time and pairs per second.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_pairs import build_pairs
+from build_pairs import build_pairs, identity_pairs
 from train_checker import all_metrics
 
 from spanproof.providers.checker.cross_encoder import (
@@ -28,7 +29,9 @@ from spanproof.providers.checker.cross_encoder import (
 
 
 def main() -> int:
-    pairs = [p for p in build_pairs() if p.split == "validation"]
+    everything = build_pairs()
+    everything += identity_pairs(everything)
+    pairs = [p for p in everything if p.split == "validation"]
     loads = []
     for _ in range(3):
         start = time.perf_counter()

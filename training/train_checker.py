@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from build_pairs import (
     DATASETS,
+    IDENTITY,
     LABELS,
     PARTIAL_LABEL,
     SEED,
@@ -309,10 +310,12 @@ def all_metrics(probs: npt.NDArray[Any], pairs: Sequence[Pair]) -> dict[str, Any
         rows = [i for i, p in enumerate(pairs) if keep(p)]
         return metrics(probs[rows], [pairs[i] for i in rows])
 
-    out = {"all": subset(lambda p: p.dataset != SYNTHETIC)}
-    out["all_but_fever"] = subset(lambda p: p.dataset not in ("fever", SYNTHETIC))
-    for dataset in (*DATASETS, SYNTHETIC):
-        out[dataset] = subset(lambda p, d=dataset: p.dataset == d)  # type: ignore[misc]
+    made = (SYNTHETIC, IDENTITY)
+    out = {"all": subset(lambda p: p.dataset not in made)}
+    out["all_but_fever"] = subset(lambda p: p.dataset not in ("fever", *made))
+    for dataset in (*DATASETS, *made):
+        if any(p.dataset == dataset for p in pairs):
+            out[dataset] = subset(lambda p, d=dataset: p.dataset == d)  # type: ignore[misc]
     return out
 
 
