@@ -10,7 +10,8 @@ would. Reported per score model: balanced accuracy of supported vs not supported
 ``entailed`` should be supported, every other one not), the recall of each label (``entailed``
 → supported, ``contradicted`` → contradicted, ``neutral`` → unsupported, FEVER's
 ``not_entailed`` → not supported), the share of ``contradicted`` pairs not supported, and how many
-claims v3 escalated (latency is measured by ``make bench``).
+claims v3 escalated (latency is measured by ``make bench``). v3 is also run with wider escalation
+bands (0.3, and 1 = every ungated claim), the setting ``verify.escalation_band``.
 """
 
 from __future__ import annotations
@@ -29,13 +30,13 @@ from spanproof.bootstrap import build_checker, build_embedder
 from spanproof.config import load_settings
 from spanproof.core.models import Claim, EvidenceSpan, Verdict
 from spanproof.services.verification import score_all
-from spanproof.verify.scoring import SCORE_MODELS
+from spanproof.verify.scoring import score_model
 
 HEADING = "## The entailment checker on the held-out pair split"
 
 
 def evaluate(pairs: list[Any], name: str, embedder: Any, checker: Any) -> dict[str, Any]:
-    model = SCORE_MODELS[name]
+    model = score_model(name)
     verdicts: list[Verdict] = []
     escalated = 0
     for p in pairs:
@@ -122,7 +123,8 @@ def main() -> int:
     embedder = build_embedder(load_settings())
     checker = build_checker()
     results = {}
-    for name in ("v1", "v2", "v3"):
+    # v3 as shipped, then with wider escalation bands (SPANPROOF_VERIFY__ESCALATION_BAND)
+    for name in ("v1", "v2", "v3", "v3:band=0.3", "v3:band=1"):
         results[name] = evaluate(pairs, name, embedder, checker)
         print(name, results[name], file=sys.stderr, flush=True)
     text = render(results, Counter(p.label for p in pairs), checker.model_id)

@@ -156,7 +156,7 @@ def build_engine(settings: Settings, db: str | None = None) -> Engine:
         generator: Generator = (
             LlmGenerator(chat) if chat is not None else ExtractiveGenerator(embedder)
         )
-        model = score_model(settings.verify.score_model)
+        model = score_model(settings.verify.score_model, settings.verify.escalation_band)
         return Engine(
             store=store,
             traces=store if isinstance(store, TraceStore) else None,

@@ -67,6 +67,14 @@ class VerifySettings(BaseModel):
     score_model: Literal["v1", "v2", "v3"] = Field(
         "v2", description="Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder)."
     )
+    escalation_band: float | None = Field(
+        None,
+        gt=0,
+        le=1,
+        description="v3 only: escalate claims whose score lies within this distance of "
+        "supported_min (default 0.15; wider asks the checker more often, at a latency cost). "
+        "Reports and traces then name the model v3:band=<x>.",
+    )
     policy: Literal["flag", "redact"] = Field("flag", description="Delivery policy (SPEC §4.6).")
 
 

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+import math
 
+import pytest
+from pydantic import ValidationError
+
+from spanproof.config import Settings
+from spanproof.core.errors import ConfigurationError
 from spanproof.core.models import Claim, ClaimVerdict, EvidenceSpan, SpanRef, Verdict
 from spanproof.services.replay import replay
 from spanproof.services.verification import score_all
@@ -11,7 +17,7 @@ from spanproof.services.verification_trace import RecordingEmbedder, verificatio
 from spanproof.testing.fakes import FakeChecker, FakeEmbedder
 from spanproof.verifier import Verifier
 from spanproof.verify.escalation import escalated, needs_escalation
-from spanproof.verify.scoring import V2, V3
+from spanproof.verify.scoring import V2, V3, score_model
 
 EVIDENCE = [EvidenceSpan("S1", "Daily walking lowered systolic blood pressure in adults.")]
 CLAIM = Claim("c1", "Daily walking lowered blood pressure in adults.")
@@ -87,6 +93,36 @@ def test_a_v3_trace_replays_only_with_its_checker() -> None:
     assert replay(trace, FakeChecker((0.1, 0.1, 0.8))).ok
     assert not replay(trace).ok
     assert not replay(trace, FakeChecker(model_id="another")).ok
+
+
+def test_the_band_is_configurable_and_the_model_named_by_it() -> None:
+    wider = score_model("v3", 0.3)
+    assert wider.name == "v3:band=0.3" and wider.escalation_band == 0.3
+    assert dataclasses.replace(wider, name="v3", escalation_band=0.15) == V3
+    assert score_model(wider.name) == wider  # what a trace records rebuilds the same model
+    assert score_model("v3", 0.15) is V3 and score_model("v3") is V3
+    for name, band in (("v2", 0.3), ("v1", 0.3), ("v3", 0.0), ("v3", 1.5), ("v3", math.nan),
+                       ("v3:band=x", None), ("v3:band=0.3", 0.5), ("v4", None)):  # fmt: skip
+        with pytest.raises(ConfigurationError):
+            score_model(name, band)
+    assert Settings(verify={"escalation_band": 0.3}).verify.escalation_band == 0.3  # type: ignore[arg-type]
+    with pytest.raises(ValidationError):
+        Settings(verify={"escalation_band": 1.5})  # type: ignore[arg-type]
+
+
+def test_a_trace_made_with_another_band_replays_with_it() -> None:
+    recorder = RecordingEmbedder(FakeEmbedder())
+    model = score_model("v3", 1.0)
+    checker = FakeChecker((0.05, 0.9, 0.05))
+    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=model, checker=checker)
+    report = verifier.check_claims([CLAIM.text], EVIDENCE)
+    assert report.claims[0].escalated and report.claims[0].verdict is Verdict.CONTRADICTED
+    trace = verification_trace(report, EVIDENCE, report.claims, recorder, model, {})
+    assert trace.models["score_model"] == "v3:band=1"
+    assert replay(trace, FakeChecker((0.05, 0.9, 0.05))).ok
+    # replayed as plain v3 the claim would not escalate, so the verdict would differ
+    plain = dataclasses.replace(trace, models={**trace.models, "score_model": "v3"})
+    assert not replay(plain, FakeChecker((0.05, 0.9, 0.05))).ok
 
 
 class _Split:

@@ -41,7 +41,7 @@ from spanproof.services.replay import RecordingEmbedder
 from spanproof.services.search import search as run_search
 from spanproof.services.verification_trace import verification_trace
 from spanproof.verifier import Verifier, to_evidence
-from spanproof.verify.scoring import score_model
+from spanproof.verify.scoring import BAND_SUFFIX, score_model
 
 State = Annotated[AppState, Depends(get_state)]
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -66,7 +66,8 @@ def verify(body: VerifyRequest, state: State, request: Request) -> dict[str, Any
     """
     base = state.verifier
     model = base.model
-    if body.score_model is not None and body.score_model != model.name:
+    # The server's own model keeps its band when a request names it ("v3" for "v3:band=0.3").
+    if body.score_model is not None and body.score_model != model.name.partition(BAND_SUFFIX)[0]:
         model = score_model(body.score_model)
     # One recorder per request: the trace stores the very vectors scoring used (SPEC §4.7).
     recorder = RecordingEmbedder(base.embedder)

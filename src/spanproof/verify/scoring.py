@@ -90,13 +90,39 @@ SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3)}
 DEFAULT_SCORE_MODEL = "v2"
 
 
-def score_model(name: str) -> ScoreModel:
-    """Look a score model up by name."""
+#: Separates a score model's name from a non-default escalation band: ``v3:band=0.3``.
+BAND_SUFFIX = ":band="
+
+
+def score_model(name: str, escalation_band: float | None = None) -> ScoreModel:
+    """Look a score model up by name, with its escalation band widened or narrowed.
+
+    ``escalation_band`` (or a ``:band=<x>`` suffix on the name, which is how a trace records a
+    non-default band, so replay rebuilds the same model) applies only to a model that escalates
+    (v3) and must lie in (0, 1]; the model's default band keeps its plain name.
+    """
+    base, sep, option = name.partition(BAND_SUFFIX)
     try:
-        return SCORE_MODELS[name]
+        model = SCORE_MODELS[base]
     except KeyError:
         known = ", ".join(sorted(SCORE_MODELS))
         raise ConfigurationError(f"unknown score model {name!r}; choose one of: {known}") from None
+    band = escalation_band
+    if sep:
+        try:
+            named = float(option)
+        except ValueError:
+            raise ConfigurationError(f"score model {name!r}: band must be a number") from None
+        if band is not None and band != named:
+            raise ConfigurationError(f"score model {name!r} names band {named:g}, not {band:g}")
+        band = named
+    if band is None or band == model.escalation_band:
+        return model
+    if model.escalation_band is None:
+        raise ConfigurationError(f"score model {base} does not escalate: a band needs v3")
+    if not 0.0 < band <= 1.0:  # also refuses NaN
+        raise ConfigurationError(f"escalation band must lie in (0, 1], not {band:g}")
+    return replace(model, name=f"{base}{BAND_SUFFIX}{band:g}", escalation_band=band)
 
 
 @dataclass(frozen=True, slots=True)
