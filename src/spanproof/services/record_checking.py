@@ -116,8 +116,9 @@ class ModelAssistedChecker:
     passage sentence the rules relied on as ``contradicted``, the label becomes ``ambiguous``, so
     a reviewer decides beside the passage. The model can send a record to review; it never
     verifies or rejects one on its own. A statement that is itself a quotation of the passages
-    (whitespace aside) is not asked about: the passage states it word for word, and the shipped
-    cross-encoder reads many such identical sentences as contradicted (docs/model-card.md).
+    (whitespace aside) is not asked about: the passage states it word for word, so there is
+    nothing for the model to read (an earlier cross-encoder also misread many such identical
+    pairs as contradicted; docs/model-card.md).
     ``entailment`` must read the texts (the cross-encoder): the pair's embedding slots are left
     empty.
     """

@@ -1,6 +1,6 @@
 """The shipped entailment checker: a small classifier over pair features, run on onnxruntime.
 
-The model (``spanproof/models/checker.onnx``, trained by ``make train-checker``; see
+The model (``spanproof/models/checker.onnx``, trained by ``make train-feature-checker``; see
 ``docs/model-card.md``) reads the feature vectors of :func:`spanproof.verify.features.pair_features`
 and returns probabilities over ``("entailed", "contradicted", "neutral")``. It needs only numpy
 and onnxruntime at run time: no torch. Its inputs must be embeddings from the bundled
@@ -68,7 +68,7 @@ class OnnxEntailmentChecker:
         path = Path(model_path) if model_path is not None else DEFAULT_MODEL_PATH
         if not path.is_file():
             raise ConfigurationError(
-                f"checker model not found: {path} (rebuild it with `make train-checker`)"
+                f"checker model not found: {path} (rebuild it with `make train-feature-checker`)"
             )
         data = path.read_bytes()
         self._path = path
@@ -161,7 +161,7 @@ def _validate(session: Any, path: Path) -> int:
     if version != FEATURE_VERSION:
         raise ConfigurationError(
             f"{path} was trained on features {version!r}; this code computes {FEATURE_VERSION!r} "
-            "(rebuild it with `make train-checker`)"
+            "(rebuild it with `make train-feature-checker`)"
         )
     labels = tuple(meta.get("labels", "").split(","))
     if labels != CHECKER_LABELS:
