@@ -5,7 +5,8 @@
 The store is one made by the "Fault injection" reproduce steps of docs/quality.md (records
 extracted and verified by the rules). For every verified record, the checker reads the record's
 statement against the sentence the rules relied on (``focus_sentence``, the record model check's
-input) with no word-for-word skip; prints the counts of the model's labels (docs/records.md).
+input) with no word-for-word skip; prints how many statements are quotations of their passages
+(the model check skips those) and the counts of the model's labels (docs/records.md).
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from spanproof.config import Settings
 from spanproof.core.checker import CHECKER_LABELS
 from spanproof.core.record_store import record_store_of
 from spanproof.providers.checker.cross_encoder import CrossEncoderChecker
-from spanproof.services.record_checking import focus_sentence
+from spanproof.services.record_checking import _quoted, focus_sentence
 from spanproof.services.records import _all, _passages, _sections
 
 
@@ -34,17 +35,21 @@ def main() -> int:
     store = build_store(Settings(), args.db)
     model = CrossEncoderChecker(args.model)
     labels: Counter[str] = Counter()
+    quoted = 0
     none = np.zeros(0, dtype=np.float32)
     try:
         records = _all(record_store_of(store), "verified")
         for record in records:
             texts = {s.key: s.text for s in _sections(store, record.source_id, record.version)}
-            sentence = focus_sentence(record, _passages(record, texts))
+            passages = _passages(record, texts)
+            quoted += _quoted(record.statement, passages)
+            sentence = focus_sentence(record, passages)
             probs = model.check([(record.statement, sentence, none, none)])[0]
             labels[CHECKER_LABELS[int(np.argmax(probs))]] += 1
     finally:
         store.close()
-    print(json.dumps({"model_id": model.model_id, "verified": len(records), **labels}))
+    summary = {"model_id": model.model_id, "verified": len(records), "quoted": quoted}
+    print(json.dumps({**summary, **labels}))
     return 0
 
 

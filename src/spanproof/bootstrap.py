@@ -215,7 +215,8 @@ def build_work_queue(settings: Settings, db: str | None = None) -> WorkQueue:
 
 def build_record_checker(settings: Settings) -> Checker:
     """The record checker (SPEC §5.3): the LLM checker when an LLM is configured, else the
-    deterministic one (with the cross-encoder beside it when ``verify.record_model_check``).
+    deterministic one with the cross-encoder beside it (the rule checks alone when
+    ``verify.record_model_check`` is false).
     All answer a label and the five checks."""
     chat = build_chat_model(settings)
     if chat is None:

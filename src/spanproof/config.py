@@ -59,10 +59,10 @@ class VerifySettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     record_model_check: bool = Field(
-        False,
+        True,
         description="Offline record checking (no LLM): run the trained cross-encoder beside the "
-        "five rule checks; a record the rules would verify but the model reads as contradicted "
-        "goes to review.",
+        "five rule checks (the default); a record the rules would verify but the model reads as "
+        "contradicted goes to review. false: the rule checks alone.",
     )
     score_model: Literal["v1", "v2", "v3"] = Field(
         "v2", description="Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder)."

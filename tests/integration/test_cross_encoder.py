@@ -70,13 +70,14 @@ def test_a_missing_model_is_a_clear_error(tmp_path: object) -> None:
         CrossEncoderChecker(Path(str(tmp_path)) / "none.onnx")
 
 
-def test_the_offline_record_checker_can_take_the_model_beside_the_rules() -> None:
+def test_the_offline_record_checker_has_the_model_beside_the_rules_by_default() -> None:
     from spanproof.bootstrap import build_record_checker
     from spanproof.config import Settings
     from spanproof.evidence.checker import check
     from spanproof.services.record_checking import ModelAssistedChecker
 
-    assert build_record_checker(Settings()) is check
-    assisted = build_record_checker(Settings(verify={"record_model_check": True}))  # type: ignore[arg-type]
+    rules_only = Settings(verify={"record_model_check": False})  # type: ignore[arg-type]
+    assert build_record_checker(rules_only) is check
+    assisted = build_record_checker(Settings())  # the offline default: the model beside the rules
     assert isinstance(assisted, ModelAssistedChecker)
     assert assisted.model_id.startswith("rules-checker-v1+spanproof-cross-encoder@sha256:")

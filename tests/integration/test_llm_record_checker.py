@@ -210,7 +210,8 @@ def test_model_id_and_prompt_hash_reach_the_stored_attempt_over_http(
 
 
 def test_build_record_checker_picks_the_llm_only_when_one_is_configured() -> None:
-    assert build_record_checker(Settings()) is check
+    rules_only = Settings(verify={"record_model_check": False})  # type: ignore[arg-type]
+    assert build_record_checker(rules_only) is check
     settings = Settings(llm=LlmSettings(kind="openai", base_url="http://127.0.0.1:9", model="m"))
     checker = build_record_checker(settings)
     assert isinstance(checker, LlmRecordChecker) and checker.model_id == "m"
