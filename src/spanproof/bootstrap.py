@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from spanproof.api.state import AppState
     from spanproof.services.answering import Engine
     from spanproof.services.records import Checker
+    from spanproof.verify.scoring import ScoreModel
     from spanproof.workflows import EngineConfig
     from spanproof.workflows import Runtime as WorkflowRuntime
     from spanproof.workflows.client import StatusView
@@ -147,7 +148,6 @@ def build_engine(settings: Settings, db: str | None = None) -> Engine:
     from spanproof.core.trace import TraceStore
     from spanproof.services.answering import Engine
     from spanproof.services.generation import ExtractiveGenerator, Generator, LlmGenerator
-    from spanproof.verify.scoring import score_model
 
     store = build_store(settings, db)
     try:
@@ -156,7 +156,7 @@ def build_engine(settings: Settings, db: str | None = None) -> Engine:
         generator: Generator = (
             LlmGenerator(chat) if chat is not None else ExtractiveGenerator(embedder)
         )
-        model = score_model(settings.verify.score_model, settings.verify.escalation_band)
+        model = build_score_model(settings)
         return Engine(
             store=store,
             traces=store if isinstance(store, TraceStore) else None,
@@ -211,6 +211,17 @@ def build_work_queue(settings: Settings, db: str | None = None) -> WorkQueue:
 
     url = system_database_url(db or settings.store.url, settings.workflows.system_database_url)
     return QueueClient(url)
+
+
+def build_score_model(settings: Settings, name: str | None = None) -> ScoreModel:
+    """The score model ``name`` (default: the configured one), with the configured escalation
+    band when that model escalates (v3); the band setting does not apply to v1 and v2."""
+    from spanproof.verify.scoring import SCORE_MODELS, score_model
+
+    chosen = name or settings.verify.score_model
+    base = SCORE_MODELS.get(chosen)
+    escalates = base is not None and base.escalation_band is not None
+    return score_model(chosen, settings.verify.escalation_band if escalates else None)
 
 
 def build_record_checker(settings: Settings) -> Checker:

@@ -130,3 +130,12 @@ class _Split:
 
     def decompose(self, draft: str) -> list[Claim]:
         return [Claim("c1", draft.strip())]
+
+
+def test_the_band_setting_applies_to_the_escalating_model_only() -> None:
+    from spanproof.bootstrap import build_score_model
+
+    settings = Settings(verify={"escalation_band": 0.3})  # type: ignore[arg-type]
+    assert build_score_model(settings) is V2  # the default model does not escalate
+    assert build_score_model(settings, "v3").name == "v3:band=0.3"
+    assert build_score_model(Settings(), "v3") is V3

@@ -137,16 +137,14 @@ def verifier_policy() -> str:
 
 
 def _verifier(score_model: str | None) -> Verifier:
-    from spanproof.bootstrap import build_decomposer, build_embedder
+    from spanproof.bootstrap import build_decomposer, build_embedder, build_score_model
     from spanproof.config import load_settings
-    from spanproof.verify.scoring import score_model as lookup
 
     settings = load_settings()
-    name = score_model or settings.verify.score_model
     return Verifier(
         embedder=build_embedder(settings),
         decomposer=build_decomposer(settings),
-        score_model=lookup(name, settings.verify.escalation_band if name == "v3" else None),
+        score_model=build_score_model(settings, score_model),
     )
 
 
