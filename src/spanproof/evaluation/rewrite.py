@@ -1,0 +1,450 @@
+"""Rewrite edits for the realistic adversarial generator (issue 13): roles swapped, a scope
+qualifier changed, the seed's number, negation and direction edits, and the faithful shortenings
+(first main clause, compression) a fair check must keep supported.
+
+Each edit is a pure function of the sentence (and the evidence window where the edit must avoid
+it); a choice between several applicable edits is made by a seeded hash of the text.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from collections.abc import Sequence
+
+from spanproof.evaluation import adversarial as adv
+from spanproof.evaluation.substitution import (
+    STOPWORDS,
+    VERB_WORDS,
+    Edit,
+    Word,
+    direction_class,
+    entity_words,
+    participle,
+    seeded_hash,
+    with_article,
+    words,
+)
+from spanproof.verify.gates import direction_of, is_negation
+
+_DIRECTED = (
+    "induc", "inhibit", "activat", "regulat", "upregulat", "downregulat", "suppress", "promot",
+    "mediat", "requir", "caus", "phosphorylat", "stimulat", "repress", "block", "target",
+    "recruit", "cleav", "degrad", "antagoniz", "enhanc", "increas", "decreas", "reduc", "prevent",
+    "trigger", "driv", "control", "modulat", "attenuat", "abrogat", "potentiat", "impair",
+    "ubiquitinat", "acetylat", "methylat", "deacetylat", "transactivat", "sensitiz", "preced",
+    "exceed", "outperform", "predict", "elevat", "abolish", "restor", "rescu", "protect",
+    "encod", "produc", "secret", "convert", "replac", "recogniz", "kill", "infect",
+)  # fmt: skip
+_VERB_ENDINGS = ("es", "ed", "s", "d")
+_DIRECTED_RE = re.compile(r"\b(?:" + "|".join(_DIRECTED) + r")(?:es|ed|s|d)\b", re.IGNORECASE)
+_DETERMINERS = frozenset({"a", "an", "the", "this", "these", "its", "their", "our", "of"})
+_COMPARISON = re.compile(
+    r"\b(?P<p1>in|among) (?P<a>[^\W\d_][\w-]*(?: [^\W\d_][\w-]*){0,2})"
+    r" (?P<cmp>than|compared with|compared to|relative to) (?P<p2>in |among )?"
+    r"(?P<b>[^\W\d_][\w-]*(?: [^\W\d_][\w-]*){0,2})(?=[,.;)]| \()"
+)
+
+
+def _directed_verb_word(low: str) -> bool:
+    return _DIRECTED_RE.fullmatch(low) is not None
+
+
+def _directed_verb(ws: Sequence[Word], k: int) -> bool:
+    """Word ``k`` is a finite or passive form of a directed verb ("induces", "was induced"),
+    not an adjective after a determiner ("an elevated level")."""
+    if not _directed_verb_word(ws[k].core.lower()):
+        return False
+    return k == 0 or ws[k - 1].core.lower() not in _DETERMINERS
+
+
+_AUXILIARIES = frozenset({"is", "are", "was", "were", "be", "been", "has", "have", "had", "can",
+                          "may", "could", "might", "also", "not", "directly", "specifically",
+                          "strongly", "further", "thereby", "in", "turn"})  # fmt: skip
+#: Nouns an object entity may carry: "X induces Y expression" still names Y as the object.
+_OBJECT_NOUNS = frozenset({"expression", "activity", "levels", "level", "production", "release",
+                           "phosphorylation", "activation", "signaling", "signalling",
+                           "secretion", "transcription", "degradation", "localization",
+                           "function", "stability", "recruitment", "synthesis"})  # fmt: skip
+
+
+def _bounded(sentence: str, ws: Sequence[Word], k: int, step: int, allowed: frozenset[str]) -> bool:
+    """Word ``k`` ends its noun phrase on that side: punctuation, a function word or the edge."""
+    n = k + step
+    if not 0 <= n < len(ws):
+        return True
+    gap = sentence[ws[min(k, n)].end : ws[max(k, n)].start]
+    low = ws[n].core.lower()
+    return gap != " " or low in STOPWORDS or low in allowed
+
+
+def _agent_and_patient(sentence: str, ws: Sequence[Word], ka: int, kb: int) -> bool:
+    """Entity ``ka`` is a verb's subject (or "of X by Y"'s patient) and ``kb`` its object."""
+    if not _bounded(sentence, ws, ka, -1, frozenset()) or not _bounded(
+        sentence, ws, kb, 1, _OBJECT_NOUNS | VERB_WORDS
+    ):
+        return False
+    middle = list(range(ka + 1, kb))
+    if [ws[m].core for m in middle] == ["by"]:
+        return ka > 0 and ws[ka - 1].core == "of"
+    if any(ch in sentence[ws[ka].end : ws[kb].start] for ch in ",;:()[]"):
+        return False
+    verbs = [m for m in middle if _directed_verb(ws, m)]
+    others = [ws[m].core.lower() for m in middle if m not in verbs]
+    return len(verbs) == 1 and all(w in _AUXILIARIES or w == "by" for w in others)
+
+
+def _swap_entities(sentence: str) -> Edit | None:
+    if " by " not in sentence and not _DIRECTED_RE.search(sentence):
+        return None
+    ws = words(sentence)
+    found = entity_words(sentence, ws)
+    for a, (ka, _) in enumerate(found):
+        for kb, _ in found[a + 1 :]:
+            wa, wb = ws[ka], ws[kb]
+            if wa.core.lower() == wb.core.lower() or not 1 <= kb - ka - 1 <= 3:
+                continue
+            if not _agent_and_patient(sentence, ws, ka, kb):
+                continue
+            between = sentence[wa.end : wb.start]
+            claim = sentence[: wa.start] + wb.core + between + wa.core + sentence[wb.end :]
+            return Edit(claim, f"{wa.core} <-> {wb.core}")
+    return None
+
+
+def _swap_comparison(sentence: str) -> Edit | None:
+    """ "higher in men than in women" → "higher in women than in men"."""
+    if (
+        " than " not in sentence
+        and " compared " not in sentence
+        and " relative to " not in sentence
+    ):
+        return None
+    if not any(direction_class(w.core.lower()) for w in words(sentence)):
+        return None
+    for match in _COMPARISON.finditer(sentence):
+        a, b = match.group("a"), match.group("b")
+        if (
+            a.lower() == b.lower()
+            or a.endswith(" rather")
+            or (match.group("cmp") == "than") != bool(match.group("p2"))
+        ):
+            continue
+        if any(w.lower() in STOPWORDS or participle(w) for w in (a.split()[0], b.split()[0])):
+            continue
+        start, end = match.start("a"), match.end("b")
+        middle = sentence[match.end("a") : match.start("b")]
+        return Edit(sentence[:start] + b + middle + a + sentence[end:], f"{a} <-> {b}")
+    return None
+
+
+def swap_roles(sentence: str) -> Edit | None:
+    """Swap two roles: entities on either side of a directed verb ("TNF induces IL-6" → "IL-6
+    induces TNF"; "activation of Akt by mTOR"), with no comma, bracket or coordination between
+    them, or the two sides of a comparison ("higher in men than in women")."""
+    return _swap_entities(sentence) or _swap_comparison(sentence)
+
+
+# --------------------------------------------------------------------------- scope change
+
+_SCOPE_SWAPS: dict[str, str] = {
+    "mice": "rats", "rats": "mice", "mouse": "rat", "rat": "mouse", "humans": "mice",
+    "murine": "human", "adults": "children", "children": "adults", "men": "women",
+    "women": "men", "male": "female", "female": "male", "males": "females",
+    "females": "males", "boys": "girls", "girls": "boys", "elderly": "young",
+    "older": "younger", "younger": "older", "infants": "adolescents", "adolescents": "infants",
+    "postmenopausal": "premenopausal", "premenopausal": "postmenopausal", "obese": "lean",
+    "healthy": "diabetic", "in vitro": "in vivo", "in vivo": "in vitro",
+    "low-dose": "high-dose", "high-dose": "low-dose", "low doses": "high doses",
+    "high doses": "low doses", "low dose": "high dose", "high dose": "low dose",
+    "daily": "weekly", "weekly": "monthly", "monthly": "weekly", "short-term": "long-term",
+    "long-term": "short-term", "acute": "chronic", "chronic": "acute",
+    "early-stage": "late-stage", "late-stage": "early-stage", "first-line": "second-line",
+    "second-line": "first-line", "hospitalized": "non-hospitalized", "severe": "mild",
+    "mild": "severe", "rural": "urban", "urban": "rural", "smokers": "nonsmokers",
+    "nonsmokers": "smokers", "neonates": "adults", "preterm": "term", "primary": "secondary",
+    "pediatric": "adult", "Caucasian": "Asian", "Chinese": "Japanese", "Japanese": "Korean",
+    "European": "Asian", "African": "European",
+}  # fmt: skip
+_SCOPE = re.compile(
+    r"(?<![\w-])("
+    + "|".join(sorted(map(re.escape, _SCOPE_SWAPS), key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+#: Qualifiers added at the end of a sentence that names no population of its own.
+_HUMAN_ADDITIONS = ("in children", "in older adults", "in women", "in men", "in pregnant women",
+                    "in smokers", "in the long term")  # fmt: skip
+_ANIMAL_ADDITIONS = ("in aged mice", "in female mice", "in neonatal mice")
+_ANIMAL = re.compile(r"\b(mice|mouse|rats?|murine|animals?)\b", re.IGNORECASE)
+_PEOPLE = re.compile(
+    r"\b(patients|participants|subjects|individuals|adults|people|persons|volunteers|cohort|"
+    r"trial|population)\b",
+    re.IGNORECASE,
+)
+#: A finding (an effect or an association), to which a qualifier can be added.
+_FINDING = re.compile(
+    r"\b(increas|decreas|reduc|improv|lower|higher|associated|effective|benefit|prevent|"
+    r"protect|induc|inhibit|elevat|impair|risk)\w*",
+    re.IGNORECASE,
+)
+
+
+#: Names that contain a qualifier word ("severe acute respiratory syndrome").
+_NAMED = re.compile(
+    r"severe acute respiratory syndrome|acute respiratory distress syndrome|"
+    r"severe combined immunodeficiency|middle east respiratory syndrome",
+    re.IGNORECASE,
+)
+_QUALIFIED = re.compile(
+    r"\b(pregnant|nonpregnant|non-pregnant|postmenopausal|premenopausal) $", re.IGNORECASE
+)
+
+
+def _fixed(sentence: str, start: int, end: int) -> bool:
+    """A qualifier that belongs to a name ("severe acute respiratory syndrome") or that another
+    qualifier pins ("pregnant women")."""
+    if any(m.start() <= start and end <= m.end() for m in _NAMED.finditer(sentence)):
+        return True
+    return bool(_QUALIFIED.search(sentence[:start]))
+
+
+def _contains(window: str, phrase: str) -> bool:
+    return (
+        re.search(r"(?<![\w-])" + re.escape(phrase) + r"(?![\w-])", window, re.IGNORECASE)
+        is not None
+    )
+
+
+def _cased(like: str, text: str) -> str:
+    return text[0].upper() + text[1:] if like[:1].isupper() else text
+
+
+def _scope_additions(sentence: str, window: str) -> list[tuple[str, str]]:
+    """A qualifier added to the end of a short finding ("X reduced Y" + "in older adults"),
+    chosen to fit the window's subjects (people or animals); none when the window already
+    qualifies its population."""
+    if _SCOPE.search(window) or len(words(sentence)) > 30 or "respectively" in sentence:
+        return []
+    if not re.search(r"[^\W\d_]\.$", sentence) or not _FINDING.search(sentence):
+        return []
+    pool: tuple[str, ...]
+    if _ANIMAL.search(window):
+        pool = _ANIMAL_ADDITIONS
+    elif _PEOPLE.search(window):
+        pool = _HUMAN_ADDITIONS
+    else:
+        return []
+    return [
+        (sentence[:-1] + " " + q + ".", f"added '{q}'")
+        for q in pool
+        if not _contains(window, q.split()[-1])
+    ]
+
+
+def change_scope(sentence: str, window: str, key: str = "") -> Edit | None:
+    """Replace a population, species, dose, setting or time qualifier with another the window
+    lacks ("in mice" → "in rats"), or, when the sentence names none, add one at its end."""
+    options: list[tuple[str, str]] = []
+    for match in _SCOPE.finditer(sentence):
+        old = match.group(1)
+        new = _SCOPE_SWAPS.get(old) or _SCOPE_SWAPS.get(old.lower())
+        if new is None or _contains(window, new) or _fixed(sentence, match.start(), match.end()):
+            continue
+        new = _cased(old, new)
+        claim = with_article(sentence, match.start(), new) + new + sentence[match.end() :]
+        options.append((claim, f"{old} -> {new}"))
+    if not options:
+        options = _scope_additions(sentence, window)
+    if not options:
+        return None
+    claim, detail = options[seeded_hash(key, sentence, "scope") % len(options)]
+    return Edit(claim, detail)
+
+
+# --------------------------------------------------------------------------- seed builders
+
+
+def word_diff(old: str, new: str) -> str:
+    """A short note of the words that differ: "increased -> decreased", "+not"."""
+    a, b = old.split(), new.split()
+    notes = []
+    for op, i1, i2, j1, j2 in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op == "replace":
+            notes.append(f"{' '.join(a[i1:i2])} -> {' '.join(b[j1:j2])}")
+        elif op == "delete":
+            notes.append(f"-{' '.join(a[i1:i2])}")
+        elif op == "insert":
+            notes.append(f"+{' '.join(b[j1:j2])}")
+    return "; ".join(notes)
+
+
+def swap_number(sentence: str, window: str) -> Edit | None:
+    """The seed's number swap, kept only when the number stands alone (not "IL-6" → "IL-7")."""
+    edited = adv.number_swap(sentence, window)
+    if edited is None or edited == sentence:
+        return None
+    changed = next(k for k, (x, y) in enumerate(zip(sentence, edited, strict=True)) if x != y)
+    word = next((w for w in words(edited) if w.start <= changed < w.end), None)
+    if word is None or word.core[:1].isalpha():
+        return None
+    return Edit(edited, word_diff(sentence, edited))
+
+
+_HAVE = frozenset({"has", "have", "had"})
+
+
+def _article_for(match: re.Match[str], word: str) -> str:
+    """ "a"/"an" (in the match's case) agreeing with ``word``: "an increased" → "a decreased"."""
+    return match.group(1) + ("n " if word[:1].lower() in "aeiou" else " ")
+
+
+def flip_polarity(sentence: str) -> tuple[str, Edit] | None:
+    """The seed's negation flip, sorted into ``negation_flip`` (a "not" added or removed) or
+    ``direction_flip`` (a direction word reversed); ungrammatical results are dropped."""
+    edited = adv.negation_flip(sentence)
+    if edited is None or edited == sentence:
+        return None
+    a, b = sentence.split(), edited.split()
+    ops = [
+        o
+        for o in difflib.SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes()
+        if o[0] != "equal"
+    ]
+    if len(ops) != 1:
+        return None
+    op, i1, i2, j1, j2 = ops[0]
+    detail = word_diff(sentence, edited)
+    if op == "insert" and b[j1:j2] == ["not"]:
+        after = b[j2] if j2 < len(b) else ""
+        if any(is_negation(w.core.lower()) for w in words(sentence)):
+            return None  # "No differences were not observed": a double negative
+        if a[i1 - 1].lower() in _HAVE and not re.search(r"(ed|en|been|shown)$", after):
+            return None  # "have not higher": "have" was a main verb
+        return "negation_flip", Edit(edited, detail)
+    if op == "delete" and a[i1:i2] in (["not"], ["never"]):
+        if i2 < len(a) and a[i2].lower() in {"only", "just", "all", "always"}:
+            return None  # "not only A but B"
+        return "negation_flip", Edit(edited, detail)
+    if op == "replace" and i2 - i1 == 1 and direction_of(b[j1].lower().strip(".,;:")):
+        new = re.escape(b[j1].strip(".,;:"))
+        fixed = re.sub(r"\b([Aa])n? (?=" + new + r"\b)", lambda m: _article_for(m, b[j1]), edited)
+        return "direction_flip", Edit(fixed, detail)
+    return None
+
+
+# --------------------------------------------------------------------------- positives
+
+_CUTS = re.compile(
+    r"(; |, (?:which|whereas|while|but|although|though|suggesting|indicating|thereby|thus|"
+    r"whereby|resulting in|leading to) |, and (?=(?:\S+ ){0,4}(?:is|are|was|were|has|have|had|"
+    r"did|does|could|can|may|might|would|will|should)\b))"
+)
+_SUBORDINATE_START = re.compile(
+    r"^(Although|Though|While|Whereas|When|Whenever|If|Unless|Because|Since|As|After|Before|"
+    r"Despite|Given|To|In order|Compared|Unlike|Once|Upon|By|Using|Following|Based|Because of|"
+    r"Whether|Until)\b"
+)
+_FINITE = frozenset(
+    {
+        "is", "are", "was", "were", "has", "have", "had", "did", "does", "do", "can", "could",
+        "may", "might", "will", "would", "should", "must", "show", "shows", "suggest", "suggests",
+        "indicate", "indicates", "remain", "remains", "appear", "appears", "bind", "binds",
+        "contain", "contains", "play", "plays", "represent", "represents", "occur", "occurs",
+        "exist", "exists", "act", "acts", "depend", "depends", "correlate", "correlates", "encode",
+        "encodes", "exhibit", "exhibits", "display", "displays", "involve", "involves", "lack",
+        "lacks", "confer", "confers", "reveal", "reveals", "demonstrate", "demonstrates", "provide",
+        "provides", "lead", "leads", "cause", "causes", "affect", "affects", "predict", "predicts",
+        "require", "requires", "regulate", "regulates", "mediate", "mediates"
+    }
+)  # fmt: skip
+
+
+def _has_verb(clause: str) -> bool:
+    """A finite verb after the first word: an auxiliary, a common verb, or a past form that
+    no determiner precedes ("the treated group" is no verb)."""
+    lows = [w.core.lower() for w in words(clause)]
+    for k in range(1, len(lows)):
+        word = lows[k]
+        if word in _FINITE or _directed_verb_word(word):
+            return True
+        if (
+            word.isalpha()
+            and word.endswith("ed")
+            and len(word) > 4
+            and lows[k - 1] not in _DETERMINERS
+        ):
+            return True
+    return False
+
+
+def balanced(text: str) -> bool:
+    return text.count("(") == text.count(")") and text.count("[") == text.count("]")
+
+
+def first_clause(sentence: str) -> Edit | None:
+    """The first main clause of a sentence that goes on (cut before "; ", ", which", ", while",
+    ", and <subject> <verb>" ...), kept only when it has a verb and at least six words."""
+    if _SUBORDINATE_START.match(sentence):
+        return None
+    for match in _CUTS.finditer(sentence):
+        head = sentence[: match.start()].rstrip()
+        rest = sentence[match.end() :]
+        if not balanced(head) or len(head.split()) < 6 or len(rest.split()) < 3 or ":" in head:
+            continue
+        if "not only" in head or (match.group(1).startswith(", and") and "," in head):
+            continue  # "not only A, but B"; "A, B, and C" (a list, not two clauses)
+        if not _has_verb(head):
+            continue
+        return Edit(head + ".", f"cut before '{match.group(1).strip()}'")
+    return None
+
+
+_PARENTHETICAL = re.compile(r" \(([^()]{1,120})\)")
+_RELATIVE = re.compile(r", (?:which|who|whose) [^,;()]{3,120}, ")
+_LEAD_IN = re.compile(
+    r"^(?:(?:In conclusion|In summary|Moreover|Furthermore|Additionally|In addition|Importantly|"
+    r"Notably|Overall|Collectively|Taken together|Together|Thus|Therefore|Consequently|However|"
+    r"Interestingly|Finally|Specifically|Similarly|Conversely|Accordingly|Here|Hence),? )?"
+    r"(?:(?:[Ww]e|[Oo]ur (?:results|data|findings)) (?:show|showed|demonstrate|demonstrated|"
+    r"found|find|report|observed|conclude|concluded|suggest|suggested|indicate|indicated) that )?"
+)
+_HEDGES = re.compile(r"\b(not|no|ns|n\.s\.|only|except|unless|but)\b", re.IGNORECASE)
+
+
+def _drops(sentence: str) -> list[tuple[str, str]]:
+    out = []
+    for match in _PARENTHETICAL.finditer(sentence):
+        if not _HEDGES.search(match.group(1)):
+            out.append(
+                (
+                    sentence[: match.start()] + sentence[match.end() :],
+                    f"dropped '{match.group()[1:]}'",
+                )
+            )
+    for match in _RELATIVE.finditer(sentence):
+        if not _HEDGES.search(match.group()):
+            kept = sentence[: match.start()] + " " + sentence[match.end() :]
+            out.append((kept, f"dropped '{match.group()[2:-2]}'"))
+    lead = _LEAD_IN.match(sentence)
+    if (
+        lead
+        and lead.end() > 0
+        and not (lead.group().endswith("that ") and " and that " in sentence)
+    ):
+        rest = sentence[lead.end() :]
+        first = rest.split(" ", 1)[0]
+        if first.isalpha() and first.islower():  # "p53", "mRNA" keep their case
+            rest = rest[:1].upper() + rest[1:]
+        out.append((rest, f"dropped '{lead.group().strip()}'"))
+    return out
+
+
+def compress(sentence: str, key: str = "") -> Edit | None:
+    """Drop one parenthetical, one ", which ...," clause or a lead-in ("Moreover, we found that")
+    from ``sentence``; none that hedges ("(not significant)") is dropped."""
+    options = [(c, d) for c, d in _drops(sentence) if len(c.split()) >= 5 and balanced(c)]
+    if not options:
+        return None
+    claim, detail = options[seeded_hash(key, sentence, "compress") % len(options)]
+    return Edit(claim, detail)

@@ -1,0 +1,411 @@
+"""The realistic adversarial generator (issue 13): each edit does what its kind promises on
+hand-written sentences, and on the development data every kind is built, labelled, split by
+abstract and reproducible (those tests skip when ../shared/data is absent)."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from spanproof.evaluation.devdata import data_dir, scifact_corpus
+from spanproof.evaluation.realistic import (
+    CALIBRATION,
+    HELDOUT,
+    KINDS,
+    LABELS,
+    EditCase,
+    clean_sentence,
+    generate,
+    nearest_documents,
+    sample,
+    split_of,
+)
+from spanproof.evaluation.rewrite import (
+    change_scope,
+    compress,
+    first_clause,
+    flip_polarity,
+    swap_number,
+    swap_roles,
+)
+from spanproof.evaluation.substitution import (
+    EntityContexts,
+    PhrasePool,
+    PhraseVocabulary,
+    noun_phrases,
+    substitute_entity,
+    substitute_phrase,
+    words,
+)
+from spanproof.text.numerics import numerics
+from spanproof.text.tokens import token_texts
+
+
+def lower_words(text: str) -> set[str]:
+    return {w.core.lower() for w in words(text)}
+
+
+# --------------------------------------------------------------------------- pure edits
+
+VOCAB = PhraseVocabulary.build(
+    {
+        ("regulatory", "t", "cells"): 5,
+        ("natural", "killer", "cells"): 5,
+        ("dendritic", "cells"): 5,
+        ("tumour", "growth"): 5,
+        ("tumor", "growth"): 5,
+    },
+    {},
+    1000,
+)
+SENTENCE = "The effect was mediated by regulatory T cells in the spleen."
+
+
+def test_phrase_substitution_keeps_the_head_noun_and_brings_only_new_words() -> None:
+    pool = PhrasePool.of(["natural killer cells"])
+    edit = substitute_phrase(SENTENCE, SENTENCE, pool, VOCAB)
+    assert edit is not None
+    assert edit.claim == "The effect was mediated by natural killer cells in the spleen."
+    assert edit.detail == "regulatory T cells -> natural killer cells"
+    assert not (lower_words(edit.claim) - lower_words(SENTENCE)) & lower_words(SENTENCE)
+
+
+def test_phrase_substitution_never_brings_a_word_the_window_states() -> None:
+    window = SENTENCE + " Natural killer activity was unchanged."
+    pool = PhrasePool.of(["natural killer cells", "dendritic cells"])
+    edit = substitute_phrase(SENTENCE, window, pool, VOCAB)
+    assert edit is not None
+    assert "dendritic cells" in edit.claim
+    new = lower_words(edit.claim) - lower_words(SENTENCE)
+    assert new == {"dendritic"} and not new & lower_words(window)
+    assert (
+        substitute_phrase(SENTENCE, window, PhrasePool.of(["natural killer cells"]), VOCAB) is None
+    )
+
+
+def test_phrase_substitution_refuses_a_spelling_variant() -> None:
+    sentence = "Loss of the receptor accelerated tumour growth in the liver."
+    assert substitute_phrase(sentence, sentence, PhrasePool.of(["tumor growth"]), VOCAB) is None
+
+
+def test_noun_phrases_are_whole_runs_without_trailing_participles() -> None:
+    text = "Budesonide reduced relapse in adults with allergic asthma."
+    assert [" ".join(w.core for w in words(text)[i:j]) for i, j in noun_phrases(text)] == [
+        "allergic asthma"
+    ]
+    assert noun_phrases("Obese diabetic patients treated with insulin gained weight.") == [(0, 3)]
+    assert noun_phrases("Serum LDL cholesterol levels were higher in the cohort.") == []
+
+
+def test_words_keep_offsets_into_the_text() -> None:
+    text = '(TNF) induces IL-6, in "mice"; see Fig. 2).'
+    got = words(text)
+    assert [w.core for w in got] == ["TNF", "induces", "IL-6", "in", "mice", "see", "Fig", "2"]
+    assert all(text[w.start : w.end] == w.core for w in got)
+
+
+def test_entity_substitution_uses_a_same_shaped_entity_the_window_lacks() -> None:
+    sentence = "TNF induces IL-6 in macrophages."
+    pool = [("IL-10", "identifier"), ("CRP", "acronym"), ("IL-6", "identifier")]
+    edit = substitute_entity(sentence, sentence, pool)
+    assert edit is not None
+    assert edit.claim in {"CRP induces IL-6 in macrophages.", "TNF induces IL-10 in macrophages."}
+    window = sentence + " CRP and IL-10 were not measured."
+    assert substitute_entity(sentence, window, pool) is None
+
+
+def test_entity_substitution_prefers_the_same_prefix_and_skips_aliases() -> None:
+    sentence = "Serum IL-6 rose in COVID-19 patients."
+    pool = [("SARS-CoV-2", "identifier"), ("CD4", "identifier"), ("IL-8", "identifier")]
+    claims = set()
+    for key in map(str, range(30)):
+        edit = substitute_entity(sentence, sentence, pool, key=key)
+        assert edit is not None
+        claims.add(edit.claim)
+    assert "Serum IL-8 rose in COVID-19 patients." in claims  # IL-6 only ever becomes IL-8
+    assert "Serum CD4 rose in COVID-19 patients." not in claims
+    assert not any("SARS-CoV-2" in c for c in claims)  # COVID-19 and SARS-CoV-2: one thing
+
+
+def test_entity_substitution_needs_similar_contexts_when_asked() -> None:
+    contexts = EntityContexts()
+    for text in ("Levels of IL-6 rose.", "Levels of IL-8 rose.", "Patients with HCV died."):
+        contexts.add(text, words(text))
+    assert contexts.similarity("IL-6", "IL-8") == pytest.approx(1.0)
+    assert contexts.similarity("IL-6", "HCV") == 0.0
+    sentence = "Levels of IL-6 rose in the cohort."
+    pool = [("HCV", "acronym"), ("IL-8", "identifier")]
+    edit = substitute_entity(
+        sentence, sentence, pool, similarity=contexts.similarity, min_similarity=0.5
+    )
+    assert edit is not None and edit.claim == "Levels of IL-8 rose in the cohort."
+
+
+@pytest.mark.parametrize(
+    ("sentence", "claim"),
+    [
+        ("TNF induces IL-6 in macrophages.", "IL-6 induces TNF in macrophages."),
+        (
+            "The activation of STAT3 by JAK2 was rapid.",
+            "The activation of JAK2 by STAT3 was rapid.",
+        ),
+        (
+            "Mortality was higher in men than in women.",
+            "Mortality was higher in women than in men.",
+        ),
+    ],
+)
+def test_role_swap_exchanges_the_two_roles(sentence: str, claim: str) -> None:
+    edit = swap_roles(sentence)
+    assert edit is not None and edit.claim == claim
+    assert Counter(lower_words(edit.claim)) == Counter(lower_words(sentence))
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "TNF and IL-6 were measured in macrophages.",  # no verb between them
+        "TNF binds IL-6 in macrophages.",  # a symmetric relation
+        "DNA damage activates ATM in these cells.",  # "DNA" is a modifier, not the subject
+        "Mortality was higher in men rather than in women.",
+    ],
+)
+def test_role_swap_leaves_symmetric_or_unclear_sentences_alone(sentence: str) -> None:
+    assert swap_roles(sentence) is None
+
+
+def test_scope_change_replaces_a_population_the_window_does_not_name() -> None:
+    sentence = "Budesonide reduced relapse in adults with asthma."
+    edit = change_scope(sentence, sentence)
+    assert edit is not None and edit.claim == "Budesonide reduced relapse in children with asthma."
+    window = sentence + " Children were excluded."
+    assert change_scope(sentence, window) is None  # children named, and a population is given
+
+
+def test_scope_change_adds_a_qualifier_to_a_finding_about_people() -> None:
+    sentence = "Statins lowered LDL cholesterol in the treatment arm of the trial."
+    edit = change_scope(sentence, sentence)
+    assert edit is not None
+    assert edit.claim.startswith(sentence[:-1] + " in ") and edit.detail.startswith("added")
+    assert change_scope("The samples were stored at the central laboratory.", "") is None
+
+
+def test_scope_change_keeps_names_and_pinned_qualifiers() -> None:
+    sentence = "Severe acute respiratory syndrome coronavirus 2 spread in pregnant women."
+    assert change_scope(sentence, sentence) is None
+
+
+def test_number_swap_changes_a_free_standing_number_only() -> None:
+    sentence = "Mortality fell by 12% in 240 adults."
+    edit = swap_number(sentence, sentence)
+    assert edit is not None
+    before = Counter(numerics(token_texts(sentence)))
+    after = Counter(numerics(token_texts(edit.claim)))
+    assert sum((before - after).values()) == 1 and sum((after - before).values()) == 1
+    assert swap_number("Serum IL-6 was elevated in all patients.", "") is None
+
+
+def test_polarity_edits_are_sorted_into_negation_and_direction() -> None:
+    direction = flip_polarity("Metformin increased insulin sensitivity in obese adults.")
+    assert direction is not None
+    assert direction[0] == "direction_flip"
+    assert direction[1].claim == "Metformin decreased insulin sensitivity in obese adults."
+    negation = flip_polarity("Patients were treated with the drug for two weeks.")
+    assert negation is not None and negation[0] == "negation_flip"
+    assert negation[1].claim == "Patients were not treated with the drug for two weeks."
+
+
+def test_direction_flip_keeps_the_article_in_agreement() -> None:
+    flipped = flip_polarity("Metformin caused a decrease in glucose output in mice.")
+    assert flipped is not None and flipped[0] == "direction_flip"
+    assert flipped[1].claim == "Metformin caused an increase in glucose output in mice."
+
+
+def test_negation_is_never_doubled() -> None:
+    assert flip_polarity("No differences were observed between the two groups of mice.") is None
+
+
+def test_first_clause_is_a_prefix_of_the_sentence_that_stands_alone() -> None:
+    sentence = (
+        "Metformin reduced hepatic glucose output in obese mice, which was associated with "
+        "lower fasting glucose."
+    )
+    edit = first_clause(sentence)
+    assert edit is not None
+    assert edit.claim == "Metformin reduced hepatic glucose output in obese mice."
+    assert sentence.startswith(edit.claim[:-1])
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "Although metformin reduced hepatic glucose output, fasting glucose was unchanged in mice.",
+        "Insulin, glucagon and leptin were measured, and all were elevated in obese mice.",
+        "Loss of the receptor promotes not only the clearance of dead cells, but also repair.",
+    ],
+)
+def test_first_clause_refuses_subordinate_clauses_lists_and_correlatives(sentence: str) -> None:
+    assert first_clause(sentence) is None
+
+
+def test_compression_drops_a_parenthetical_but_never_a_hedge() -> None:
+    edit = compress("Metformin (a biguanide) reduced hepatic glucose output in mice.")
+    assert edit is not None
+    assert edit.claim == "Metformin reduced hepatic glucose output in mice."
+    assert compress("Metformin reduced hepatic glucose output (not significant) in mice.") is None
+
+
+def test_compression_drops_a_lead_in_and_keeps_an_entity_lowercase() -> None:
+    edit = compress("Here, we show that p53 binds the promoter of the gene in vivo.")
+    assert edit is not None and edit.claim == "p53 binds the promoter of the gene in vivo."
+
+
+def test_clean_sentence_removes_structured_abstract_headings() -> None:
+    assert clean_sentence("METHODS AND RESULTS In 30 obese subjects, x rose.") == (
+        "In 30 obese subjects, x rose."
+    )
+    assert (
+        clean_sentence("Conclusions and Relevance Among women, x fell.") == "Among women, x fell."
+    )
+    assert clean_sentence("CIMT was measured  by ultrasound.") == "CIMT was measured by ultrasound."
+
+
+def test_nearest_documents_rank_by_shared_rare_terms_and_skip_the_own_group() -> None:
+    terms = [
+        Counter({"asthma": 3, "budesonide": 2, "children": 1}),
+        Counter({"asthma": 2, "budesonide": 1, "adults": 1}),
+        Counter({"eczema": 2, "children": 1, "asthma": 1}),
+        Counter({"asthma": 1, "budesonide": 1}),
+        Counter({"malaria": 2, "children": 1}),
+        *(Counter({f"filler{n}": 1, "study": 1}) for n in range(5)),
+    ]
+    groups = ["a", "b", "c", "a", "d", *"efghi"]
+    near = nearest_documents(terms, groups, [0], k=3)
+    assert near[0][:2] == [1, 2]  # budesonide and asthma, then asthma and children
+    assert 3 not in near[0]  # same group as the query
+    assert all(d < 5 for d in near[0])  # nothing shared, never a neighbour
+
+
+def test_split_is_a_stable_function_of_the_abstract() -> None:
+    assert split_of("4983") == split_of("4983")
+    assert {split_of(str(n)) for n in range(40)} == {CALIBRATION, HELDOUT}
+
+
+# --------------------------------------------------------------------------- the data
+
+
+def swapped_back_in(claim: str, first: str, second: str, evidence: str) -> bool:
+    """Some mention of ``second`` before some mention of ``first`` in ``claim``, exchanged, gives
+    text that the evidence states (a role swap undone)."""
+    for i in (m.start() for m in re.finditer(re.escape(second), claim)):
+        for j in (m.start() for m in re.finditer(re.escape(first), claim)):
+            if i + len(second) <= j:
+                undone = (
+                    claim[:i]
+                    + first
+                    + claim[i + len(second) : j]
+                    + second
+                    + claim[j + len(first) :]
+                )
+                if undone in evidence:
+                    return True
+    return False
+
+
+ROOT = data_dir()
+needs_data = pytest.mark.skipif(
+    ROOT is None, reason="../shared/data not found (SPANPROOF_DATA_DIR)"
+)
+
+
+@pytest.fixture(scope="module")
+def cases() -> list[EditCase]:
+    assert ROOT is not None
+    return generate(Path(ROOT))
+
+
+@pytest.mark.data
+@needs_data
+def test_every_kind_is_built_with_its_label(cases: list[EditCase]) -> None:
+    kinds = Counter(c.kind for c in cases)
+    assert set(kinds) == set(KINDS)
+    assert all(kinds[k] >= 100 for k in KINDS), kinds
+    assert all(c.label == LABELS[c.kind] for c in cases)
+    assert [c.kind for c in cases] == sorted((c.kind for c in cases), key=KINDS.index)
+
+
+@pytest.mark.data
+@needs_data
+def test_no_abstract_is_in_both_halves(cases: list[EditCase]) -> None:
+    halves: dict[str, set[str]] = {}
+    for c in cases:
+        halves.setdefault(c.doc_id, set()).add(c.split)
+        assert c.split == split_of(c.doc_id)
+    assert all(len(h) == 1 for h in halves.values())
+    share = sum(c.split == HELDOUT for c in cases) / len(cases)
+    assert 0.4 < share < 0.6
+
+
+@pytest.mark.data
+@needs_data
+def test_windows_are_one_to_three_adjacent_sentences_of_the_abstract(
+    cases: list[EditCase],
+) -> None:
+    assert ROOT is not None
+    corpus = scifact_corpus(Path(ROOT))
+    windows: dict[str, set[str]] = {}
+    for c in cases:
+        if c.doc_id.startswith("healthver:"):
+            continue
+        if c.doc_id not in windows:
+            sentences = [clean_sentence(s) for s in corpus[int(c.doc_id)]["abstract"]]
+            windows[c.doc_id] = {
+                " ".join(s for s in sentences[i : i + n] if s)
+                for i in range(len(sentences))
+                for n in (1, 2, 3)
+            }
+        assert c.evidence in windows[c.doc_id], c
+    assert len(windows) > 300
+
+
+@pytest.mark.data
+@needs_data
+def test_claims_are_near_copies_that_differ_where_they_should(cases: list[EditCase]) -> None:
+    for c in cases:
+        if c.kind == "verbatim":
+            assert c.claim in c.evidence
+        elif c.kind == "first_clause":
+            assert c.claim.endswith(".") and c.claim[:-1] in c.evidence
+            assert len(c.claim) < len(c.evidence)
+        elif LABELS[c.kind] != "supported":
+            assert c.claim not in c.evidence, c
+
+
+@pytest.mark.data
+@needs_data
+def test_substitutions_bring_words_the_window_lacks(cases: list[EditCase]) -> None:
+    for c in cases:
+        if c.kind in ("phrase_substitution", "entity_substitution"):
+            new = lower_words(c.claim) - lower_words(c.evidence)
+            assert new, c
+            old, _, replacement = c.detail.partition(" -> ")
+            assert replacement in c.claim and old in c.evidence
+        if c.kind == "role_swap":
+            assert swapped_back_in(c.claim, *c.detail.split(" <-> "), c.evidence), c
+
+
+@pytest.mark.data
+@needs_data
+def test_generation_is_deterministic_and_the_limit_is_a_seeded_sample(
+    cases: list[EditCase],
+) -> None:
+    assert ROOT is not None
+    again = generate(Path(ROOT), limit_per_kind=30)  # a second, independent build
+    assert set(Counter(c.kind for c in again).values()) == {30}
+    assert again == sample(cases, 0, 30)
+    order = {c: n for n, c in enumerate(cases)}
+    assert [order[c] for c in again] == sorted(order[c] for c in again)
+    assert sample(cases, 1, 30) != again  # the seed draws another sample
