@@ -1,0 +1,798 @@
+"""The edit check (score model v4): a claim that nearly copies the evidence, and what it changed.
+
+The claim's tokens are aligned to an evidence window (one sentence of a span, or two or three
+adjacent ones for a claim of several sentences or one that merges them) with
+``difflib.SequenceMatcher`` on normalised keys (Snowball stems, canonical numbers, number words,
+lowercase), so order matters. The claim is a *near copy* when it copies (aligned in order, or
+moved: present on both sides in another order) at least :data:`NEAR_COPY_MIN` of its content
+words, or all but one run of at most :data:`MAX_CHANGED_RUN` (one phrase changed in a short
+claim). Only near copies are checked; every difference is then classified:
+
+* **deletion** (evidence words the claim leaves out) is compression, allowed, unless it drops a
+  negation outside a bracketed or comma-delimited clause (contradicted), or splices two
+  sentences by dropping the second one's own words (unsupported). Words before the first or
+  after the last copied word are not edits: the claim quotes less of the window (a first clause).
+* **insertion** (claim words the window lacks) is allowed for function words and for content
+  words the span states elsewhere, side by side in the same order; an inserted negation
+  contradicts; any other insertion is unsupported.
+* **substitution** is allowed for morphology (same stem), an abbreviation the span defines
+  (``tumour necrosis factor (TNF)``), a number in another format (same canonical number), or a
+  phrase of the same meaning. Meaning is decided by the caller, so this module stays pure:
+  :func:`align_edits` lists each substitution no rule decides as a :class:`Question` of two
+  phrases; the caller embeds them and passes their cosines to :func:`judge_edits`, which allows
+  the substitution when the cosine reaches the calibrated threshold. A negation or direction flip
+  (the cue lists of :mod:`spanproof.verify.gates`) contradicts; another number, another named
+  entity or an opposite term (``older``/``younger``, ``diabetic``/``nondiabetic``) is unsupported
+  without asking. A substitution longer than :data:`MAX_SUBSTITUTION_WORDS` that no rule allows
+  means the claim rewrites the window rather than copying it: the check does not apply.
+* **transposition**: content words both sides hold but not in the same order. Two of them
+  swapping places, or one block trading places across a relation word (``higher in A than in
+  B``), swaps the roles (unsupported) unless exactly one side is passive (``X induces Y`` / ``Y
+  is induced by X``); a voice change with the word order kept swaps the roles too. A block moved
+  otherwise (``In mice, X rose`` / ``X rose in mice``) is reordered, allowed.
+
+:func:`judge_edits` returns an :class:`EditCheck` whose ``outcome`` caps the pair score like a
+gate. Every constant and word list here is part of score model v4: changing one changes its
+verdicts, so it needs a new score model version (stored v4 traces must replay).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from difflib import SequenceMatcher
+from itertools import pairwise
+from typing import Literal
+
+import numpy as np
+import numpy.typing as npt
+
+from spanproof.core.models import Edit
+from spanproof.text.abbreviations import definitions
+from spanproof.text.numerics import canonical_number
+from spanproof.text.sentences import split_sentences
+from spanproof.text.stems import stem
+from spanproof.text.tokens import Token, nfc, tokenize
+from spanproof.verify.gates import OPPOSITE, direction_of, entity_shape, is_negation
+
+#: Share of the claim's content words that must be copied (aligned in order, or moved) for
+#: the check to apply; a claim that changes one phrase of at most :data:`MAX_CHANGED_RUN`
+#: content words and copies at least two is a near copy however short it is.
+NEAR_COPY_MIN = 0.8
+MAX_CHANGED_RUN = 2
+#: Aligned words on each side of a substituted phrase sent with it to the embedder.
+CONTEXT_WORDS = 0
+MAX_WINDOW_SENTENCES = 3
+#: A substitution longer than this (words on either side) that no rule allows is a rewrite: the
+#: claim paraphrases the window rather than copying it, and the check does not apply.
+MAX_SUBSTITUTION_WORDS = 5
+#: Content words a moved block may pass and still count as trading places with them.
+SWAP_MAX_CONTENT = 6
+#: Words that relate two arguments: a block that trades places across one swaps the roles.
+_RELATIONS = frozenset(
+    {"than", "by", "versus", "vs", "and", "or", "with", "to", "from", "over", "into", "of"}
+)
+#: Comparison words: a block that passes one (``non-smokers than smokers``) swaps the roles.
+_COMPARISONS = frozenset({"than", "versus", "vs", "by"})
+
+Outcome = Literal["none", "unsupported", "contradicted"]
+
+FUNCTION_WORDS = frozenset(
+    {
+        "a", "an", "the", "is", "are", "was", "were", "be", "been", "being", "am", "has", "have",
+        "had", "having", "do", "does", "did", "can", "could", "may", "might", "must", "shall",
+        "should", "will", "would", "of", "in", "on", "at", "to", "for", "with", "by", "from",
+        "into", "onto", "upon", "about", "as", "via", "within", "among", "amongst", "between",
+        "through", "throughout", "during", "per", "and", "or", "nor", "but", "so", "than",
+        "that", "which", "who", "whom", "whose", "whereas", "while", "although", "though",
+        "because", "whether", "it", "its", "this", "these", "those", "they", "their", "them",
+        "there", "here", "we", "our", "us", "he", "she", "his", "her", "i", "also", "then",
+        "thus", "hence", "however", "furthermore", "moreover", "respectively", "s",
+        "percent", "percentage", "vs", "versus", "et", "al", "such",
+    }
+)  # fmt: skip
+_NUMBER_WORDS = {
+    w: n
+    for n, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "  # noqa: SIM905
+        "fifteen sixteen seventeen eighteen nineteen twenty".split()
+    )
+}
+_CLAUSE_OPENERS = frozenset(
+    {"but", "whereas", "while", "although", "though", "which", "who", "unlike", "except"}
+)
+_OPEN_MARKS = "(,;:[—–"
+_CLOSE_MARKS = "),;:]—–"
+_IRREGULAR_PARTICIPLES = frozenset({"made", "found", "shown", "seen", "given", "taken", "held"})
+#: Opposite terms whose embeddings lie close (a phrase cosine cannot tell them apart).
+_ANTONYM_WORDS = (
+    "young/old younger/older youngest/oldest male/female males/females men/women man/woman "
+    "boys/girls early/late earlier/later acute/chronic benign/malignant positive/negative "
+    "maximum/minimum maximal/minimal before/after inside/outside first/last upper/lower "
+    "systolic/diastolic vitro/vivo presence/absence present/absent private/public "
+    "primary/secondary inner/outer left/right morning/evening day/night agonist/antagonist "
+    "sensitive/resistant susceptible/resistant dominant/recessive anterior/posterior "
+    "proximal/distal central/peripheral internal/external mild/severe short/long "
+    "input/output influx/efflux uptake/release gain/loss"
+)
+_ANTONYMS = frozenset(
+    pair
+    for words in _ANTONYM_WORDS.split()
+    for a, b in [tuple(stem(w) for w in words.split("/"))]
+    for pair in ((a, b), (b, a))
+)
+_NEGATING_PREFIXES = ("non", "un", "in", "im", "ir", "dis", "anti")
+
+
+def near_copy(copied: Sequence[bool]) -> bool:
+    """Whether a claim whose content words are ``copied`` (in claim order) nearly copies its
+    window: at least :data:`NEAR_COPY_MIN` of them, or all but one run of at most
+    :data:`MAX_CHANGED_RUN` words (one phrase changed) when at least two are copied."""
+    n, kept = len(copied), sum(copied)
+    if n == 0:
+        return False
+    if kept >= NEAR_COPY_MIN * n:
+        return True
+    runs = sum(1 for i, c in enumerate(copied) if not c and (i == 0 or copied[i - 1]))
+    return kept >= 2 and runs == 1 and n - kept <= MAX_CHANGED_RUN
+
+
+def _may_copy(present: int, n: int) -> bool:
+    """A loose bound on :func:`near_copy` from how many content words the span holds at all."""
+    return n > 0 and (
+        present >= NEAR_COPY_MIN * n or (present >= 2 and n - present <= MAX_CHANGED_RUN)
+    )
+
+
+def _key(token: str) -> str:
+    """The alignment key of a lowercase token: ``#<number>`` for numbers, else its stem."""
+    number = canonical_number(token)
+    if number is None and token in _NUMBER_WORDS:
+        number = repr(float(_NUMBER_WORDS[token]))
+    return f"#{number}" if number is not None else stem(token)
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A tokenised text: NFC form, tokens with offsets, alignment keys, content-word flags."""
+
+    text: str
+    tokens: tuple[Token, ...]
+    keys: tuple[str, ...]
+    content: tuple[bool, ...]
+    joined: str  # the token texts joined by a separator (for the verbatim test)
+    sentences: int = 1
+
+    def span(self, first: int, last: int) -> tuple[int, int]:
+        """Character range from token ``first`` to token ``last`` (inclusive)."""
+        return self.tokens[first].start, self.tokens[last].end
+
+    def surface(self, index: int) -> str:
+        token = self.tokens[index]
+        return self.text[token.start : token.end]
+
+
+def _is_content(token: Token, text: str, first: bool) -> bool:
+    """Not a function word, unless written as a name or acronym (``WHO``, ``IT``)."""
+    if token.text not in FUNCTION_WORDS:
+        return True
+    return entity_shape(text[token.start : token.end], first) is not None
+
+
+def prepare_text(text: str) -> Text:
+    normal = nfc(text)
+    tokens = tuple(tokenize(normal))
+    starts = {s.start for s in split_sentences(normal)}
+    return Text(
+        normal,
+        tokens,
+        tuple(_key(t.text) for t in tokens),
+        tuple(_is_content(t, normal, t.start in starts) for t in tokens),
+        "\x1f" + "\x1f".join(t.text for t in tokens) + "\x1f",
+        max(1, len(starts)),
+    )
+
+
+def _run(keys: Sequence[str]) -> str:
+    return "\x1f" + "\x1f".join(keys) + "\x1f"
+
+
+@dataclass(frozen=True, slots=True)
+class EvidenceText:
+    """An evidence span prepared once per plan: tokens, sentences, keys, definitions."""
+
+    id: str
+    body: Text
+    sentences: tuple[tuple[int, int], ...]  # token index ranges [start, end)
+    sentence_keys: tuple[frozenset[str], ...]
+    keys: frozenset[str]
+    abbreviations: tuple[tuple[str, tuple[str, ...]], ...]  # (short key, long-form keys)
+    content_run: str = ""  # the content-word keys in order, joined (``_run``)
+
+    def states(self, keys: Sequence[str]) -> bool:
+        """Whether the span states these content words, in this order, side by side."""
+        return _run(keys) in self.content_run
+
+
+def prepare_evidence(span_id: str, text: str) -> EvidenceText:
+    body = prepare_text(text)
+    ranges: list[tuple[int, int]] = []
+    index = 0
+    for sentence in split_sentences(body.text):
+        start = index
+        while index < len(body.tokens) and body.tokens[index].start < sentence.end:
+            index += 1
+        if index > start:
+            ranges.append((start, index))
+    if index < len(body.tokens) or not ranges:
+        ranges.append((index if ranges else 0, len(body.tokens)))
+    return EvidenceText(
+        span_id,
+        body,
+        tuple(ranges),
+        tuple(frozenset(body.keys[a:b]) for a, b in ranges),
+        frozenset(body.keys),
+        tuple(
+            (_key(d.short), tuple(_key(w) for w in d.long))
+            for d in definitions(body.text, list(body.tokens))
+        ),
+        _run([k for k, f in zip(body.keys, body.content, strict=True) if f]),
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Question:
+    """Two phrases whose meaning decides a substitution: the caller embeds both."""
+
+    claim_phrase: str
+    evidence_phrase: str
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """An edit before judgement; ``judgement`` is None while its question is open."""
+
+    op: str
+    claim: tuple[int, int]
+    evidence: tuple[int, int]
+    judgement: str | None
+    question: int = -1
+
+
+@dataclass(frozen=True, slots=True)
+class Alignment:
+    """Phase one of the check: the classified differences and the questions still open."""
+
+    claim: str
+    evidence_id: str
+    evidence_text: str
+    near_copy: bool
+    pending: tuple[Pending, ...] = ()
+    questions: tuple[Question, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
+class EditCheck:
+    """Phase two: every edit judged, and the outcome that caps the pair."""
+
+    edits: tuple[Edit, ...]
+    outcome: Outcome
+    near_copy: bool = True
+
+
+NOT_NEAR_COPY = EditCheck((), "none", near_copy=False)
+
+
+def judge_edits(alignment: Alignment, similarities: Sequence[float], threshold: float) -> EditCheck:
+    """Judge the open questions by their phrase cosines and summarise the check.
+
+    Args:
+        alignment: from :func:`align_edits`.
+        similarities: the cosine of each of ``alignment.questions``' phrase pairs, in order.
+        threshold: the calibrated cosine at or above which two phrases mean the same.
+    """
+    if not alignment.near_copy:
+        return NOT_NEAR_COPY
+    if len(similarities) != len(alignment.questions):
+        raise ValueError(
+            f"{len(similarities)} similarities for {len(alignment.questions)} questions"
+        )
+    edits = []
+    for p in alignment.pending:
+        judgement = p.judgement
+        if judgement is None:
+            sim = float(similarities[p.question])
+            judgement = (
+                f"allowed: same meaning (similarity {sim:.2f})"
+                if sim >= threshold
+                else f"unsupported: different meaning (similarity {sim:.2f} < {threshold:g})"
+            )
+        edits.append(
+            Edit(
+                p.op,
+                p.claim[0],
+                p.claim[1],
+                alignment.claim[p.claim[0] : p.claim[1]],
+                alignment.evidence_id,
+                p.evidence[0],
+                p.evidence[1],
+                alignment.evidence_text[p.evidence[0] : p.evidence[1]],
+                judgement,
+            )
+        )
+    statuses = {e.status for e in edits}
+    outcome: Outcome = (
+        "contradicted"
+        if "contradicted" in statuses
+        else "unsupported"
+        if "unsupported" in statuses
+        else "none"
+    )
+    return EditCheck(tuple(edits), outcome)
+
+
+def align_edits(
+    claim: Text | str,
+    evidence: EvidenceText | str,
+    around: tuple[int, int] | None = None,
+) -> Alignment:
+    """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
+
+    Args:
+        claim: the claim (text, or prepared once with :func:`prepare_text`).
+        evidence: the evidence span (text, or prepared once with :func:`prepare_evidence`).
+        around: the character range of the span's window most similar to the claim; it breaks
+            ties between sentences that align equally well.
+    """
+    c = claim if isinstance(claim, Text) else prepare_text(claim)
+    ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
+    not_near = Alignment(c.text, ev.id, ev.body.text, near_copy=False)
+    content = [k for k, f in zip(c.keys, c.content, strict=True) if f]
+    if not content:
+        return not_near
+    if c.joined in ev.body.joined:  # the claim quotes the span word for word
+        return Alignment(c.text, ev.id, ev.body.text, near_copy=True)
+    if not _may_copy(sum(1 for k in content if k in ev.keys), len(content)):
+        return not_near
+    lo, hi, blocks = _best_window(c, ev, around)
+    if not blocks:
+        return not_near
+    builder = _Builder(c, ev, lo, hi, blocks)
+    # Copied: content words aligned in order, and those both sides hold in another order.
+    kept = builder.aligned_c | builder.moved_c
+    if not near_copy([i in kept for i, f in enumerate(c.content) if f]):
+        return not_near
+    builder.run()
+    if builder.rewritten:
+        return not_near
+    return Alignment(
+        c.text, ev.id, ev.body.text, True, tuple(builder.pending), tuple(builder.questions)
+    )
+
+
+Block = tuple[int, int, int]  # (claim index, window index, size), window index absolute
+
+
+def _match(c: Text, ev: EvidenceText, lo: int, hi: int) -> tuple[list[Block], list[bool]]:
+    """The alignment of the claim to window ``[lo, hi)`` and which of the claim's content words
+    it copies: aligned in order, or held by both sides in another order (moved)."""
+    matcher = SequenceMatcher(None, c.keys, ev.body.keys[lo:hi], autojunk=False)
+    blocks = [(a, lo + b, size) for a, b, size in matcher.get_matching_blocks() if size]
+    in_claim = {a + n for a, _, size in blocks for n in range(size)}
+    in_window = {b + n for _, b, size in blocks for n in range(size)}
+    w = ev.body
+    free = Counter(w.keys[j] for j in range(lo, hi) if w.content[j] and j not in in_window)
+    copied = []
+    for i, (key, content) in enumerate(zip(c.keys, c.content, strict=True)):
+        if not content:
+            continue
+        moved = i not in in_claim and free[key] > 0
+        if moved:
+            free[key] -= 1
+        copied.append(i in in_claim or moved)
+    return blocks, copied
+
+
+def _best_window(
+    c: Text, ev: EvidenceText, around: tuple[int, int] | None
+) -> tuple[int, int, list[Block]]:
+    """The window (token range) of one to three adjacent sentences the claim aligns to best."""
+    content = {k for k, f in zip(c.keys, c.content, strict=True) if f}
+    overlap = [len(content & keys) for keys in ev.sentence_keys]
+    top = max(overlap)
+    tied = [k for k, n in enumerate(overlap) if n == top]
+    if len(tied) > 1 and around is not None:
+        inside = [k for k in tied if _contains(ev, k, around[0])]
+        tied = inside + [k for k in tied if k not in inside]
+    best: tuple[int, int, list[Block]] | None = None
+    best_copied: list[bool] = []
+    best_count = -1
+    for k in tied[:4]:
+        a, b = ev.sentences[k]
+        blocks, copied = _match(c, ev, a, b)
+        if sum(copied) > best_count:
+            best, best_copied, best_count = (a, b, blocks), copied, sum(copied)
+    assert best is not None
+    k = next(k for k in tied if ev.sentences[k][0] == best[0])
+    # Neighbouring sentences join the window for a claim of several sentences, or when one
+    # sentence is not a near copy on its own (a claim that merges sentences); otherwise a word
+    # swapped in could hide as a deletion across the sentence boundary.
+    if c.sentences == 1 and near_copy(best_copied):
+        return best
+    n = len(ev.sentences)
+    for first, last in ((k - 1, k), (k, k + 1), (k - 1, k + 1)):
+        if first < 0 or last >= n or last - first + 1 > MAX_WINDOW_SENTENCES:
+            continue
+        a, b = ev.sentences[first][0], ev.sentences[last][1]
+        blocks, copied = _match(c, ev, a, b)
+        if sum(copied) > best_count:
+            best, best_count = (a, b, blocks), sum(copied)
+    return best
+
+
+def _contains(ev: EvidenceText, k: int, char: int) -> bool:
+    a, b = ev.sentences[k]
+    return ev.body.tokens[a].start <= char < ev.body.tokens[b - 1].end
+
+
+def _negations(text: Text, indices: Sequence[int]) -> int:
+    return sum(1 for i in indices if is_negation(text.tokens[i].text))
+
+
+def _directions(text: Text, indices: Sequence[int]) -> set[str]:
+    return {d for i in indices if (d := direction_of(text.tokens[i].text)) is not None}
+
+
+def _opposite(ours: Sequence[str], theirs: Sequence[str]) -> bool:
+    """An antonym of a word on the other side, or the same word with a negating prefix
+    (``diabetic`` / ``nondiabetic``, ``treated`` / ``untreated``, ``non-smokers``)."""
+    if ("non" in ours) != ("non" in theirs):
+        return True
+    for a in ours:
+        for b in theirs:
+            if (stem(a), stem(b)) in _ANTONYMS:
+                return True
+            longer, shorter = (a, b) if len(a) > len(b) else (b, a)
+            head = longer[: len(longer) - len(shorter)]
+            if len(shorter) >= 4 and longer.endswith(shorter) and head in _NEGATING_PREFIXES:
+                return True
+    return False
+
+
+def passive(text: Text, indices: Sequence[int]) -> bool:
+    """Whether the tokens read as a passive with an agent: ``... induced by X``."""
+    words = [text.tokens[i].text for i in indices]
+    for n, word in enumerate(words):
+        if word != "by" or n == 0 or n + 1 >= len(words):
+            continue
+        if _key(words[n + 1]).startswith("#"):
+            continue  # "increased by 20%": an amount, not an agent
+        before = words[max(0, n - 2) : n]
+        if any(w.endswith(("ed", "en")) or w in _IRREGULAR_PARTICIPLES for w in before):
+            return True
+    return False
+
+
+class _Builder:
+    """Walks one alignment and collects the classified edits (see the module docstring)."""
+
+    def __init__(self, c: Text, ev: EvidenceText, lo: int, hi: int, blocks: list[Block]) -> None:
+        self.c, self.ev, self.w = c, ev, ev.body
+        self.lo, self.hi = lo, hi
+        self.blocks = blocks
+        self.pending: list[Pending] = []
+        self.questions: list[Question] = []
+        self.rewritten = False
+        pairs = [(a + n, b + n) for a, b, size in blocks for n in range(size)]
+        self.aligned_c = {a for a, _ in pairs}
+        self.aligned_w = {b for _, b in pairs}
+        self.moved = self._moved()
+        self.moved_c = {a for a, _ in self.moved}
+        self.moved_w = {b for _, b in self.moved}
+        anchors = self.aligned_w | self.moved_w
+        self.first_w, self.last_w = min(anchors), max(anchors)
+
+    def _moved(self) -> list[tuple[int, int]]:
+        """Content words both sides hold but the alignment left unmatched: (claim, window)."""
+        free: dict[str, list[int]] = {}
+        for j in range(self.lo, self.hi):
+            if j not in self.aligned_w and self.w.content[j]:
+                free.setdefault(self.w.keys[j], []).append(j)
+        out = []
+        for i, key in enumerate(self.c.keys):
+            if i in self.aligned_c or not self.c.content[i] or not free.get(key):
+                continue
+            out.append((i, free[key].pop(0)))
+        return out
+
+    def run(self) -> None:
+        self._transposition()
+        cursor_c, cursor_w = 0, self.lo
+        for a, b, size in self.blocks:
+            self._gap(range(cursor_c, a), range(cursor_w, b))
+            for n in range(size):
+                self._equal(a + n, b + n)
+            cursor_c, cursor_w = a + size, b + size
+        self._gap(range(cursor_c, len(self.c.tokens)), range(cursor_w, self.hi))
+
+    # edits ------------------------------------------------------------------------------------
+    def _add(self, op: str, ci: Sequence[int], wj: Sequence[int], judgement: str | None) -> None:
+        self.pending.append(
+            Pending(op, self._claim_range(ci, wj), self._window_range(wj, ci), judgement,
+                    len(self.questions) - 1 if judgement is None else -1)
+        )  # fmt: skip
+
+    def _claim_range(self, ci: Sequence[int], wj: Sequence[int]) -> tuple[int, int]:
+        if ci:
+            return self.c.span(min(ci), max(ci))
+        # No claim words (a deletion): the point after the claim word aligned before it.
+        before = [a for a, b in self._pairs() if b < min(wj)]
+        pos = self.c.tokens[max(before)].end if before else 0
+        return pos, pos
+
+    def _window_range(self, wj: Sequence[int], ci: Sequence[int]) -> tuple[int, int]:
+        if wj:
+            return self.w.span(min(wj), max(wj))
+        before = [b for a, b in self._pairs() if a < min(ci)]
+        pos = self.w.tokens[max(before)].end if before else self.w.tokens[self.first_w].start
+        return pos, pos
+
+    def _pairs(self) -> list[tuple[int, int]]:
+        return [(a + n, b + n) for a, b, size in self.blocks for n in range(size)]
+
+    def _transposition(self) -> None:
+        if self.moved:
+            ordered = [b for _, b in sorted(self.moved)]
+            swapped = any(x > y for x, y in pairwise(ordered)) or self._swapped_past()
+            if not swapped:
+                judgement = "allowed: words reordered"
+            elif self._voice_differs():
+                judgement = "allowed: voice changed, same roles"
+            else:
+                judgement = "unsupported: roles swapped"
+            self._add("transposition", sorted(self.moved_c), sorted(self.moved_w), judgement)
+        elif self._voice_differs():
+            self._add(
+                "transposition",
+                sorted(self.aligned_c),
+                sorted(self.aligned_w),
+                "unsupported: roles swapped (voice changed, word order kept)",
+            )
+
+    def _swapped_past(self) -> bool:
+        """The moved words (one block, in order) traded places with a stretch of aligned words
+        (at most :data:`SWAP_MAX_CONTENT` content words) across a relation word:
+        ``higher in A than in B`` / ``higher in B than in A``, ``X of A by B`` / ``X of B by A``.
+        A block fronted with a comma (``In mice, X rose``), or one moved past a clause, is
+        reordered, not swapped."""
+        if self._fronted(self.c, self.moved_c) or self._fronted(self.w, self.moved_w):
+            return False
+        first_c, first_w = min(self.moved_c), min(self.moved_w)
+        crossed = [(a, b) for a, b in self._pairs() if (a < first_c) != (b < first_w)]
+        if not crossed or sum(self.c.content[a] for a, _ in crossed) > SWAP_MAX_CONTENT:
+            return False
+        # Trading places: nothing but function words between the block and the words it passed
+        # (``A than in B``), on both sides; content words in between mean a restructured
+        # sentence, not a swap.
+        gaps = (
+            self._gap_words(self.c, self.moved_c, {a for a, _ in crossed}, self.aligned_c),
+            self._gap_words(self.w, self.moved_w, {b for _, b in crossed}, self.aligned_w),
+        )
+        if None in gaps:
+            return False
+        passed = {self.c.tokens[a].text for a, _ in crossed}
+        return bool(passed & _COMPARISONS) or any(w in _RELATIONS for g in gaps if g for w in g)
+
+    @staticmethod
+    def _gap_words(
+        text: Text, moved: set[int], crossed: set[int], aligned: set[int]
+    ) -> list[str] | None:
+        """The words between the block and the words it passed; None when an unaligned
+        content word stands there."""
+        if min(moved) > max(crossed):
+            gap = range(max(crossed) + 1, min(moved))
+        else:
+            gap = range(max(moved) + 1, min(crossed))
+        if any(text.content[i] and i not in aligned for i in gap):
+            return None
+        return [text.tokens[i].text for i in gap]
+
+    @staticmethod
+    def _fronted(text: Text, moved: set[int]) -> bool:
+        first, last = min(moved), max(moved)
+        before = text.text[: text.tokens[first].start].rstrip()
+        after = text.text[text.tokens[last].end :].lstrip()
+        at_start = not any(text.content[i] for i in range(first))
+        at_end = not any(text.content[i] for i in range(last + 1, len(text.tokens)))
+        return (at_start and after.startswith(",")) or (at_end and before.endswith(","))
+
+    def _voice_differs(self) -> bool:
+        claim = range(len(self.c.tokens))
+        window = [j for j in range(self.first_w, self.last_w + 1) if not self._in_clause(j)]
+        return passive(self.c, claim) != passive(self.w, window)
+
+    def _in_clause(self, j: int) -> bool:
+        """Window token ``j`` lies in a dropped bracketed or comma-delimited clause."""
+        if j in self.aligned_w or j in self.moved_w:
+            return False
+        run = [j]
+        while run[0] - 1 >= self.lo and self._free_w(run[0] - 1):
+            run.insert(0, run[0] - 1)
+        while run[-1] + 1 < self.hi and self._free_w(run[-1] + 1):
+            run.append(run[-1] + 1)
+        return self._is_clause(run)
+
+    def _free_w(self, j: int) -> bool:
+        return j not in self.aligned_w and j not in self.moved_w
+
+    def _is_clause(self, wj: Sequence[int]) -> bool:
+        text = self.w.text
+        before = text[: self.w.tokens[wj[0]].start].rstrip()[-1:]
+        after = text[self.w.tokens[wj[-1]].end :].lstrip()[:1]
+        opener = self.w.tokens[wj[0]].text in _CLAUSE_OPENERS
+        return (
+            opener
+            or (before != "" and before in _OPEN_MARKS)
+            or (after != "" and after in _CLOSE_MARKS)
+        )
+
+    def _equal(self, i: int, j: int) -> None:
+        if self.c.tokens[i].text == self.w.tokens[j].text:
+            return
+        why = "number format" if self.c.keys[i].startswith("#") else "morphology"
+        self._add("substitution", [i], [j], f"allowed: {why}")
+
+    def _gap(self, claim: range, window: range) -> None:
+        ci = [i for i in claim if i not in self.moved_c]
+        free = [j for j in window if j not in self.moved_w]
+        # Window words before the first or after the last aligned word are not quoted: they
+        # count only as the counterpart of claim words in the same place.
+        wj = [j for j in free if self.first_w <= j <= self.last_w]
+        if ci and not wj:
+            before = [j for j in free if j < self.first_w]
+            after = [j for j in free if j > self.last_w]
+            width = self._edge_width(ci)
+            wj = before[-width:] if before else after[:width]
+        if ci and wj:
+            self._substitution(ci, wj)
+        elif ci:
+            self._insertion(ci, "insertion", [])
+        elif wj:
+            self._deletion(wj)
+
+    def _edge_width(self, ci: list[int]) -> int:
+        """How many unquoted window words at an edge stand against claim words ``ci``: as many
+        as the claim has, or a whole long form when the claim gives its defined short form."""
+        keys = [self.c.keys[i] for i in ci if self.c.content[i]]
+        for short, long in self.ev.abbreviations:
+            if keys == [short]:
+                return max(len(ci), len(long))
+        return len(ci)
+
+    def _deletion(self, wj: list[int]) -> None:
+        if _negations(self.w, wj) % 2 and not self._is_clause(wj):
+            self._add("deletion", [], wj, "contradicted: negation dropped")
+        elif self._spliced(wj):
+            self._add("deletion", [], wj, "unsupported: joins two sentences' parts")
+        else:
+            self._add("deletion", [], wj, "allowed: compression")
+
+    def _spliced(self, wj: list[int]) -> bool:
+        """A deletion across a sentence boundary that drops the next sentence's own content
+        words (its subject, say) splices two statements; a merge drops only what the claim
+        says anyway (``X reduced A. It also reduced B`` → ``X reduced A and B``)."""
+        starts = {a for a, _ in self.ev.sentences}
+        cut = next((j for j in wj[1:] if j in starts), None)
+        if cut is None and wj[0] in starts and wj[0] > self.first_w:
+            cut = wj[0]
+        if cut is None:
+            return False
+        said = set(self.c.keys)
+        return any(self.w.content[j] and self.w.keys[j] not in said for j in wj if j >= cut)
+
+    def _insertion(self, ci: list[int], op: str, wj: list[int]) -> None:
+        if _negations(self.c, ci) % 2:
+            self._add(op, ci, wj, "contradicted: negation added")
+            return
+        content = [i for i in ci if self.c.content[i]]
+        if not content:
+            self._add(op, ci, wj, "allowed: function words")
+        elif self.ev.states([self.c.keys[i] for i in content]):
+            self._add(op, ci, wj, "allowed: stated in the evidence")
+        else:
+            self._add(op, ci, wj, "unsupported: not in the evidence")
+
+    def _substitution(self, ci: list[int], wj: list[int]) -> None:
+        ruled = self._rule(ci, wj)
+        allowed = ruled is not None and ruled.startswith("allowed")
+        if not allowed and max(len(ci), len(wj)) > MAX_SUBSTITUTION_WORDS:
+            self.rewritten = True
+        if ruled == "insertion":
+            self._insertion(ci, "substitution", wj)
+        elif ruled is not None:
+            self._add("substitution", ci, wj, ruled)
+        else:
+            self.questions.append(Question(self._phrase(self.c, ci), self._phrase(self.w, wj)))
+            self._add("substitution", ci, wj, None)
+
+    def _rule(self, ci: list[int], wj: list[int]) -> str | None:
+        """A judgement the words decide alone, ``"insertion"``, or None (ask about meaning)."""
+        c, w = self.c, self.w
+        if _negations(c, ci) % 2 != _negations(w, wj) % 2:
+            return "contradicted: negation flip"
+        ours, theirs = _directions(c, ci), _directions(w, wj)
+        if any(OPPOSITE[d] in theirs and d not in theirs for d in ours):
+            return "contradicted: direction flip"
+        if _opposite([c.tokens[i].text for i in ci], [w.tokens[j].text for j in wj]):
+            return "unsupported: opposite term"
+        c_keys = [c.keys[i] for i in ci if c.content[i]]
+        w_keys = [w.keys[j] for j in wj if w.content[j]]
+        numbers = {k for k in c_keys if k.startswith("#")} - set(w_keys)
+        if numbers and (numbers - self.ev.keys or any(k.startswith("#") for k in w_keys)):
+            return "unsupported: different number"
+        if self._abbreviation(c_keys, w_keys):
+            return "allowed: abbreviation defined in the evidence"
+        if not c_keys:
+            return "allowed: compression"
+        if not w_keys:
+            return "insertion"
+        if set(c_keys) <= set(w_keys):
+            return "allowed: same words"
+        first = self.c.tokens[0].start
+        for i in ci:
+            surface = c.surface(i)
+            shaped = entity_shape(surface, c.tokens[i].start == first) is not None
+            if shaped and c.content[i] and c.keys[i] not in w_keys:
+                return "unsupported: different entity"
+        return None
+
+    def _abbreviation(self, c_keys: list[str], w_keys: list[str]) -> bool:
+        for short, long in self.ev.abbreviations:
+            if c_keys == [short] and tuple(w_keys[-len(long) :]) == long:
+                return True
+            if w_keys == [short] and tuple(c_keys[-len(long) :]) == long:
+                return True
+        return False
+
+    @staticmethod
+    def _phrase(text: Text, indices: list[int]) -> str:
+        first = max(0, min(indices) - CONTEXT_WORDS)
+        last = min(len(text.tokens) - 1, max(indices) + CONTEXT_WORDS)
+        start, end = text.span(first, last)
+        return text.text[start:end]
+
+
+def may_copy(claim: Text, span_stems: Mapping[str, int]) -> bool:
+    """A cheap bound: could ``claim`` nearly copy a span with these word stems (counts)?
+
+    False means :func:`align_edits` would find no near copy, so the span need not be prepared.
+    """
+    content = [stem(t.text) for t, f in zip(claim.tokens, claim.content, strict=True) if f]
+    return _may_copy(sum(1 for s in content if s in span_stems), len(content))
+
+
+def phrase_texts(alignments: Iterable[Alignment]) -> list[str]:
+    """Every phrase the alignments ask about, once each, in the order first asked."""
+    seen: dict[str, None] = {}
+    for alignment in alignments:
+        for q in alignment.questions:
+            seen.setdefault(q.claim_phrase)
+            seen.setdefault(q.evidence_phrase)
+    return list(seen)
+
+
+def judge_with_vectors(
+    alignment: Alignment,
+    vectors: Mapping[str, npt.NDArray[np.float32]],
+    threshold: float,
+) -> EditCheck:
+    """:func:`judge_edits` with each question's cosine taken from the phrases' unit vectors."""
+    sims = [
+        float(
+            vectors[q.claim_phrase].astype(np.float64)
+            @ vectors[q.evidence_phrase].astype(np.float64)
+        )
+        for q in alignment.questions
+    ]
+    return judge_edits(alignment, sims, threshold)

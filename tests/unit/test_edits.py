@@ -1,0 +1,420 @@
+"""The edit check (score model v4): every edit kind, the never-capped invariants, the records in
+verify JSON and traces, replay, and the trace viewer's marks."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spanproof.core.models import Claim, EvidenceSpan, Verdict
+from spanproof.core.trace import Trace, plan_hash
+from spanproof.services.replay import RecordingEmbedder, replay, trace_embeddings
+from spanproof.services.verification import score_all
+from spanproof.testing.fakes import FakeEmbedder
+from spanproof.verify.edits import (
+    EditCheck,
+    align_edits,
+    judge_edits,
+    prepare_evidence,
+)
+from spanproof.verify.scoring import SCORE_MODELS, V2, V4, score_model
+
+THRESHOLD = 0.8
+
+
+def check(claim: str, evidence: str, similarity: float = 0.0) -> EditCheck:
+    """The check with every open question answered by ``similarity``."""
+    alignment = align_edits(claim, evidence)
+    return judge_edits(alignment, [similarity] * len(alignment.questions), THRESHOLD)
+
+
+def judgements(result: EditCheck) -> list[tuple[str, str, str, str]]:
+    return [(e.op, e.claim_text, e.evidence_text, e.judgement) for e in result.edits]
+
+
+# phase one and two on their own ------------------------------------------------------------------
+def test_a_dropped_parenthetical_is_an_allowed_deletion() -> None:
+    result = check(
+        "Aspirin reduced stroke risk in the trial.",
+        "Aspirin (given daily, not weekly) reduced stroke risk in the trial.",
+    )
+    assert result.outcome == "none"
+    assert judgements(result) == [
+        ("deletion", "", "given daily, not weekly", "allowed: compression")
+    ]
+
+
+def test_the_first_main_clause_of_a_sentence_has_no_edit() -> None:
+    result = check(
+        "TNF induced IL-6 in macrophages.",
+        "TNF induced IL-6 in macrophages, whereas IL-1 did not.",
+    )
+    assert result.outcome == "none" and result.near_copy
+
+
+def test_a_relative_clause_dropped_with_a_negation_in_it_stays_allowed() -> None:
+    result = check(
+        "Metformin lowered HbA1c in adults.",
+        "Metformin, which did not cause weight gain, lowered HbA1c in adults.",
+    )
+    assert result.outcome == "none"
+    assert [e.op for e in result.edits] == ["deletion"]
+
+
+def test_an_insertion_stated_elsewhere_in_the_span_is_allowed() -> None:
+    result = check(
+        "Aspirin reduced stroke risk in older adults.",
+        "Aspirin reduced stroke risk. The trial enrolled older adults only.",
+    )
+    assert result.outcome == "none"
+    assert judgements(result) == [
+        ("insertion", "in older adults", "", "allowed: stated in the evidence")
+    ]
+
+
+def test_an_insertion_the_evidence_never_states_is_unsupported() -> None:
+    result = check("Aspirin reduced stroke risk in children.", "Aspirin reduced stroke risk.")
+    assert result.outcome == "unsupported"
+    assert judgements(result) == [
+        ("insertion", "in children", "", "unsupported: not in the evidence")
+    ]
+
+
+def test_morphology_is_an_allowed_substitution() -> None:
+    result = check("Aspirin reduces stroke risks.", "Aspirin reduced stroke risk.")
+    assert result.outcome == "none"
+    assert {e.judgement for e in result.edits} == {"allowed: morphology"}
+    assert [e.claim_text for e in result.edits] == ["reduces", "risks"]
+
+
+def test_an_abbreviation_the_evidence_defines_is_allowed() -> None:
+    evidence = "We measured tumour necrosis factor (TNF). Tumour necrosis factor rose in mice."
+    result = check("TNF rose in mice.", evidence)
+    assert result.outcome == "none"
+    assert judgements(result) == [
+        (
+            "substitution",
+            "TNF",
+            "Tumour necrosis factor",
+            "allowed: abbreviation defined in the evidence",
+        )
+    ]
+
+
+def test_an_abbreviation_the_evidence_does_not_define_is_a_different_entity() -> None:
+    result = check("TNF levels rose in mice.", "Tumour necrosis factor levels rose in mice.")
+    assert result.outcome == "unsupported"
+    assert result.edits[0].judgement == "unsupported: different entity"
+
+
+def test_a_number_in_another_format_is_allowed() -> None:
+    result = check(
+        "Five patients relapsed after 1000 days.", "5 patients relapsed after 1,000 days."
+    )
+    assert result.outcome == "none"
+    assert {e.judgement for e in result.edits} == {"allowed: number format"}
+
+
+def test_another_number_is_unsupported_without_asking() -> None:
+    alignment = align_edits("Aspirin cut risk by 35%.", "Aspirin cut risk by 20%.")
+    assert alignment.questions == ()
+    result = judge_edits(alignment, [], THRESHOLD)
+    assert judgements(result) == [("substitution", "35", "20", "unsupported: different number")]
+
+
+def test_a_phrase_of_the_same_meaning_is_decided_by_its_similarity() -> None:
+    claim, evidence = "Daily aspirin lowered stroke risk.", "Daily aspirin reduced stroke risk."
+    alignment = align_edits(claim, evidence)
+    assert [(q.claim_phrase, q.evidence_phrase) for q in alignment.questions] == [
+        ("lowered", "reduced")
+    ]
+    same = judge_edits(alignment, [0.85], THRESHOLD)
+    assert same.outcome == "none"
+    assert same.edits[0].judgement == "allowed: same meaning (similarity 0.85)"
+    other = judge_edits(alignment, [0.79], THRESHOLD)
+    assert other.outcome == "unsupported"
+    assert other.edits[0].judgement == "unsupported: different meaning (similarity 0.79 < 0.8)"
+
+
+def test_a_phrase_from_another_abstract_is_an_unsupported_substitution() -> None:
+    result = check(
+        "The effect was mediated by natural killer cells.",
+        "The effect was mediated by regulatory T cells.",
+        similarity=0.43,
+    )
+    assert result.outcome == "unsupported"
+    (edit,) = result.edits
+    assert (edit.op, edit.claim_text, edit.evidence_text) == (
+        "substitution",
+        "natural killer",
+        "regulatory T",
+    )
+    assert edit.claim_start == len("The effect was mediated by ")
+    assert edit.evidence_start == len("The effect was mediated by ")
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "why"),
+    [
+        ("Aspirin did not reduce stroke risk.", "Aspirin reduced stroke risk.", "negation added"),
+        ("Aspirin reduced stroke risk.", "Aspirin did not reduce stroke risk.", "negation dropped"),
+        ("No patient relapsed.", "A patient relapsed.", "negation flip"),
+        ("Aspirin increased stroke risk.", "Aspirin decreased stroke risk.", "direction flip"),
+        ("Exercise worsened sleep quality.", "Exercise improved sleep quality.", "direction flip"),
+    ],
+)
+def test_a_negation_or_direction_flip_is_a_contradiction(
+    claim: str, evidence: str, why: str
+) -> None:
+    result = check(claim, evidence, similarity=1.0)
+    assert result.outcome == "contradicted"
+    assert f"contradicted: {why}" in {e.judgement for e in result.edits}
+
+
+def test_swapped_roles_are_an_unsupported_transposition() -> None:
+    result = check("IL-6 induces TNF in macrophages.", "TNF induces IL-6 in macrophages.")
+    assert result.outcome == "unsupported"
+    assert judgements(result)[0][0] == "transposition"
+    assert judgements(result)[0][3] == "unsupported: roles swapped"
+
+
+def test_a_block_that_trades_places_across_than_swaps_the_roles() -> None:
+    result = check(
+        "Self-harm rates were higher in male inmates than in female prisoners.",
+        "Self-harm rates were higher in female prisoners than in male inmates.",
+    )
+    assert result.outcome == "unsupported"
+    assert result.edits[0].op == "transposition"
+    assert result.edits[0].judgement == "unsupported: roles swapped"
+
+
+def test_a_fronted_phrase_is_reordered_not_swapped() -> None:
+    result = check("In mice, aspirin reduced stroke risk.", "Aspirin reduced stroke risk in mice.")
+    assert result.outcome == "none"
+    assert "allowed: words reordered" in {e.judgement for e in result.edits}
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Risk rose in younger adults.", "Risk rose in older adults."),
+        ("It helps nondiabetic patients most.", "It helps diabetic patients most."),
+    ],
+)
+def test_an_opposite_term_is_unsupported_whatever_its_similarity(claim: str, evidence: str) -> None:
+    result = check(claim, evidence, similarity=1.0)
+    assert result.outcome == "unsupported"
+    assert [e.judgement for e in result.edits] == ["unsupported: opposite term"]
+
+
+def test_a_rewritten_sentence_is_not_a_near_copy() -> None:
+    alignment = align_edits(
+        "Amitriptyline is an effective treatment for chronic tension-type headaches.",
+        "Amitriptyline significantly reduced (P < 0.05) frequency and duration of headache as "
+        "well as analgesic consumption in chronic, but not in episodic, tension-type headache.",
+    )
+    assert not alignment.near_copy
+
+
+def test_a_short_claim_with_one_phrase_changed_is_still_checked() -> None:
+    alignment = align_edits(
+        "The effect was mediated by natural killer cells.",
+        "The effect was mediated by regulatory T cells.",
+    )
+    assert alignment.near_copy and len(alignment.questions) == 1
+
+
+def test_a_voice_change_that_keeps_the_roles_is_allowed() -> None:
+    result = check("IL-6 is induced by TNF in macrophages.", "TNF induces IL-6 in macrophages.")
+    assert result.outcome == "none"
+    assert "allowed: voice changed, same roles" in {e.judgement for e in result.edits}
+
+
+def test_a_voice_change_that_keeps_the_word_order_swaps_the_roles() -> None:
+    result = check("IL-6 induces TNF in macrophages.", "IL-6 is induced by TNF in macrophages.")
+    assert result.outcome == "unsupported"
+    assert result.edits[0].op == "transposition"
+
+
+def test_a_claim_that_is_not_a_near_copy_is_not_checked() -> None:
+    alignment = align_edits(
+        "Regular exercise improves mood.", "Aspirin reduced stroke risk in the trial."
+    )
+    assert not alignment.near_copy
+    assert judge_edits(alignment, [], THRESHOLD) == EditCheck((), "none", near_copy=False)
+
+
+def test_judge_edits_needs_one_similarity_per_question() -> None:
+    alignment = align_edits("Daily aspirin lowered risk.", "Daily aspirin reduced risk.")
+    with pytest.raises(ValueError, match="0 similarities for 1 questions"):
+        judge_edits(alignment, [], THRESHOLD)
+
+
+def test_words_spliced_from_two_sentences_are_unsupported() -> None:
+    result = check("TNF rose.", "We measured TNF in serum. IL-6 rose.")
+    assert result.outcome == "unsupported"
+    assert result.edits[0].judgement == "unsupported: joins two sentences' parts"
+
+
+def test_a_merged_claim_aligns_to_two_adjacent_sentences() -> None:
+    evidence = prepare_evidence(
+        "S1", "Aspirin reduced stroke. It also reduced bleeding. Cats sleep a lot."
+    )
+    result = judge_edits(align_edits("Aspirin reduced stroke and bleeding.", evidence), [], 0.8)
+    assert result.near_copy and result.outcome == "none"
+    assert all(e.evidence_id == "S1" for e in result.edits)
+
+
+# invariants -------------------------------------------------------------------------------------
+_words = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=12
+)
+_sentence = st.lists(_words, min_size=1, max_size=12).map(lambda ws: " ".join(ws) + ".")
+
+
+@settings(max_examples=150, deadline=None)
+@given(text=st.lists(_sentence, min_size=1, max_size=5).map(" ".join))
+def test_a_claim_identical_to_its_window_is_never_capped(text: str) -> None:
+    alignment = align_edits(text, text)
+    assert alignment.questions == ()
+    result = judge_edits(alignment, [], THRESHOLD)
+    assert result.outcome == "none" and result.edits == ()
+
+
+@settings(max_examples=150, deadline=None)
+@given(sentences=st.lists(_sentence, min_size=1, max_size=5), pick=st.integers(0, 4))
+def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: int) -> None:
+    window = prepare_evidence("S1", " ".join(sentences))
+    for sentence in window.body.text.split(". "):
+        claim = sentence if sentence.endswith(".") else sentence + "."
+        alignment = align_edits(claim, window)
+        result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
+        assert result.outcome == "none", (claim, result)
+
+
+# score model v4 ---------------------------------------------------------------------------------
+SPANS = (
+    EvidenceSpan(
+        "S1",
+        "Budesonide reduced relapse in adults with asthma. TNF induces IL-6 in macrophages.",
+    ),
+    EvidenceSpan("S2", "Aspirin did not reduce stroke risk in the 2019 trial, unlike warfarin."),
+)
+CLAIMS = (
+    Claim("c1", "Budesonide reduced relapse in adults with eczema."),
+    Claim("c2", "IL-6 induces TNF in macrophages."),
+    Claim("c3", "Aspirin reduced stroke risk in the 2019 trial."),
+    Claim("c4", "Budesonide reduced relapse in adults with asthma."),
+)
+
+
+def test_v4_is_registered_and_v2_stays_without_the_check() -> None:
+    assert SCORE_MODELS["v4"] is V4 and V4.edit_check and not V2.edit_check
+    assert 0.0 < V4.edit_similarity_min <= 1.0
+
+
+def test_v4_caps_edited_claims_and_records_their_edits() -> None:
+    v2, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V2)
+    v4, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V4)
+    assert status == "verified"
+    assert [v.verdict for v in v2] == [
+        Verdict.SUPPORTED,
+        Verdict.SUPPORTED,
+        Verdict.CONTRADICTED,
+        Verdict.SUPPORTED,
+    ]
+    assert [v.verdict for v in v4] == [
+        Verdict.UNSUPPORTED,
+        Verdict.UNSUPPORTED,
+        Verdict.CONTRADICTED,
+        Verdict.SUPPORTED,
+    ]
+    assert v4[0].score == V4.gate_cap and v4[0].edits[0].claim_text == "eczema"
+    assert v4[1].edits[0].op == "transposition"
+    assert v4[2].polarity_gated and v4[2].edits[0].judgement == "contradicted: negation dropped"
+    assert v4[3].edits == () and "edits" not in v4[3].to_dict()
+    # v2's output has no trace of the check
+    assert all("edits" not in v.to_dict() for v in v2)
+
+
+def _trace(model_name: str, embedder: FakeEmbedder, record: bool = True) -> Trace:
+    model = score_model(model_name)
+    scorer = RecordingEmbedder(embedder) if record else embedder
+    verdicts, status = score_all(CLAIMS, SPANS, scorer, model)
+    plan = [{"marker": s.id, "id": s.id, "text": s.text, "truth_class": True} for s in SPANS]
+    return Trace(
+        kind="verification",
+        request={},
+        plan=plan,
+        plan_hash=plan_hash(plan),
+        prompt_hash="",
+        models={"embed": embedder.model_id, "score_model": model.name, "decompose": "given"},
+        draft="",
+        claims=[v.to_dict() for v in verdicts],
+        verification=status,
+        delivered=None,
+        embeddings=trace_embeddings(CLAIMS, SPANS, scorer, model),
+    )
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
+def test_a_v4_trace_records_its_phrases_and_replays_exactly(record: bool) -> None:
+    trace = _trace("v4", FakeEmbedder(), record)
+    assert [p["text"] for p in trace.embeddings["phrases"]] == ["eczema", "asthma"]
+    assert any("edits" in c for c in trace.claims)
+    result = replay(trace)
+    assert result.differences == [] and result.ok
+
+
+def test_a_v4_trace_with_a_changed_edit_or_without_phrases_fails_replay() -> None:
+    trace = _trace("v4", FakeEmbedder())
+    claims = [dict(c) for c in trace.claims]
+    claims[0]["edits"] = [dict(claims[0]["edits"][0], judgement="allowed: same meaning")]
+    changed = replay(replace(trace, claims=claims))
+    assert not changed.ok and "edits stored" in changed.differences[0]
+    bare = {k: v for k, v in trace.embeddings.items() if k != "phrases"}
+    assert not replay(replace(trace, embeddings=bare)).ok
+    added = [dict(c) for c in trace.claims]
+    added[3]["edits"] = claims[0]["edits"]  # claim c4 is verbatim: replay finds no edits
+    extra = replay(replace(trace, claims=added))
+    assert not extra.ok and extra.differences[0].startswith("claim c4: edits stored")
+
+
+def test_v2_traces_keep_their_shape() -> None:
+    trace = _trace("v2", FakeEmbedder())
+    assert set(trace.embeddings) == {"claims", "windows"}
+    assert replay(trace).ok
+
+
+# the trace viewer, without a browser -----------------------------------------------------------
+def test_the_trace_viewer_marks_the_changed_words_with_text_labels() -> None:
+    from spanproof.web.edit_view import edits_view
+    from spanproof.web.routes import templates
+
+    trace = _trace("v4", FakeEmbedder())
+    view = edits_view(trace.claims[0], trace.plan)
+    assert view is not None and view.outcome == "unsupported"
+    macros = templates.env.get_template("_edits.html").module
+    html = str(macros.edit_check(view))  # type: ignore[attr-defined]
+    assert "Edit check against S1: unsupported" in html
+    claim_side, evidence_side = html.split("<figcaption>")[1:3]
+    assert '<mark>eczema</mark><span class="edit-label"> [1 substitution]</span>' in claim_side
+    assert '<mark>asthma</mark><span class="edit-label"> [1 substitution]</span>' in evidence_side
+    assert "TNF induces" not in evidence_side  # the evidence sentence, not the whole span
+    assert "unsupported: different meaning (similarity" in html
+    contradicted = edits_view(trace.claims[2], trace.plan)
+    assert contradicted is not None and contradicted.outcome == "contradicted"
+    html = str(macros.edit_check(contradicted))  # type: ignore[attr-defined]
+    assert '<del>did not</del><span class="edit-label"> [1 deletion]</span>' in html
+    assert '<tr class="edit-contradicted">' in html
+
+
+def test_the_viewer_ignores_malformed_edits() -> None:
+    from spanproof.web.edit_view import edits_view
+
+    claim = {"text": "x", "edits": [{"op": "deletion", "claim": {"start": "a"}}, 3]}
+    assert edits_view(claim, []) is None
+    assert edits_view({"text": "x"}, []) is None
