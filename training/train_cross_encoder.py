@@ -164,11 +164,11 @@ def build_model() -> Any:
     return model
 
 
-def tokenizer() -> Any:
+def tokenizer(max_tokens: int = MAX_TOKENS) -> Any:
     from tokenizers import Tokenizer
 
     tok = Tokenizer.from_file(str(model_dir() / "tokenizer.json"))
-    tok.enable_truncation(MAX_TOKENS, strategy="longest_first")
+    tok.enable_truncation(max_tokens, strategy="longest_first")
     tok.no_padding()
     return tok
 
