@@ -27,7 +27,7 @@ from _results import write_section  # type: ignore[import-not-found]
 from spanproof.core.models import Claim, EvidenceSpan
 from spanproof.evaluation.devdata import data_dir
 from spanproof.services.verification import score_all
-from spanproof.verify.scoring import V1, V2, V3, prepare_claim, prepare_plan, score_pair
+from spanproof.verify.scoring import V1, V2, V3, V4, V5, prepare_claim, prepare_plan, score_pair
 
 
 def sentences(limit: int) -> list[str]:
@@ -138,6 +138,7 @@ def bench_embedding(texts: list[str], repeats: int) -> dict[str, Any]:
 
 def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -> dict[str, Any]:
     from spanproof.providers.checker.cross_encoder import CrossEncoderChecker
+    from spanproof.providers.checker.judge import JudgeChecker
     from spanproof.providers.embeddings.cache import CachedEmbedder
     from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 
@@ -147,17 +148,19 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
     out: dict[str, Any] = {"claims": len(claims), "evidence_spans": len(evidence)}
     with tempfile.TemporaryDirectory() as tmp:
         cached = CachedEmbedder(inner, Path(tmp) / "cache.sqlite")
-        checker = CrossEncoderChecker()
+        cross_encoder = CrossEncoderChecker()
         # v3 as shipped escalates only borderline claims; "v3-all" escalates every ungated one
         # (the worst case: one checker call per claim).
         every = dataclasses.replace(V3, name="v3-all", escalation_band=1.0)
-        for model in (V1, V2, V3, every):
+        judge = JudgeChecker()
+        for model in (V1, V2, V3, every, V4, V5):
+            checker = judge if model.combiner is not None else cross_encoder
             score_all(claims, evidence, cached, model, checker)  # fill the cache
 
-            def warm(model: Any = model) -> None:
+            def warm(model: Any = model, checker: Any = checker) -> None:
                 score_all(claims, evidence, cached, model, checker)
 
-            def cold(model: Any = model) -> None:
+            def cold(model: Any = model, checker: Any = checker) -> None:
                 score_all(claims, evidence, inner, model, checker)
 
             med_c, times_c = median_time(warm, cached_repeats)
@@ -198,6 +201,11 @@ def render(results: dict[str, Any]) -> str:
         f"ungated claim escalated ({v['v3-all']['escalated']} checker calls) cached median "
         f"{v['v3-all']['cached_median_ms']} ms (p95 {v['v3-all']['cached_p95_ms']} ms), goal "
         "≤ 150 ms.",
+        "",
+        "Score model v4 (v2 plus the edit check), same claims and spans: cached median "
+        f"{v['v4']['cached_median_ms']} ms (p95 {v['v4']['cached_p95_ms']} ms). Score model v5 "
+        "(v4 with every claim read by the judge, one batched call): cached median "
+        f"{v['v5']['cached_median_ms']} ms (p95 {v['v5']['cached_p95_ms']} ms), goal ≤ 150 ms.",
         "",
         "| embedding throughput | value |",
         "|---|---:|",

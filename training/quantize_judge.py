@@ -66,10 +66,6 @@ from spanproof.providers.checker.cross_encoder import Encoded, pad_feeds
 from spanproof.providers.checker.judge import JudgeChecker
 
 MAX_BYTES = 30_000_000
-#: The most pairs per onnxruntime call at run time (``judge.json``'s ``batch_size``).
-BATCH_SIZE = 64
-#: A batch ends before a pair that would pad its shortest pair by more than this share.
-MAX_PADDING = 0.1
 #: Weight matrices smaller than this stay fp32 in ``int8-weights`` (biases, the head, types).
 MIN_ELEMENTS = 65_536
 CANDIDATES = ("static-int8", "int8-weights", "fp32")
@@ -333,8 +329,6 @@ def install(source: Path, meta: dict[str, Any], report: dict[str, Any], out: Pat
         **meta,
         "quantization": chosen,
         "truncation": "only_second",
-        "batch_size": BATCH_SIZE,
-        "max_padding": MAX_PADDING,
         "onnx_sha256": hashlib.sha256(target.read_bytes()).hexdigest(),
         "quantize": {
             "method": METHODS[chosen].format(block=report["block"]),

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from spanproof.config import Settings
+from spanproof.config import LlmSettings, Settings
 from spanproof.core.checker import EntailmentChecker
 from spanproof.core.documents import FetchedDocument, ParsedDocument
 from spanproof.core.errors import ConfigurationError, InvalidInputError
@@ -50,24 +50,25 @@ def build_embedder(settings: Settings) -> Embedder:
 
 def build_chat_model(settings: Settings) -> ChatModel | None:
     """The configured LLM, or None for the offline default."""
-    cfg = settings.llm
+    return _chat_model(settings.llm, "llm")
+
+
+def _chat_model(cfg: LlmSettings, group: str) -> ChatModel | None:
+    """The chat model of the settings group ``group`` (``llm`` or ``judge_llm``), or None."""
     if cfg.kind == "none":
         return None
+    env = f"SPANPROOF_{group.upper()}_"
     key = cfg.api_key.get_secret_value() if cfg.api_key else None
     if cfg.kind == "anthropic":
         if not key or not cfg.model:
-            raise ConfigurationError(
-                "llm.kind=anthropic needs SPANPROOF_LLM__API_KEY and SPANPROOF_LLM__MODEL"
-            )
+            raise ConfigurationError(f"{group}.kind=anthropic needs {env}_API_KEY and {env}_MODEL")
         from spanproof.providers.llm.anthropic import AnthropicChatModel
 
         if cfg.base_url:
             return AnthropicChatModel(cfg.model, key, base_url=cfg.base_url, timeout=cfg.timeout)
         return AnthropicChatModel(cfg.model, key, timeout=cfg.timeout)
     if not cfg.base_url or not cfg.model:
-        raise ConfigurationError(
-            "llm.kind=openai needs SPANPROOF_LLM__BASE_URL and SPANPROOF_LLM__MODEL"
-        )
+        raise ConfigurationError(f"{group}.kind=openai needs {env}_BASE_URL and {env}_MODEL")
     from spanproof.providers.llm.openai_compat import OpenAICompatibleChatModel
 
     return OpenAICompatibleChatModel(cfg.base_url, cfg.model, api_key=key, timeout=cfg.timeout)
@@ -165,7 +166,7 @@ def build_engine(settings: Settings, db: str | None = None) -> Engine:
             generator=generator,
             score_model=model,
             policy=Policy(settings.verify.policy),
-            checker=build_checker() if model.escalation_band is not None else None,
+            checker=build_checker_for(model, settings),
         )
     except BaseException:
         store.close()
@@ -327,3 +328,66 @@ def build_checker() -> EntailmentChecker:
     from spanproof.providers.checker.cross_encoder import CrossEncoderChecker
 
     return CrossEncoderChecker()
+
+
+def build_judge() -> EntailmentChecker:
+    """The local judge (issue 14): the bundled ``models/judge.onnx``, all pairs of a call batched.
+
+    Raises:
+        ConfigurationError: the model or its ``judge.json`` is missing or unusable (build it
+            with ``make quantize-judge`` after ``make train-checker``).
+    """
+    from spanproof.providers.checker.judge import JudgeChecker
+
+    return JudgeChecker()
+
+
+def build_judge_for(settings: Settings) -> EntailmentChecker:
+    """The judge of score model v5 that ``verify.judge`` names.
+
+    ``local``: the bundled local judge. ``llm``: the LLM judge (docs/llm-judge.md) over the
+    ``judge_llm`` endpoint (the ``llm`` one when ``judge_llm.kind`` is ``none``), its labels
+    cached beside the embedding cache (unless ``embedder.cache`` is off), wrapped in a
+    :class:`~spanproof.core.judgement.FallbackJudge` that hands a failed call to the local judge.
+
+    Raises:
+        ConfigurationError: ``verify.judge=llm`` with no LLM endpoint configured, or an
+            endpoint group that lacks a field it needs.
+    """
+    local = build_judge()
+    if settings.verify.judge == "local":
+        return local
+    group = "judge_llm" if settings.judge_llm.kind != "none" else "llm"
+    cfg = settings.judge_llm if group == "judge_llm" else settings.llm
+    chat = _chat_model(cfg, group)
+    if chat is None:
+        raise ConfigurationError(
+            "verify.judge=llm needs an LLM endpoint: set SPANPROOF_JUDGE_LLM__KIND=openai (with "
+            "SPANPROOF_JUDGE_LLM__BASE_URL and SPANPROOF_JUDGE_LLM__MODEL) or anthropic (with "
+            "__MODEL and __API_KEY), or configure SPANPROOF_LLM__*; or use "
+            "SPANPROOF_VERIFY__JUDGE=local"
+        )
+    from spanproof.core.judgement import FallbackJudge
+    from spanproof.providers.checker.judge_cache import SqliteJudgementCache
+    from spanproof.providers.checker.llm_judge import LlmJudge
+
+    cache = None
+    if settings.embedder.cache:
+        cache = SqliteJudgementCache(settings.embedder.cache_dir / "judgements.sqlite")
+    key = cfg.api_key.get_secret_value() if cfg.api_key else ""
+    judge = LlmJudge(chat, cache, prompt=settings.verify.judge_prompt)
+    return FallbackJudge(judge, local, secrets=(key,))
+
+
+def build_checker_for(
+    model: ScoreModel, settings: Settings | None = None
+) -> EntailmentChecker | None:
+    """The checker a score model reads: the judge for v5 (``verify.judge``), the cross-encoder
+    for v3's escalation, none for v1, v2 and v4."""
+    if model.combiner is not None:
+        from spanproof.config import load_settings
+
+        return build_judge_for(settings if settings is not None else load_settings())
+    if model.escalation_band is not None:
+        return build_checker()
+    return None

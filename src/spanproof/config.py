@@ -64,8 +64,10 @@ class VerifySettings(BaseModel):
         "five rule checks (the default); a record the rules would verify but the model reads as "
         "contradicted goes to review. false: the rule checks alone.",
     )
-    score_model: Literal["v1", "v2", "v3"] = Field(
-        "v2", description="Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder)."
+    score_model: Literal["v1", "v2", "v3", "v4"] = Field(
+        "v2",
+        description="Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder; v4 adds the "
+        "edit check, docs/edit-check.md).",
     )
     escalation_band: float | None = Field(
         None,
@@ -76,6 +78,18 @@ class VerifySettings(BaseModel):
         "Reports and traces then name the model v3:band=<x>.",
     )
     policy: Literal["flag", "redact"] = Field("flag", description="Delivery policy (SPEC §4.6).")
+    judge: Literal["local", "llm"] = Field(
+        "local",
+        description="The judge of score model v5. local: the bundled trained model. llm: a chat "
+        "model under MiniCheck's protocol (the judge_llm endpoint, else the llm one), cached, "
+        "falling back to the local judge when the model call fails (docs/llm-judge.md).",
+    )
+    judge_prompt: Literal["json", "minicheck"] = Field(
+        "json",
+        description="LLM judge prompt. json: instructions and a JSON label (any chat model); "
+        "minicheck: the bare 'Document: ... Claim: ...' prompt Bespoke-MiniCheck expects "
+        "(answers Yes/No). Each has its own prompt hash.",
+    )
 
 
 class StoreSettings(BaseModel):
@@ -157,6 +171,11 @@ class Settings(BaseSettings):
 
     embedder: EmbedderSettings = EmbedderSettings()
     llm: LlmSettings = LlmSettings()
+    judge_llm: LlmSettings = Field(
+        default_factory=LlmSettings,
+        description="The LLM judge's own endpoint (verify.judge=llm), e.g. Bespoke-MiniCheck "
+        "on Ollama; kind none: the llm group's endpoint.",
+    )
     verify: VerifySettings = VerifySettings()
     store: StoreSettings = StoreSettings()
     connectors: ConnectorSettings = ConnectorSettings()

@@ -22,7 +22,7 @@ from spanproof.core.models import (
     Report,
 )
 from spanproof.core.ports import Decomposer, Embedder
-from spanproof.services.verification import checker_model, score_all, verify_draft
+from spanproof.services.verification import checker_model, checker_note, score_all, verify_draft
 from spanproof.verify.scoring import DEFAULT_SCORE_MODEL, ScoreModel, score_model
 
 EvidenceLike = EvidenceSpan | Mapping[str, Any]
@@ -98,9 +98,12 @@ class Verifier:
     Args:
         embedder: the embedding model; default: the bundled MiniLM with the on-disk cache.
         decomposer: how drafts become claims; default: LLM if configured, else rule-based.
-        score_model: ``"v1"`` (the seed formula), ``"v2"`` (the default) or ``"v3"`` (v2 with
-            borderline claims escalated to the entailment checker), or a ScoreModel.
-        checker: the entailment checker for v3; default: the bundled cross-encoder.
+        score_model: ``"v1"`` (the seed formula), ``"v2"`` (the default), ``"v3"`` (v2 with
+            borderline claims escalated to the entailment checker), ``"v4"`` (v2 plus the edit
+            check, :mod:`spanproof.verify.edits`), ``"v5"`` (every claim read
+            by the judge, a calibrated combiner decides), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5; default: the bundled ones
+            (for v5, the judge ``verify.judge`` names).
     """
 
     def __init__(
@@ -120,10 +123,10 @@ class Verifier:
         self.embedder = embedder
         self.decomposer = decomposer
         self.model = score_model if isinstance(score_model, ScoreModel) else _model(score_model)
-        if checker is None and self.model.escalation_band is not None:
-            from spanproof.bootstrap import build_checker
+        if checker is None and self.model.uses_checker:
+            from spanproof.bootstrap import build_checker_for
 
-            checker = build_checker()
+            checker = build_checker_for(self.model)
         self.checker = checker
 
     def verify(
@@ -167,6 +170,7 @@ class Verifier:
             delivered=None,
             embed_model_hash=self.embedder.model_hash if status == "verified" else "",
             checker_model=checker_model(self.model, self.checker, status),
+            checker_note=checker_note(self.checker) if status == "verified" else "",
         )
 
 

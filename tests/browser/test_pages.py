@@ -6,7 +6,14 @@ import html
 from urllib.parse import quote
 
 from fastapi.testclient import TestClient
-from web_world import EVIL_ID, EVIL_TITLE, SOURCE_ID, WebFixture, expected_mark
+from web_world import (
+    EVIL_ID,
+    EVIL_TITLE,
+    SOURCE_ID,
+    WebFixture,
+    contradicted_trace,
+    expected_mark,
+)
 
 from spanproof.web.routes import LABELS
 
@@ -37,6 +44,32 @@ def test_trace_page_shows_every_claim_with_a_verdict_label(web: WebFixture) -> N
     assert "<mark>" + html.escape(expected_mark(web.store, web.trace)) + "</mark>" in text
     assert quote(SOURCE_ID, safe=":/@") in text
     assert "/static/viewer.js" in text
+
+
+def test_trace_pages_say_the_outcome_in_words_and_verification_second(web: WebFixture) -> None:
+    bad = web.store.append(contradicted_trace())
+    with TestClient(web.app) as client:
+        page = client.get(f"/traces/{bad.id}")
+        listing = client.get("/traces")
+    assert page.status_code == 200 and listing.status_code == 200
+    headline = "✖ 1 claim contradicted, 1 unsupported, 1 supported"
+    assert (
+        '<p class="outcome outcome-contradicted" id="outcome" data-outcome="contradicted">'
+        f'<span class="outcome-name">Outcome:</span> {headline}</p>'
+    ) in page.text
+    # "verified" is still said, after the outcome and without the green of success.
+    assert page.text.index(headline) < page.text.index("<dt>Verification</dt><dd>verified ")
+    assert 'class="ok"' not in page.text
+    # Under flag the delivered text carries ⟦verdict⟧ marks; the page shows the same verdicts
+    # on the interactive draft instead of a second copy.
+    assert bad.delivered is not None and "⟦contradicted⟧" in bad.delivered
+    assert "Draft (before the policy)" not in page.text
+    assert (
+        f'<td class="outcome outcome-contradicted" data-outcome="contradicted">{headline}</td>'
+        in (listing.text)
+    )
+    good = web.trace.outcome
+    assert good and f'data-outcome="{good}"' in listing.text
 
 
 def test_titles_and_text_are_escaped(web: WebFixture) -> None:

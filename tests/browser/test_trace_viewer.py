@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 require_browser()
 
 from playwright.sync_api import Page, expect  # noqa: E402
-from web_world import WebFixture, expected_mark  # noqa: E402
+from web_world import WebFixture, contradicted_trace, expected_mark  # noqa: E402
 
 
 @pytest.fixture
@@ -56,6 +56,29 @@ def test_clicking_a_claim_highlights_the_exact_source_characters(
     link.click()
     entry = next(e for e in web.trace.plan if e["id"] == web.trace.claims[0]["best_span"]["id"])
     expect(page.locator("h1")).to_have_text(entry["title"] or entry["source_id"])
+
+
+def test_the_outcome_is_the_first_thing_said_in_words_not_colour_alone(
+    web: WebFixture, base_url: str, page: Page
+) -> None:
+    bad = web.store.append(contradicted_trace())
+    page.goto(f"{base_url}/traces/{bad.id}")
+    outcome = page.locator("#outcome")
+    expect(outcome).to_be_visible()
+    expect(outcome).to_have_text("Outcome: ✖ 1 claim contradicted, 1 unsupported, 1 supported")
+    verification = page.locator("dt:text-is('Verification') + dd")
+    expect(verification).to_contain_text("verified")
+    first_claim = page.locator("div.answer button.claim").first
+    outcome_box, verification_box = outcome.bounding_box(), verification.bounding_box()
+    claim_box = first_claim.bounding_box()
+    assert outcome_box and verification_box and claim_box
+    assert outcome_box["y"] < verification_box["y"] < claim_box["y"]  # above everything else
+    # Verification is said in the body text colour: no green "verified" above contradictions.
+    colour = "el => getComputedStyle(el).color"
+    assert verification.evaluate(colour) == page.locator("main").evaluate(colour)
+    page.goto(f"{base_url}/traces")
+    cell = page.locator(f'tr:has(a[href="/traces/{bad.id}"]) td.outcome')
+    expect(cell).to_have_text("✖ 1 claim contradicted, 1 unsupported, 1 supported")
 
 
 def test_claims_open_and_close_from_the_keyboard(

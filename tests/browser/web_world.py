@@ -15,9 +15,14 @@ from spanproof.bootstrap import build_parser
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.trace import Trace
 from spanproof.services.ingestion import embed_pending, ingest
+from spanproof.services.replay import RecordingEmbedder
+from spanproof.services.verification_trace import verification_trace
 from spanproof.store.sqlite.store import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
 from spanproof.testing.fakes import FakeEmbedder
+from spanproof.verifier import Verifier, to_evidence
+from spanproof.verify.decompose import RuleBasedDecomposer
+from spanproof.verify.scoring import score_model
 from spanproof.web.routes import router
 
 SOURCE_ID = "file:demo/walking study.md"
@@ -79,6 +84,35 @@ def web_world(tmp_path: Path) -> Iterator[WebFixture]:
     app.include_router(router)
     yield WebFixture(state, store, app, trace)
     store.close()
+
+
+CONTRADICTED_DRAFT = (
+    "Daily walking for 30 minutes lowered systolic blood pressure by 5 mmHg after 12 weeks [S1]. "
+    "Sodium restriction to 1,500 mg per day reduced diastolic blood pressure [S2]. "
+    "Walking also cured diabetes in 40% of participants."
+)
+CONTRADICTED_EVIDENCE = [
+    {
+        "id": "S1",
+        "text": "Daily walking for 30 minutes lowered systolic blood pressure by 5 mmHg after 12 "
+        "weeks.",
+    },
+    {
+        "id": "S2",
+        "text": "Sodium restriction to 1,500 mg per day did not change diastolic blood pressure.",
+    },
+]
+
+
+def contradicted_trace() -> Trace:
+    """The (unsealed) trace of a verification under flag: supported, contradicted, unsupported."""
+    model = score_model("v2")
+    recorder = RecordingEmbedder(FakeEmbedder())
+    verifier = Verifier(embedder=recorder, decomposer=RuleBasedDecomposer(), score_model=model)
+    evidence = to_evidence(CONTRADICTED_EVIDENCE)
+    report = verifier.verify(CONTRADICTED_DRAFT, evidence, policy="flag")
+    request = {"mode": "draft", "policy": "flag"}
+    return verification_trace(report, evidence, report.claims, recorder, model, request)
 
 
 def expected_mark(store: SqliteEvidenceStore, trace: Trace, claim_index: int = 0) -> str:

@@ -26,7 +26,10 @@ EVIDENCE = [
         "text": "Sodium restriction to 1,500 mg per day did not change diastolic blood pressure.",
     },
 ]
-TOP_KEYS = {"score_model", "embed_model", "embed_model_hash", "verification", "claims", "delivered"}
+TOP_KEYS = {
+    "score_model", "embed_model", "embed_model_hash", "verification", "outcome", "counts",
+    "claims", "delivered",
+}  # fmt: skip
 CLAIM_KEYS = {
     "id", "text", "draft_span", "verdict", "score", "best_span", "candidates_considered",
     "cited_markers", "numeric_gated", "entity_gated", "polarity_gated",
@@ -72,6 +75,10 @@ def test_claims_json_has_the_contract_shape_and_verdicts(tmp_path: Path, evidenc
     assert by_id["b"]["verdict"] == "unsupported" and by_id["b"]["numeric_gated"] is True
     assert by_id["c"]["verdict"] == "contradicted" and by_id["c"]["polarity_gated"] is True
     assert by_id["a"]["draft_span"] is None
+    assert report["outcome"] == "contradicted"
+    assert report["counts"] == {
+        "supported": 1, "partial": 0, "unsupported": 1, "contradicted": 1, "evidence_redacted": 0
+    }  # fmt: skip
 
 
 def test_score_model_v1_is_selectable_and_misses_the_negation(
@@ -129,6 +136,76 @@ def test_table_output_names_each_verdict_in_text(tmp_path: Path, evidence: Path)
     code, out, _ = run("verify", "--claims", str(claims), "--evidence", str(evidence))
     assert code == 0
     assert "supported" in out and "a: Daily walking" in out
+    assert "spanproof verify — ✔ the claim is supported" in out  # the outcome, not "verified"
+
+
+#: Claims by the verdict they get against EVIDENCE (see the first test).
+SUPPORTED = {"id": "a", "text": "Daily walking lowered systolic blood pressure by 5 mmHg."}
+UNSUPPORTED = {"id": "b", "text": "Daily walking lowered systolic blood pressure by 9 mmHg."}
+CONTRADICTED = {"id": "c", "text": "Sodium restriction changed diastolic blood pressure."}
+
+
+@pytest.mark.parametrize(
+    ("claims", "outcome", "exits"),
+    [
+        # exit status under --fail-on never, contradicted, unsupported
+        ([SUPPORTED], "all_supported", (0, 0, 0)),
+        ([SUPPORTED, UNSUPPORTED], "not_all_supported", (0, 0, 1)),
+        ([SUPPORTED, CONTRADICTED], "contradicted", (0, 1, 1)),
+    ],
+)
+def test_fail_on_exits_1_when_the_outcome_reaches_it(
+    tmp_path: Path,
+    evidence: Path,
+    claims: list[dict[str, str]],
+    outcome: str,
+    exits: tuple[int, int, int],
+) -> None:
+    path = write_jsonl(tmp_path / "claims.jsonl", claims)
+    base = ("verify", "--claims", str(path), "--evidence", str(evidence), "--json")
+    code, out, _ = run(*base)
+    assert code == 0  # the default is --fail-on never
+    assert json.loads(out)["outcome"] == outcome
+    for level, expected in zip(("never", "contradicted", "unsupported"), exits, strict=True):
+        code, out, err = run(*base, "--fail-on", level)
+        assert code == expected, (level, err)
+        assert json.loads(out)["outcome"] == outcome  # the report is printed either way
+
+
+def test_fail_on_contradicted_fails_a_draft_and_the_table_says_why(
+    tmp_path: Path, evidence: Path
+) -> None:
+    draft = tmp_path / "draft.txt"
+    draft.write_text(
+        "Daily walking lowered systolic blood pressure by 5 mmHg [S1]. "
+        "Sodium restriction changed diastolic blood pressure [S2]. "
+        "Walking also cured diabetes in 40% of participants.",
+        encoding="utf-8",
+    )
+    code, out, _ = run(
+        "verify", "--draft", str(draft), "--evidence", str(evidence), "--fail-on", "contradicted"
+    )
+    assert code == 1
+    assert "spanproof verify — ✖ 1 claim contradicted, 1 unsupported, 1 supported" in out
+    assert "verification verified" in out  # still said, second
+    # flag (the default) marks each claim that is not supported inline.
+    assert "[S2]. ⟦contradicted⟧ Walking" in " ".join(out.split())
+    assert "participants. ⟦unsupported⟧" in out
+
+
+def test_fail_on_with_a_batch_fails_when_any_item_reaches_it(tmp_path: Path) -> None:
+    items = tmp_path / "items.jsonl"
+    good = {"id": "ok", "claims": [SUPPORTED], "evidence": EVIDENCE}
+    bad = {"id": "bad", "claims": [SUPPORTED, CONTRADICTED], "evidence": EVIDENCE}
+    items.write_text(json.dumps(good) + "\n" + json.dumps(bad) + "\n", encoding="utf-8")
+    code, out, _ = run("verify", "--batch", str(items), "--json", "--fail-on", "contradicted")
+    assert code == 1
+    assert [json.loads(line)["outcome"] for line in out.splitlines()] == [
+        "all_supported",
+        "contradicted",
+    ]
+    items.write_text(json.dumps(good) + "\n", encoding="utf-8")
+    assert run("verify", "--batch", str(items), "--json", "--fail-on", "unsupported")[0] == 0
 
 
 def test_batch_streams_one_line_per_input_and_survives_bad_lines(tmp_path: Path) -> None:

@@ -173,6 +173,8 @@ def test_the_answer_serialises_to_the_json_the_cli_prints(store: SqliteEvidenceS
         "answer",
         "draft",
         "verification",
+        "outcome",
+        "counts",
         "policy",
         "claims",
         "citations",
@@ -183,6 +185,10 @@ def test_the_answer_serialises_to_the_json_the_cli_prints(store: SqliteEvidenceS
     }
     assert data["trace_id"] == answer.trace_id
     assert data["plan"]["plan_hash"] == answer.plan.plan_hash
+    assert data["outcome"] == answer.outcome.value and data["counts"] == answer.counts
+    stored = store.get_trace(data["trace_id"])
+    assert stored is not None
+    assert (stored.outcome, stored.counts) == (data["outcome"], data["counts"])
     assert data["plan"]["plan_model"] == "planner-v1"
     assert [s["marker"] for s in data["plan"]["spans"]][:2] == ["S1", "S2"]
 

@@ -13,6 +13,7 @@ from fastapi.testclient import TestClient
 
 from spanproof.api.app import create_app
 from spanproof.api.state import AppState
+from spanproof.core.models import outcome_of
 from spanproof.core.trace import Trace, check_chain
 from spanproof.store.sqlite.store import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
@@ -84,9 +85,19 @@ def test_verify_claims_returns_the_cli_contract_object(client: TestClient) -> No
         "embed_model",
         "embed_model_hash",
         "verification",
+        "outcome",
+        "counts",
         "claims",
         "delivered",
         "trace_id",
+    }
+    assert data["outcome"] == "all_supported"
+    assert data["counts"] == {
+        "supported": 1,
+        "partial": 0,
+        "unsupported": 0,
+        "contradicted": 0,
+        "evidence_redacted": 0,
     }
     assert data["trace_id"].startswith("tr_")
     assert data["verification"] == "verified" and data["score_model"] == "v2"
@@ -108,6 +119,40 @@ def test_verify_draft_decomposes_and_applies_the_policy(client: TestClient) -> N
     verdicts = [c["verdict"] for c in data["claims"]]
     assert verdicts[0] == "supported" and verdicts[1] != "supported"
     assert "cheese" not in data["delivered"] and "walking" in data["delivered"]
+    assert data["outcome"] in {"not_all_supported", "contradicted"}
+    assert data["counts"]["supported"] == 1 and sum(data["counts"].values()) == 2
+
+
+def test_verify_under_flag_marks_the_claim_and_says_the_outcome(client: TestClient) -> None:
+    draft = "Daily walking lowered systolic blood pressure [S1]. Mars is made of cheese [S2]."
+    response = client.post("/v1/verify", json={"draft": draft, "evidence": EVIDENCE})
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert [c["verdict"] for c in data["claims"]] == ["supported", "unsupported"]
+    assert data["verification"] == "verified" and data["outcome"] == "not_all_supported"
+    assert data["counts"]["unsupported"] == 1
+    assert data["delivered"] == draft + " ⟦unsupported⟧"
+
+
+def test_openapi_documents_outcome_and_counts(client: TestClient) -> None:
+    schemas = client.get("/openapi.json").json()["components"]["schemas"]
+    for name in ("VerifyResponse", "GenerateResponse"):
+        assert {"outcome", "counts"} <= set(schemas[name]["required"]), name
+    assert set(schemas["Outcome"]["enum"]) == {
+        "all_supported",
+        "not_all_supported",
+        "contradicted",
+        "no_claims",
+        "abstained",
+        "unavailable",
+    }
+    assert set(schemas["VerdictCounts"]["properties"]) == {
+        "supported",
+        "partial",
+        "unsupported",
+        "contradicted",
+        "evidence_redacted",
+    }
 
 
 def test_verify_accepts_plain_string_claims(client: TestClient) -> None:
@@ -138,6 +183,9 @@ def test_generate_answers_verifies_and_traces(client: TestClient, state: AppStat
     data = response.json()
     assert data["question"] == WALKING and data["verification"] == "verified"
     assert data["claims"] and data["citations"] and data["plan"]["spans"]
+    verdicts = [c["verdict"] for c in data["claims"]]
+    assert data["outcome"] == outcome_of(data["verification"], verdicts).value
+    assert sum(data["counts"].values()) == len(data["claims"])
     assert data["trace_id"].startswith("tr_")
     trace = client.get(f"/v1/trace/{data['trace_id']}")
     assert trace.status_code == 200
@@ -166,6 +214,8 @@ def test_traces_lists_recent_first_and_pages(client: TestClient) -> None:
     ids = [client.post("/v1/generate", json={"question": WALKING}).json()["trace_id"] for _ in "ab"]
     listed = client.get("/v1/traces").json()
     assert [t["id"] for t in listed] == ids[::-1]
+    answered = client.get(f"/v1/traces/{ids[0]}").json()
+    assert listed[1]["outcome"] == answered["outcome"] and listed[1]["counts"] == answered["counts"]
     assert listed[0]["question"] == WALKING and listed[0]["kind"] == "generation"
     page = client.get("/v1/traces", params={"limit": 1, "offset": 1}).json()
     assert [t["id"] for t in page] == [ids[0]]

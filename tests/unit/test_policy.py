@@ -1,4 +1,5 @@
-"""Delivery policy (SPEC §4.6): flag keeps the draft, redact replaces merged unsupported ranges."""
+"""Delivery policy (SPEC §4.6): flag keeps the draft and marks claims that are not supported
+inline; redact replaces merged unsupported ranges."""
 
 from __future__ import annotations
 
@@ -8,7 +9,15 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spanproof.core.models import ClaimVerdict, Policy, Verdict
-from spanproof.verify.policy import REDACTION_NOTICE, deliver, merge_ranges, redact
+from spanproof.verify.policy import (
+    FLAG_MARK_RE,
+    REDACTION_NOTICE,
+    deliver,
+    flag,
+    merge_ranges,
+    redact,
+    strip_flags,
+)
 
 DRAFT = "Alpha rose. Beta fell. Gamma held. Delta grew."
 #        0         1         2         3         4
@@ -44,9 +53,48 @@ def test_notice_text() -> None:
     assert REDACTION_NOTICE == "[unsupported claim removed]"
 
 
-def test_flag_returns_the_draft_unchanged() -> None:
-    claims = [cv(ALPHA, Verdict.UNSUPPORTED), cv(BETA, Verdict.CONTRADICTED)]
+def test_flag_marks_each_claim_that_is_not_supported_after_its_range() -> None:
+    claims = [
+        cv(ALPHA, Verdict.UNSUPPORTED),
+        cv(BETA, Verdict.CONTRADICTED),
+        cv(GAMMA, Verdict.SUPPORTED),
+        cv(DELTA, Verdict.PARTIAL),
+    ]
+    assert deliver(DRAFT, claims, Policy.FLAG) == (
+        "Alpha rose. ⟦unsupported⟧ Beta fell. ⟦contradicted⟧ Gamma held. Delta grew. ⟦partial⟧"
+    )
+
+
+def test_flag_leaves_a_fully_supported_draft_unchanged() -> None:
+    claims = [cv(span, Verdict.SUPPORTED) for span in (ALPHA, BETA, GAMMA, DELTA)]
     assert deliver(DRAFT, claims, Policy.FLAG) == DRAFT
+    assert deliver(DRAFT, [], Policy.FLAG) == DRAFT
+
+
+def test_flag_marks_redacted_evidence_and_skips_claims_without_a_range() -> None:
+    claims = [cv(GAMMA, Verdict.EVIDENCE_REDACTED), cv(None, Verdict.CONTRADICTED)]
+    assert (
+        flag(DRAFT, claims) == "Alpha rose. Beta fell. Gamma held. ⟦evidence_redacted⟧ Delta grew."
+    )
+
+
+def test_claims_ending_together_get_one_marker_per_verdict_in_claim_order() -> None:
+    claims = [
+        cv((0, 11), Verdict.CONTRADICTED),
+        cv((6, 11), Verdict.UNSUPPORTED),
+        cv((0, 11), Verdict.CONTRADICTED),
+    ]
+    assert flag(DRAFT, claims) == (
+        "Alpha rose. ⟦contradicted⟧ ⟦unsupported⟧ Beta fell. Gamma held. Delta grew."
+    )
+
+
+def test_strip_flags_gives_the_draft_back_and_the_pattern_names_the_verdicts() -> None:
+    claims = [cv(ALPHA, Verdict.UNSUPPORTED), cv(DELTA, Verdict.CONTRADICTED)]
+    marked = flag(DRAFT, claims)
+    assert [m.group(1) for m in FLAG_MARK_RE.finditer(marked)] == ["unsupported", "contradicted"]
+    assert strip_flags(marked) == DRAFT
+    assert strip_flags("kept ⟦supported⟧ and ⟦other⟧") == "kept ⟦supported⟧ and ⟦other⟧"
 
 
 def test_redact_replaces_an_unsupported_claim() -> None:
@@ -134,3 +182,21 @@ def test_merged_ranges_are_sorted_disjoint_and_cover_the_same_points(
         assert end < start  # disjoint and not touching
     points = {p for a, b in ranges for p in range(a, b)}
     assert points == {p for a, b in merged for p in range(a, b)}
+
+
+_verdicts = st.sampled_from(list(Verdict))
+
+
+@given(
+    st.text(alphabet=st.characters(blacklist_characters="⟦⟧"), max_size=60),
+    st.lists(st.tuples(_range, _verdicts), max_size=8),
+)
+def test_flag_only_inserts_markers(
+    draft: str, spans: list[tuple[tuple[int, int], Verdict]]
+) -> None:
+    claims = [cv((min(a, len(draft)), min(b, len(draft))), verdict) for (a, b), verdict in spans]
+    marked = flag(draft, claims)
+    assert strip_flags(marked) == draft
+    flagged = {(c.draft_span, c.verdict) for c in claims if c.verdict is not Verdict.SUPPORTED}
+    ends = {(span[1], verdict) for span, verdict in flagged if span is not None}
+    assert len(FLAG_MARK_RE.findall(marked)) == len(ends)

@@ -17,6 +17,7 @@ PUBLIC = [
     "Engine",
     "EvidenceSpan",
     "InvalidInputError",
+    "Outcome",
     "Policy",
     "ProviderError",
     "Report",

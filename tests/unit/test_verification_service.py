@@ -10,11 +10,11 @@ import numpy as np
 import pytest
 
 import spanproof
-from spanproof import Claim, DecomposeError, Policy, ProviderError, Verdict, Verifier
+from spanproof import Claim, DecomposeError, Outcome, Policy, ProviderError, Verdict, Verifier
 from spanproof.core.ports import FloatMatrix
 from spanproof.services.verification import score_all
 from spanproof.testing.fakes import FakeEmbedder
-from spanproof.verify.policy import REDACTION_NOTICE
+from spanproof.verify.policy import REDACTION_NOTICE, strip_flags
 from spanproof.verify.scoring import V1, V2
 
 _MARKER = re.compile(r"\s*\[(S\d+)\]")
@@ -137,7 +137,21 @@ def test_end_to_end_verdicts() -> None:
     assert report.claims[0].best_span is not None
     assert report.claims[0].best_span.id == "S1"
     assert embedder.calls == 1
-    assert report.delivered == DRAFT  # flag is the default
+    # flag is the default: the draft, each claim that is not supported marked after its range
+    assert report.delivered == (
+        "Aspirin lowered fever in adults [S1]. "
+        "Ibuprofen reduced joint pain in 400 patients [S2] ⟦unsupported⟧. "
+        "Paracetamol cured the common cold in children ⟦unsupported⟧"
+    )
+    assert strip_flags(report.delivered) == report.draft == DRAFT
+    assert report.outcome is Outcome.NOT_ALL_SUPPORTED
+    assert report.counts == {
+        "supported": 1,
+        "partial": 0,
+        "unsupported": 2,
+        "contradicted": 0,
+        "evidence_redacted": 0,
+    }
 
 
 def test_empty_draft_is_verified_with_no_claims_and_no_calls() -> None:
@@ -148,6 +162,7 @@ def test_empty_draft_is_verified_with_no_claims_and_no_calls() -> None:
         assert report.verification == "verified"
         assert report.claims == ()
         assert report.delivered == draft
+        assert report.outcome is Outcome.NO_CLAIMS
     assert embedder.calls == 0
     assert decomposer.calls == 0
 
@@ -200,7 +215,8 @@ def test_embedder_failure_is_unavailable_with_reason() -> None:
     report = verifier(embedder).verify(DRAFT, EVIDENCE)
     assert report.verification == "unavailable: embedding failed: connection refused"
     assert report.claims == ()
-    assert report.delivered == DRAFT  # flag delivers the draft unchanged
+    assert report.delivered == DRAFT  # flag delivers the draft unchanged: nothing was judged
+    assert report.outcome is Outcome.UNAVAILABLE
     assert embedder.calls == 1
 
 
@@ -264,9 +280,13 @@ def test_report_json_shape() -> None:
         "embed_model",
         "embed_model_hash",
         "verification",
+        "outcome",
+        "counts",
         "claims",
         "delivered",
     }
+    assert data["outcome"] == "not_all_supported"
+    assert sum(data["counts"].values()) == len(data["claims"])
     assert len(data["claims"]) == 3
     for claim in data["claims"]:
         assert set(claim) == CLAIM_KEYS
@@ -284,10 +304,13 @@ def test_unavailable_report_json_shape() -> None:
         "embed_model",
         "embed_model_hash",
         "verification",
+        "outcome",
+        "counts",
         "claims",
         "delivered",
     }
     assert data["claims"] == []
+    assert data["outcome"] == "unavailable" and set(data["counts"].values()) == {0}
 
 
 @pytest.mark.parametrize("model", ["v1", "v2"])

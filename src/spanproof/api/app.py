@@ -32,16 +32,19 @@ from spanproof.api.schemas import (
     VerifyResponse,
 )
 from spanproof.api.state import AppState, get_state, stored_key_store
+from spanproof.core.checker import EntailmentChecker
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import Policy
+from spanproof.core.outcome import trace_outcome
 from spanproof.core.store import SearchFilter
+from spanproof.core.trace import Trace
 from spanproof.services.ingestion import embed_pending, ingest
 from spanproof.services.replay import RecordingEmbedder
 from spanproof.services.search import search as run_search
 from spanproof.services.verification_trace import verification_trace
 from spanproof.verifier import Verifier, to_evidence
-from spanproof.verify.scoring import BAND_SUFFIX, score_model
+from spanproof.verify.scoring import BAND_SUFFIX, ScoreModel, score_model
 
 State = Annotated[AppState, Depends(get_state)]
 ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -58,6 +61,20 @@ def _metrics(request: Request) -> Metrics:
     return metrics
 
 
+def _checker(request: Request, model: ScoreModel) -> EntailmentChecker | None:
+    """The checker a request's own score model reads, loaded once per app (see below)."""
+    cache: dict[str, EntailmentChecker | None] = getattr(request.app.state, "checkers", {})
+    return cache.get(model.name)
+
+
+def _remember_checker(
+    request: Request, model: ScoreModel, checker: EntailmentChecker | None
+) -> None:
+    cache: dict[str, EntailmentChecker | None] = getattr(request.app.state, "checkers", {})
+    cache.setdefault(model.name, checker)
+    request.app.state.checkers = cache
+
+
 @v1.post("/verify", response_model=VerifyResponse, summary="Verify a draft or claims")
 def verify(body: VerifyRequest, state: State, request: Request) -> dict[str, Any]:
     """Verify a draft (decomposed into claims) or atomic claims against evidence.
@@ -71,9 +88,11 @@ def verify(body: VerifyRequest, state: State, request: Request) -> dict[str, Any
         model = score_model(body.score_model)
     # One recorder per request: the trace stores the very vectors scoring used (SPEC §4.7).
     recorder = RecordingEmbedder(base.embedder)
+    checker = base.checker if model.name == base.model.name else _checker(request, model)
     verifier = Verifier(
-        embedder=recorder, decomposer=base.decomposer, score_model=model, checker=base.checker
+        embedder=recorder, decomposer=base.decomposer, score_model=model, checker=checker
     )
+    _remember_checker(request, model, verifier.checker)
     evidence = to_evidence([e.model_dump() for e in body.evidence])
     request_record: dict[str, Any] = {
         "mode": "draft" if body.draft is not None else "claims",
@@ -136,19 +155,25 @@ def list_traces(
     offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
 ) -> list[dict[str, Any]]:
     """Summaries of recent traces (open one with ``/v1/traces/{id}``)."""
-    return [
-        {
-            "id": t.id,
-            "seq": t.seq,
-            "kind": t.kind,
-            "created_at": t.created_at,
-            "question": t.request.get("question"),
-            "verification": t.verification,
-            "claims": len(t.claims),
-            "hash": t.hash,
-        }
-        for t in state.traces.list_traces(limit=limit, offset=offset)
-    ]
+    return [_summary(t) for t in state.traces.list_traces(limit=limit, offset=offset)]
+
+
+def _summary(trace: Trace) -> dict[str, Any]:
+    """One line of ``/v1/traces``; the outcome is derived for traces written before it was
+    stored (None when a stored verdict is not one spanproof writes)."""
+    outcome, counts = trace_outcome(trace)
+    return {
+        "id": trace.id,
+        "seq": trace.seq,
+        "kind": trace.kind,
+        "created_at": trace.created_at,
+        "question": trace.request.get("question"),
+        "verification": trace.verification,
+        "outcome": outcome.value if outcome is not None else None,
+        "counts": counts,
+        "claims": len(trace.claims),
+        "hash": trace.hash,
+    }
 
 
 def _upload_bytes(body: SourceUpload) -> bytes:

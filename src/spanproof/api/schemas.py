@@ -6,6 +6,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from spanproof.core.models import Outcome
+
 MAX_ITEMS = 10_000
 #: The largest integer a query or path parameter accepts (``offset``, version numbers): SQLite
 #: integers are 64-bit, and a larger value reached the store and failed there (a 500).
@@ -43,8 +45,12 @@ class VerifyRequest(BaseModel):
     policy: Literal["flag", "redact"] | None = Field(
         None, description="Delivery policy for drafts (default: the server's)."
     )
-    score_model: Literal["v1", "v2", "v3"] | None = Field(
-        None, description="Score model (default: the server's; v3 escalates to the checker)."
+    score_model: Literal["v1", "v2", "v3", "v4", "v5"] | None = Field(
+        None,
+        description=(
+            "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
+            "check, v5 reads every claim with the judge)."
+        ),
     )
 
     @model_validator(mode="after")
@@ -52,6 +58,22 @@ class VerifyRequest(BaseModel):
         if (self.draft is None) == (self.claims is None):
             raise ValueError("give exactly one of 'draft' or 'claims'")
         return self
+
+
+class VerdictCounts(BaseModel):
+    """How many claims got each verdict."""
+
+    supported: int
+    partial: int
+    unsupported: int
+    contradicted: int
+    evidence_redacted: int
+
+
+OUTCOME_DESCRIPTION = (
+    "What verification found: all_supported | not_all_supported | contradicted | no_claims | "
+    "abstained | unavailable ('verification' only says whether the check ran)."
+)
 
 
 class VerifyResponse(BaseModel):
@@ -63,6 +85,8 @@ class VerifyResponse(BaseModel):
     embed_model: str
     embed_model_hash: str
     verification: str
+    outcome: Outcome = Field(..., description=OUTCOME_DESCRIPTION)
+    counts: VerdictCounts
     claims: list[dict[str, Any]]
     delivered: str | None
 
@@ -83,6 +107,8 @@ class GenerateResponse(BaseModel):
     answer: str | None
     draft: str
     verification: str
+    outcome: Outcome = Field(..., description=OUTCOME_DESCRIPTION)
+    counts: VerdictCounts
     policy: str
     claims: list[dict[str, Any]]
     citations: dict[str, dict[str, Any]]

@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from spanproof.cli.errors import handle_errors
+from spanproof.cli.outcome import FAIL_ON_OPTION, exit_status, outcome_line
 from spanproof.cli.render import STYLES
 from spanproof.cli.store_commands import DB_OPTION
 from spanproof.core.models import Policy, Verdict
@@ -23,13 +24,15 @@ MARKS = {
     Verdict.CONTRADICTED: "⊘",
     Verdict.EVIDENCE_REDACTED: "▒",
 }
-EXIT_UNAVAILABLE = 5  # as `spanproof verify`: the answer was delivered unverified
 
 
 def render_answer(answer: Answer, console: Console) -> None:
-    """The delivered answer, each claim with its mark, verdict and score, sources and trace."""
+    """The outcome, the delivered answer, each claim with its mark, verdict and score, sources
+    and trace."""
     console.print(f"[bold]Q:[/bold] {escape(answer.question)}")
-    console.print(f"[bold]A[/bold] ({escape(answer.verification)}, policy {answer.policy.value}):")
+    outcome = outcome_line(answer.outcome, answer.counts, answer.verification)
+    console.print(f"[bold]outcome:[/bold] {outcome}", highlight=False)
+    console.print(f"[bold]A[/bold] (policy {answer.policy.value}):")
     if answer.answer is None:
         console.print("  (withheld: verification unavailable under the redact policy)")
     else:
@@ -65,19 +68,23 @@ def render_answer(answer: Answer, console: Console) -> None:
     "--policy",
     type=click.Choice(["flag", "redact"]),
     default=None,
-    help="flag: deliver the draft with verdicts; redact: remove unsupported claims "
-    "(default: the configured policy, flag).",
+    help="flag: deliver the answer with a ⟦verdict⟧ mark after each claim that is not "
+    "supported; redact: remove unsupported claims (default: the configured policy, flag).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the answer as one JSON object.")
+@FAIL_ON_OPTION
 @DB_OPTION
 @handle_errors
-def ask_command(question: str, policy: str | None, as_json: bool, db: str | None) -> None:
+def ask_command(
+    question: str, policy: str | None, as_json: bool, fail_on: str, db: str | None
+) -> None:
     """Answer QUESTION from the store and verify every claim of the answer.
 
     \b
     spanproof ask "What did daily walking do to blood pressure?" [--policy redact] [--json]
 
-    Exits 5 when verification was unavailable (the reason is in the output).
+    Exits 1 when the outcome reaches --fail-on, 5 when verification was unavailable (the reason
+    is in the output).
     """
     from spanproof.bootstrap import build_engine
     from spanproof.config import load_settings
@@ -91,8 +98,9 @@ def ask_command(question: str, policy: str | None, as_json: bool, db: str | None
         click.echo(json.dumps(answer.to_dict(), ensure_ascii=False))
     else:
         render_answer(answer, Console(soft_wrap=True))
-    if answer.verification != "verified":
-        sys.exit(EXIT_UNAVAILABLE)
+    status = exit_status(answer.verification, answer.outcome, fail_on)
+    if status:
+        sys.exit(status)
 
 
 COMMANDS = (ask_command,)

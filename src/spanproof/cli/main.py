@@ -14,9 +14,11 @@ from rich.progress import Progress
 from spanproof import __version__
 from spanproof.cli.errors import error_object, handle_errors
 from spanproof.cli.jsonl import iter_lines, parse_line, read_jsonl, read_text, require_fields
+from spanproof.cli.outcome import EXIT_FAIL_ON, FAIL_ON_OPTION, exit_status
 from spanproof.cli.render import render_report
 from spanproof.core.errors import InvalidInputError, SpanproofError
-from spanproof.core.models import Report
+from spanproof.core.models import Outcome, Report
+from spanproof.core.outcome import FailOn, fails
 from spanproof.verifier import Verifier, to_claims, to_evidence
 
 
@@ -73,7 +75,7 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
 )
 @click.option(
     "--score-model",
-    type=click.Choice(["v1", "v2", "v3"]),
+    type=click.Choice(["v1", "v2", "v3", "v4"]),
     default=None,
     help="Score model (default: v2).",
 )
@@ -86,6 +88,7 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
 @click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object (or one per batch line)."
 )
+@FAIL_ON_OPTION
 @handle_errors
 def verify(
     claims_path: Path | None,
@@ -95,6 +98,7 @@ def verify(
     score_model: str | None,
     policy: str | None,
     as_json: bool,
+    fail_on: str,
 ) -> None:
     """Verify claims or a draft against evidence.
 
@@ -102,6 +106,10 @@ def verify(
     spanproof verify --claims CLAIMS.jsonl --evidence EVIDENCE.jsonl --json
     spanproof verify --draft DRAFT.txt --evidence EVIDENCE.jsonl [--policy redact] [--json]
     spanproof verify --batch ITEMS.jsonl --json
+    spanproof verify --draft DRAFT.txt --evidence EVIDENCE.jsonl --fail-on contradicted  # CI
+
+    Exits 1 when the outcome reaches --fail-on (with --batch: any item's), 5 when
+    verification was unavailable.
     """
     modes = [p for p in (claims_path, draft_path, batch_path) if p is not None]
     if len(modes) != 1:
@@ -114,7 +122,8 @@ def verify(
     if batch_path is not None:
         batch_text = read_text(batch_path, "batch")
         verifier = _verifier(score_model)
-        _run_batch(verifier, batch_path, batch_text)
+        if _run_batch(verifier, batch_path, batch_text, FailOn(fail_on)):
+            sys.exit(EXIT_FAIL_ON)
         return
     assert evidence_path is not None  # checked above; narrows the type
     evidence = _load_evidence(evidence_path)
@@ -127,7 +136,7 @@ def verify(
         draft = read_text(draft_path, "draft")
         verifier = _verifier(score_model)
         report = verifier.verify(draft, evidence, policy=policy or verifier_policy())
-    _emit(report, as_json, {str(e["id"]): e["text"] for e in evidence})
+    _emit(report, as_json, {str(e["id"]): e["text"] for e in evidence}, FailOn(fail_on))
 
 
 def verifier_policy() -> str:
@@ -148,31 +157,38 @@ def _verifier(score_model: str | None) -> Verifier:
     )
 
 
-def _emit(report: Report, as_json: bool, evidence: dict[str, str]) -> None:
+def _emit(report: Report, as_json: bool, evidence: dict[str, str], fail_on: FailOn) -> None:
     if as_json:
         click.echo(_dump(report.to_dict()))
     else:
         render_report(report, Console(), evidence)
-    if report.verification != "verified":
-        sys.exit(5)
+    status = exit_status(report.verification, report.outcome, fail_on)
+    if status:
+        sys.exit(status)
 
 
-def _run_batch(verifier: Verifier, path: Path, text: str) -> None:
+def _run_batch(verifier: Verifier, path: Path, text: str, fail_on: FailOn) -> bool:
     """One output line per input line; a bad line yields an error object, never a crash.
 
     A progress bar goes to stderr when stderr is a terminal (stdout stays pure JSON Lines).
+    Returns whether any item's outcome reached ``fail_on``.
     """
     lines = list(iter_lines(text))
     err = Console(stderr=True)
+    failed = False
     with Progress(console=err, disable=not err.is_terminal, transient=True) as progress:
         task = progress.add_task("verifying", total=len(lines))
         for number, line in lines:
-            _batch_line(verifier, path, number, line)
+            outcome = _batch_line(verifier, path, number, line)
+            failed = failed or (outcome is not None and fails(outcome, fail_on))
             progress.advance(task)
+    return failed
 
 
-def _batch_line(verifier: Verifier, path: Path, number: int, line: str) -> None:
+def _batch_line(verifier: Verifier, path: Path, number: int, line: str) -> Outcome | None:
+    """Verify one batch line and print its result; returns its outcome (None for a bad line)."""
     ident: Any = None
+    outcome: Outcome | None = None
     where = f"{path}:{number}"
     try:
         obj = parse_line(line, where)
@@ -184,11 +200,14 @@ def _batch_line(verifier: Verifier, path: Path, number: int, line: str) -> None:
             raise InvalidInputError(f"{where}: 'evidence' is empty")
         claims = to_claims(obj["claims"])
         evidence = to_evidence(obj["evidence"])
-        result: dict[str, Any] = {"id": ident, **verifier.check_claims(claims, evidence).to_dict()}
+        report = verifier.check_claims(claims, evidence)
+        outcome = report.outcome
+        result: dict[str, Any] = {"id": ident, **report.to_dict()}
     except SpanproofError as exc:
         result = {"id": ident, "line": number, "error": error_object(exc)}
     click.echo(_dump(result))
     sys.stdout.flush()
+    return outcome
 
 
 def _register() -> None:

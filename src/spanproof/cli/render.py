@@ -8,6 +8,7 @@ from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
 
+from spanproof.cli.outcome import outcome_line
 from spanproof.core.models import Report, Verdict
 
 STYLES = {
@@ -28,7 +29,8 @@ def render_report(
     report: Report, console: Console, evidence: Mapping[str, str] | None = None
 ) -> None:
     """A verdict table; with ``evidence`` (id → text) each best span is quoted."""
-    table = Table(title=f"spanproof verify — {report.verification}", show_lines=False)
+    title = outcome_line(report.outcome, report.counts, report.verification)
+    table = Table(title=f"spanproof verify — {title}", show_lines=False)
     table.add_column("claim", overflow="fold", ratio=3)
     table.add_column("verdict", no_wrap=True)
     table.add_column("score", justify="right", no_wrap=True)
@@ -59,12 +61,11 @@ def render_report(
             ", ".join(gates) or "—",
         )
     console.print(table)
-    counts: dict[str, int] = {}
-    for claim in report.claims:
-        counts[claim.verdict.value] = counts.get(claim.verdict.value, 0) + 1
-    summary = ", ".join(f"{v} {k}" for k, v in sorted(counts.items())) or "no claims"
+    summary = ", ".join(f"{n} {k}" for k, n in report.counts.items() if n) or "no claims"
     console.print(
         f"score model {report.score_model} · embed model {report.embed_model or '—'} · {summary}"
+        f" · verification {escape(report.verification)}",
+        highlight=False,
     )
     if report.delivered is not None and report.draft is not None:
         console.print("[bold]delivered:[/bold]")

@@ -17,10 +17,13 @@ from rich.markup import escape
 from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
+from spanproof.cli.outcome import outcome_line
 from spanproof.cli.render import STYLES
 from spanproof.cli.store_commands import DB_OPTION, open_store
-from spanproof.core.errors import ConfigurationError, InvalidInputError, StoreError
+from spanproof.core.checker import EntailmentChecker
+from spanproof.core.errors import ConfigurationError, InvalidInputError, SpanproofError, StoreError
 from spanproof.core.models import Verdict
+from spanproof.core.outcome import trace_outcome
 from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import ChainProblem, Trace, TraceStore, check_chain
 from spanproof.services.replay import ReplayResult, replay
@@ -88,6 +91,10 @@ def _render(trace: Trace, console: Console) -> None:
         f"[bold]{escape(trace.id)}[/bold] · seq {trace.seq} · {escape(trace.kind)} · "
         f"{escape(trace.created_at)}"
     )
+    outcome, counts = trace_outcome(trace)
+    if outcome is not None:
+        line = outcome_line(outcome, counts, trace.verification)
+        console.print(f"outcome: {line}", highlight=False)
     status = "green" if trace.verification == "verified" else "red"
     console.print(f"verification: [{status}]{escape(trace.verification)}[/{status}]")
     models = " · ".join(f"{k} {_short(v)}" for k, v in sorted(trace.models.items()) if v)
@@ -182,12 +189,8 @@ def verify_command(trace_id: str | None, all_traces: bool, db: str | None, as_js
     targets = chain if all_traces else [t for t in chain if t.id == trace_id]
     if not all_traces and not targets:
         raise InvalidInputError(f"unknown trace id {trace_id!r}")
-    checker = None
-    if any(t.models.get("checker_model") for t in targets):  # score model v3 traces
-        from spanproof.bootstrap import build_checker
-
-        checker = build_checker()
-    results = [(trace, replay(trace, checker)) for trace in targets]
+    checkers = _ReplayCheckers()
+    results = [(trace, replay(trace, checkers.for_trace(trace))) for trace in targets]
     failed = [r for _, r in results if not r.ok]
     report = _report(chain, problems, results)
     if as_json:
@@ -273,3 +276,29 @@ def _render_verify(
 
 
 COMMANDS = (trace_group,)
+
+
+class _ReplayCheckers:
+    """The local checker a trace's score model read, each loaded once: the cross-encoder for
+    v3, the local judge for v5 (an LLM judge's v5 trace replays from its stored judgements)."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, EntailmentChecker] = {}
+
+    def for_trace(self, trace: Trace) -> EntailmentChecker | None:
+        from spanproof.services.replay import LLM_JUDGE_PREFIX
+        from spanproof.verify.scoring import score_model
+
+        recorded = str(trace.models.get("checker_model", ""))
+        if not recorded or recorded.startswith(LLM_JUDGE_PREFIX):
+            return None
+        try:
+            model = score_model(str(trace.models.get("score_model", "")))
+        except SpanproofError:
+            return None  # replay reports the unknown model
+        kind = "judge" if model.combiner is not None else "cross-encoder"
+        if kind not in self._loaded:
+            from spanproof.bootstrap import build_checker, build_judge
+
+            self._loaded[kind] = build_judge() if kind == "judge" else build_checker()
+        return self._loaded[kind]

@@ -6,6 +6,7 @@ All models are frozen dataclasses: plain, typed and hashable where useful. JSON 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, NamedTuple
@@ -26,6 +27,51 @@ class Policy(StrEnum):
 
     FLAG = "flag"
     REDACT = "redact"
+
+
+class Outcome(StrEnum):
+    """What a report says about its text as a whole, in one word nobody can misread.
+
+    ``verification`` only says whether the check ran; the outcome says what it found. See
+    :func:`outcome_of`.
+    """
+
+    ALL_SUPPORTED = "all_supported"
+    NOT_ALL_SUPPORTED = "not_all_supported"
+    CONTRADICTED = "contradicted"
+    NO_CLAIMS = "no_claims"
+    ABSTAINED = "abstained"
+    UNAVAILABLE = "unavailable"
+
+
+def verdict_counts(verdicts: Iterable[str]) -> dict[str, int]:
+    """How many claims got each verdict: every verdict a key, in :class:`Verdict` order."""
+    counts = dict.fromkeys((v.value for v in Verdict), 0)
+    for verdict in verdicts:
+        counts[Verdict(verdict).value] += 1
+    return counts
+
+
+def outcome_of(verification: str, verdicts: Iterable[str], *, abstained: bool = False) -> Outcome:
+    """The outcome of a report: a pure function of its verification status and claim verdicts.
+
+    In order: ``abstained`` when the answer abstained (nothing was claimed, so nothing can fail);
+    ``unavailable`` when the check did not run (``verification`` is not ``verified``);
+    ``no_claims`` when there was nothing to check; ``contradicted`` when any claim is
+    contradicted; ``all_supported`` when every claim is supported; else ``not_all_supported``.
+    """
+    if abstained:
+        return Outcome.ABSTAINED
+    if verification != "verified":
+        return Outcome.UNAVAILABLE
+    found = [Verdict(v) for v in verdicts]
+    if not found:
+        return Outcome.NO_CLAIMS
+    if Verdict.CONTRADICTED in found:
+        return Outcome.CONTRADICTED
+    if all(v is Verdict.SUPPORTED for v in found):
+        return Outcome.ALL_SUPPORTED
+    return Outcome.NOT_ALL_SUPPORTED
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +134,9 @@ class PairScore(NamedTuple):
     numeric_gated: bool
     entity_gated: bool = False
     polarity_gated: bool = False
+    #: score model v4: the edit check found an unsupported edit (a contradiction sets
+    #: ``polarity_gated`` instead, like the polarity gate).
+    edit_gated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,6 +149,75 @@ class SpanRef:
 
     def to_dict(self) -> dict[str, Any]:
         return {"id": self.id, "start": self.start, "end": self.end}
+
+
+@dataclass(frozen=True, slots=True)
+class JudgeRecord:
+    """What the judge read for one claim and what it said (score model v5).
+
+    Attributes:
+        window: the evidence window, as ``(span id, start, end)`` parts in plan order.
+        probabilities: the judge's (entailed, contradicted, neutral).
+        probability: the combiner's probability that the claim is supported.
+        features: the combiner's inputs by name.
+    """
+
+    window: tuple[SpanRef, ...]
+    probabilities: tuple[float, float, float]
+    probability: float
+    features: tuple[tuple[str, float], ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "window": [part.to_dict() for part in self.window],
+            "probabilities": dict(
+                zip(("entailed", "contradicted", "neutral"), self.probabilities, strict=True)
+            ),
+            "probability": self.probability,
+            "features": dict(self.features),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Edit:
+    """One difference between a claim and the evidence it nearly copies (score model v4).
+
+    Attributes:
+        op: ``deletion`` | ``insertion`` | ``substitution`` | ``transposition``.
+        claim_start, claim_end, claim_text: the claim's words involved (code-point offsets into
+            the claim text; an empty range where the claim has no words, as for a deletion).
+        evidence_id, evidence_start, evidence_end, evidence_text: the evidence words involved
+            (offsets into the evidence span's text; empty for an insertion).
+        judgement: ``allowed: <why>``, ``unsupported: <why>`` or ``contradicted: <why>``.
+    """
+
+    op: str
+    claim_start: int
+    claim_end: int
+    claim_text: str
+    evidence_id: str
+    evidence_start: int
+    evidence_end: int
+    evidence_text: str
+    judgement: str
+
+    @property
+    def status(self) -> str:
+        """``allowed``, ``unsupported`` or ``contradicted``."""
+        return self.judgement.partition(":")[0]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "op": self.op,
+            "claim": {"start": self.claim_start, "end": self.claim_end, "text": self.claim_text},
+            "evidence": {
+                "id": self.evidence_id,
+                "start": self.evidence_start,
+                "end": self.evidence_end,
+                "text": self.evidence_text,
+            },
+            "judgement": self.judgement,
+        }
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +236,9 @@ class ClaimVerdict:
     entity_gated: bool = False
     polarity_gated: bool = False
     escalated: bool = False
+    judge: JudgeRecord | None = None
+    #: score model v4: the edits of the claim against the evidence it nearly copies.
+    edits: tuple[Edit, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -133,6 +254,8 @@ class ClaimVerdict:
             "entity_gated": self.entity_gated,
             "polarity_gated": self.polarity_gated,
             **({"escalated": True} if self.escalated else {}),
+            **({"judge": self.judge.to_dict()} if self.judge is not None else {}),
+            **({"edits": [e.to_dict() for e in self.edits]} if self.edits else {}),
         }
 
 
@@ -141,10 +264,14 @@ class Report:
     """The result of one verification.
 
     Attributes:
-        verification: ``"verified"`` or ``"unavailable: <reason>"``.
-        delivered: the text to deliver (the draft under ``flag``, redacted under ``redact``);
-            None for stand-alone claims.
-        draft: the original draft, never redacted (None for stand-alone claims).
+        verification: ``"verified"`` or ``"unavailable: <reason>"``: whether the check ran, not
+            what it found (that is :attr:`outcome`).
+        delivered: the text to deliver (under ``flag`` the draft with a ``⟦verdict⟧`` marker
+            after each claim that is not supported, see ``verify.policy``; redacted under
+            ``redact``); None for stand-alone claims.
+        draft: the original draft, never redacted or marked (None for stand-alone claims).
+        abstained: set by the answering service when the answer abstains (the sources do not
+            answer the question); the outcome is then ``abstained``.
     """
 
     score_model: str
@@ -158,6 +285,21 @@ class Report:
     embed_model_hash: str = ""
     #: The entailment checker that decided escalated claims (score model v3), else "".
     checker_model: str = ""
+    #: Set when the configured judge failed and another judged instead (``judge: llm failed
+    #: (<reason>), local judge used``).
+    checker_note: str = ""
+    abstained: bool = False
+
+    @property
+    def outcome(self) -> Outcome:
+        """What the report found, as one value (see :func:`outcome_of`)."""
+        verdicts = (c.verdict for c in self.claims)
+        return outcome_of(self.verification, verdicts, abstained=self.abstained)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many claims got each verdict (every verdict a key)."""
+        return verdict_counts(c.verdict for c in self.claims)
 
     def to_dict(self) -> dict[str, Any]:
         out = {
@@ -165,9 +307,13 @@ class Report:
             "embed_model": self.embed_model,
             "embed_model_hash": self.embed_model_hash,
             "verification": self.verification,
+            "outcome": self.outcome.value,
+            "counts": self.counts,
             "claims": [c.to_dict() for c in self.claims],
             "delivered": self.delivered,
         }
         if self.checker_model:  # v1 and v2 output stays exactly as it was
             out["checker_model"] = self.checker_model
+        if self.checker_note:
+            out["checker_note"] = self.checker_note
         return out

@@ -20,6 +20,9 @@ import numpy as np
 import numpy.typing as npt
 
 GENESIS = "0" * 64
+#: Fields added after traces were first stored: left out of the body while empty, so older
+#: traces keep their exact JSON and hash.
+_ADDED_LATER = ("outcome", "counts")
 SECRET_KEYS = frozenset(
     {"api_key", "apikey", "authorization", "password", "secret", "token", "x-api-key"}
 )
@@ -69,6 +72,10 @@ class Trace:
         claims: the claim verdicts as in the verify JSON contract.
         embeddings: what replay needs: ``claims`` (one base64 vector per claim) and ``windows``
             (dicts with ``span`` index, ``start``, ``end``, ``vector``).
+        outcome, counts: what the report found (``Outcome``) and how many claims got each
+            verdict. Traces written before they existed lack both; :meth:`body` leaves them out
+            while empty, so such a trace's hash is what it always was (read one's outcome with
+            ``core.outcome.trace_outcome``).
         seq: position in the chain (from 1), assigned on append; ``id`` likewise.
     """
 
@@ -84,6 +91,8 @@ class Trace:
     delivered: str | None
     usage: dict[str, int] = field(default_factory=dict)
     embeddings: dict[str, Any] = field(default_factory=dict)
+    outcome: str = ""
+    counts: dict[str, int] = field(default_factory=dict)
     created_at: str = ""
     id: str = ""
     seq: int = 0
@@ -94,6 +103,9 @@ class Trace:
         """Every field but ``hash`` (what the hash covers)."""
         data = asdict(self)
         data.pop("hash")
+        for key in _ADDED_LATER:
+            if not data[key]:
+                data.pop(key)
         return data
 
     def compute_hash(self) -> str:
@@ -107,7 +119,7 @@ class Trace:
         return replace(placed, hash=placed.compute_hash())
 
     def to_json(self) -> str:
-        return canonical_json(asdict(self))
+        return canonical_json({**self.body(), "hash": self.hash})
 
     @classmethod
     def from_json(cls, text: str) -> Trace:

@@ -23,7 +23,14 @@ from typing import Any
 
 from spanproof.core.checker import EntailmentChecker
 from spanproof.core.errors import InvalidInputError
-from spanproof.core.models import ClaimVerdict, Policy, Report
+from spanproof.core.models import (
+    ClaimVerdict,
+    Outcome,
+    Policy,
+    Report,
+    outcome_of,
+    verdict_counts,
+)
 from spanproof.core.ports import Decomposer, Embedder, Usage
 from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import Trace, TraceStore, scrub
@@ -42,9 +49,10 @@ class Answer:
 
     Attributes:
         question: the question asked.
-        answer: the delivered text (the draft under ``flag``, redacted under ``redact``; None
-            when verification was unavailable under ``redact``).
-        draft: the generator's draft, never redacted.
+        answer: the delivered text (under ``flag`` the draft with a ``⟦verdict⟧`` marker after
+            each claim that is not supported, redacted under ``redact``; None when verification
+            was unavailable under ``redact``).
+        draft: the generator's draft, never redacted or marked.
         claims: the verdict of every claim of the draft.
         verification: ``verified`` or ``unavailable: <reason>``.
         citations: each marker the draft cites that names a plan span → that span's source
@@ -54,6 +62,8 @@ class Answer:
         policy: the delivery policy applied.
         models: the models that took part (as recorded in the trace).
         usage: token usage of the model calls.
+        abstained: the answer abstains (the sources do not answer the question); its outcome
+            is then ``abstained``.
     """
 
     question: str
@@ -67,6 +77,18 @@ class Answer:
     policy: Policy = Policy.FLAG
     models: dict[str, str] = field(default_factory=dict)
     usage: dict[str, int] = field(default_factory=dict)
+    abstained: bool = False
+
+    @property
+    def outcome(self) -> Outcome:
+        """What verification found, as one value (see :func:`~spanproof.core.models.outcome_of`)."""
+        verdicts = (c.verdict for c in self.claims)
+        return outcome_of(self.verification, verdicts, abstained=self.abstained)
+
+    @property
+    def counts(self) -> dict[str, int]:
+        """How many claims got each verdict (every verdict a key)."""
+        return verdict_counts(c.verdict for c in self.claims)
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON shape of an answer (CLI ``--json``; the API reuses it)."""
@@ -75,6 +97,8 @@ class Answer:
             "answer": self.answer,
             "draft": self.draft,
             "verification": self.verification,
+            "outcome": self.outcome.value,
+            "counts": self.counts,
             "policy": self.policy.value,
             "claims": [c.to_dict() for c in self.claims],
             "citations": self.citations,
@@ -198,6 +222,8 @@ class Engine:
             delivered=report.delivered,
             usage=usage,
             embeddings=embeddings,
+            outcome=report.outcome.value,
+            counts=report.counts,
         )
         stored = self.traces.append(trace) if self.traces is not None else None
         return Answer(
@@ -212,6 +238,7 @@ class Engine:
             policy=policy,
             models=models,
             usage=usage,
+            abstained=report.abstained,
         )
 
     def _models(self, plan: Plan, generation: Generation, report: Report) -> dict[str, str]:
@@ -227,6 +254,7 @@ class Engine:
             "plan_model": plan.plan_model,
             "prompt_model": PROMPT_MODEL,
             **({"checker_model": report.checker_model} if report.checker_model else {}),
+            **({"checker_note": report.checker_note} if report.checker_note else {}),
         }
 
     def _usage(self, generation: Generation) -> dict[str, int]:

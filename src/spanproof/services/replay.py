@@ -20,14 +20,22 @@ from typing import Any
 
 import numpy as np
 
-from spanproof.core.checker import EntailmentChecker
+from spanproof.core.checker import CHECKER_LABELS, EntailmentChecker
 from spanproof.core.errors import ProviderError, SpanproofError
+from spanproof.core.judgement import RecordedJudge
 from spanproof.core.models import Claim, ClaimVerdict, ErasedRange, EvidenceSpan
 from spanproof.core.ports import Embedder, FloatMatrix
 from spanproof.core.trace import Trace, canonical_json, decode_vector, encode_vector, plan_hash
-from spanproof.services.verification import VERIFIED, score_all, window_ranges
+from spanproof.services.verification import (
+    VERIFIED,
+    edit_phrases,
+    score_all,
+    span_cosines,
+    window_ranges,
+)
 from spanproof.text.sentences import Sentence, split_sentences
-from spanproof.verify.scoring import ScoreModel, score_model
+from spanproof.verify.judging import window_text
+from spanproof.verify.scoring import ScoreModel, prepare_plan, score_model
 
 #: Plan entry keys that are not source metadata.
 _SPAN_KEYS = frozenset({"marker", "id", "text", "truth_class", "erased"})
@@ -57,7 +65,8 @@ class RecordingEmbedder:
 
     def __init__(self, inner: Embedder) -> None:
         self.inner = inner
-        self._last: tuple[list[str], FloatMatrix] | None = None
+        # Every call, oldest first: score model v4 embeds its edit phrases in a second call.
+        self._calls: list[tuple[list[str], FloatMatrix]] = []
 
     @property
     def model_id(self) -> str:
@@ -69,24 +78,27 @@ class RecordingEmbedder:
 
     def embed(self, texts: Sequence[str]) -> FloatMatrix:
         vectors = self.inner.embed(texts)
-        self._last = (list(texts), vectors)
+        self._calls.append((list(texts), vectors))
         return vectors
 
     def window_ranges(self, text: str) -> list[tuple[int, int]]:
         return self.inner.window_ranges(text)
 
     def recorded(self, texts: Sequence[str]) -> FloatMatrix | None:
-        """The vectors of the last call if it embedded exactly ``texts``, else None."""
-        if self._last is None or self._last[0] != list(texts):
-            return None
-        return self._last[1]
+        """The vectors of the latest call that embedded exactly ``texts``, else None."""
+        wanted = list(texts)
+        for asked, vectors in reversed(self._calls):
+            if asked == wanted:
+                return vectors
+        return None
 
 
 class ReplayEmbedder:
     """The ``Embedder`` port over a trace's stored vectors.
 
     ``embed`` answers only the exact texts, in the exact order, that scoring embedded when the
-    trace was written (the claims, then every stored window); anything else is a
+    trace was written (the claims, then every stored window), or phrases the trace stores a
+    vector for (score model v4's edit check); anything else is a
     :class:`ProviderError`, which replay reports as a difference. ``window_ranges`` answers
     the stored windows of a span's text (or of a sentence's, under sentence windows).
     """
@@ -99,12 +111,14 @@ class ReplayEmbedder:
         texts: Sequence[str],
         vectors: Sequence[FloatMatrix],
         ranges: dict[str, list[tuple[int, int]]],
+        phrases: dict[str, FloatMatrix] | None = None,
     ) -> None:
         self._model_id = model_id
         self._model_hash = model_hash
         self._texts = list(texts)
         self._vectors = list(vectors)
         self._ranges = ranges
+        self._phrases = phrases or {}
 
     @classmethod
     def from_trace(
@@ -128,6 +142,7 @@ class ReplayEmbedder:
             texts=texts,
             vectors=claim_vectors + [w[3] for w in windows],
             ranges=_ranges_by_text(spans, [w[:3] for w in windows], model.sentence_windows),
+            phrases={str(p["text"]): decode_vector(p["vector"]) for p in stored.get("phrases", [])},
         )
 
     @property
@@ -142,6 +157,8 @@ class ReplayEmbedder:
         if not self._texts:
             raise ProviderError("the trace holds no vectors to replay")
         asked = list(texts)
+        if asked != self._texts and self._phrases and all(t in self._phrases for t in asked):
+            return np.stack([self._phrases[t] for t in asked]).astype(np.float32)
         if asked != self._texts:
             where = next(
                 (i for i, (a, b) in enumerate(zip(asked, self._texts, strict=False)) if a != b),
@@ -157,6 +174,29 @@ class ReplayEmbedder:
         # A text the trace has no windows for gets one whole window: its text then differs from
         # what the trace recorded, and embed() reports it.
         return list(self._ranges.get(text, [(0, len(text))]))
+
+
+class _Served:
+    """Vectors already embedded, served again (window ranges come from the real embedder)."""
+
+    def __init__(self, texts: list[str], vectors: FloatMatrix, embedder: Embedder) -> None:
+        self._texts, self._vectors, self._embedder = texts, vectors, embedder
+
+    @property
+    def model_id(self) -> str:
+        return self._embedder.model_id
+
+    @property
+    def model_hash(self) -> str:
+        return self._embedder.model_hash
+
+    def embed(self, texts: Sequence[str]) -> FloatMatrix:
+        if list(texts) != self._texts:
+            raise ProviderError("the edit check asked for other texts than scoring embedded")
+        return self._vectors
+
+    def window_ranges(self, text: str) -> list[tuple[int, int]]:
+        return self._embedder.window_ranges(text)
 
 
 def _ranges_by_text(
@@ -247,7 +287,8 @@ def trace_embeddings(
     Returns:
         ``{"claims": [vector, ...], "windows": [{"span", "start", "end", "vector"}, ...]}``
         with vectors as base64 float32; both lists are empty when scoring embedded nothing
-        (no claims, or no truth-class span).
+        (no claims, or no truth-class span). Under score model v4, when the edit check embedded
+        phrases, ``"phrases": [{"text", "vector"}, ...]`` too.
 
     Raises:
         ProviderError: the embedder failed (only when it has to embed again).
@@ -265,13 +306,43 @@ def trace_embeddings(
     recorded = embedder.recorded(texts) if isinstance(embedder, RecordingEmbedder) else None
     vectors = recorded if recorded is not None else embedder.embed(texts)
     n = len(claims)
-    return {
+    out: dict[str, Any] = {
         "claims": [encode_vector(v) for v in vectors[:n]],
         "windows": [
             {"span": index, "start": start, "end": end, "vector": encode_vector(vector)}
             for (index, start, end), vector in zip(owners, vectors[n:], strict=True)
         ],
     }
+    if model.edit_check:
+        phrases = _edit_phrase_vectors(claims, plan_spans, embedder, model, texts, vectors)
+        if phrases:  # only then: every other trace keeps its exact shape
+            out["phrases"] = phrases
+    return out
+
+
+def _edit_phrase_vectors(
+    claims: Sequence[Claim | ClaimVerdict],
+    plan_spans: Sequence[EvidenceSpan],
+    embedder: Embedder,
+    model: ScoreModel,
+    texts: list[str],
+    vectors: FloatMatrix,
+) -> list[dict[str, str]]:
+    """The phrases score model v4's edit check embedded, with their vectors.
+
+    Which phrases it asked about follows from the claims, the plan and the vectors above (the
+    same alignment runs again on them); their vectors come from the recording when it holds
+    that call, else from the embedder.
+    """
+    scored = [Claim(id=c.id, text=c.text, cited_markers=tuple(c.cited_markers)) for c in claims]
+    plan = prepare_plan(plan_spans, model)
+    served = _Served(texts, vectors, embedder)
+    phrases = edit_phrases(scored, plan, span_cosines(scored, plan, served))
+    if not phrases:
+        return []
+    recorded = embedder.recorded(phrases) if isinstance(embedder, RecordingEmbedder) else None
+    got = recorded if recorded is not None else embedder.embed(phrases)
+    return [{"text": t, "vector": encode_vector(v)} for t, v in zip(phrases, got, strict=True)]
 
 
 def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResult:
@@ -294,8 +365,10 @@ def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResu
         spans = plan_spans(trace.plan)
         claims = [_claim(entry) for entry in trace.claims]
         embedder = ReplayEmbedder.from_trace(trace, spans, claims, model)
-        if model.escalation_band is not None:
+        if model.uses_checker:
             recorded = str(trace.models.get("checker_model", ""))
+            if model.combiner is not None and recorded.startswith(LLM_JUDGE_PREFIX):
+                checker = stored_judge(trace, spans, recorded)
             if checker is None or checker.model_id != recorded:
                 have = "none" if checker is None else checker.model_id
                 return ReplayResult(
@@ -313,6 +386,30 @@ def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResu
     else:
         differences += compare_claims(trace.claims, [v.to_dict() for v in verdicts])
     return ReplayResult(not differences, differences, len(claims))
+
+
+#: The model id prefix of LLM judges: their traces replay from the stored judgements.
+LLM_JUDGE_PREFIX = "llm-judge:"
+
+
+def stored_judge(trace: Trace, spans: Sequence[EvidenceSpan], model_id: str) -> RecordedJudge:
+    """A judge that answers what the trace's claims record the judge said (score model v5).
+
+    Each claim's ``judge`` entry names its window by span id and range; the window text is
+    rebuilt from the trace's plan exactly as the judge read it.
+    """
+    index = {span.id: n for n, span in enumerate(spans)}
+    texts = {n: span.text for n, span in enumerate(spans)}
+    table: dict[tuple[str, str], list[float]] = {}
+    for entry in trace.claims:
+        judged = entry.get("judge")
+        if not isinstance(judged, dict):
+            continue
+        parts = [(index[w["id"]], int(w["start"]), int(w["end"])) for w in judged["window"]]
+        probs = judged["probabilities"]
+        row = [float(probs[label]) for label in CHECKER_LABELS]
+        table[(str(entry["text"]), window_text(parts, texts))] = row
+    return RecordedJudge(table, model_id)
 
 
 def compare_claims(
@@ -334,4 +431,6 @@ def compare_claims(
                 differences.append(f"{label}: {key} is missing from the trace")
             elif canonical_json(old[key]) != canonical_json(value):
                 differences.append(f"{label}: {key} stored {old[key]!r}, replay gives {value!r}")
+        if "edits" in old and "edits" not in new:  # written only when there are edits
+            differences.append(f"{label}: edits stored {old['edits']!r}, replay gives none")
     return differences

@@ -6,6 +6,7 @@ model, or a failed decomposition gives ``verification = "unavailable: <reason>"`
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -14,16 +15,42 @@ import numpy.typing as npt
 
 from spanproof.core.checker import CheckerPair, EntailmentChecker
 from spanproof.core.errors import DecomposeError, ProviderError
-from spanproof.core.models import Claim, ClaimVerdict, EvidenceSpan, Policy, Report
+from spanproof.core.models import (
+    Claim,
+    ClaimVerdict,
+    EvidenceSpan,
+    JudgeRecord,
+    Policy,
+    Report,
+    SpanRef,
+    Verdict,
+)
 from spanproof.core.ports import Decomposer, Embedder
 from spanproof.text.sentences import Sentence, split_sentences
+from spanproof.text.tokens import token_texts
+from spanproof.verify.edits import EditCheck, judge_with_vectors, phrase_texts
 from spanproof.verify.escalation import escalated, needs_escalation
+from spanproof.verify.judging import (
+    FEATURES,
+    JudgeWindow,
+    WindowCandidate,
+    choose_window,
+    combine,
+    feature_vector,
+    judged_verdict,
+)
 from spanproof.verify.policy import deliver
 from spanproof.verify.scoring import (
     Plan,
     ScoreModel,
+    edit_alignments,
+    lexical_terms,
+    prepare_claim,
     prepare_plan,
+    resolve_markers,
     score_claim,
+    score_pair,
+    select_candidates,
     unsupported_verdict,
 )
 
@@ -42,6 +69,10 @@ class SpanCosines:
     windows: list[list[tuple[int, int]]]  # per claim, per span: best window range
     claim_vectors: npt.NDArray[np.float32]  # (claims, dim)
     window_vectors: list[list[npt.NDArray[np.float32] | None]]  # per claim, per span: best window
+    #: Every embedded window: its span index, character range, and cosine to each claim.
+    window_owners: tuple[int, ...] = ()
+    window_ranges: tuple[tuple[int, int], ...] = ()
+    window_cosines: npt.NDArray[np.float64] | None = None  # (claims, windows)
 
 
 def _check_vectors(vectors: npt.NDArray[np.float32], expected_rows: int) -> None:
@@ -109,7 +140,15 @@ def span_cosines(claims: Sequence[Claim], plan: Plan, embedder: Embedder) -> Spa
                 cosines[c, owner] = column[c]
                 best[c][owner] = rng
                 best_vec[c][owner] = vectors[len(claims) + w]
-    return SpanCosines(cosines, best, vectors[: len(claims)], best_vec)
+    return SpanCosines(
+        cosines,
+        best,
+        vectors[: len(claims)],
+        best_vec,
+        tuple(owners),
+        tuple(ranges),
+        window_cos,
+    )
 
 
 def score_all(
@@ -131,13 +170,21 @@ def score_all(
         return [], "unavailable: no embedder configured"
     try:
         sims = span_cosines(claims, plan, embedder)
+        checks = edit_checks(claims, plan, sims, embedder) if model.edit_check else None
     except EmbeddingUnavailable as exc:
         return [], f"unavailable: {exc.args[0]}"
     verdicts = [
-        score_claim(claim, sims.cosines[i], plan, sims.windows[i])[0]
+        score_claim(claim, sims.cosines[i], plan, sims.windows[i], checks[i] if checks else None)[0]
         for i, claim in enumerate(claims)
     ]
-    if model.escalation_band is not None:
+    if model.combiner is not None:
+        if checker is None:
+            return [], f"unavailable: score model {model.name} needs a judge"
+        try:
+            verdicts = judge_all(claims, verdicts, plan, sims, checker, model)
+        except ProviderError as exc:
+            return [], f"unavailable: judge failed: {exc}"
+    elif model.escalation_band is not None:
         if checker is None:
             return [], f"unavailable: score model {model.name} needs an entailment checker"
         try:
@@ -179,9 +226,169 @@ def _escalate(
     return out
 
 
+def judge_all(
+    claims: Sequence[Claim],
+    verdicts: list[ClaimVerdict],
+    plan: Plan,
+    sims: SpanCosines,
+    checker: EntailmentChecker,
+    model: ScoreModel,
+) -> list[ClaimVerdict]:
+    """Every claim read by the judge against its evidence window; the combiner decides (v5).
+
+    All (claim, window) pairs of the call go to the judge in one ``check`` call. A claim with no
+    window (no truth-class evidence) and an ``evidence_redacted`` verdict keep their verdict.
+    """
+    combiner = model.combiner
+    assert combiner is not None and sims.window_cosines is not None
+    span_texts = {p.index: p.span.text for p in plan.spans}
+    positions: list[int] = []
+    seen: dict[int, int] = {}
+    for owner in sims.window_owners:
+        positions.append(seen.get(owner, 0))
+        seen[owner] = positions[-1] + 1
+    lexical_cache: dict[int, list[str]] = {}
+
+    def lexical_tokens(w: int) -> list[str]:
+        if w not in lexical_cache:
+            start, end = sims.window_ranges[w]
+            text = span_texts[sims.window_owners[w]][start:end]
+            lexical_cache[w] = lexical_terms(token_texts(text), model)
+        return lexical_cache[w]
+
+    rows: list[int] = []
+    windows: list[JudgeWindow] = []
+    pairs: list[CheckerPair] = []
+    for i, verdict in enumerate(verdicts):
+        if verdict.best_span is None or verdict.verdict is Verdict.EVIDENCE_REDACTED:
+            continue
+        prepared = prepare_claim(claims[i], plan)
+        cited = resolve_markers(claims[i].cited_markers, plan)
+        candidates = set(select_candidates(sims.cosines[i], cited, plan))
+        ids = [w for w, owner in enumerate(sims.window_owners) if owner in candidates]
+        found = [
+            WindowCandidate(
+                positions[w],
+                sims.window_owners[w],
+                sims.window_ranges[w][0],
+                sims.window_ranges[w][1],
+                float(sims.window_cosines[i, w]),
+            )
+            for w in ids
+        ]
+        window = choose_window(
+            prepared.weighted, found, [lexical_tokens(w) for w in ids], span_texts, model.beta
+        )
+        if window is None:
+            continue
+        best = plan.spans[window.parts[0][0]]
+        vector = sims.window_vectors[i][best.index]
+        rows.append(i)
+        windows.append(window)
+        pairs.append(
+            (
+                claims[i].text,
+                window.text,
+                sims.claim_vectors[i],
+                vector if vector is not None else sims.claim_vectors[i],
+            )
+        )
+    if not pairs:
+        return verdicts
+    probabilities = checker.check(pairs)
+    out = list(verdicts)
+    index = {p.span.id: p.index for p in plan.spans}
+    for row, window, probs in zip(rows, windows, probabilities, strict=True):
+        verdict = out[row]
+        assert verdict.best_span is not None
+        prepared = prepare_claim(claims[row], plan)
+        pair = score_pair(
+            prepared,
+            plan.spans[index[verdict.best_span.id]],
+            float(sims.cosines[row, index[verdict.best_span.id]]),
+            model,
+        )
+        triple = (float(probs[0]), float(probs[1]), float(probs[2]))
+        gates = (verdict.numeric_gated, verdict.entity_gated, verdict.polarity_gated)
+        statuses = {edit.status for edit in verdict.edits}
+        edit_outcome = (
+            "contradicted"
+            if "contradicted" in statuses
+            else "unsupported"
+            if "unsupported" in statuses
+            else "none"
+        )
+        features = feature_vector(
+            triple, pair.cosine, pair.lexical, pair.fused, gates, edit_outcome
+        )
+        probability = combine(features, combiner)
+        decided = judged_verdict(
+            probability,
+            triple,
+            combiner,
+            capped=any(gates) or edit_outcome != "none",
+            contradiction_named=verdict.verdict is Verdict.CONTRADICTED,
+        )
+        record = JudgeRecord(
+            window=tuple(
+                SpanRef(plan.spans[s].span.id, start, end) for s, start, end in window.parts
+            ),
+            probabilities=triple,
+            probability=probability,
+            features=tuple(zip(FEATURES, features, strict=True)),
+        )
+        out[row] = dataclasses.replace(verdict, verdict=decided, score=probability, judge=record)
+    return out
+
+
+def checker_note(checker: EntailmentChecker | None) -> str:
+    """What the report says when the configured judge failed and another judged instead."""
+    note = getattr(checker, "fallback_note", None)
+    return note if isinstance(note, str) else ""
+
+
+def edit_phrases(claims: Sequence[Claim], plan: Plan, sims: SpanCosines) -> list[str]:
+    """The phrases the edit check (score model v4) embeds, in the order it embeds them."""
+    return phrase_texts(
+        alignment
+        for i, claim in enumerate(claims)
+        for alignment in edit_alignments(claim, sims.cosines[i], plan, sims.windows[i]).values()
+    )
+
+
+def edit_checks(
+    claims: Sequence[Claim], plan: Plan, sims: SpanCosines, embedder: Embedder
+) -> list[dict[int, EditCheck]]:
+    """Score model v4's edit check for every claim and candidate span it nearly copies.
+
+    Phase one (pure) aligns each claim to its candidate spans; the substituted phrases it cannot
+    judge by rule are embedded here, bare (no context words: ``edits.CONTEXT_WORDS``), all in
+    one call after the claims and windows, and phase two judges them by their cosine. Replay
+    serves the call from the phrase vectors a trace records (``embeddings.phrases``).
+    """
+    alignments = [
+        edit_alignments(claim, sims.cosines[i], plan, sims.windows[i])
+        for i, claim in enumerate(claims)
+    ]
+    texts = phrase_texts(a for by_span in alignments for a in by_span.values())
+    vectors: dict[str, npt.NDArray[np.float32]] = {}
+    if texts:
+        try:
+            embedded = embedder.embed(texts)
+        except ProviderError as exc:
+            raise EmbeddingUnavailable(f"embedding failed: {exc}") from exc
+        _check_vectors(embedded, len(texts))
+        vectors = dict(zip(texts, embedded, strict=True))
+    threshold = plan.model.edit_similarity_min
+    return [
+        {i: judge_with_vectors(a, vectors, threshold) for i, a in by_span.items()}
+        for by_span in alignments
+    ]
+
+
 def checker_model(model: ScoreModel, checker: EntailmentChecker | None, status: str) -> str:
     """The checker's model id for the report: set when it could decide claims (v3), else ""."""
-    if model.escalation_band is None or checker is None or status != VERIFIED:
+    if not model.uses_checker or checker is None or status != VERIFIED:
         return ""
     return checker.model_id
 
@@ -216,6 +423,7 @@ def verify_draft(
                 embedder.model_hash if embedder is not None and status == VERIFIED else ""
             ),
             checker_model=checker_model(model, checker, status),
+            checker_note=checker_note(checker) if status == VERIFIED else "",
         )
 
     withheld = draft if policy is Policy.FLAG else None

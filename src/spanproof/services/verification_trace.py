@@ -83,10 +83,13 @@ def verification_trace(
             "embed_hash": report.embed_model_hash,
             "score_model": model.name,
             **({"checker_model": report.checker_model} if report.checker_model else {}),
+            **({"checker_note": report.checker_note} if report.checker_note else {}),
         },
         draft=report.draft or "",
         claims=[c.to_dict() for c in report.claims],
         verification=report.verification,
         delivered=report.delivered,
         embeddings=embeddings,
+        outcome=report.outcome.value,
+        counts=report.counts,
     )

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -30,6 +30,16 @@ from spanproof.text.numerics import numerics
 from spanproof.text.sentences import split_sentences
 from spanproof.text.stems import stems
 from spanproof.text.tokens import nfc, token_texts
+from spanproof.verify.combiner_weights import COMBINER_V5
+from spanproof.verify.edits import (
+    Alignment,
+    EditCheck,
+    EvidenceText,
+    align_edits,
+    may_copy,
+    prepare_evidence,
+    prepare_text,
+)
 from spanproof.verify.fusion import fuse
 from spanproof.verify.gates import (
     Cues,
@@ -39,6 +49,7 @@ from spanproof.verify.gates import (
     entity_view,
     polarity_gate_trips,
 )
+from spanproof.verify.judging import Combiner
 from spanproof.verify.lexical import PlanIdf, WeightedClaim, coverage, weigh_claim
 
 _MARKER = re.compile(r"^S(\d+)$")
@@ -64,6 +75,20 @@ class ScoreModel:
     #: v3: claims whose score lies within this distance of ``supported_min`` (and that no gate
     #: capped) go to the entailment checker, whose label then decides (SPEC §4.5 escalation).
     escalation_band: float | None = None
+    #: v4: the edit check (:mod:`spanproof.verify.edits`) caps a pair whose claim nearly copies
+    #: the span with an unsupported edit, and reads its negation and direction word by word
+    #: (a contradicting edit sets the polarity gate); two phrases whose cosine reaches
+    #: ``edit_similarity_min`` mean the same.
+    edit_check: bool = False
+    edit_similarity_min: float = 1.0
+    #: v5: every claim is read by the judge against its evidence window, and the combiner's
+    #: probability decides the verdict (:mod:`spanproof.verify.judging`).
+    combiner: Combiner | None = None
+
+    @property
+    def uses_checker(self) -> bool:
+        """Whether verdicts under this model need an entailment checker (v3 and v5)."""
+        return self.escalation_band is not None or self.combiner is not None
 
     def with_supported_min(self, value: float) -> ScoreModel:
         """A copy with another ``supported_min`` (for calibration sweeps only)."""
@@ -86,7 +111,17 @@ V2 = ScoreModel(
 )
 #: v2 plus bounded escalation to the trained cross-encoder (issue 7; docs/checker.md).
 V3 = replace(V2, name="v3", escalation_band=0.15)
-SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3)}
+#: v2 plus the edit check (issue 13); the threshold is calibrated by scripts/calibrate_edits.py.
+V4 = replace(V2, name="v4", edit_check=True, edit_similarity_min=0.86)
+#: The judge in the verdict (issue 14): bands on the combiner's calibrated probability.
+#: v4 (v2 and the edit check) with every claim read by the judge; the edit check's unsupported
+#: and contradicting edits are inputs of the combiner and cap the verdict like the gates.
+V5 = replace(
+    V4,
+    name="v5",
+    combiner=COMBINER_V5,
+)
+SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3, V4, V5)}
 DEFAULT_SCORE_MODEL = "v2"
 
 
@@ -153,13 +188,25 @@ class Plan:
     spans: tuple[PreparedSpan, ...]
     idf: PlanIdf
     model: ScoreModel
+    #: v4: spans prepared for the edit check, built on first use (most spans never need it).
+    edit_spans: dict[int, EvidenceText] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     @property
     def truth_indices(self) -> list[int]:
         return [p.index for p in self.spans if p.span.truth_class]
 
+    def edit_span(self, index: int) -> EvidenceText:
+        """Span ``index`` prepared for the edit check (cached for the plan's lifetime)."""
+        found = self.edit_spans.get(index)
+        if found is None:
+            span = self.spans[index].span
+            found = self.edit_spans[index] = prepare_evidence(span.id, span.text)
+        return found
 
-def _lexical(tokens: list[str], model: ScoreModel) -> list[str]:
+
+def lexical_terms(tokens: list[str], model: ScoreModel) -> list[str]:
     """The tokens lexical coverage counts: stems under models that stem, else the tokens."""
     return stems(tokens) if model.stem else tokens
 
@@ -167,7 +214,7 @@ def _lexical(tokens: list[str], model: ScoreModel) -> list[str]:
 def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
     """Tokenise every span once and build the plan's IDF table."""
     token_lists = [token_texts(s.text) for s in spans]
-    lexical_lists = [_lexical(t, model) for t in token_lists]
+    lexical_lists = [lexical_terms(t, model) for t in token_lists]
     idf = PlanIdf(lexical_lists)
     prepared = []
     for i, (span, tokens, lexical) in enumerate(
@@ -177,7 +224,7 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
         if model.polarity_gate:
             text = nfc(span.text)
             sentence_tokens = [token_texts(s.text) for s in split_sentences(text)] or [tokens]
-            sentences = tuple((Counter(_lexical(t, model)), cues(t)) for t in sentence_tokens)
+            sentences = tuple((Counter(lexical_terms(t, model)), cues(t)) for t in sentence_tokens)
         prepared.append(
             PreparedSpan(
                 index=i,
@@ -203,7 +250,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
     view = entity_view(nfc(claim.text), tokens) if model.entity_gate else None
     return PreparedClaim(
         claim=claim,
-        weighted=weigh_claim(_lexical(tokens, model), plan.idf),
+        weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
         numerics=frozenset(
             numerics(
                 tokens, months_need_digits=model.months_need_digits, number_parts=model.number_parts
@@ -228,9 +275,16 @@ def _aligned_cues(claim: PreparedClaim, span: PreparedSpan) -> Cues:
 
 
 def score_pair(
-    claim: PreparedClaim, span: PreparedSpan, cos: float, model: ScoreModel
+    claim: PreparedClaim,
+    span: PreparedSpan,
+    cos: float,
+    model: ScoreModel,
+    edit: EditCheck | None = None,
 ) -> PairScore:
-    """Score one (claim, span) pair with every gate of ``model`` recorded."""
+    """Score one (claim, span) pair with every gate of ``model`` recorded.
+
+    ``edit`` is the edit check of the pair (score model v4) when the claim nearly copies the span.
+    """
     lex = coverage(claim.weighted, span.counts)
     fused = fuse(cos, lex, model.beta)
     numeric = bool(claim.numerics) and not claim.numerics <= span.numerics
@@ -241,6 +295,13 @@ def score_pair(
         and entity_gate_trips(claim.entity, span.entity)
     )
     polar = model.polarity_gate and polarity_gate_trips(claim.cues, _aligned_cues(claim, span))
+    if edit is not None and edit.near_copy:
+        # The alignment reads negation and direction word by word, so it replaces the gate's
+        # whole-sentence cue counts: a clause the claim leaves out is not a flip.
+        polar = edit.outcome == "contradicted"
+        edited = edit.outcome == "unsupported"
+        score = min(fused, model.gate_cap) if (numeric or entity or polar or edited) else fused
+        return PairScore(span.index, cos, lex, fused, score, numeric, entity, polar, edited)
     score = min(fused, model.gate_cap) if (numeric or entity or polar) else fused
     return PairScore(span.index, cos, lex, fused, score, numeric, entity, polar)
 
@@ -301,6 +362,7 @@ def score_claim(
     cosines: npt.NDArray[np.float64],
     plan: Plan,
     windows: Sequence[tuple[int, int]] | None = None,
+    edits: Mapping[int, EditCheck] | None = None,
 ) -> tuple[ClaimVerdict, list[PairScore]]:
     """Verdict for one claim given its cosine to every plan span.
 
@@ -309,6 +371,8 @@ def score_claim(
         cosines: cosine of the claim to each plan span (best window for long spans).
         plan: the prepared plan.
         windows: for each plan span, the character range of its best window; whole span if None.
+        edits: score model v4: the edit check of each span the claim nearly copies, by plan
+            index (:func:`edit_alignments`, then :func:`~spanproof.verify.edits.judge_edits`).
 
     Returns:
         The verdict and every candidate pair score in plan order.
@@ -319,7 +383,7 @@ def score_claim(
     prepared = prepare_claim(claim, plan)
     cited = resolve_markers(claim.cited_markers, plan)
     pairs = [
-        score_pair(prepared, plan.spans[i], float(cosines[i]), model)
+        score_pair(prepared, plan.spans[i], float(cosines[i]), model, (edits or {}).get(i))
         for i in select_candidates(cosines, cited, plan)
     ]
     best = _best(_eligible(pairs, model))
@@ -346,9 +410,32 @@ def score_claim(
             numeric_gated=chosen.numeric_gated,
             entity_gated=chosen.entity_gated,
             polarity_gated=chosen.polarity_gated,
+            edits=edits[chosen.span_index].edits if edits and chosen.span_index in edits else (),
         ),
         pairs,
     )
+
+
+def edit_alignments(
+    claim: Claim,
+    cosines: npt.NDArray[np.float64],
+    plan: Plan,
+    windows: Sequence[tuple[int, int]] | None = None,
+) -> dict[int, Alignment]:
+    """Score model v4's edit check, phase one: the claim aligned to each candidate span it nearly
+    copies, by plan index (empty under a model without the check)."""
+    if not plan.model.edit_check or not plan.truth_indices:
+        return {}
+    text = prepare_text(claim.text)
+    out: dict[int, Alignment] = {}
+    for i in select_candidates(cosines, resolve_markers(claim.cited_markers, plan), plan):
+        if not may_copy(text, plan.spans[i].counts):  # the counts are stems under v4
+            continue
+        evidence = plan.edit_span(i)
+        alignment = align_edits(text, evidence, windows[i] if windows is not None else None)
+        if alignment.near_copy:
+            out[i] = alignment
+    return out
 
 
 def _best(pairs: Sequence[PairScore]) -> PairScore:
@@ -374,7 +461,7 @@ def _eligible(pairs: Sequence[PairScore], model: ScoreModel) -> Sequence[PairSco
     for pair in pairs[1:]:
         if pair.fused > top.fused:
             top = pair
-    gated = top.numeric_gated or top.entity_gated or top.polarity_gated
+    gated = top.numeric_gated or top.entity_gated or top.polarity_gated or top.edit_gated
     if not gated or top.fused < model.supported_min:
         return pairs
     return [p for p in pairs if p.fused >= top.fused - margin]
@@ -384,7 +471,9 @@ def _contradiction(pairs: Sequence[PairScore], model: ScoreModel) -> PairScore |
     """The strongest pair that would be supported but for the polarity gate alone."""
     best: PairScore | None = None
     for pair in pairs:
-        only_polarity = pair.polarity_gated and not (pair.numeric_gated or pair.entity_gated)
+        only_polarity = pair.polarity_gated and not (
+            pair.numeric_gated or pair.entity_gated or pair.edit_gated
+        )
         if (
             only_polarity
             and pair.fused >= model.supported_min

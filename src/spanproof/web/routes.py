@@ -17,12 +17,15 @@ from jinja2 import Environment, PackageLoader, select_autoescape
 from spanproof.api.state import AppState, get_state
 from spanproof.core.errors import SpanproofError
 from spanproof.core.models import Verdict
+from spanproof.core.outcome import headline, trace_outcome
 from spanproof.core.store import EvidenceStore, SearchHit, Section, Version
 from spanproof.core.trace import Trace
 from spanproof.services import artifacts as artifact_service
 from spanproof.services import impact as impact_service
 from spanproof.services.review import decide_review, review_queue
 from spanproof.services.search import search
+from spanproof.verify.policy import strip_flags
+from spanproof.web.edit_view import EditsView, edits_view
 
 _HERE = Path(__file__).parent
 _STATIC = {"spanproof.css": "text/css", "viewer.js": "text/javascript"}
@@ -108,6 +111,7 @@ class ClaimView:
     label: str
     gates: list[str]
     evidence: Evidence | None
+    edits: EditsView | None = None  # score model v4's edit check
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +180,7 @@ def _claim_views(store: EvidenceStore, trace: Trace) -> list[ClaimView]:
                 label=_label(verdict),
                 gates=[g for g in GATES if claim.get(f"{g}_gated")],
                 evidence=_evidence(store, claim, trace.plan),
+                edits=edits_view(claim, trace.plan),
             )
         )
     return views
@@ -217,12 +222,31 @@ def static(name: str, request: Request) -> Response:
     return FileResponse(_HERE / "static" / name, media_type=_STATIC[name])
 
 
+@dataclass(frozen=True, slots=True)
+class OutcomeView:
+    """A trace's outcome as shown: its value (for the CSS class) and its icon and words."""
+
+    value: str
+    headline: str
+
+    @classmethod
+    def of(cls, trace: Trace) -> OutcomeView:
+        outcome, counts = trace_outcome(trace)
+        if outcome is None:
+            return cls(
+                "unknown", "? outcome unknown (a stored verdict is not one spanproof writes)"
+            )
+        return cls(outcome.value, headline(outcome, counts, trace.verification))
+
+
 @router.get("/traces")
 def traces_page(request: Request, state: State) -> Response:
     rows = []
     for trace in state.traces.list_traces(limit=100):
         counts = Counter(str(c.get("verdict", "")) for c in trace.claims)
-        rows.append({"trace": trace, "counts": sorted(counts.items())})
+        rows.append(
+            {"trace": trace, "counts": sorted(counts.items()), "outcome": OutcomeView.of(trace)}
+        )
     return templates.TemplateResponse(
         request, "traces.html", {"rows": rows, "title": "Recent traces"}
     )
@@ -234,10 +258,13 @@ def trace_page(trace_id: str, request: Request, state: State) -> Response:
     if trace is None:
         return _not_found(request, f"trace {trace_id!r}")
     views = _claim_views(state.store, trace)
-    delivered_same = trace.delivered is None or trace.delivered == trace.draft
+    # Under flag the delivered text is the draft with verdict markers: the marked-up draft
+    # below shows the same verdicts, claim by claim.
+    delivered_same = trace.delivered is None or strip_flags(trace.delivered) == trace.draft
     context = {
         "title": f"Trace {trace.id}",
         "trace": trace,
+        "outcome": OutcomeView.of(trace),
         "claims": views,
         "draft_segments": _segments(trace.draft, views),
         "delivered_same": delivered_same,

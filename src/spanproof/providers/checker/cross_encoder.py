@@ -6,6 +6,10 @@ Trained by ``make train-cross-encoder`` (``training/train_cross_encoder.py``; se
 that "did not reduce" and "reduced" disagree. Run time needs onnxruntime and the bundled
 tokenizer only: no torch. The embeddings in a :data:`~spanproof.core.checker.CheckerPair` are
 not used.
+
+:class:`PairClassifier` is what every such model shares (the file and its ``.json`` metadata,
+the session, the model id, length-sorted padded batches); the judge
+(:mod:`spanproof.providers.checker.judge`) is the other one.
 """
 
 from __future__ import annotations
@@ -23,14 +27,109 @@ from spanproof.core.checker import CHECKER_LABELS, CheckerPair
 from spanproof.core.errors import ConfigurationError
 from spanproof.providers.checker.onnx_checker import load_session, run_session
 
-__all__ = ["DEFAULT_CROSS_ENCODER_PATH", "CrossEncoderChecker"]
+__all__ = [
+    "DEFAULT_CROSS_ENCODER_PATH",
+    "CrossEncoderChecker",
+    "Encoded",
+    "PairClassifier",
+    "length_batches",
+    "pad_feeds",
+    "pair_tokenizer",
+]
 
 #: The cross-encoder shipped inside the package, and its metadata beside it.
 DEFAULT_CROSS_ENCODER_PATH = Path(__file__).resolve().parents[2] / "models" / "cross_encoder.onnx"
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
+_OUTPUT = "probabilities"
+
+#: One tokenised pair: word-piece ids and token type ids, ``[CLS] claim [SEP] evidence [SEP]``.
+Encoded = tuple[list[int], list[int]]
 
 
-class CrossEncoderChecker:
+class PairClassifier:
+    """A (claim, evidence) classifier in ONNX with its metadata: what the checkers share.
+
+    Subclasses set :attr:`name` and :attr:`rebuild` (the command that makes the file), call
+    :meth:`_load`, set ``_batch_size`` and implement :meth:`encode`.
+    """
+
+    name = "spanproof-pair-classifier"
+    rebuild = "rebuild it with `make train-checker`"
+    _batch_size: int
+    _max_padding = float("inf")
+
+    def _load(self, path: Path, metadata_path: Path | None, threads: int) -> dict[str, Any]:
+        """Read the model and its metadata (``metadata_path``, else the ``.json`` beside it),
+        open the session; the metadata."""
+        if threads < 1:
+            raise ConfigurationError("intra_op_num_threads must be at least 1")
+        if not path.is_file():
+            raise ConfigurationError(f"{self.name} model not found: {path} ({self.rebuild})")
+        meta_path = metadata_path or path.with_suffix(".json")
+        try:
+            meta: dict[str, Any] = json.loads(meta_path.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as exc:
+            message = f"cannot read the {self.name} metadata {meta_path}: {exc}"
+            raise ConfigurationError(message) from exc
+        if tuple(meta.get("labels", ())) != CHECKER_LABELS:
+            raise ConfigurationError(f"{meta_path}: labels must be {CHECKER_LABELS}")
+        data = path.read_bytes()
+        self._path = path
+        self._sha256 = hashlib.sha256(data).hexdigest()
+        self._session = load_session(data, path, threads)
+        return meta
+
+    @property
+    def model_id(self) -> str:
+        """``<name>@sha256:<first 12 hex digits of the file>``."""
+        return f"{self.name}@sha256:{self._sha256[:12]}"
+
+    @property
+    def model_hash(self) -> str:
+        """SHA-256 (hex) of the ``.onnx`` file."""
+        return self._sha256
+
+    @property
+    def batch_size(self) -> int:
+        """The most pairs one onnxruntime call reads."""
+        return self._batch_size
+
+    @property
+    def max_padding(self) -> float:
+        """A batch ends before a pair that would pad its shortest pair by more than this share
+        of its length (:func:`length_batches`)."""
+        return self._max_padding
+
+    def encode(self, pairs: Sequence[tuple[str, str]]) -> list[Encoded]:
+        """The model's input for each (claim, evidence) pair."""
+        raise NotImplementedError
+
+    def check(self, pairs: Sequence[CheckerPair]) -> npt.NDArray[np.float32]:
+        """Probabilities ``(len(pairs), 3)`` over ``("entailed", "contradicted", "neutral")``.
+
+        Raises:
+            ProviderError: onnxruntime failed (not retryable).
+        """
+        return self.check_texts([(p[0], p[1]) for p in pairs])
+
+    def check_texts(self, pairs: Sequence[tuple[str, str]]) -> npt.NDArray[np.float32]:
+        """:meth:`check` on (claim, evidence) texts."""
+        if not pairs:
+            return np.zeros((0, len(CHECKER_LABELS)), dtype=np.float32)
+        return self.check_encoded(self.encode(pairs))
+
+    def check_encoded(self, encoded: Sequence[Encoded]) -> npt.NDArray[np.float32]:
+        """:meth:`check` on tokenised pairs (from :meth:`encode`), in the batches of
+        :func:`length_batches`, each padded to its longest pair."""
+        out = np.zeros((len(encoded), len(CHECKER_LABELS)), dtype=np.float32)
+        lengths = [len(ids) for ids, _ in encoded]
+        for rows in length_batches(lengths, self._batch_size, self._max_padding):
+            feeds = pad_feeds([encoded[i] for i in rows])
+            out[rows] = run_session(self._session, _OUTPUT, feeds, self._path)
+        return out
+
+
+class CrossEncoderChecker(PairClassifier):
     """The :class:`~spanproof.core.checker.EntailmentChecker` of the fine-tuned cross-encoder.
 
     Args:
@@ -44,6 +143,9 @@ class CrossEncoderChecker:
         ConfigurationError: the model, its metadata or the tokenizer is missing or unusable.
     """
 
+    name = "spanproof-cross-encoder"
+    rebuild = "rebuild it with `make train-cross-encoder`"
+
     def __init__(
         self,
         model_path: Path | None = None,
@@ -51,68 +153,55 @@ class CrossEncoderChecker:
         batch_size: int = 1,
         intra_op_num_threads: int = 1,
     ) -> None:
-        if batch_size < 1 or intra_op_num_threads < 1:
+        if batch_size < 1:
             raise ConfigurationError("batch_size and intra_op_num_threads must be at least 1")
         path = Path(model_path) if model_path is not None else DEFAULT_CROSS_ENCODER_PATH
-        if not path.is_file():
-            raise ConfigurationError(
-                f"cross-encoder not found: {path} (rebuild it with `make train-cross-encoder`)"
-            )
-        meta_path = path.with_suffix(".json")
-        try:
-            meta = json.loads(meta_path.read_text(encoding="utf-8"))
-        except (OSError, ValueError) as exc:
-            message = f"cannot read the cross-encoder metadata {meta_path}: {exc}"
-            raise ConfigurationError(message) from exc
-        if tuple(meta.get("labels", ())) != CHECKER_LABELS:
-            raise ConfigurationError(f"{meta_path}: labels must be {CHECKER_LABELS}")
-        data = path.read_bytes()
-        self._path = path
+        meta = self._load(path, None, intra_op_num_threads)
         self._batch_size = batch_size
-        self._sha256 = hashlib.sha256(data).hexdigest()
         self._max_tokens = int(meta.get("max_tokens", 128))
-        self._session = load_session(data, path, intra_op_num_threads)
-        self._tokenizer = _tokenizer(self._max_tokens)
+        self._tokenizer = pair_tokenizer(self._max_tokens, "longest_first")
 
-    @property
-    def model_id(self) -> str:
-        """``spanproof-cross-encoder@sha256:<first 12 hex digits of the file>``."""
-        return f"spanproof-cross-encoder@sha256:{self._sha256[:12]}"
-
-    @property
-    def model_hash(self) -> str:
-        return self._sha256
-
-    def check(self, pairs: Sequence[CheckerPair]) -> npt.NDArray[np.float32]:
-        """Probabilities ``(len(pairs), 3)`` over ``("entailed", "contradicted", "neutral")``.
-
-        Raises:
-            ProviderError: onnxruntime failed (not retryable).
-        """
-        out = np.zeros((len(pairs), len(CHECKER_LABELS)), dtype=np.float32)
-        if not pairs:
-            return out
-        encoded = self._tokenizer.encode_batch([(p[0], p[1]) for p in pairs])
-        order = sorted(range(len(pairs)), key=lambda i: len(encoded[i].ids))
-        for start in range(0, len(order), self._batch_size):
-            rows = order[start : start + self._batch_size]
-            width = max(len(encoded[i].ids) for i in rows)
-            feeds = {name: np.zeros((len(rows), width), dtype=np.int64) for name in _INPUTS}
-            for r, i in enumerate(rows):
-                e = encoded[i]
-                feeds["input_ids"][r, : len(e.ids)] = e.ids
-                feeds["attention_mask"][r, : len(e.ids)] = 1
-                feeds["token_type_ids"][r, : len(e.ids)] = e.type_ids
-            out[rows] = run_session(self._session, "probabilities", feeds, self._path)
-        return out
+    def encode(self, pairs: Sequence[tuple[str, str]]) -> list[Encoded]:
+        """``[CLS] claim [SEP] span [SEP]``, the longer of the two cut first past the limit."""
+        return [(e.ids, e.type_ids) for e in self._tokenizer.encode_batch(list(pairs))]
 
 
-def _tokenizer(max_tokens: int) -> Any:
+def length_batches(lengths: Sequence[int], size: int, max_padding: float) -> list[list[int]]:
+    """Row indices in batches: sorted by length (ties in input order), at most ``size`` rows,
+    and no row padded by more than ``max_padding`` times its own length (a batch ends before a
+    row longer than ``1 + max_padding`` times its first, shortest, row)."""
+    out: list[list[int]] = []
+    for i in sorted(range(len(lengths)), key=lengths.__getitem__):
+        last = out[-1] if out else []
+        if not last or len(last) >= size or lengths[i] > (1 + max_padding) * lengths[last[0]]:
+            out.append([i])
+        else:
+            last.append(i)
+    return out
+
+
+def pad_feeds(batch: Sequence[Encoded]) -> dict[str, npt.NDArray[np.int64]]:
+    """The three int64 inputs of a batch, padded with zeros to its longest pair."""
+    width = max(len(ids) for ids, _ in batch)
+    feeds = {name: np.zeros((len(batch), width), dtype=np.int64) for name in _INPUTS}
+    for row, (ids, types) in enumerate(batch):
+        feeds["input_ids"][row, : len(ids)] = ids
+        feeds["attention_mask"][row, : len(ids)] = 1
+        feeds["token_type_ids"][row, : len(types)] = types
+    return feeds
+
+
+def pair_tokenizer(max_tokens: int | None, strategy: str = "longest_first") -> Any:
+    """The bundled MiniLM tokenizer, unpadded, truncating at ``max_tokens`` with ``strategy``
+    (no truncation when ``max_tokens`` is None)."""
     from tokenizers import Tokenizer
 
     from spanproof.providers.embeddings.onnx_minilm import bundled_tokenizer_path
 
     tokenizer = Tokenizer.from_file(str(bundled_tokenizer_path()))
     tokenizer.no_padding()
-    tokenizer.enable_truncation(max_tokens, strategy="longest_first")
+    if max_tokens is None:
+        tokenizer.no_truncation()
+    else:
+        tokenizer.enable_truncation(max_tokens, strategy=strategy)
     return tokenizer

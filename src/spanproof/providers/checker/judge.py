@@ -14,11 +14,14 @@ probabilities do not depend on the other pairs of its batch, up to float roundin
 changes the shapes the kernels see, not the arithmetic of a pair's own tokens; measured
 differences are about 1e-7). So all pairs of a call go to onnxruntime together, sorted
 by length and cut into batches (:func:`~spanproof.providers.checker.cross_encoder.
-length_batches`): at most ``batch_size`` pairs (64), and a batch ends before a pair that would pad
-the batch's shortest pair by more than ``max_padding`` (a tenth) of its length. Padding every
-pair to the longest of the call costs more than batching saves on a CPU: on realistic windows it
-triples the tokens the model runs (``bench/RESULTS.md``). The same pairs always form the same
-batches, so results repeat bit for bit.
+length_batches`): at most ``batch_size`` pairs (8), and a batch ends before a pair that would pad
+the batch's shortest pair by more than ``max_padding`` (a tenth) of its length. Both were chosen
+by measurement on a 2-core x86 CPU (``bench/RESULTS.md``, ``make bench-judge``): the model's work
+grows with the padded tokens, so padding every pair of a call to its longest cost more than half
+the throughput on SciFact windows; batches larger than about 8 pairs were slower again (larger
+intermediate tensors), while small batches of like lengths match one pair per call on one thread
+and beat it by a third on two. The same pairs always form the same batches, so results repeat
+bit for bit.
 """
 
 from __future__ import annotations
@@ -37,8 +40,6 @@ DEFAULT_JUDGE_PATH = Path(__file__).resolve().parents[2] / "models" / "judge.onn
 BATCH_INDEPENDENT = ("fp32", "int8-weights", "static-int8")
 TRUNCATIONS = ("only_second", "longest_first")
 _DEFAULT_MAX_TOKENS = 256
-_DEFAULT_BATCH = 64
-_DEFAULT_MAX_PADDING = 0.1
 _SPECIAL_TOKENS = 3  # [CLS], [SEP], [SEP]
 
 
@@ -90,10 +91,10 @@ class JudgeChecker(PairClassifier):
         model_path: another judge ``.onnx`` (default: the shipped ``judge.onnx``).
         metadata_path: its metadata (default: the ``.json`` beside the model): the labels,
             ``max_tokens``, ``quantization`` (one of :data:`BATCH_INDEPENDENT`) and optionally
-            ``truncation`` (:class:`PairEncoder`), ``batch_size`` and ``max_padding``.
-        batch_size: the most pairs one onnxruntime call reads (default: the metadata's, else 64).
+            ``truncation`` (:class:`PairEncoder`).
+        batch_size: the most pairs one onnxruntime call reads.
         max_padding: a batch ends before a pair that would pad its shortest pair by more than
-            this share of its length (default: the metadata's, else 0.1).
+            this share of its length.
         intra_op_num_threads: onnxruntime's intra-op threads.
 
     Raises:
@@ -109,8 +110,8 @@ class JudgeChecker(PairClassifier):
         model_path: Path | None = None,
         *,
         metadata_path: Path | None = None,
-        batch_size: int | None = None,
-        max_padding: float | None = None,
+        batch_size: int = 8,
+        max_padding: float = 0.1,
         intra_op_num_threads: int = 1,
     ) -> None:
         path = Path(model_path) if model_path is not None else DEFAULT_JUDGE_PATH
@@ -122,10 +123,6 @@ class JudgeChecker(PairClassifier):
                 "dynamically quantised model would make a pair's result depend on its batch "
                 f"({self.rebuild})"
             )
-        if batch_size is None:
-            batch_size = int(meta.get("batch_size", _DEFAULT_BATCH))
-        if max_padding is None:
-            max_padding = float(meta.get("max_padding", _DEFAULT_MAX_PADDING))
         if batch_size < 1 or max_padding < 0:
             raise ConfigurationError("batch_size must be at least 1 and max_padding at least 0")
         self._batch_size = batch_size
