@@ -25,6 +25,7 @@ import argparse
 import hashlib
 import json
 import math
+import subprocess
 import sys
 import time
 from collections import defaultdict
@@ -210,6 +211,7 @@ def per_set(
 def write_weights(comb: Combiner) -> None:
     weights = ",\n        ".join(f"{w!r}" for w in comb.weights)
     names = "\n".join(f"#   {n}" for n in FEATURES)
+    fitted = f"        {json.dumps(comb.fitted_on)}"
     WEIGHTS_MODULE.write_text(
         f'''"""The shipped combiner of score model v5 (``scripts/fit_combiner.py --fit`` writes it).
 
@@ -229,11 +231,15 @@ COMBINER_V5 = Combiner(
     supported_min={comb.supported_min!r},
     unsupported_max={comb.unsupported_max!r},
     contradicted_min={comb.contradicted_min!r},
-    fitted_on={comb.fitted_on!r},
+    fitted_on=(
+{fitted}
+    ),
 )
 ''',
         encoding="utf-8",
     )
+    # The project's formatter lays the generated module out as the linter expects.
+    subprocess.run([sys.executable, "-m", "ruff", "format", "-q", str(WEIGHTS_MODULE)], check=True)
 
 
 def fmt(x: float) -> str:

@@ -2,7 +2,7 @@
 hard negatives mined from the SciFact corpus (issue 14, item 2).
 
     SPANPROOF_DATA_DIR=../shared/data .venv/bin/python training/judge_pairs.py \
-        --dev-out /work/ckpt/dev_pairs.jsonl
+        --dev-out .judge-ckpt/dev_pairs.jsonl
 
 The judge reads a claim against an evidence *window*: one to three adjacent sentences, or the
 rationale sentences joined in document order, within ``MAX_TOKENS`` word pieces for

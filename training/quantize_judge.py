@@ -295,7 +295,7 @@ def metadata(meta_path: Path | None, fp32: Path) -> dict[str, Any]:
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--fp32", type=Path, default=Path("/work/ckpt/judge_fp32.onnx"))
+    parser.add_argument("--fp32", type=Path, default=Path(".judge-ckpt/judge_fp32.onnx"))
     parser.add_argument("--meta", type=Path, default=None, help="default: judge.json beside it")
     parser.add_argument("--dev", type=Path, default=None, help="default: dev_pairs.jsonl beside")
     parser.add_argument("--calibration-jsonl", type=Path, default=None)

@@ -613,7 +613,7 @@ def measure(args: argparse.Namespace, train_pairs: Sequence[JudgePair], tok: Any
 
 def parse_args() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ckpt-dir", type=Path, default=Path("/work/ckpt"))
+    parser.add_argument("--ckpt-dir", type=Path, default=Path(".judge-ckpt"))
     parser.add_argument("--steps", type=int, default=3600, help="length of the LR schedule")
     parser.add_argument("--stop-at", type=int, default=0, help="stop after step N (<= --steps)")
     parser.add_argument("--batch", type=int, default=16)

@@ -36,5 +36,7 @@ COMBINER_V5 = Combiner(
     supported_min=0.850817,
     unsupported_max=0.086236,
     contradicted_min=0.5,
-    fitted_on='development splits scifact 124, healthver 258, citation_integrity 316, check_covid 207',
+    fitted_on=(
+        "development splits scifact 124, healthver 258, citation_integrity 316, check_covid 207"
+    ),
 )
