@@ -97,8 +97,9 @@ evaluate-pairs: $(STAMP)
 train-checker: train-feature-checker train-cross-encoder
 	$(MAKE) quantize-judge
 
-## quantize-judge: static int8 src/spanproof/models/judge.onnx + judge.json from the judge's fp32
-##       export in $(JUDGE_CKPT), compared with fp32 (training venv; minutes)
+## quantize-judge: src/spanproof/models/judge.onnx + judge.json from the judge's fp32 export in
+##       $(JUDGE_CKPT): static int8 and int8-weight forms compared with fp32 on the dev pairs, the
+##       first that holds accuracy ships (training venv; minutes; same input, same bytes)
 JUDGE_CKPT ?= .judge-ckpt
 quantize-judge: $(STAMP)
 	test -x $(TRAIN_VENV)/bin/python || { echo "no $(TRAIN_VENV): run make train-cross-encoder"; exit 1; }
