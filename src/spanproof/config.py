@@ -64,10 +64,11 @@ class VerifySettings(BaseModel):
         "five rule checks (the default); a record the rules would verify but the model reads as "
         "contradicted goes to review. false: the rule checks alone.",
     )
-    score_model: Literal["v1", "v2", "v3", "v4"] = Field(
+    score_model: Literal["v1", "v2", "v3", "v4", "v5"] = Field(
         "v2",
         description="Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder; v4 adds the "
-        "edit check, docs/edit-check.md).",
+        "edit check, docs/edit-check.md; v5 reads every claim with the judge named by "
+        "verify.judge and decides with the calibrated combiner).",
     )
     escalation_band: float | None = Field(
         None,

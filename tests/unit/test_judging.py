@@ -174,3 +174,14 @@ class _Split:
 
     def decompose(self, draft: str) -> list[Claim]:
         return [Claim("c1", draft.strip())]
+
+
+def test_v5_is_a_setting_and_a_cli_choice() -> None:
+    from click.testing import CliRunner
+
+    from spanproof.cli.main import cli
+    from spanproof.config import Settings
+
+    assert Settings(verify={"score_model": "v5"}).verify.score_model == "v5"  # type: ignore[arg-type]
+    help_text = CliRunner().invoke(cli, ["verify", "--help"]).output
+    assert "v5" in help_text
