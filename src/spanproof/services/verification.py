@@ -177,20 +177,17 @@ def score_all(
         score_claim(claim, sims.cosines[i], plan, sims.windows[i], checks[i] if checks else None)[0]
         for i, claim in enumerate(claims)
     ]
-    if model.combiner is not None:
+    if model.uses_checker:
+        # v5: the judge reads every claim; v3: the checker decides borderline claims.
+        judged = model.combiner is not None
+        what, decide = ("judge", judge_all) if judged else ("entailment checker", _escalate)
         if checker is None:
-            return [], f"unavailable: score model {model.name} needs a judge"
+            article = "a" if judged else "an"
+            return [], f"unavailable: score model {model.name} needs {article} {what}"
         try:
-            verdicts = judge_all(claims, verdicts, plan, sims, checker, model)
+            verdicts = decide(claims, verdicts, plan, sims, checker, model)
         except ProviderError as exc:
-            return [], f"unavailable: judge failed: {exc}"
-    elif model.escalation_band is not None:
-        if checker is None:
-            return [], f"unavailable: score model {model.name} needs an entailment checker"
-        try:
-            verdicts = _escalate(claims, verdicts, plan, sims, checker, model)
-        except ProviderError as exc:
-            return [], f"unavailable: entailment checker failed: {exc}"
+            return [], f"unavailable: {what} failed: {exc}"
     return verdicts, VERIFIED
 
 
