@@ -505,6 +505,7 @@ REALISTIC_GOALS = {
     "number_swap": "100% not supported",
     "negation_flip": "≥ 98% not supported",
     "direction_flip": "≥ 98% not supported",
+    "two_details": "≥ 98% not supported (as substitution)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -531,11 +532,12 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         REALISTIC_HEADING,
         "",
         "Reproduce with `make calibrate`, or this section alone with `python scripts/calibrate.py "
-        "--realistic-only --write docs/quality.md` (add `--models v2,v4` to choose models). "
+        "--realistic-only --write docs/quality.md` (add `--models v2,v4,v6` to choose models). "
         f"Cases: `spanproof.evaluation.realistic.generate(seed={section['seed']}, "
         f"limit_per_kind={limit})` over `../shared/data`: a sentence of a SciFact abstract or a "
-        "HealthVer passage copied with one detail changed, or faithfully shortened, against its "
-        "evidence window (the sentence and none, one or both neighbours, as one span). The "
+        "HealthVer passage copied with one detail changed (two in `two_details`), or faithfully "
+        "shortened, against its evidence window (the sentence and none, one or both "
+        "neighbours, as one span). The "
         "halves are split by a hash of the source abstract, so no abstract is in both. Each "
         "model is the shipped one (no threshold tuning). "
         f"Embedding model: `{embed_model}`. Run time: {section['seconds']} s.",

@@ -101,7 +101,8 @@ class Verifier:
         score_model: ``"v1"`` (the seed formula), ``"v2"`` (the default), ``"v3"`` (v2 with
             borderline claims escalated to the entailment checker), ``"v4"`` (v2 plus the edit
             check, :mod:`spanproof.verify.edits`), ``"v5"`` (every claim read
-            by the judge, a calibrated combiner decides), or a ScoreModel.
+            by the judge, a calibrated combiner decides), ``"v6"`` (v4 whose edit check also
+            reads claims with two changed details), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -268,3 +268,15 @@ def test_bad_arguments_and_files_raise_configuration_errors(tmp_path: Path) -> N
     bad_tokenizer.write_text("{}")
     with pytest.raises(ConfigurationError, match="tokenizer"):
         OnnxMiniLMEmbedder(tokenizer_path=bad_tokenizer)
+
+
+def test_a_lazy_embedder_loads_its_model_on_first_use(tmp_path: Path) -> None:
+    garbage = tmp_path / "garbage.onnx"
+    garbage.write_bytes(b"\x00not an onnx graph" * 64)
+    lazy = OnnxMiniLMEmbedder(model_path=garbage, lazy=True)  # no model loaded yet
+    assert lazy.window_ranges("A short text.") == [(0, 13)]  # the tokenizer alone
+    with pytest.raises(ConfigurationError, match=r"garbage\.onnx"):
+        lazy.embed(["a text"])
+    good = OnnxMiniLMEmbedder(lazy=True)
+    assert good.dimension == 384
+    np.testing.assert_array_equal(good.embed(["a text"]), OnnxMiniLMEmbedder().embed(["a text"]))

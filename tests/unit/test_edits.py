@@ -18,9 +18,10 @@ from spanproof.verify.edits import (
     EditCheck,
     align_edits,
     judge_edits,
+    near_copy,
     prepare_evidence,
 )
-from spanproof.verify.scoring import SCORE_MODELS, V2, V4, score_model
+from spanproof.verify.scoring import SCORE_MODELS, V2, V4, V6, score_model
 
 THRESHOLD = 0.8
 
@@ -227,6 +228,38 @@ def test_a_short_claim_with_one_phrase_changed_is_still_checked() -> None:
     assert alignment.near_copy and len(alignment.questions) == 1
 
 
+TWO_DETAILS_CLAIM = "Daily walking lowered diastolic blood pressure in adults with asthma."
+TWO_DETAILS_EVIDENCE = (
+    "Daily walking lowered systolic blood pressure by 5 mmHg in adults with mild hypertension."
+)
+
+
+def test_two_changed_details_escape_one_run_but_not_two() -> None:
+    assert not align_edits(TWO_DETAILS_CLAIM, TWO_DETAILS_EVIDENCE).near_copy
+    alignment = align_edits(TWO_DETAILS_CLAIM, TWO_DETAILS_EVIDENCE, changed_runs=2)
+    # "diastolic" for "systolic" is an opposite term (no question); "asthma" is asked about
+    assert alignment.near_copy and len(alignment.questions) == 1
+    result = judge_edits(alignment, [0.5], THRESHOLD)
+    assert result.outcome == "unsupported"
+    changed = {e.claim_text for e in result.edits if e.judgement.startswith("unsupported")}
+    assert changed == {"diastolic", "asthma"}
+
+
+@pytest.mark.parametrize(
+    ("copied", "one", "two"),
+    [
+        ([True, True, False, True, True, False], False, True),  # two runs of one, 4 of 6 kept
+        ([True, False, False, True, False, False], False, False),  # 2 of 6 kept: too few
+        ([False, False, False, True, True, True, True], False, False),  # a run of three
+        ([True, True, False, True], True, True),  # one run: v4's rule
+        ([True, False, True, False, True, False], False, False),  # three runs
+    ],
+)
+def test_near_copy_counts_changed_runs(copied: list[bool], one: bool, two: bool) -> None:
+    assert near_copy(copied) is one
+    assert near_copy(copied, changed_runs=2) is two
+
+
 def test_a_voice_change_that_keeps_the_roles_is_allowed() -> None:
     result = check("IL-6 is induced by TNF in macrophages.", "TNF induces IL-6 in macrophages.")
     assert result.outcome == "none"
@@ -314,6 +347,19 @@ CLAIMS = (
 def test_v4_is_registered_and_v2_stays_without_the_check() -> None:
     assert SCORE_MODELS["v4"] is V4 and V4.edit_check and not V2.edit_check
     assert 0.0 < V4.edit_similarity_min <= 1.0
+
+
+def test_v6_is_v4_with_two_changed_runs() -> None:
+    assert SCORE_MODELS["v6"] is V6 and V6.edit_changed_runs == 2 and V4.edit_changed_runs == 1
+    assert V6.edit_similarity_min == V4.edit_similarity_min and V6.combiner is None
+    claims = [Claim(id="c1", text=TWO_DETAILS_CLAIM)]
+    spans = [EvidenceSpan(id="e1", text=TWO_DETAILS_EVIDENCE)]
+    v4, _ = score_all(claims, spans, FakeEmbedder(), V4)
+    v6, status = score_all(claims, spans, FakeEmbedder(), V6)
+    assert status == "verified"
+    assert v4[0].edits == ()
+    assert v6[0].verdict is Verdict.UNSUPPORTED and v6[0].score == V6.gate_cap
+    assert {e.claim_text for e in v6[0].edits if e.status == "unsupported"} >= {"asthma"}
 
 
 def test_v4_caps_edited_claims_and_records_their_edits() -> None:

@@ -409,3 +409,20 @@ def test_generation_is_deterministic_and_the_limit_is_a_seeded_sample(
     order = {c: n for n, c in enumerate(cases)}
     assert [order[c] for c in again] == sorted(order[c] for c in again)
     assert sample(cases, 1, 30) != again  # the seed draws another sample
+
+
+@pytest.mark.data
+@needs_data
+def test_two_details_make_two_changes_each_present_in_the_claim(cases: list[EditCase]) -> None:
+    mine = [c for c in cases if c.kind == "two_details"]
+    assert len(mine) >= 100
+    for c in mine:
+        assert c.claim not in c.evidence and lower_words(c.claim) - lower_words(c.evidence), c
+        details = c.detail.split("; ")
+        assert len(details) == 2, c
+        for detail in details:
+            old, arrow, new = detail.partition(" -> ")
+            if arrow:  # a replacement: the old words are the evidence's, the new the claim's
+                assert new in c.claim and old in c.evidence, c
+            else:  # a qualifier added ("added 'in women'")
+                assert detail.startswith("added '") and detail[7:-1] in c.claim, c

@@ -22,6 +22,10 @@ Negative kinds (the claim is not supported by the window):
   → "in rats") or, where the sentence names none, one added at its end.
 * ``number_swap`` (not supported), ``negation_flip`` and ``direction_flip`` (contradicted): the
   seed's builders of :mod:`spanproof.evaluation.adversarial`.
+* ``two_details``: a phrase substitution and a second, separate change (an entity substitution,
+  a scope change or another phrase substitution) in the same sentence — a claim that copies less
+  of its source than a one-detail edit does, so a check that only looks at near copies of one
+  changed run misses it.
 
 Positive kinds (supported): ``verbatim``, ``first_clause`` (the first main clause of a sentence
 that has more), ``compression`` (a parenthetical, a relative clause or a lead-in dropped) and
@@ -44,6 +48,7 @@ import re
 from collections import Counter
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from itertools import pairwise
 from pathlib import Path
 
@@ -85,6 +90,7 @@ KINDS = (
     "number_swap",
     "negation_flip",
     "direction_flip",
+    "two_details",
     "verbatim",
     "first_clause",
     "compression",
@@ -94,7 +100,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:], SUPPORTED),
+    "two_details": NOT_SUPPORTED,
+    **dict.fromkeys(KINDS[8:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -326,6 +333,7 @@ def _edits(
         sentence, window, pools.entities, key, corpus.contexts.similarity, ENTITY_MIN_SIMILARITY
     )
     found: list[tuple[str, Edit | None]] = [
+        ("two_details", _second_detail(sentence, phrase, window, pools, corpus, key)),
         ("phrase_substitution", phrase),
         ("entity_substitution", entity),
         ("role_swap", swap_roles(sentence)),
@@ -346,6 +354,36 @@ def _edits(
             continue
         out.append((kind, edit))
     return out
+
+
+def _changed_runs(old: str, new: str) -> int:
+    """How many separate runs of words differ between two sentences."""
+    a, b = old.split(), new.split()
+    matcher = SequenceMatcher(a=a, b=b, autojunk=False)
+    return sum(1 for op, *_ in matcher.get_opcodes() if op != "equal")
+
+
+def _second_detail(
+    sentence: str, first: Edit | None, window: str, pools: _Pools, corpus: _Corpus, key: str
+) -> Edit | None:
+    """A phrase substitution with a second, separate change: an entity substitution, a scope
+    change or another phrase substitution (the first that applies, in a seeded order)."""
+    if first is None:
+        return None
+    builders = [
+        lambda s: substitute_entity(
+            s, window, pools.entities, key, corpus.contexts.similarity, ENTITY_MIN_SIMILARITY
+        ),
+        lambda s: change_scope(s, window, key),
+        lambda s: substitute_phrase(s, window, pools.phrases, corpus.vocab, f"{key}:second"),
+    ]
+    start = seeded_hash(key, "second") % len(builders)
+    for k in range(len(builders)):
+        second = builders[(start + k) % len(builders)](first.claim)
+        if second is None or _changed_runs(sentence, second.claim) < 2:
+            continue
+        return Edit(second.claim, f"{first.detail}; {second.detail}")
+    return None
 
 
 def _sentence_cases(

@@ -33,11 +33,15 @@ def nfc(text: str) -> str:
 
 def lower_chars(text: str) -> str:
     """Per-character Unicode lowercase (a deliberate approximation of case folding)."""
+    if text.isascii():  # the same result, at C speed: ASCII lowercases one char to one char
+        return text.lower()
     return "".join(ch.lower() for ch in text)
 
 
 def _has_alnum(segment: str) -> bool:
-    return any(ch.isalnum() for ch in segment)
+    if segment.isalnum():  # a whole word: the common case, at C speed
+        return True
+    return len(segment) > 1 and any(ch.isalnum() for ch in segment)
 
 
 def segments(text: str) -> list[tuple[str, int, int]]:

@@ -61,6 +61,14 @@ from spanproof.verify.gates import OPPOSITE, direction_of, entity_shape, is_nega
 #: content words and copies at least two is a near copy however short it is.
 NEAR_COPY_MIN = 0.8
 MAX_CHANGED_RUN = 2
+#: Score model v6: a claim may change two separate runs (each of at most
+#: :data:`MAX_CHANGED_RUN` content words) when it copies at least this share of its content
+#: words ("lowered systolic pressure in adults with hypertension" → "lowered diastolic pressure
+#: in adults with asthma").
+TWO_RUNS_KEPT_SHARE = 0.5
+#: ... and when it copies the window densely: of the window's words from the first aligned word
+#: to the last, at most 30 % left out (a copy with details changed, not a selection of words).
+TWO_RUNS_DENSITY = 0.7
 #: Aligned words on each side of a substituted phrase sent with it to the embedder.
 CONTEXT_WORDS = 0
 MAX_WINDOW_SENTENCES = 3
@@ -125,23 +133,45 @@ _ANTONYMS = frozenset(
 _NEGATING_PREFIXES = ("non", "un", "in", "im", "ir", "dis", "anti")
 
 
-def near_copy(copied: Sequence[bool]) -> bool:
+def near_copy(copied: Sequence[bool], changed_runs: int = 1) -> bool:
     """Whether a claim whose content words are ``copied`` (in claim order) nearly copies its
-    window: at least :data:`NEAR_COPY_MIN` of them, or all but one run of at most
-    :data:`MAX_CHANGED_RUN` words (one phrase changed) when at least two are copied."""
+    window: at least :data:`NEAR_COPY_MIN` of them, or all but ``changed_runs`` runs of at most
+    :data:`MAX_CHANGED_RUN` words each (one phrase changed; two under score model v6) when at
+    least :func:`_kept_min` of them are copied."""
     n, kept = len(copied), sum(copied)
     if n == 0:
         return False
     if kept >= NEAR_COPY_MIN * n:
         return True
-    runs = sum(1 for i, c in enumerate(copied) if not c and (i == 0 or copied[i - 1]))
-    return kept >= 2 and runs == 1 and n - kept <= MAX_CHANGED_RUN
+    lengths: list[int] = []
+    for i, c in enumerate(copied):
+        if not c:
+            if i == 0 or copied[i - 1]:
+                lengths.append(0)
+            lengths[-1] += 1
+    return (
+        kept >= _kept_min(len(lengths))
+        and 1 <= len(lengths) <= changed_runs
+        and max(lengths) <= MAX_CHANGED_RUN
+        and (len(lengths) == 1 or kept >= TWO_RUNS_KEPT_SHARE * n)
+    )
 
 
-def _may_copy(present: int, n: int) -> bool:
+def _kept_min(runs: int) -> int:
+    """Copied content words a claim needs beside ``runs`` changed runs: two beside one, three
+    beside two."""
+    return runs + 1
+
+
+def _may_copy(present: int, n: int, changed_runs: int = 1) -> bool:
     """A loose bound on :func:`near_copy` from how many content words the span holds at all."""
     return n > 0 and (
-        present >= NEAR_COPY_MIN * n or (present >= 2 and n - present <= MAX_CHANGED_RUN)
+        present >= NEAR_COPY_MIN * n
+        or (
+            present >= 2
+            and n - present <= changed_runs * MAX_CHANGED_RUN
+            and (changed_runs == 1 or present >= TWO_RUNS_KEPT_SHARE * n)
+        )
     )
 
 
@@ -336,6 +366,7 @@ def align_edits(
     claim: Text | str,
     evidence: EvidenceText | str,
     around: tuple[int, int] | None = None,
+    changed_runs: int = 1,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -344,6 +375,8 @@ def align_edits(
         evidence: the evidence span (text, or prepared once with :func:`prepare_evidence`).
         around: the character range of the span's window most similar to the claim; it breaks
             ties between sentences that align equally well.
+        changed_runs: how many separate changed runs a near copy may have (1 under score model
+            v4, 2 under v6; see :func:`near_copy`).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -353,16 +386,19 @@ def align_edits(
         return not_near
     if c.joined in ev.body.joined:  # the claim quotes the span word for word
         return Alignment(c.text, ev.id, ev.body.text, near_copy=True)
-    if not _may_copy(sum(1 for k in content if k in ev.keys), len(content)):
+    if not _may_copy(sum(1 for k in content if k in ev.keys), len(content), changed_runs):
         return not_near
-    lo, hi, blocks = _best_window(c, ev, around)
+    lo, hi, blocks = _best_window(c, ev, around, changed_runs)
     if not blocks:
         return not_near
     builder = _Builder(c, ev, lo, hi, blocks)
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
-    if not near_copy([i in kept for i, f in enumerate(c.content) if f]):
+    copied = [i in kept for i, f in enumerate(c.content) if f]
+    if not near_copy(copied, changed_runs):
         return not_near
+    if not near_copy(copied) and _density(blocks) < TWO_RUNS_DENSITY:
+        return not_near  # two changed runs in a claim picked from scattered words: a rewrite
     builder.run()
     if builder.rewritten:
         return not_near
@@ -395,7 +431,7 @@ def _match(c: Text, ev: EvidenceText, lo: int, hi: int) -> tuple[list[Block], li
 
 
 def _best_window(
-    c: Text, ev: EvidenceText, around: tuple[int, int] | None
+    c: Text, ev: EvidenceText, around: tuple[int, int] | None, changed_runs: int = 1
 ) -> tuple[int, int, list[Block]]:
     """The window (token range) of one to three adjacent sentences the claim aligns to best."""
     content = {k for k, f in zip(c.keys, c.content, strict=True) if f}
@@ -418,7 +454,7 @@ def _best_window(
     # Neighbouring sentences join the window for a claim of several sentences, or when one
     # sentence is not a near copy on its own (a claim that merges sentences); otherwise a word
     # swapped in could hide as a deletion across the sentence boundary.
-    if c.sentences == 1 and near_copy(best_copied):
+    if c.sentences == 1 and near_copy(best_copied, changed_runs):
         return best
     n = len(ev.sentences)
     for first, last in ((k - 1, k), (k, k + 1), (k - 1, k + 1)):
@@ -429,6 +465,17 @@ def _best_window(
         if sum(copied) > best_count:
             best, best_count = (a, b, blocks), sum(copied)
     return best
+
+
+def _density(blocks: Sequence[Block]) -> float:
+    """The share of the window's words, from the first aligned word to the last, that the claim
+    keeps or replaces (aligned, or facing claim words in a gap) rather than leaves out."""
+    ordered = sorted(blocks, key=lambda block: block[1])
+    first, last = ordered[0][1], ordered[-1][1] + ordered[-1][2]
+    left_out = 0
+    for (a1, b1, n1), (a2, b2, _) in pairwise(ordered):
+        left_out += max(0, (b2 - b1 - n1) - max(0, a2 - a1 - n1))
+    return 1.0 - left_out / (last - first)
 
 
 def _contains(ev: EvidenceText, k: int, char: int) -> bool:
@@ -763,13 +810,13 @@ class _Builder:
         return text.text[start:end]
 
 
-def may_copy(claim: Text, span_stems: Mapping[str, int]) -> bool:
+def may_copy(claim: Text, span_stems: Mapping[str, int], changed_runs: int = 1) -> bool:
     """A cheap bound: could ``claim`` nearly copy a span with these word stems (counts)?
 
     False means :func:`align_edits` would find no near copy, so the span need not be prepared.
     """
     content = [stem(t.text) for t, f in zip(claim.tokens, claim.content, strict=True) if f]
-    return _may_copy(sum(1 for s in content if s in span_stems), len(content))
+    return _may_copy(sum(1 for s in content if s in span_stems), len(content), changed_runs)
 
 
 def phrase_texts(alignments: Iterable[Alignment]) -> list[str]:

@@ -29,6 +29,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import lower_chars, segments
@@ -68,6 +69,7 @@ _STEMS: tuple[tuple[str, str], ...] = (
 )  # fmt: skip
 
 
+@lru_cache(maxsize=1 << 16)
 def direction_of(token: str) -> str | None:
     """The direction class of a lowercase token, or None."""
     exact = _EXACT.get(token)
@@ -138,6 +140,7 @@ _ROMAN = re.compile(r"[IVX]+")
 _MAX_ACRONYM = 6  # longer all-capital words are headings ("CONCLUSIONS") or shouting
 
 
+@lru_cache(maxsize=1 << 16)
 def entity_shape(surface: str, first: bool) -> str | None:
     """The entity shape of a surface token (see the module docstring), or None."""
     letters = [ch for ch in surface if ch.isalpha()]
@@ -172,16 +175,22 @@ def _defined_abbreviation(text: str, start: int, end: int) -> bool:
     )
 
 
-def entities(text: str) -> dict[str, str]:
+def entities(
+    text: str, sentences: Sequence[tuple[str, Sequence[tuple[str, int, int]]]] | None = None
+) -> dict[str, str]:
     """Lowercase entity tokens of ``text`` (NFC) with their shapes, sentence by sentence.
 
     Abbreviations defined in place (``... stem cells (ESCs)``) get the shape ``alias``: they
     restate the words before them, so they only ever stand in for one another.
+
+    ``sentences``: the text's sentences with their word segments (``segments`` of each sentence),
+    when the caller has them already; the result is the same.
     """
+    if sentences is None:
+        sentences = [(s.text, segments(s.text)) for s in split_sentences(text) or ()]
     out: dict[str, str] = {}
-    for sentence in split_sentences(text) or ():
-        body = sentence.text
-        for index, (surface, start, end) in enumerate(segments(body)):
+    for body, words in sentences:
+        for index, (surface, start, end) in enumerate(words):
             shape = entity_shape(surface, index == 0)
             if shape is not None:
                 alias = _defined_abbreviation(body, start, end)
@@ -190,6 +199,8 @@ def entities(text: str) -> dict[str, str]:
 
 
 def _alnum(token: str) -> str:
+    if token.isalnum():
+        return token
     return "".join(ch for ch in token if ch.isalnum())
 
 
@@ -239,8 +250,12 @@ class EntityView:
     keys: Mapping[str, str]  # entity → its letters and digits
 
 
-def entity_view(text: str, tokens: Sequence[str]) -> EntityView:
-    found = entities(text)
+def entity_view(
+    text: str,
+    tokens: Sequence[str],
+    sentences: Sequence[tuple[str, Sequence[tuple[str, int, int]]]] | None = None,
+) -> EntityView:
+    found = entities(text, sentences)
     return EntityView(
         frozenset(tokens),
         Counter(tokens),

@@ -29,7 +29,7 @@ from spanproof.core.models import (
 from spanproof.text.numerics import numerics
 from spanproof.text.sentences import split_sentences
 from spanproof.text.stems import stems
-from spanproof.text.tokens import nfc, token_texts
+from spanproof.text.tokens import lower_chars, nfc, segments, token_texts
 from spanproof.verify.combiner_weights import COMBINER_V5
 from spanproof.verify.edits import (
     Alignment,
@@ -81,6 +81,9 @@ class ScoreModel:
     #: ``edit_similarity_min`` mean the same.
     edit_check: bool = False
     edit_similarity_min: float = 1.0
+    #: v6: how many separate changed runs a near copy may have (one under v4: one detail
+    #: changed; two under v6: two details changed, :func:`spanproof.verify.edits.near_copy`).
+    edit_changed_runs: int = 1
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -121,7 +124,11 @@ V5 = replace(
     name="v5",
     combiner=COMBINER_V5,
 )
-SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3, V4, V5)}
+#: v4 whose edit check also reads claims that change two separate details (each a run of at
+#: most two content words) while copying at least half of the words: two substitutions, or a
+#: substitution and a scope change, escape v4's one-run rule.
+V6 = replace(V4, name="v6", edit_changed_runs=2)
+SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3, V4, V5, V6)}
 DEFAULT_SCORE_MODEL = "v2"
 
 
@@ -220,10 +227,21 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
     for i, (span, tokens, lexical) in enumerate(
         zip(spans, token_lists, lexical_lists, strict=True)
     ):
+        text = nfc(span.text)
+        # Each sentence segmented once, for the polarity cues and the entity view alike.
+        segmented = (
+            [(s.text, segments(s.text)) for s in split_sentences(text)]
+            if model.polarity_gate or model.entity_gate
+            else []
+        )
         sentences: tuple[tuple[Counter[str], Cues], ...] = ()
         if model.polarity_gate:
-            text = nfc(span.text)
-            sentence_tokens = [token_texts(s.text) for s in split_sentences(text)] or [tokens]
+            sentence_tokens = [
+                [lower_chars(seg) for seg, _, _ in words]
+                if body == nfc(body)
+                else token_texts(body)
+                for body, words in segmented
+            ] or [tokens]
             sentences = tuple((Counter(lexical_terms(t, model)), cues(t)) for t in sentence_tokens)
         prepared.append(
             PreparedSpan(
@@ -237,7 +255,7 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                         number_parts=model.number_parts,
                     )
                 ),
-                entity=entity_view(nfc(span.text), tokens) if model.entity_gate else None,
+                entity=entity_view(text, tokens, segmented) if model.entity_gate else None,
                 sentences=sentences,
             )
         )
@@ -429,10 +447,12 @@ def edit_alignments(
     text = prepare_text(claim.text)
     out: dict[int, Alignment] = {}
     for i in select_candidates(cosines, resolve_markers(claim.cited_markers, plan), plan):
-        if not may_copy(text, plan.spans[i].counts):  # the counts are stems under v4
+        runs = plan.model.edit_changed_runs
+        if not may_copy(text, plan.spans[i].counts, runs):  # the counts are stems under v4
             continue
         evidence = plan.edit_span(i)
-        alignment = align_edits(text, evidence, windows[i] if windows is not None else None)
+        window = windows[i] if windows is not None else None
+        alignment = align_edits(text, evidence, window, changed_runs=runs)
         if alignment.near_copy:
             out[i] = alignment
     return out

