@@ -112,7 +112,7 @@ def test_real_server_ingests_searches_generates_and_serves_the_trace(base_url: s
         )
         assert big.status_code == 413 and big.json()["error"]["type"] == "payload_too_large"
         metrics = http.get("/metrics").text
-        assert 'route="/v1/generate",method="POST",status="200"' in metrics
+        assert 'method="POST",route="/v1/generate",status="200"' in metrics
 
 
 def test_serve_refuses_an_open_bind_without_a_key(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -63,7 +63,7 @@ def serve(
     import uvicorn
 
     from spanproof.api.app import create_app
-    from spanproof.bootstrap import build_app_state
+    from spanproof.api.state import build_app_state
     from spanproof.config import load_settings
 
     check_bind(host, api_keys)

@@ -1,4 +1,8 @@
-"""What the HTTP app and the web UI share: the store, the verifier and the engine."""
+"""What the HTTP app and the web UI share: the store, the verifier and the engine.
+
+Built here from the adapters ``bootstrap`` makes: the app depends on the composition root, never
+the reverse (an import-linter contract keeps it so).
+"""
 
 from __future__ import annotations
 
@@ -7,6 +11,7 @@ from dataclasses import dataclass
 from fastapi import BackgroundTasks, Request
 
 from spanproof.config import Settings
+from spanproof.core.errors import ConfigurationError
 from spanproof.core.keys import KeyStore
 from spanproof.core.ports import WorkQueue
 from spanproof.core.store import EvidenceStore
@@ -30,6 +35,39 @@ class AppState:
     engine: Engine
     #: Set when the API only enqueues (``workflows.api_enqueue``): work goes to the workers.
     work_queue: WorkQueue | None = None
+
+
+def build_app_state(settings: Settings, db: str | None = None) -> AppState:
+    """What the HTTP app serves: the store, its traces, a verifier and the engine, sharing one
+    embedder and decomposer. The caller owns the store: close it with ``state.store.close()``.
+
+    Raises:
+        ConfigurationError: the store keeps no traces.
+    """
+    from spanproof.bootstrap import build_engine, build_work_queue
+
+    engine = build_engine(settings, db)
+    store = engine.store
+    if not isinstance(store, TraceStore) or engine.embedder is None:
+        store.close()
+        raise ConfigurationError(
+            "the HTTP API needs a store that keeps traces (SQLite or PostgreSQL)"
+        )
+    verifier = Verifier(
+        embedder=engine.embedder,
+        decomposer=engine.decomposer,
+        score_model=engine.score_model,
+        checker=engine.checker,
+    )
+    work_queue = build_work_queue(settings, db) if settings.workflows.api_enqueue else None
+    return AppState(
+        settings=settings,
+        store=store,
+        traces=store,
+        verifier=verifier,
+        engine=engine,
+        work_queue=work_queue,
+    )
 
 
 def get_state(request: Request) -> AppState:

@@ -1,25 +1,42 @@
 """The one HTTP layer the model adapters share: JSON POSTs with retries and key redaction.
 
 Status 408, 409, 425, 429 and 5xx and transport errors (connect, read, timeout) are retryable:
-they are retried with exponential backoff (``backoff``, twice that, ...) until ``max_attempts``
-attempts in all, then raised as ``ProviderError(retryable=True)``. Any other status fails at once
-with ``retryable=False``. A success whose body is not a JSON object is a non-retryable failure.
-The api key is removed from every message, since some servers echo the key they rejected.
+the shared :class:`~spanproof.providers.retry.RetryPolicy` retries them with exponential backoff
+(``backoff``, twice that, ...) until ``max_attempts`` attempts in all, then they are raised as
+``ProviderError(retryable=True)``. Any other status fails at once with ``retryable=False``.
+A success whose body is not a JSON object is a non-retryable failure. The api key is removed
+from every message, since some servers echo the key they rejected.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
 import httpx
 
 from spanproof.core.errors import ConfigurationError, ProviderError
+from spanproof.providers.http_client import (
+    HttpClientOwner,
+    Redactor,
+    check_base_url,
+    json_object,
+)
+from spanproof.providers.retry import RetryPolicy, is_retryable_status, tries
+
+__all__ = [
+    "JsonHttpAdapter",
+    "Redactor",  # from http_client, where the connectors share it
+    "api_root",
+    "bearer",
+    "check_arguments",
+    "malformed",
+    "post_json",
+]
 
 _SNIPPET_CHARS = 200
-_RETRYABLE_STATUSES = frozenset({408, 409, 425, 429})
+#: Besides the statuses every adapter retries: 409, which model APIs answer while overloaded.
+_ALSO_RETRYABLE = frozenset({409})
 
 
 def check_arguments(
@@ -43,36 +60,13 @@ def api_root(base_url: str) -> str:
         ConfigurationError: it is not an http(s) URL with a host, or it carries credentials.
     """
     url = base_url.strip().rstrip("/").removesuffix("/v1")
-    try:
-        parsed = httpx.URL(url)
-    except httpx.InvalidURL as exc:
-        raise ConfigurationError(f"base_url {base_url!r} is not a URL: {exc}") from exc
-    if parsed.scheme not in ("http", "https") or not parsed.host:
-        raise ConfigurationError(
-            f"base_url must be an http(s) URL such as http://localhost:8000, got {base_url!r}"
-        )
-    if parsed.userinfo:
-        raise ConfigurationError("base_url must not carry credentials; pass api_key instead")
+    check_base_url(url, given=base_url, example="http://localhost:8000")
     return url
 
 
 def bearer(api_key: str | None) -> dict[str, str]:
     """The ``Authorization: Bearer ...`` header for ``api_key``; none without a key."""
     return {"Authorization": f"Bearer {api_key}"} if api_key else {}
-
-
-def is_retryable_status(status: int) -> bool:
-    return status in _RETRYABLE_STATUSES or 500 <= status <= 599
-
-
-class Redactor:
-    """Removes a secret from text before it reaches a message."""
-
-    def __init__(self, secret: str | None) -> None:
-        self._secret = secret or None
-
-    def __call__(self, text: str) -> str:
-        return text.replace(self._secret, "[redacted]") if self._secret else text
 
 
 def post_json(
@@ -82,51 +76,36 @@ def post_json(
     *,
     where: str,
     redact: Redactor,
-    max_attempts: int,
-    backoff: float,
-    sleep: Callable[[float], None],
+    policy: RetryPolicy,
 ) -> dict[str, Any]:
-    """POST ``payload`` to ``url`` with retries; the decoded JSON object of the reply.
+    """POST ``payload`` to ``url``, retried as ``policy`` says; the reply's decoded JSON object.
 
     Raises:
         ProviderError: the call failed; ``retryable`` says whether a later call may succeed.
     """
-    for attempt in range(1, max_attempts + 1):
-        last_try = attempt == max_attempts
-        tries = f"{attempt} attempt{'s' if attempt > 1 else ''}"
+
+    def attempt(n: int) -> dict[str, Any]:
         try:
             response = client.post(url, json=payload)
         except httpx.TransportError as exc:
-            if last_try:
-                raise ProviderError(
-                    f"{where}: {type(exc).__name__} after {tries}: {redact(str(exc))}",
-                    retryable=True,
-                ) from exc
-        else:
-            if response.is_success:
-                return _json_object(response, where, redact)
-            retryable = is_retryable_status(response.status_code)
-            if last_try or not retryable:
-                raise ProviderError(
-                    f"{where} answered HTTP {response.status_code} after {tries}: "
-                    f"{_snippet(response, redact)}",
-                    retryable=retryable,
-                )
-        sleep(backoff * 2 ** (attempt - 1))
-    raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
-
-
-def _json_object(response: httpx.Response, where: str, redact: Redactor) -> dict[str, Any]:
-    try:
-        body = response.json()
-    except (json.JSONDecodeError, UnicodeDecodeError) as exc:
+            raise ProviderError(
+                f"{where}: {type(exc).__name__} after {tries(n)}: {redact(str(exc))}",
+                retryable=True,
+            ) from exc
+        if response.is_success:
+            return json_object(
+                response.content,
+                where=where,
+                error=ProviderError,
+                snippet=lambda: _snippet(response, redact),
+            )
         raise ProviderError(
-            f"{where} answered a body that is not JSON: {_snippet(response, redact)}",
-            retryable=False,
-        ) from exc
-    if not isinstance(body, dict):
-        raise ProviderError(f"{where} answered JSON that is not an object", retryable=False)
-    return body
+            f"{where} answered HTTP {response.status_code} after {tries(n)}: "
+            f"{_snippet(response, redact)}",
+            retryable=is_retryable_status(response.status_code, also=_ALSO_RETRYABLE),
+        )
+
+    return policy.run(attempt)
 
 
 def _snippet(response: httpx.Response, redact: Redactor) -> str:
@@ -140,7 +119,7 @@ def malformed(where: str, what: str) -> ProviderError:
     return ProviderError(f"{where} answered an unexpected shape: {what}", retryable=False)
 
 
-class JsonHttpAdapter:
+class JsonHttpAdapter(HttpClientOwner):
     """Base of the HTTP model adapters: one ``httpx`` client that POSTs JSON to one endpoint.
 
     Checks the shared arguments, builds ``{base_url}/v1/{path}``, and owns the client:
@@ -183,9 +162,7 @@ class JsonHttpAdapter:
         self._model = model
         self._where = f"{label} endpoint {self._url} (model {model!r})"
         self._redact = Redactor(api_key)
-        self._max_attempts = max_attempts
-        self._backoff = backoff
-        self._sleep = sleep
+        self._retry = RetryPolicy(max_attempts=max_attempts, backoff=backoff, sleep=sleep)
         self._client = httpx.Client(
             transport=transport,
             timeout=timeout,
@@ -200,22 +177,5 @@ class JsonHttpAdapter:
             payload,
             where=self._where,
             redact=self._redact,
-            max_attempts=self._max_attempts,
-            backoff=self._backoff,
-            sleep=self._sleep,
+            policy=self._retry,
         )
-
-    def close(self) -> None:
-        """Close the HTTP connection pool."""
-        self._client.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

@@ -2,7 +2,8 @@
 
 Owns: polite HTTP (identification, rate limits, retries, one fixed host) and the mapping of each
 service's replies to :class:`~spanproof.core.documents.FetchedDocument`.
-May import: ``spanproof.core``, the standard library and httpx.
+May import: ``spanproof.core``, the standard library, httpx, and the HTTP plumbing every adapter
+shares (``spanproof.providers.retry``, ``spanproof.providers.http_client``).
 Must not: parse documents, touch the store, read settings, or import services or entry points.
 """
 

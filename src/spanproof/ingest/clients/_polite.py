@@ -7,7 +7,8 @@
 * **Retry**: status 408, 425, 429 and 5xx, timeouts and transport errors are retried up to
   ``max_attempts`` attempts in all, waiting what ``Retry-After`` asks, or else ``backoff``, twice
   that, and so on. A ``Retry-After`` longer than ``max_retry_after`` fails at once (retryable),
-  rather than calling back early.
+  rather than calling back early. The policy is the one the model adapters share
+  (:class:`~spanproof.providers.retry.RetryPolicy`); pacing stays here.
 * **Stay put**: requests go only to paths under ``base_url``. Redirects are followed only when
   they stay there; one to another host or path is refused.
 * **Fail clearly**: every failure is a :class:`~spanproof.core.errors.SourceError` whose
@@ -17,7 +18,6 @@
 
 from __future__ import annotations
 
-import json
 import logging
 import re
 import threading
@@ -25,13 +25,19 @@ import time
 from collections.abc import Callable, Mapping
 from email.utils import parsedate_to_datetime
 from importlib import metadata
-from types import TracebackType
-from typing import Any, Self
-from urllib.parse import quote, unquote
+from typing import Any
+from urllib.parse import unquote
 
 import httpx
 
 from spanproof.core.errors import ConfigurationError, InvalidInputError, SourceError
+from spanproof.providers.http_client import (
+    HttpClientOwner,
+    Redactor,
+    check_base_url,
+    json_object,
+)
+from spanproof.providers.retry import RetryAfter, RetryPolicy, is_retryable_status, tries
 
 __all__ = ["Params", "PoliteClient"]
 
@@ -55,7 +61,6 @@ class _RedactSecrets(logging.Filter):
 
 logging.getLogger("httpx").addFilter(_RedactSecrets())
 
-_RETRYABLE_STATUSES = frozenset({408, 425, 429})
 _REDIRECT_STATUSES = frozenset({301, 302, 303, 307, 308})
 _MAX_REDIRECTS = 5
 _SNIPPET_BYTES = 2048
@@ -70,21 +75,7 @@ def _package_version() -> str:
         return "0"
 
 
-class _Redactor:
-    """Removes the api key (as sent, and percent-encoded) from text bound for a message."""
-
-    def __init__(self, secret: str | None) -> None:
-        self._forms = (
-            sorted({secret, quote(secret, safe="")}, key=len, reverse=True) if secret else []
-        )
-
-    def __call__(self, text: str) -> str:
-        for form in self._forms:
-            text = text.replace(form, "[redacted]")
-        return text
-
-
-class PoliteClient:
+class PoliteClient(HttpClientOwner):
     """GET requests to one service, politely (see the module docstring).
 
     Args:
@@ -127,16 +118,16 @@ class PoliteClient:
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        _check_numbers(rate_per_s, timeout, max_attempts, backoff, max_retry_after, max_bytes)
+        _check_numbers(rate_per_s, timeout, max_bytes)
+        self._retry = RetryPolicy(
+            max_attempts=max_attempts, backoff=backoff, max_retry_after=max_retry_after, sleep=sleep
+        )
         self._base = _base_url(base_url)
         self._base_path = self._base.path.rstrip("/")
         self._label = label
         self._fixed_params = _fixed_params(mailto, mailto_param, api_key, api_key_param)
-        self._redact = _Redactor(api_key)
+        self._redact = Redactor(api_key)
         self._interval = 1.0 / rate_per_s
-        self._max_attempts = max_attempts
-        self._backoff = backoff
-        self._max_retry_after = max_retry_after
         self._max_bytes = max_bytes
         self._sleep = sleep
         self._clock = clock
@@ -174,28 +165,7 @@ class PoliteClient:
         query = {k: str(v) for k, v in (params or {}).items() if v is not None}
         query.update(self._fixed_params)
         where = f"{self._label} {what} ({url.path})"
-        for attempt in range(1, self._max_attempts + 1):
-            tries = f"{attempt} attempt{'s' if attempt > 1 else ''}"
-            last_try = attempt == self._max_attempts
-            try:
-                response, body = self._send(url, query, accept, where)
-            except httpx.TransportError as exc:  # timeouts, refused connections, broken replies
-                if last_try:
-                    raise SourceError(
-                        f"{where}: {type(exc).__name__} after {tries}: {self._redact(str(exc))}",
-                        retryable=True,
-                    ) from exc
-                delay = self._backoff * 2.0 ** (attempt - 1)
-            except httpx.HTTPError as exc:  # e.g. a body that does not decode as its encoding says
-                raise SourceError(
-                    f"{where}: {type(exc).__name__}: {self._redact(str(exc))}", retryable=False
-                ) from exc
-            else:
-                if response.is_success:
-                    return body
-                delay = self._retry_delay(response, attempt, where, tries, body, last_try)
-            self._sleep(delay)
-        raise AssertionError("unreachable: the last attempt returns or raises")  # pragma: no cover
+        return self._retry.run(lambda n: self._attempt(url, query, accept, where, n))
 
     def get_json(self, path: str, params: Params | None = None, *, what: str) -> dict[str, Any]:
         """:meth:`get` a JSON object.
@@ -204,18 +174,12 @@ class PoliteClient:
             SourceError: as :meth:`get`, or the body is not a JSON object (not retryable).
         """
         body = self.get(path, params, what=what, accept="application/json")
-        try:
-            decoded = json.loads(body)
-        except (json.JSONDecodeError, UnicodeDecodeError) as exc:
-            raise SourceError(
-                f"{self._label} {what}: the reply is not JSON ({exc}): {self._snippet(body)}",
-                retryable=False,
-            ) from exc
-        if not isinstance(decoded, dict):
-            raise SourceError(
-                f"{self._label} {what}: the reply is JSON but not an object", retryable=False
-            )
-        return decoded
+        return json_object(
+            body,
+            where=f"{self._label} {what}",
+            error=SourceError,
+            snippet=lambda: self._snippet(body),
+        )
 
     def malformed(self, what: str, detail: str) -> SourceError:
         """The error for a reply that lacks what the service documents (not retryable)."""
@@ -227,21 +191,6 @@ class PoliteClient:
     def not_found(self, what: str) -> SourceError:
         """The error for a successful reply that holds no record (not retryable)."""
         return SourceError(f"{self._label} has no {what}", retryable=False)
-
-    def close(self) -> None:
-        """Close the connection pool."""
-        self._client.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -326,31 +275,32 @@ class PoliteClient:
                 break  # an error body only feeds the message
         return b"".join(chunks)[: max(limit, 0)]
 
-    def _retry_delay(
-        self,
-        response: httpx.Response,
-        attempt: int,
-        where: str,
-        tries: str,
-        body: bytes,
-        last_try: bool,
-    ) -> float:
-        """Seconds to wait before retrying ``response``, or raise when it is not retried."""
-        status = response.status_code
-        retryable = status in _RETRYABLE_STATUSES or 500 <= status <= 599
-        failure = f"{where}: HTTP {status} after {tries}: {self._snippet(body)}"
-        if last_try or not retryable:
-            raise SourceError(failure, retryable=retryable)
-        retry_after = _retry_after(response.headers.get("retry-after"))
-        if retry_after is None:
-            return self._backoff * 2.0 ** (attempt - 1)
-        if retry_after > self._max_retry_after:
+    def _attempt(
+        self, url: httpx.URL, query: dict[str, str], accept: str, where: str, n: int
+    ) -> bytes:
+        """Attempt ``n``: the body of a successful reply, else the failure for the policy."""
+        try:
+            response, body = self._send(url, query, accept, where)
+        except httpx.TransportError as exc:  # timeouts, refused connections, broken replies
             raise SourceError(
-                f"{failure} (asked to retry after {retry_after:g} s, more than "
-                f"max_retry_after={self._max_retry_after:g} s)",
+                f"{where}: {type(exc).__name__} after {tries(n)}: {self._redact(str(exc))}",
                 retryable=True,
-            )
-        return retry_after
+            ) from exc
+        except httpx.HTTPError as exc:  # e.g. a body that does not decode as its encoding says
+            raise SourceError(
+                f"{where}: {type(exc).__name__}: {self._redact(str(exc))}", retryable=False
+            ) from exc
+        if response.is_success:
+            return body
+        status = response.status_code
+        failure = SourceError(
+            f"{where}: HTTP {status} after {tries(n)}: {self._snippet(body)}",
+            retryable=is_retryable_status(status),
+        )
+        retry_after = _retry_after(response.headers.get("retry-after"))
+        if failure.retryable and retry_after is not None:
+            raise RetryAfter(failure, retry_after)
+        raise failure
 
     def _snippet(self, body: bytes) -> str:
         # Redact before cutting, so a key that straddles the cut cannot leak in part.
@@ -375,39 +325,17 @@ def _retry_after(value: str | None) -> float | None:
     return max(0.0, seconds)
 
 
-def _check_numbers(
-    rate_per_s: float,
-    timeout: float,
-    max_attempts: int,
-    backoff: float,
-    max_retry_after: float,
-    max_bytes: int,
-) -> None:
+def _check_numbers(rate_per_s: float, timeout: float, max_bytes: int) -> None:
     if not rate_per_s > 0:
         raise ConfigurationError(f"rate_per_s must be positive, got {rate_per_s}")
     if not timeout > 0:
         raise ConfigurationError(f"timeout must be positive seconds, got {timeout}")
-    if max_attempts < 1:
-        raise ConfigurationError(f"max_attempts must be at least 1, got {max_attempts}")
-    if not backoff >= 0:
-        raise ConfigurationError(f"backoff must be zero or more seconds, got {backoff}")
-    if not max_retry_after >= 0:
-        raise ConfigurationError(f"max_retry_after must be zero or more, got {max_retry_after}")
     if max_bytes < 1:
         raise ConfigurationError(f"max_bytes must be at least 1, got {max_bytes}")
 
 
 def _base_url(base_url: str) -> httpx.URL:
-    try:
-        url = httpx.URL(base_url.strip())
-    except httpx.InvalidURL as exc:
-        raise ConfigurationError(f"base_url {base_url!r} is not a URL: {exc}") from exc
-    if url.scheme not in ("http", "https") or not url.host:
-        raise ConfigurationError(
-            f"base_url must be an http(s) URL such as https://api.crossref.org, got {base_url!r}"
-        )
-    if url.userinfo:
-        raise ConfigurationError("base_url must not carry credentials; pass api_key instead")
+    url = check_base_url(base_url.strip(), given=base_url, example="https://api.crossref.org")
     if url.query or url.fragment:
         raise ConfigurationError(f"base_url must not carry a query or fragment, got {base_url!r}")
     return url
@@ -438,7 +366,7 @@ def _user_agent(mailto: str | None) -> str:
     return f"{agent} (mailto:{mailto})" if mailto else agent
 
 
-class ConnectorClient:
+class ConnectorClient(HttpClientOwner):
     """Base of the connector clients: owns a :class:`PoliteClient` and closes it."""
 
     _http: PoliteClient
@@ -446,14 +374,3 @@ class ConnectorClient:
     def close(self) -> None:
         """Close the connection pool."""
         self._http.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
