@@ -41,7 +41,10 @@ def test_trace_page_shows_every_claim_with_a_verdict_label(web: WebFixture) -> N
         assert f'id="claim-panel-{index}"' in text
         assert html.escape(LABELS[claim["verdict"]], quote=False) in text
     assert 'aria-expanded="false"' in text
-    assert "<mark>" + html.escape(expected_mark(web.store, web.trace)) + "</mark>" in text
+    verdict = web.trace.claims[0]["verdict"]
+    relation = {"supported": "supports", "partial": "partial"}.get(verdict, "closest")
+    mark = html.escape(expected_mark(web.store, web.trace))
+    assert f'<mark class="span-{relation}">{mark}</mark>' in text
     assert quote(SOURCE_ID, safe=":/@") in text
     assert "/static/viewer.js" in text
 
@@ -119,3 +122,18 @@ def test_unknown_ids_give_an_html_404(web: WebFixture) -> None:
         css = client.get("/static/spanproof.css")
     assert "Not found" in response.text
     assert css.status_code == 200 and css.headers["content-type"].startswith("text/css")
+
+
+def test_lists_answer_and_escape_what_they_show(web: WebFixture) -> None:
+    with TestClient(web.app) as client:
+        sources = client.get("/sources")
+        slash = client.get("/sources/")
+        records = client.get("/records", params={"status": "verified"})
+        traces = client.get("/traces", params={"q": "<script>", "limit": 5})
+        bad = client.get("/traces", params={"limit": 0})
+    assert sources.status_code == 200 and slash.status_code == 200
+    assert EVIL_TITLE not in sources.text and "&lt;script&gt;alert" in sources.text
+    assert "Showing 1–2 of 2 sources." in sources.text
+    assert records.status_code == 200 and "No records." in records.text
+    assert traces.status_code == 200 and "<script>" not in traces.text.split("<main", 1)[1]
+    assert bad.status_code == 422

@@ -65,7 +65,10 @@ def test_approving_a_record_in_the_browser(
     item.get_by_label("Reason").fill("The results sentence states the fall directly.")
     item.get_by_role("button", name="Approve").click()
 
-    page.wait_for_url(f"{base_url}/review")
+    page.wait_for_url(f"{base_url}/review?decided={record.id}")
+    confirmation = page.get_by_role("status")
+    expect(confirmation).to_contain_text("Decision saved")
+    expect(confirmation).to_contain_text(f"({record.id}) is now verified")
     expect(items).to_have_count(1)
     expect(page.locator(f"#review-{record.id}")).to_have_count(0)
     expect(page.locator(f"#review-{queued[1].id}")).to_have_count(1)
@@ -90,3 +93,21 @@ def test_a_form_without_a_reason_is_refused(
     expect(page.get_by_role("alert")).to_contain_text("a reason is required")
     stored = web.store.get_record(record.id)
     assert stored is not None and stored.status == "in_review"
+
+
+def test_the_confirmation_links_to_the_decided_record(
+    web: WebFixture, queued: list[Record], base_url: str, page: Page
+) -> None:
+    record = queued[1]
+    page.goto(f"{base_url}/review")
+    item = page.locator(f"#review-{record.id}")
+    item.get_by_label("Reviewer").fill("Ada")
+    item.get_by_label("Reason").fill("The passage does not say this.")
+    item.get_by_role("button", name="Reject").click()
+    confirmation = page.get_by_role("status")
+    expect(confirmation).to_contain_text("is now rejected")
+    confirmation.get_by_role("link", name=record.statement).click()
+    expect(page.locator("h1")).to_have_text(record.statement)
+    expect(page.locator("section[aria-labelledby='attempts-h'] tbody tr").last).to_contain_text(
+        "review:reject"
+    )

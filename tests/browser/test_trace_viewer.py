@@ -16,7 +16,14 @@ pytestmark = pytest.mark.browser
 require_browser()
 
 from playwright.sync_api import Page, expect  # noqa: E402
-from web_world import WebFixture, contradicted_trace, expected_mark  # noqa: E402
+from web_world import (  # noqa: E402
+    CLAIMS,
+    CLAIMS_EVIDENCE,
+    WebFixture,
+    claims_trace,
+    contradicted_trace,
+    expected_mark,
+)
 
 
 @pytest.fixture
@@ -105,3 +112,94 @@ def test_claims_open_and_close_from_the_keyboard(
             break
     else:
         pytest.fail("no claim button is reachable with Tab")
+
+
+def test_the_answer_sits_beside_the_source_text_and_the_plan_shows_used_spans(
+    web: WebFixture, base_url: str, page: Page
+) -> None:
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto(f"{base_url}/traces/{web.trace.id}")
+    answer, source = page.locator(".pane-answer"), page.locator(".pane-source")
+    expect(page.locator("#source-empty")).to_be_visible()
+    page.locator("ol.claims button.claim").first.click()
+    expect(page.locator("#source-empty")).to_be_hidden()
+    a, s = answer.bounding_box(), source.bounding_box()
+    assert a and s and s["x"] >= a["x"] + a["width"] and abs(s["y"] - a["y"]) < 5  # two panes
+    # one claim's source text at a time
+    page.locator("ol.claims button.claim").nth(1).click()
+    expect(page.locator(".pane-source .panel:visible")).to_have_count(1)
+    expect(page.locator("#claim-panel-2")).to_be_visible()
+    # only the plan spans the claims cite or were judged on, the rest behind "show all"
+    used = {str(c["best_span"]["id"]) for c in web.trace.claims}
+    used |= {str(m) for c in web.trace.claims for m in c.get("cited_markers") or ()}
+    assert len(used) < len(web.trace.plan)
+    first_table = page.locator("section[aria-labelledby='plan-h'] > table.plan tbody tr")
+    expect(first_table).to_have_count(len(used))
+    every = page.locator("details.all-plan table.plan tbody tr")
+    expect(every.first).to_be_hidden()
+    page.get_by_text(f"Show all {len(web.trace.plan)} spans").click()
+    expect(every).to_have_count(len(web.trace.plan))
+    expect(every.last).to_be_visible()
+    # narrow screens: one column, the source text below the answer
+    page.set_viewport_size({"width": 700, "height": 900})
+    a, s = answer.bounding_box(), source.bounding_box()
+    assert a and s and s["y"] >= a["y"] + a["height"] - 1
+
+
+def test_contradicted_and_unsupported_differ_beyond_colour_and_closest_text_is_not_evidence(
+    web: WebFixture, base_url: str, page: Page
+) -> None:
+    bad = web.store.append(contradicted_trace())
+    verdicts = [c["verdict"] for c in bad.claims]
+    assert verdicts == ["supported", "contradicted", "unsupported"]
+    page.goto(f"{base_url}/traces/{bad.id}")
+    buttons = page.locator("ol.claims button.claim")
+    expect(buttons.nth(1).locator(".claim-label")).to_have_text(" (contradicted ⚠)")
+    expect(buttons.nth(2).locator(".claim-label")).to_have_text(" (unsupported ✗)")
+    style = "el => getComputedStyle(el).borderBottomStyle"
+    assert buttons.nth(1).evaluate(style) != buttons.nth(2).evaluate(style)
+
+    buttons.nth(0).click()
+    supported = page.locator("#claim-panel-1")
+    expect(supported.locator(".relation")).to_contain_text("Evidence")
+    evidence_bg = supported.locator("mark").evaluate("el => getComputedStyle(el).backgroundColor")
+
+    buttons.nth(2).click()
+    unsupported = page.locator("#claim-panel-3")
+    expect(unsupported.locator(".relation")).to_have_text(
+        "Closest text — does not support the claim"
+    )
+    closest = unsupported.locator("mark")
+    expect(closest).to_have_class("span-closest")
+    background = closest.evaluate("el => getComputedStyle(el).backgroundColor")
+    assert background != evidence_bg and background == "rgba(0, 0, 0, 0)"
+
+    buttons.nth(1).click()
+    contradicted = page.locator("#claim-panel-2")
+    expect(contradicted.locator(".relation")).to_contain_text("Contradicting text")
+    expect(contradicted.locator("mark")).to_have_class("span-contradicts")
+    expect(contradicted).to_contain_text("Evidence S2")
+
+
+def test_claims_sent_without_a_draft_are_the_delivered_answer_with_evidence_titles(
+    web: WebFixture, base_url: str, page: Page
+) -> None:
+    sent = web.store.append(claims_trace())
+    assert sent.draft == "" and sent.delivered is None
+    page.goto(f"{base_url}/traces/{sent.id}")
+    delivered = page.locator("section[aria-labelledby='answer-h'] div.answer")
+    expect(delivered.locator("button.claim")).to_have_count(len(CLAIMS))
+    for index, text in enumerate(CLAIMS):
+        expect(delivered.locator("button.claim").nth(index)).to_contain_text(text)
+    page.get_by_text(f"Show all {len(CLAIMS_EVIDENCE)} spans").click()
+    plan = page.locator("details.all-plan table.plan")
+    for item in CLAIMS_EVIDENCE:
+        row = plan.locator(f"tr#plan-{item['id']}")
+        expect(row).to_contain_text(item["id"])
+        expect(row).to_contain_text(item["title"])
+    delivered.locator("button.claim").first.click()
+    panel = page.locator("#claim-panel-1")
+    first = CLAIMS_EVIDENCE[0]
+    expect(panel.locator(".evidence-name")).to_have_text(
+        f"Evidence {first['id']}: {first['title']}"
+    )

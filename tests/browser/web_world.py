@@ -124,3 +124,54 @@ def expected_mark(store: SqliteEvidenceStore, trace: Trace, claim_index: int = 0
     start = entry["start"] + best["start"]
     end = entry["start"] + best["end"]
     return section.text[start:end]
+
+
+CLAIMS_EVIDENCE = [
+    {
+        "id": "trial-2024",
+        "title": "Walking trial, results section",
+        "text": "Daily walking for 30 minutes lowered systolic blood pressure by 5 mmHg after 12 "
+        "weeks.",
+    },
+    {
+        "id": "sodium-review",
+        "title": "Sodium review",
+        "text": "Sodium restriction to 1,500 mg per day did not change diastolic blood pressure.",
+    },
+]
+CLAIMS = [
+    "Daily walking for 30 minutes lowered systolic blood pressure by 5 mmHg.",
+    "Walking cured diabetes in 40% of participants.",
+]
+
+
+def claims_trace() -> Trace:
+    """The (unsealed) trace of claims sent without a draft, with titled evidence."""
+    model = score_model("v2")
+    recorder = RecordingEmbedder(FakeEmbedder())
+    verifier = Verifier(embedder=recorder, decomposer=RuleBasedDecomposer(), score_model=model)
+    evidence = to_evidence(CLAIMS_EVIDENCE)
+    report = verifier.check_claims(CLAIMS, evidence)
+    request = {"mode": "claims", "evidence": len(evidence), "claims": len(CLAIMS)}
+    return verification_trace(report, evidence, report.claims, recorder, model, request)
+
+
+def more_sources(store: SqliteEvidenceStore, n: int) -> list[str]:
+    """``n`` small extra sources (``file:extra/NN.md``), ingested and unembedded."""
+    parse = build_parser()
+    ids = []
+    for i in range(n):
+        body = f"# Extra study {i:02d}\n\n## Results\n\nCohort {i} slept {i % 7 + 5} hours.\n"
+        source_id = f"file:extra/{i:02d}.md"
+        doc = FetchedDocument("file", {}, "text/markdown", body.encode(), title=f"Extra {i:02d}")
+        ingest(store, doc, source_id, parse)
+        ids.append(source_id)
+    return ids
+
+
+def corrupt_source(store: SqliteEvidenceStore) -> str:
+    """A source whose only version is quarantined (bytes that are not UTF-8 text)."""
+    source_id = "file:demo/broken.md"
+    doc = FetchedDocument("file", {}, "text/markdown", b"\xff\xfe\x00\x00bad", title="Broken")
+    ingest(store, doc, source_id, build_parser())
+    return source_id

@@ -1,213 +1,48 @@
-"""HTML pages: recent traces, the trace viewer, sources, search and the review queue (Jinja2,
-autoescaped)."""
+"""HTML pages: traces and the trace viewer, search, the review queue, artifacts, impact and
+workflows (Jinja2, autoescaped); sources and records are in ``browse_routes``, the API's
+documentation in ``api_docs``."""
 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Annotated, Any
-from urllib.parse import quote
+from typing import Annotated, cast
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form, Query, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
-from fastapi.templating import Jinja2Templates
-from jinja2 import Environment, PackageLoader, select_autoescape
 
 from spanproof.api.state import AppState, get_state
 from spanproof.core.errors import SpanproofError
-from spanproof.core.models import Verdict
-from spanproof.core.outcome import headline, trace_outcome
-from spanproof.core.store import EvidenceStore, SearchHit, Section, Version
-from spanproof.core.trace import Trace
+from spanproof.core.models import Outcome
+from spanproof.core.store import SearchHit
 from spanproof.services import artifacts as artifact_service
 from spanproof.services import impact as impact_service
+from spanproof.services.browse import browse_traces
 from spanproof.services.review import decide_review, review_queue
-from spanproof.services.search import search
+from spanproof.services.search import Mode, search
 from spanproof.verify.policy import strip_flags
-from spanproof.web.edit_view import EditsView, edits_view
+from spanproof.web import api_docs, browse_routes
+from spanproof.web.search_view import CUTOFFS, DEFAULT_CUTOFF, LIMITS, MODES, hit_views
+from spanproof.web.templating import (
+    LABELS,
+    not_found,
+    page_links,
+    templates,
+)
+from spanproof.web.trace_view import OutcomeView, claim_views, plan_rows, segments
+
+__all__ = ["LABELS", "router"]
 
 _HERE = Path(__file__).parent
 _STATIC = {"spanproof.css": "text/css", "viewer.js": "text/javascript"}
-_env = Environment(
-    loader=PackageLoader("spanproof.web", "templates"),
-    autoescape=select_autoescape(default=True, default_for_string=True),
-    trim_blocks=True,
-    lstrip_blocks=True,
-)
-templates = Jinja2Templates(env=_env)
-
-#: Text (not only colour) for every verdict.
-LABELS: dict[str, str] = {
-    Verdict.SUPPORTED.value: "supported ✓",
-    Verdict.PARTIAL.value: "partial ◐",
-    Verdict.UNSUPPORTED.value: "unsupported ✗",
-    Verdict.CONTRADICTED.value: "contradicted ⚠",
-    Verdict.EVIDENCE_REDACTED.value: "evidence redacted ▨",
-}
-GATES = ("numeric", "entity", "polarity")
+TRACE_KINDS = ("generation", "verification")
+OUTCOMES = tuple(o.value for o in Outcome)
 
 router = APIRouter(include_in_schema=False)
+router.include_router(api_docs.router)
+router.include_router(browse_routes.router)
 State = Annotated[AppState, Depends(get_state)]
-
-
-def source_url(source_id: str, version: int | None = None, section_key: str | None = None) -> str:
-    """The source page of ``source_id`` (ids hold ``:`` and ``/``), optionally a section."""
-    url = "/sources/" + quote(source_id, safe=":/@")
-    if version is not None:
-        url += f"?v={version}"
-    if section_key is not None:
-        url += "#" + section_anchor(section_key)
-    return url
-
-
-def section_anchor(key: str) -> str:
-    return "section-" + quote(key, safe="")
-
-
-_env.globals["source_url"] = source_url
-_env.globals["section_anchor"] = section_anchor
-_env.globals["labels"] = LABELS
-
-
-def _label(verdict: Any) -> str:
-    return LABELS.get(str(verdict), str(verdict))
-
-
-_env.filters["verdict_label"] = _label
-
-
-@dataclass(frozen=True, slots=True)
-class Highlight:
-    """A text with one highlighted range: ``text[:start]``, ``text[start:end]``, the rest."""
-
-    before: str
-    marked: str
-    after: str
-
-    @classmethod
-    def of(cls, text: str, start: int, end: int) -> Highlight:
-        start = max(0, min(start, len(text)))
-        end = max(start, min(end, len(text)))
-        return cls(text[:start], text[start:end], text[end:])
-
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """Where a claim's best span lies: its plan entry and the highlighted section text."""
-
-    entry: dict[str, Any]
-    highlight: Highlight
-    section_title: str
-    from_store: bool
-    url: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class ClaimView:
-    claim: dict[str, Any]
-    panel_id: str
-    verdict: str
-    label: str
-    gates: list[str]
-    evidence: Evidence | None
-    edits: EditsView | None = None  # score model v4's edit check
-
-
-@dataclass(frozen=True, slots=True)
-class Segment:
-    """A piece of answer text; ``claim`` set when the piece is a claim's draft span."""
-
-    text: str
-    claim: ClaimView | None = None
-
-
-def _not_found(request: Request, what: str) -> Response:
-    return templates.TemplateResponse(
-        request, "not_found.html", {"what": what, "title": "Not found"}, status_code=404
-    )
-
-
-def _int(value: Any) -> int | None:
-    return value if isinstance(value, int) and not isinstance(value, bool) else None
-
-
-def _evidence(
-    store: EvidenceStore, claim: dict[str, Any], plan: list[dict[str, Any]]
-) -> Evidence | None:
-    best = claim.get("best_span")
-    if not isinstance(best, dict):
-        return None
-    entry = next((e for e in plan if str(e.get("id")) == str(best.get("id"))), None)
-    b_start, b_end = _int(best.get("start")), _int(best.get("end"))
-    if entry is None or b_start is None or b_end is None:
-        return None
-    source_id, version, key = (
-        entry.get("source_id"),
-        _int(entry.get("version")),
-        entry.get("section_key"),
-    )
-    e_start = _int(entry.get("start"))
-    section: Section | None = None
-    if (
-        isinstance(source_id, str)
-        and version is not None
-        and isinstance(key, str)
-        and e_start is not None
-    ):
-        section = store.section(source_id, version, key)
-    if section is not None and e_start is not None:
-        return Evidence(
-            entry,
-            Highlight.of(section.text, e_start + b_start, e_start + b_end),
-            section.title,
-            True,
-            source_url(section.source_id, section.version, section.key),
-        )
-    url = source_url(source_id) if isinstance(source_id, str) else None
-    return Evidence(entry, Highlight.of(str(entry.get("text", "")), b_start, b_end), "", False, url)
-
-
-def _claim_views(store: EvidenceStore, trace: Trace) -> list[ClaimView]:
-    views = []
-    for index, claim in enumerate(trace.claims, start=1):
-        verdict = str(claim.get("verdict", ""))
-        views.append(
-            ClaimView(
-                claim=claim,
-                panel_id=f"claim-panel-{index}",
-                verdict=verdict if verdict in LABELS else "unknown",
-                label=_label(verdict),
-                gates=[g for g in GATES if claim.get(f"{g}_gated")],
-                evidence=_evidence(store, claim, trace.plan),
-                edits=edits_view(claim, trace.plan),
-            )
-        )
-    return views
-
-
-def _segments(text: str, views: list[ClaimView]) -> list[Segment]:
-    """``text`` cut at the claims' draft spans (overlapping spans: the first one wins)."""
-    placed = []
-    for view in views:
-        span = view.claim.get("draft_span")
-        if isinstance(span, list | tuple) and len(span) == 2:
-            start, end = _int(span[0]), _int(span[1])
-            if start is not None and end is not None and 0 <= start < end <= len(text):
-                placed.append((start, end, view))
-    placed.sort(key=lambda p: (p[0], p[1]))
-    segments: list[Segment] = []
-    cursor = 0
-    for start, end, view in placed:
-        if start < cursor:
-            continue
-        if start > cursor:
-            segments.append(Segment(text[cursor:start]))
-        segments.append(Segment(text[start:end], view))
-        cursor = end
-    if cursor < len(text):
-        segments.append(Segment(text[cursor:]))
-    return segments
 
 
 @router.get("/", response_class=RedirectResponse)
@@ -218,91 +53,58 @@ def home() -> RedirectResponse:
 @router.get("/static/{name}")
 def static(name: str, request: Request) -> Response:
     if name not in _STATIC:
-        return _not_found(request, f"static file {name!r}")
+        return not_found(request, f"static file {name!r}")
     return FileResponse(_HERE / "static" / name, media_type=_STATIC[name])
 
 
-@dataclass(frozen=True, slots=True)
-class OutcomeView:
-    """A trace's outcome as shown: its value (for the CSS class) and its icon and words."""
-
-    value: str
-    headline: str
-
-    @classmethod
-    def of(cls, trace: Trace) -> OutcomeView:
-        outcome, counts = trace_outcome(trace)
-        if outcome is None:
-            return cls(
-                "unknown", "? outcome unknown (a stored verdict is not one spanproof writes)"
-            )
-        return cls(outcome.value, headline(outcome, counts, trace.verification))
-
-
 @router.get("/traces")
-def traces_page(request: Request, state: State) -> Response:
-    rows = []
-    for trace in state.traces.list_traces(limit=100):
-        counts = Counter(str(c.get("verdict", "")) for c in trace.claims)
-        rows.append(
-            {"trace": trace, "counts": sorted(counts.items()), "outcome": OutcomeView.of(trace)}
-        )
-    return templates.TemplateResponse(
-        request, "traces.html", {"rows": rows, "title": "Recent traces"}
-    )
+def traces_page(
+    request: Request,
+    state: State,
+    q: Annotated[str, Query(max_length=500)] = "",
+    outcome: Annotated[str, Query(max_length=40)] = "",
+    kind: Annotated[str, Query(max_length=40)] = "",
+    limit: Annotated[int, Query(ge=1, le=200)] = 25,
+    offset: Annotated[int, Query(ge=0, le=10_000_000)] = 0,
+) -> Response:
+    page = browse_traces(state.traces, q=q, outcome=outcome, kind=kind, limit=limit, offset=offset)
+    context = {
+        "title": "Traces",
+        "page": page,
+        "links": page_links(request, page),
+        "q": q,
+        "outcome": outcome,
+        "kind": kind,
+        "outcomes": OUTCOMES,
+        "kinds": TRACE_KINDS,
+        "filtered": bool(q.strip() or outcome or kind),
+    }
+    return templates.TemplateResponse(request, "traces.html", context)
 
 
 @router.get("/traces/{trace_id}")
 def trace_page(trace_id: str, request: Request, state: State) -> Response:
     trace = state.traces.get_trace(trace_id)
     if trace is None:
-        return _not_found(request, f"trace {trace_id!r}")
-    views = _claim_views(state.store, trace)
+        return not_found(request, f"trace {trace_id!r}")
+    views = claim_views(state.store, trace)
     # Under flag the delivered text is the draft with verdict markers: the marked-up draft
     # below shows the same verdicts, claim by claim.
     delivered_same = trace.delivered is None or strip_flags(trace.delivered) == trace.draft
+    rows = plan_rows(trace, views)
     context = {
         "title": f"Trace {trace.id}",
         "trace": trace,
         "outcome": OutcomeView.of(trace),
         "claims": views,
-        "draft_segments": _segments(trace.draft, views),
+        "draft_segments": segments(trace.draft, views),
+        "claims_only": not trace.draft.strip() and bool(views),
         "delivered_same": delivered_same,
         "counts": sorted(Counter(v.verdict for v in views).items()),
+        "plan_rows": rows,
+        "used_rows": [r for r in rows if r.used],
     }
     return templates.TemplateResponse(request, "trace.html", context)
-
-
-def _pick_version(versions: list[Version], wanted: int | None) -> Version | None:
-    if wanted is not None:
-        return next((v for v in versions if v.number == wanted), None)
-    parsed = [v for v in versions if v.state == "parsed"]
-    return max(parsed or versions, key=lambda v: v.number, default=None)
-
-
-@router.get("/sources/{source_id:path}")
-def source_page(
-    source_id: str,
-    request: Request,
-    state: State,
-    v: Annotated[int | None, Query(ge=1)] = None,
-) -> Response:
-    source = state.store.get_source(source_id)
-    if source is None:
-        return _not_found(request, f"source {source_id!r}")
-    versions = state.store.versions(source_id)
-    version = _pick_version(versions, v)
-    if v is not None and version is None:
-        return _not_found(request, f"version {v} of source {source_id!r}")
-    sections = state.store.sections(source_id, version.number) if version is not None else []
-    context = {
-        "title": source.title or source.id,
-        "source": source,
-        "versions": versions,
-        "version": version,
-        "sections": sections,
-    }
-    return templates.TemplateResponse(request, "source.html", context)
 
 
 @router.get("/search")
@@ -310,36 +112,78 @@ def search_page(
     request: Request,
     state: State,
     q: Annotated[str, Query(max_length=1000)] = "",
+    mode: Annotated[str, Query(max_length=10)] = "hybrid",
+    limit: Annotated[int, Query(ge=1, le=100)] = 20,
+    cutoff: Annotated[int, Query(ge=0, le=100)] = DEFAULT_CUTOFF,
 ) -> Response:
+    mode = mode if mode in MODES else "hybrid"
     hits: list[SearchHit] = []
     note = ""
     if q.strip():
+        embedder = state.engine.embedder
+        if mode != "keyword" and embedder is None:
+            note = "semantic search is not configured; showing keyword matches"
         try:
-            hits = search(state.store, q, embedder=state.engine.embedder, limit=20)
+            hits = search(state.store, q, embedder=embedder, limit=limit, mode=cast(Mode, mode))
         except SpanproofError as exc:
             note = f"semantic search is unavailable ({exc}); showing keyword matches"
-            hits = search(state.store, q, embedder=None, limit=20, mode="keyword")
+            hits = search(state.store, q, embedder=None, limit=limit, mode="keyword")
+        if not hits and mode == "vector" and embedder is None:
+            hits = search(state.store, q, embedder=None, limit=limit, mode="keyword")
     titles: dict[str, str] = {}
     for hit in hits:
         if hit.chunk.source_id not in titles:
             src = state.store.get_source(hit.chunk.source_id)
             titles[hit.chunk.source_id] = (src.title if src else "") or hit.chunk.source_id
-    context = {"title": "Search", "q": q, "hits": hits, "titles": titles, "note": note}
+    shown, hidden = hit_views(hits, q, titles, cutoff, _section_titles(state, hits))
+    params = {"q": q, "mode": mode, "limit": limit, "cutoff": 0}
+    context = {
+        "title": "Search",
+        "q": q,
+        "mode": mode,
+        "limit": limit,
+        "cutoff": cutoff,
+        "modes": MODES,
+        "limits": sorted({*LIMITS, limit}),
+        "cutoffs": sorted({*CUTOFFS, cutoff}),
+        "hits": shown,
+        "hidden": hidden,
+        "show_all_url": "/search?" + urlencode(params),
+        "note": note,
+    }
     return templates.TemplateResponse(request, "search.html", context)
 
 
-def _review_page(request: Request, state: AppState, error: str = "", status: int = 200) -> Response:
+def _section_titles(state: AppState, hits: list[SearchHit]) -> dict[tuple[str, int, str], str]:
+    out: dict[tuple[str, int, str], str] = {}
+    for hit in hits:
+        c = hit.chunk
+        key = (c.source_id, c.version, c.section_key)
+        if key not in out:
+            section = state.store.section(*key)
+            out[key] = section.title if section is not None else ""
+    return out
+
+
+def _review_page(
+    request: Request, state: AppState, error: str = "", status: int = 200, done: str = ""
+) -> Response:
     try:
         items = review_queue(state.store)
     except SpanproofError as exc:
         items, error = [], str(exc)
-    context = {"title": "Review queue", "items": items, "error": error}
+    decided = None
+    if done and not error:
+        decided = browse_routes.record_or_none(state.store, done)
+    context = {"title": "Review queue", "items": items, "error": error, "decided": decided}
     return templates.TemplateResponse(request, "review.html", context, status_code=status)
 
 
 @router.get("/review")
-def review_page(request: Request, state: State) -> Response:
-    return _review_page(request, state)
+def review_page(
+    request: Request, state: State, decided: Annotated[str, Query(max_length=200)] = ""
+) -> Response:
+    return _review_page(request, state, done=decided)
 
 
 @router.post("/review/{record_id}")
@@ -355,7 +199,7 @@ def review_decide(
         decide_review(state.store, record_id, reviewer=reviewer, decision=decision, reason=reason)
     except SpanproofError as exc:
         return _review_page(request, state, f"{record_id}: {exc}", status=400)
-    return RedirectResponse("/review", status_code=303)
+    return RedirectResponse("/review?" + urlencode({"decided": record_id}), status_code=303)
 
 
 @router.get("/artifacts")
@@ -374,7 +218,7 @@ def artifact_page(artifact_id: str, request: Request, state: State) -> Response:
     try:
         view = artifact_service.artifact_view(state.store, artifact_id)
     except SpanproofError:
-        return _not_found(request, f"artifact {artifact_id}")
+        return not_found(request, f"artifact {artifact_id}")
     context = {"title": view.artifact.title, "view": view}
     return templates.TemplateResponse(request, "artifact.html", context)
 
@@ -399,10 +243,10 @@ def impact_page(
 @router.get("/workflows")
 def workflows_page(request: Request, state: State) -> Response:
     """The durable workflows: queues with their limits and states, executors, recent runs."""
-    from spanproof.bootstrap import workflow_status
+    from spanproof import bootstrap
 
     try:
-        view, error = workflow_status(state.settings, state.store), ""
+        view, error = bootstrap.workflow_status(state.settings, state.store), ""
     except SpanproofError as exc:
         view, error = None, str(exc)
     context = {"title": "Workflows", "view": view, "error": error}

@@ -1,0 +1,226 @@
+"""The trace viewer's view of a trace: the answer cut at its claims, each claim with its verdict
+and the source text of its best span, and the plan spans the claims cite or were judged on."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from spanproof.core.models import Verdict
+from spanproof.core.outcome import headline, trace_outcome
+from spanproof.core.store import EvidenceStore, Section
+from spanproof.core.trace import Trace
+from spanproof.web.edit_view import EditsView, edits_view
+from spanproof.web.templating import LABELS, source_url
+
+GATES = ("numeric", "entity", "polarity")
+
+#: How a best span relates to its claim, said in words above the text (never colour alone).
+RELATIONS: dict[str, tuple[str, str]] = {
+    Verdict.SUPPORTED.value: ("supports", "Evidence — the span that supports the claim"),
+    Verdict.PARTIAL.value: ("partial", "Evidence — supports part of the claim"),
+    Verdict.CONTRADICTED.value: ("contradicts", "Contradicting text — this span says otherwise"),
+}
+CLOSEST = ("closest", "Closest text — does not support the claim")
+
+
+@dataclass(frozen=True, slots=True)
+class Highlight:
+    """A text with one highlighted range: ``text[:start]``, ``text[start:end]``, the rest."""
+
+    before: str
+    marked: str
+    after: str
+
+    @classmethod
+    def of(cls, text: str, start: int, end: int) -> Highlight:
+        start = max(0, min(start, len(text)))
+        end = max(start, min(end, len(text)))
+        return cls(text[:start], text[start:end], text[end:])
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """Where a claim's best span lies: its plan entry and the highlighted section text.
+
+    ``relation`` (``supports``, ``partial``, ``contradicts``, ``closest``) and ``caption`` say
+    what the span is to the claim: the best span of a claim that is not supported is only the
+    closest text, and is not marked like evidence.
+    """
+
+    entry: dict[str, Any]
+    highlight: Highlight
+    section_title: str
+    from_store: bool
+    url: str | None
+    relation: str = "supports"
+    caption: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimView:
+    claim: dict[str, Any]
+    number: int
+    panel_id: str
+    verdict: str
+    label: str
+    gates: list[str]
+    evidence: Evidence | None
+    edits: EditsView | None = None  # score model v4's edit check
+
+
+@dataclass(frozen=True, slots=True)
+class Segment:
+    """A piece of answer text; ``claim`` set when the piece is a claim's draft span."""
+
+    text: str
+    claim: ClaimView | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlanRow:
+    """A plan span and the claims (by number) that cite it or were judged on it."""
+
+    entry: dict[str, Any]
+    cited_by: tuple[int, ...]
+    judged_for: tuple[int, ...]
+
+    @property
+    def used(self) -> bool:
+        return bool(self.cited_by or self.judged_for)
+
+
+@dataclass(frozen=True, slots=True)
+class OutcomeView:
+    """A trace's outcome as shown: its value (for the CSS class) and its icon and words."""
+
+    value: str
+    headline: str
+
+    @classmethod
+    def of(cls, trace: Trace) -> OutcomeView:
+        outcome, counts = trace_outcome(trace)
+        if outcome is None:
+            return cls(
+                "unknown", "? outcome unknown (a stored verdict is not one spanproof writes)"
+            )
+        return cls(outcome.value, headline(outcome, counts, trace.verification))
+
+
+def _int(value: Any) -> int | None:
+    return value if isinstance(value, int) and not isinstance(value, bool) else None
+
+
+def _relation(verdict: str) -> tuple[str, str]:
+    return RELATIONS.get(verdict, CLOSEST)
+
+
+def _evidence(
+    store: EvidenceStore, claim: dict[str, Any], plan: list[dict[str, Any]]
+) -> Evidence | None:
+    best = claim.get("best_span")
+    if not isinstance(best, dict):
+        return None
+    entry = next((e for e in plan if str(e.get("id")) == str(best.get("id"))), None)
+    b_start, b_end = _int(best.get("start")), _int(best.get("end"))
+    if entry is None or b_start is None or b_end is None:
+        return None
+    relation, caption = _relation(str(claim.get("verdict", "")))
+    source_id, version, key = (
+        entry.get("source_id"),
+        _int(entry.get("version")),
+        entry.get("section_key"),
+    )
+    e_start = _int(entry.get("start"))
+    section: Section | None = None
+    if (
+        isinstance(source_id, str)
+        and version is not None
+        and isinstance(key, str)
+        and e_start is not None
+    ):
+        section = store.section(source_id, version, key)
+    if section is not None and e_start is not None:
+        return Evidence(
+            entry,
+            Highlight.of(section.text, e_start + b_start, e_start + b_end),
+            section.title,
+            True,
+            source_url(section.source_id, section.version, section.key),
+            relation,
+            caption,
+        )
+    url = source_url(source_id) if isinstance(source_id, str) else None
+    text = str(entry.get("text", ""))
+    return Evidence(entry, Highlight.of(text, b_start, b_end), "", False, url, relation, caption)
+
+
+def claim_views(store: EvidenceStore, trace: Trace) -> list[ClaimView]:
+    views = []
+    for index, claim in enumerate(trace.claims, start=1):
+        verdict = str(claim.get("verdict", ""))
+        views.append(
+            ClaimView(
+                claim=claim,
+                number=index,
+                panel_id=f"claim-panel-{index}",
+                verdict=verdict if verdict in LABELS else "unknown",
+                label=LABELS.get(verdict, verdict),
+                gates=[g for g in GATES if claim.get(f"{g}_gated")],
+                evidence=_evidence(store, claim, trace.plan),
+                edits=edits_view(claim, trace.plan),
+            )
+        )
+    return views
+
+
+def segments(text: str, views: list[ClaimView]) -> list[Segment]:
+    """``text`` cut at the claims' draft spans (overlapping spans: the first one wins).
+
+    With no text (claims sent to ``/v1/verify`` without a draft) the claims themselves, one
+    per line, make the answer.
+    """
+    if not text.strip():
+        out: list[Segment] = []
+        for view in views:
+            if out:
+                out.append(Segment("\n"))
+            out.append(Segment(str(view.claim.get("text", "")), view))
+        return out
+    placed = []
+    for view in views:
+        span = view.claim.get("draft_span")
+        if isinstance(span, list | tuple) and len(span) == 2:
+            start, end = _int(span[0]), _int(span[1])
+            if start is not None and end is not None and 0 <= start < end <= len(text):
+                placed.append((start, end, view))
+    placed.sort(key=lambda p: (p[0], p[1]))
+    cut: list[Segment] = []
+    cursor = 0
+    for start, end, view in placed:
+        if start < cursor:
+            continue
+        if start > cursor:
+            cut.append(Segment(text[cursor:start]))
+        cut.append(Segment(text[start:end], view))
+        cursor = end
+    if cursor < len(text):
+        cut.append(Segment(text[cursor:]))
+    return cut
+
+
+def plan_rows(trace: Trace, views: list[ClaimView]) -> list[PlanRow]:
+    """Every plan span, with the claims that cite it (by marker or id) or were judged on it."""
+    rows = []
+    for entry in trace.plan:
+        names = {str(entry.get("marker", "")), str(entry.get("id", ""))} - {""}
+        cited = tuple(
+            v.number for v in views if names & {str(m) for m in v.claim.get("cited_markers") or ()}
+        )
+        judged = tuple(
+            v.number
+            for v in views
+            if v.evidence is not None and str(v.evidence.entry.get("id")) == str(entry.get("id"))
+        )
+        rows.append(PlanRow(entry, cited, judged))
+    return rows
