@@ -131,8 +131,8 @@ def api_upload(env: dict[str, str], base: str, done_before: int) -> None:
 
 def verify_through_queue(env: dict[str, str]) -> list[dict[str, Any]]:
     sources: list[dict[str, Any]] = json.loads(
-        spanproof(env, "sources", "--json", "--limit", "1000").stdout
-    )
+        spanproof(env, "sources", "--json", "--limit", "500").stdout
+    )["items"]
     for s in sources:
         spanproof(env, "records", "extract", s["id"], "--json")
     out = spanproof(env, "workflows", "verify", "--enqueue-only", "--json")
@@ -168,7 +168,7 @@ def lost_worker(env: dict[str, str], victim: subprocess.Popen[str], more: Path, 
     check(out.returncode == 0, "recover handed worker-2's workflows on")
     print(f"     re-enqueued: {len(json.loads(out.stdout)['workflow_ids'])}", flush=True)
     wait_done(env, "spanproof.ingest_document", total)
-    sources = json.loads(spanproof(env, "sources", "--json", "--limit", "1000").stdout)
+    sources = json.loads(spanproof(env, "sources", "--json", "--limit", "500").stdout)["items"]
     check(len(sources) == total, f"{len(sources)} sources, none lost or doubled")
 
 

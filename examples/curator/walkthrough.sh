@@ -5,7 +5,7 @@
 set -euo pipefail
 DB=${1:-curator.sqlite}
 rm -f "$DB" "$DB-wal" "$DB-shm"
-ids() { python3 -c 'import json, sys; [print(x["id"]) for x in json.load(sys.stdin)]'; }
+ids() { python3 -c 'import json, sys; [print(x["id"]) for x in json.load(sys.stdin)["items"]]'; }
 
 spanproof ingest examples/demo/corpus --db "$DB" --no-embed
 for source in $(spanproof sources --db "$DB" --json | ids); do

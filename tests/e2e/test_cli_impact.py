@@ -10,6 +10,7 @@ from typing import Any
 from click.testing import CliRunner
 
 from spanproof.cli.main import cli
+from spanproof.store.sqlite import SqliteEvidenceStore
 
 PAPER = """Metformin and liver fat in mice
 
@@ -35,11 +36,12 @@ def test_curator_flow_on_the_command_line(tmp_path: Path) -> None:
     db = str(tmp_path / "store.sqlite")
     (tmp_path / "paper.txt").write_text(PAPER, encoding="utf-8")
     run("ingest", str(tmp_path / "paper.txt"), "--db", db, "--no-embed")
-    [source] = run_json("sources", "--db", db)
+    [source] = run_json("sources", "--db", db)["items"]
     sid = source["id"]
     run("records", "extract", sid, "--db", db)
     run("records", "verify", "--all", "--db", db)
-    verified = [r["id"] for r in run_json("records", "list", "--status", "verified", "--db", db)]
+    listed_records = run_json("records", "list", "--status", "verified", "--db", db)["items"]
+    verified = [r["id"] for r in listed_records]
     assert len(verified) == 2
     made = run_json("artifacts", "assess", "Does metformin cut liver fat?", "-r", verified[0],
                     "-r", verified[1], "--db", db)  # fmt: skip
@@ -60,9 +62,9 @@ def test_curator_flow_on_the_command_line(tmp_path: Path) -> None:
     assert shown["flagged"] and shown["versions"][0]["approved_by"] == "dr. ada"
     assert shown["judgement"]["label"] == "requires_expert_review"
     listed = run_json("artifacts", "list", "--db", db)
-    assert {a["artifact"]["id"] for a in listed} == {aid, pid}
-    assert run_json("walks", "list", "--db", db)[0]["status"] == "done"
-    assert run_json("walks", "resume", "--db", db) == []
+    assert {a["artifact"]["id"] for a in listed["items"]} == {aid, pid} and listed["total"] == 2
+    assert run_json("walks", "list", "--db", db)["items"][0]["status"] == "done"
+    assert run_json("walks", "resume", "--db", db)["items"] == []
     table = run("impact", f"source:{sid}:v1", "--db", db)
     assert "flagged" in table and f"package:{pid}" in table
     # retracting again starts no new walk and flags nothing twice
@@ -73,6 +75,7 @@ def test_curator_flow_on_the_command_line(tmp_path: Path) -> None:
 
 def test_bad_input_exits_with_a_clear_error(tmp_path: Path) -> None:
     db = str(tmp_path / "store.sqlite")
+    SqliteEvidenceStore(db).close()  # an empty store (a missing one is an error of its own)
     result = CliRunner().invoke(cli, ["impact", "nonsense", "--db", db])
     assert result.exit_code != 0 and "not a ref" in result.output
     result = CliRunner().invoke(cli, ["retract", "nope", "--db", db])

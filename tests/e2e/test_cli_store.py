@@ -73,12 +73,15 @@ def test_ingest_list_show_search_and_erase(tmp_path: Path, crossref: list[str]) 
     assert code == 0, out
     assert crossref and crossref[0].startswith("/works/")
     code, out, _ = run("sources", "--db", db, "--json")
-    rows = {r["id"]: r for r in json.loads(out)}
+    rows = {r["id"]: r for r in json.loads(out)["items"]}
     doi_rows = [r for r in rows.values() if r["id"].startswith("doi:")]
     assert len(doi_rows) == 1 and doi_rows[0]["status"] == "retracted"
+    # the corrupt file's only version is quarantined: so is the source, as listed
+    bad = next(r for i, r in rows.items() if i.endswith("bad.xml"))
+    assert (bad["status"], bad["source_status"]) == ("quarantined", "active")
     # the retraction notice started an impact walk from the version, and ingest ran it
     code, out, _ = run("walks", "list", "--db", db, "--json")
-    [walk] = json.loads(out)
+    [walk] = json.loads(out)["items"]
     assert walk["changed_ref"] == f"source:{doi_rows[0]['id']}:v1"
     assert (walk["reason"], walk["status"]) == ("retracted", "done")
 
@@ -89,7 +92,7 @@ def test_ingest_list_show_search_and_erase(tmp_path: Path, crossref: list[str]) 
     section = next(s for s in shown["sections"] if "5 mmHg" in s["text"])
 
     code, out, _ = run("search", "walking blood pressure", "--db", db, "--json")
-    hits = json.loads(out)
+    hits = json.loads(out)["items"]
     assert hits[0]["source"] == walk_id and "walking" in hits[0]["text"]
 
     start = section["text"].index("systolic")
@@ -99,16 +102,16 @@ def test_ingest_list_show_search_and_erase(tmp_path: Path, crossref: list[str]) 
     )  # fmt: skip
     assert code == 0, out
     code, out, _ = run("search", "systolic", "--mode", "keyword", "--db", db, "--json")
-    assert json.loads(out) == []
+    assert json.loads(out)["items"] == []
     code, out, _ = run("source", walk_id, "--db", db, "--json")
     assert "systolic" not in json.dumps(json.loads(out)["sections"])
 
 
 def test_unknown_source_and_missing_path_are_clear_errors(tmp_path: Path) -> None:
     db = str(tmp_path / "store.sqlite")
-    code, _, err = run("source", "nope", "--db", db)
-    assert code == 2 and "unknown source id 'nope'" in err
     code, _, err = run("ingest", str(tmp_path / "missing"), "--db", db)
     assert code == 2 and "no such file or folder" in err
+    code, _, err = run("source", "nope", "--db", db)
+    assert code == 2 and "unknown source id 'nope'" in err
     code, _, err = run("ingest", "ftp:thing", "--db", db)
     assert code == 2

@@ -129,11 +129,19 @@ def test_read_keys_read_write_keys_write_and_revoked_keys_are_refused(
         assert client.get("/v1/sources", headers=write).status_code == 200
 
         store.revoke_api_key(read_id, AT)  # takes effect on the next request, no restart
+        messages = []
         for headers in (read, {"Authorization": "Bearer spk_unknown"}, {"X-API-Key": ""}):
             refused = client.get("/v1/sources", headers=headers)
             assert refused.status_code == 401
             assert refused.json()["error"]["type"] == "unauthorized"
             assert refused.headers["www-authenticate"] == "Bearer"
+            messages.append(refused.json()["error"]["message"])
+        # each refusal says what is wrong: a revoked key, a key nobody issued, no key at all
+        revoked, unknown, missing = messages
+        assert f"this API key ({read_id}) was revoked at {AT}" in revoked
+        assert "this API key is not valid" in unknown and "spk_unknown" not in unknown
+        assert missing.startswith("an API key is required")
+        assert len(set(messages)) == 3 and read_key not in revoked
         assert client.get("/v1/sources", headers=write).status_code == 200
         assert write_id not in client.get("/v1/sources", headers=write).text
 
@@ -192,7 +200,9 @@ def test_keys_create_list_revoke_round_trip(tmp_path: Path) -> None:
 
     listed = runner.invoke(cli, ["keys", "list", "--json", "--db", db])
     assert listed.exit_code == 0, listed.stderr
-    rows = [json.loads(line) for line in listed.stdout.splitlines()]
+    document = json.loads(listed.stdout)  # one JSON document, like every list
+    rows = document["items"]
+    assert (document["count"], document["total"], document["next_offset"]) == (2, 2, None)
     assert [r["name"] for r in rows] == ["ci", "deploy"]
     table = runner.invoke(cli, ["keys", "list", "--db", db])
     for output in (listed.output, table.output):
@@ -215,6 +225,9 @@ def test_keys_create_list_revoke_round_trip(tmp_path: Path) -> None:
 def test_keys_commands_refuse_bad_input_with_exit_codes(tmp_path: Path) -> None:
     db = str(tmp_path / "cli.sqlite")
     runner = CliRunner()
+    missing = runner.invoke(cli, ["keys", "revoke", "nope", "--db", db])
+    assert missing.exit_code == 2 and f"no store at {db}" in missing.stderr
+    assert runner.invoke(cli, ["keys", "create", "x", "--scope", "read", "--db", db]).exit_code == 0
     unknown = runner.invoke(cli, ["keys", "revoke", "nope", "--db", db])
     assert unknown.exit_code == 2 and "no API key has id 'nope'" in unknown.stderr
     bad_scope = runner.invoke(cli, ["keys", "create", "x", "--scope", "admin", "--db", db])

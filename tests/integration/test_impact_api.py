@@ -85,7 +85,7 @@ def test_curator_flow_over_http(client: TestClient) -> None:
 
 
 def test_bad_requests_get_the_error_shape(client: TestClient) -> None:
-    assert "not a ref" in _error(client.get("/v1/impact?ref=source:x"), 400, "invalid_input")
+    assert "not a ref" in _error(client.get("/v1/impact?ref=source:x"), 422, "invalid_input")
     _error(client.get("/v1/impact"), 422, "validation_error")
     _error(client.get("/v1/artifacts/nope"), 404, "not_found")
     _error(client.post("/v1/artifacts/nope/versions/1/approve", json={"approver": "a"}), 404,
@@ -99,21 +99,21 @@ def test_bad_requests_get_the_error_shape(client: TestClient) -> None:
            "validation_error")  # fmt: skip
     message = _error(
         client.post("/v1/artifacts/assessments", json={"question": "q", "records": ["rec-x"]}),
-        400,
+        422,
         "invalid_input",
     )
     assert "unknown record" in message
     in_review = client.get("/v1/review").json()[0]["record"]["id"]
     message = _error(
         client.post("/v1/artifacts/assessments", json={"question": "q", "records": [in_review]}),
-        400,
+        422,
         "invalid_input",
     )
     assert "only a verified record" in message
     _error(
         client.post("/v1/artifacts", json={"kind": "package", "title": "t",
                                            "depends_on": ["record:nope"]}),
-        400, "invalid_input",
+        422, "invalid_input",
     )  # fmt: skip
     _error(client.post("/v1/artifacts", json={"kind": "assessment", "title": "t",
                                               "depends_on": ["record:x"]}),

@@ -215,10 +215,12 @@ def test_cli_happy_paths(db: Path) -> None:
     assert len(extracted["records"]) == 3 and extracted["defects"] == []
     out = runner.invoke(cli, ["records", "verify", "--all", *base, "--json"])
     assert out.exit_code == 0, out.output
-    assert [r["outcome"] for r in json.loads(out.output)] == ["verified"] * 3
+    decided = json.loads(out.output)
+    assert [r["outcome"] for r in decided["items"]] == ["verified"] * 3
+    assert decided["outcomes"] == {"verified": 3}
     out = runner.invoke(cli, ["records", "list", "--status", "verified", *base, "--json"])
     assert out.exit_code == 0, out.output
-    listed = json.loads(out.output)
+    listed = json.loads(out.output)["items"]
     assert len(listed) == 3
     rid = listed[0]["id"]
     out = runner.invoke(cli, ["records", "show", rid, *base, "--json"])
@@ -227,7 +229,7 @@ def test_cli_happy_paths(db: Path) -> None:
     assert shown["id"] == rid and shown["attempts"][0]["outcome"] == "verified"
     out = runner.invoke(cli, ["records", "verify", rid, *base, "--json"])
     assert out.exit_code == 0, out.output
-    assert json.loads(out.output)[0]["outcome"] == "verified"
+    assert json.loads(out.output)["items"][0]["outcome"] == "verified"
     out = runner.invoke(cli, ["faults", "run", *base, "--json"])
     assert out.exit_code == 0, out.output
     table = json.loads(out.output)

@@ -97,7 +97,7 @@ def test_records_list_filter_and_show(client: TestClient, store: SqliteEvidenceS
     assert len(verified) == 1
     shown = client.get(f"/v1/records/{verified[0]['id']}").json()
     assert shown["id"] == verified[0]["id"] and shown["attempts"][0]["outcome"] == "verified"
-    _assert_error(client.get("/v1/records?status=bogus"), 400, "invalid_input")
+    _assert_error(client.get("/v1/records?status=bogus"), 422, "invalid_input")
     _assert_error(client.get("/v1/records/rec-nope"), 404, "not_found")
 
 
@@ -137,7 +137,7 @@ def test_decision_changes_status_and_records_who_and_why(
     assert rid not in {i["record"]["id"] for i in client.get("/v1/review").json()}
     # decided once: deciding again is refused in the error shape, and changes nothing
     before = _snapshot(store)
-    error = _assert_error(client.post(f"/v1/review/{rid}", json=body), 400, "invalid_input")
+    error = _assert_error(client.post(f"/v1/review/{rid}", json=body), 422, "invalid_input")
     assert "in_review" in error["message"]
     assert _snapshot(store) == before
 
@@ -150,10 +150,10 @@ def test_review_refuses_bad_requests(client: TestClient, store: SqliteEvidenceSt
     looked = client.post(f"/v1/review/{verified}", json=ok)
     assert looked.status_code == 200 and looked.json()["status"] == "verified"
     before = _snapshot(store)
-    _assert_error(client.post(f"/v1/review/{verified}", json=ok), 400, "invalid_input")
+    _assert_error(client.post(f"/v1/review/{verified}", json=ok), 422, "invalid_input")
     _assert_error(client.post("/v1/review/rec-nope", json=ok), 404, "not_found")
     _assert_error(
-        client.post(f"/v1/review/{queued}", json={**ok, "reason": "   "}), 400, "invalid_input"
+        client.post(f"/v1/review/{queued}", json={**ok, "reason": "   "}), 422, "invalid_input"
     )
     _assert_error(client.post(f"/v1/review/{queued}", json={**ok, "reason": ""}), 422,
                   "validation_error")  # fmt: skip
@@ -190,13 +190,13 @@ def test_faults_inject_errors(client: TestClient, store: SqliteEvidenceStore) ->
     rid = next(iter(_snapshot(store)))
     error = _assert_error(
         client.post("/v1/faults:inject", json={"record": rid, "mutation": "melt"}),
-        400,
+        422,
         "invalid_input",
     )
     assert all(name in error["message"] for name in MUTATIONS)
     _assert_error(
         client.post("/api/v1/faults:inject", json={"record": rid, "mutation": "melt"}),
-        400,
+        422,
         "invalid_input",
     )
     _assert_error(

@@ -372,8 +372,11 @@ def test_trace_verify_needs_an_id_or_all_and_knows_its_ids(db: Path, tmp_path: P
     assert run("trace", "verify", "tr_x", "--all", "--db", str(db))[0] == 2
     code, _, err = run("trace", "verify", "tr_missing", "--db", str(db))
     assert code == 2 and "unknown trace id 'tr_missing'" in err
+    SqliteEvidenceStore(tmp_path / "empty.sqlite").close()
     code, out, _ = run("trace", "verify", "--all", "--db", str(tmp_path / "empty.sqlite"))
     assert code == 0 and "chain of 0 traces intact" in out
+    code, _, err = run("trace", "verify", "--all", "--db", str(tmp_path / "missing.sqlite"))
+    assert code == 2 and "no store at" in err
 
 
 def test_trace_show_prints_the_plan_and_each_claim_with_its_best_span(db: Path) -> None:

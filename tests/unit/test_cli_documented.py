@@ -13,7 +13,10 @@ README = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
 
 def command_paths(group: click.Group, prefix: str = "spanproof") -> list[str]:
     out = []
-    for name, command in sorted(group.commands.items()):
+    ctx = click.Context(group)
+    for name in group.list_commands(ctx):  # the lazy group loads each command here
+        command = group.get_command(ctx, name)
+        assert command is not None, name
         path = f"{prefix} {name}"
         if isinstance(command, click.Group):
             out.extend(command_paths(command, path))

@@ -69,9 +69,9 @@ def test_invalid_utf8_is_400(client: TestClient) -> None:
     assert_shape(response, 400, "invalid_utf8")
 
 
-def test_caller_mistake_in_data_is_400(client: TestClient) -> None:
+def test_caller_mistake_in_data_is_422(client: TestClient) -> None:
     response = client.post("/v1/generate", json={"question": " "})
-    assert_shape(response, 400, "invalid_input")
+    assert_shape(response, 422, "invalid_input")
 
 
 def test_missing_api_key_is_401_and_never_echoes_keys(state: AppState) -> None:
@@ -143,7 +143,7 @@ def test_runtime_failures_map_to_502_or_503_with_retryable() -> None:
     assert (status, kind, extra) == (502, "store_error", {"retryable": False})
     assert KEY not in spanproof_status(ProviderError(f"key {KEY}"))[2]
     assert spanproof_status(InvalidInputError("bad line 3"))[:3] == (
-        400,
+        422,
         "invalid_input",
         "bad line 3",
     )

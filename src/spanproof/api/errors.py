@@ -6,6 +6,11 @@ Every error, whatever raised it, answers::
 
 plus ``"retryable": bool`` for runtime failures (provider or store). Messages never carry
 internals of unexpected failures, request bodies, headers or secrets.
+
+Statuses: a request that cannot be read at all (not JSON, not UTF-8, a bad ``Content-Length``)
+is 400; a request that was read but is not valid — a schema violation, a value out of range,
+an unknown status filter, an empty draft, any ``InvalidInputError`` — is 422, whatever found
+it; a request over a work limit (``SPANPROOF_LIMITS__*``) or over the body size is 413.
 """
 
 from __future__ import annotations
@@ -102,7 +107,7 @@ def error_response(
 def spanproof_status(exc: SpanproofError) -> tuple[int, str, str, dict[str, Any]]:
     """(status, type, message, extra fields) for a spanproof error."""
     if isinstance(exc, InvalidInputError):
-        return 400, "invalid_input", str(exc), {}
+        return 422, "invalid_input", str(exc), {}
     if isinstance(exc, DecomposeError):
         return 502, "decompose_error", "the decomposer gave no valid claims", {"retryable": True}
     if isinstance(exc, ConfigurationError):

@@ -29,7 +29,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from spanproof.api.errors import error_response, spanproof_status, unexpected
 from spanproof.api.metrics import Metrics
 from spanproof.core.errors import SpanproofError
-from spanproof.core.keys import KeyStore, authenticate, scope_allows
+from spanproof.core.keys import ApiKey, KeyStore, hash_key, scope_allows
 
 #: Open without a key even when keys are on: liveness, metrics, the API's description, styles.
 _OPEN_PATHS = frozenset({"/healthz", "/metrics", "/openapi.json", "/docs", "/favicon.ico"})
@@ -142,18 +142,18 @@ class ApiMiddleware:
         elif auth and auth[:6].lower() == "basic ":
             given = _basic_password(auth[6:].strip())
         key_scope = "write" if given and self._configured(given) else None
+        found: ApiKey | None = None
         if given and key_scope is None and self.key_store is not None:
             try:
-                found = await run_in_threadpool(authenticate, self.key_store, given)
+                found = await run_in_threadpool(self.key_store.find_api_key, hash_key(given))
             except SpanproofError as exc:
                 status, kind, message, extra = spanproof_status(exc)
                 return error_response(status, message, type=kind, request_id=rid, **extra)
-            key_scope = None if found is None else found.scope
+            key_scope = None if found is None or found.revoked else found.scope
         if key_scope is None:
             return error_response(
                 401,
-                "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key'"
-                + (" (or, in a browser, the key as the password)" if web else ""),
+                _refusal_message(given, found, web),
                 request_id=rid,
                 headers={"WWW-Authenticate": 'Basic realm="spanproof"' if web else "Bearer"},
             )
@@ -244,6 +244,20 @@ def _lone_surrogate(body: bytes) -> bool:
             return True  # a low surrogate on its own
         pending_high = match.end() if 0xD800 <= unit <= 0xDBFF else -1
     return pending_high >= 0
+
+
+def _refusal_message(given: str | None, found: ApiKey | None, web: bool) -> str:
+    """Why a request gets 401: no key, a key nobody issued, or a revoked key (never the key)."""
+    if not given:
+        return "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key'" + (
+            " (or, in a browser, the key as the password)" if web else ""
+        )
+    if found is not None and found.revoked:
+        return (
+            f"this API key ({found.id}) was revoked at {found.revoked_at}: "
+            "use another key (spanproof keys create)"
+        )
+    return "this API key is not valid: no such key is configured or stored (check it for typos)"
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

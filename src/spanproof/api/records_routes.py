@@ -2,7 +2,7 @@
 
 ``GET /v1/records?status=``, ``GET /v1/records/{id}``, ``GET /v1/review``,
 ``POST /v1/review/{id}`` and ``POST /v1/faults:inject`` (also ``/api/v1/faults:inject``).
-Errors use the API's one error shape (unknown ids answer 404, invalid input 400).
+Errors use the API's one error shape (unknown ids answer 404, invalid input 422).
 """
 
 from __future__ import annotations
@@ -103,7 +103,7 @@ def post_review(
 
 def _inject(body: FaultRequest, state: AppState) -> dict[str, Any]:
     records = _records(state)
-    if body.mutation in MUTATIONS:  # an unknown mutation is a 400 whatever the record
+    if body.mutation in MUTATIONS:  # an unknown mutation is a 422 whatever the record
         _exists(records, body.record)
     return inject_fault(state.store, body.record, body.mutation).to_dict()
 

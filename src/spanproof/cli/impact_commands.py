@@ -13,6 +13,8 @@ from rich.progress import Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
+from spanproof.cli.paging import command_line, page_document, page_footer
+from spanproof.cli.render import add_id_column, add_text_column, print_table
 from spanproof.cli.store_commands import DB_OPTION, open_store
 from spanproof.core.artifacts import ARTIFACT_KINDS, Walk, WalkStep
 from spanproof.core.graph_store import MAX_WALK_BATCH
@@ -26,6 +28,10 @@ BATCH_OPTION = click.option(
     show_default=True,
     help="Edges followed per journalled step.",
 )
+
+
+#: The most walks ``walks list`` reads to page and count.
+_WALK_SCAN = 10_000
 
 
 def _echo_json(payload: object) -> None:
@@ -61,8 +67,11 @@ def _run_walks(store: object, walk_ids: list[str], batch: int, quiet: bool) -> l
 
 def _walks_table(walks: list[Walk], title: str) -> Table:
     table = Table(title=title)
-    for name in ("walk", "changed ref", "reason", "status", "steps", "edges", "flags"):
-        table.add_column(name, overflow="fold")
+    add_id_column(table, "walk", (w.id for w in walks))
+    add_id_column(table, "changed ref", (w.changed_ref for w in walks))
+    add_text_column(table, "reason")
+    for name in ("status", "steps", "edges", "flags"):
+        table.add_column(name, no_wrap=True)
     for w in walks:
         table.add_row(escape(w.id), escape(w.changed_ref), w.reason, w.status, str(w.steps),
                       str(w.edges), str(w.flags))  # fmt: skip
@@ -86,14 +95,14 @@ def impact_command(ref: str, limit: int, db: str | None, as_json: bool) -> None:
     console = Console()
     table = Table(title=f"{len(report.dependents)} dependent(s) of {escape(ref)}, "
                         f"{report.flagged} flagged")  # fmt: skip
-    table.add_column("dependent", overflow="fold", ratio=1)
+    add_id_column(table, "dependent", (d.ref for d in report.dependents))
     table.add_column("flag", no_wrap=True)
-    table.add_column("other flags", overflow="fold")
+    add_text_column(table, "other flags")
     for d in report.dependents:
         flag = "[red]flagged[/red]" if d.flagged else "[green]no flag[/green]"
         others = ", ".join(f"{f.changed_ref} ({f.reason})" for f in d.flags if f.changed_ref != ref)
         table.add_row(escape(d.ref), flag, escape(others or "—"))
-    console.print(table)
+    print_table(console, table)
     if report.truncated:
         console.print(f"(more than {limit} dependents: raise --limit)")
     running = [w for w in report.walks if not w.done]
@@ -125,7 +134,7 @@ def retract_command(
         _echo_json({"source_id": source_id, "status": status,
                     "walks": [w.to_dict() for w in walks]})  # fmt: skip
         return
-    Console().print(_walks_table(walks, f"{escape(source_id)} is {status}"))
+    print_table(Console(), _walks_table(walks, f"{escape(source_id)} is {status}"))
 
 
 @click.group("walks")
@@ -136,17 +145,28 @@ def walks_group() -> None:
 @walks_group.command("list")
 @click.option("--status", type=click.Choice(["running", "done"]), default=None)
 @click.option("--limit", type=click.IntRange(1, 10_000), default=100, show_default=True)
+@click.option("--offset", type=click.IntRange(0), default=0, show_default=True)
 @DB_OPTION
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the page as one JSON object.")
 @handle_errors
-def walks_list_command(status: str | None, limit: int, db: str | None, as_json: bool) -> None:
-    """List impact walks, oldest first."""
+def walks_list_command(
+    status: str | None, limit: int, offset: int, db: str | None, as_json: bool
+) -> None:
+    """List impact walks, oldest first (N of M)."""
     with open_store(db) as (_, store):
-        walks = impact_service.graph(store).list_walks(status=status, limit=limit)
+        # Walks are read up to the scan limit, then paged here (the store pages by limit only).
+        every = impact_service.graph(store).list_walks(status=status, limit=_WALK_SCAN)
+    walks, total, capped = every[offset : offset + limit], len(every), len(every) >= _WALK_SCAN
     if as_json:
-        _echo_json([w.to_dict() for w in walks])
+        _echo_json(page_document([w.to_dict() for w in walks], total=total, offset=offset,
+                                 limit=limit, lower_bound=capped))  # fmt: skip
         return
-    Console().print(_walks_table(walks, f"{len(walks)} walk(s)"))
+    console = Console()
+    print_table(console, _walks_table(walks, "walks"))
+    command = command_line("walks", "list", status=status, db=db)
+    console.print(page_footer("walks", shown=len(walks), total=total, offset=offset, limit=limit,
+                              command=command, lower_bound=capped), markup=False,
+                  highlight=False, soft_wrap=True)  # fmt: skip
 
 
 @walks_group.command("resume")
@@ -160,9 +180,9 @@ def walks_resume_command(batch: int, db: str | None, as_json: bool) -> None:
         running = impact_service.graph(store).list_walks(status="running", limit=10_000)
         walks = _run_walks(store, [w.id for w in running], batch, quiet=as_json)
     if as_json:
-        _echo_json([w.to_dict() for w in walks])
+        _echo_json(page_document([w.to_dict() for w in walks], total=len(walks)))
         return
-    Console().print(_walks_table(walks, f"{len(walks)} walk(s) finished"))
+    print_table(Console(), _walks_table(walks, f"{len(walks)} walk(s) finished"))
 
 
 @click.group("artifacts")
@@ -251,18 +271,23 @@ def approve_command(
 @artifacts_group.command("list")
 @click.option("--kind", type=click.Choice(ARTIFACT_KINDS), default=None)
 @click.option("--limit", type=click.IntRange(1, 1000), default=100, show_default=True)
+@click.option("--offset", type=click.IntRange(0), default=0, show_default=True)
 @DB_OPTION
-@click.option("--json", "as_json", is_flag=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the page as one JSON object.")
 @handle_errors
-def list_command(kind: str | None, limit: int, db: str | None, as_json: bool) -> None:
-    """List artifacts with their judgement and whether they are flagged."""
+def list_command(kind: str | None, limit: int, offset: int, db: str | None, as_json: bool) -> None:
+    """List artifacts with their judgement and whether they are flagged (N of M)."""
     with open_store(db) as (_, store):
-        views = artifact_service.list_views(store, kind=kind, limit=limit)
+        views = artifact_service.list_views(store, kind=kind, limit=limit, offset=offset)
+        total = _count_artifacts(store, kind)
     if as_json:
-        _echo_json([v.to_dict() for v in views])
+        _echo_json(page_document([v.to_dict() for v in views], total=total, offset=offset,
+                                 limit=limit))  # fmt: skip
         return
-    table = Table(title=f"{len(views)} artifact(s)")
-    for name in ("ref", "title", "versions", "judgement", "flag"):
+    table = Table(title="artifacts")
+    add_id_column(table, "ref", (v.artifact.ref for v in views))
+    add_text_column(table, "title")
+    for name in ("versions", "judgement", "flag"):
         table.add_column(name, overflow="fold")
     for v in views:
         approved = sum(1 for x in v.versions if x.approved)
@@ -273,7 +298,23 @@ def list_command(kind: str | None, limit: int, db: str | None, as_json: bool) ->
             v.judgement.label if v.judgement else "—",
             "[red]flagged[/red]" if v.flags else "—",
         )
-    Console().print(table)
+    console = Console()
+    print_table(console, table)
+    command = command_line("artifacts", "list", kind=kind, db=db)
+    console.print(page_footer("artifacts", shown=len(views), total=total, offset=offset,
+                              limit=limit, command=command), markup=False,
+                  highlight=False, soft_wrap=True)  # fmt: skip
+
+
+def _count_artifacts(store: object, kind: str | None) -> int:
+    """How many artifacts (of ``kind``) the store holds, counted a page at a time."""
+    graph = impact_service.graph(store)
+    total = 0
+    while True:
+        batch = graph.list_artifacts(kind=kind, limit=1000, offset=total)
+        total += len(batch)
+        if len(batch) < 1000:
+            return total
 
 
 @artifacts_group.command("show")

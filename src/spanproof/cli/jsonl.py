@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterator
 from pathlib import Path
@@ -9,9 +10,20 @@ from typing import Any
 
 from spanproof.core.errors import InvalidInputError
 
+#: Byte-order marks and the encodings they announce (UTF-32 first: its LE mark starts with
+#: UTF-16's).
+_BOMS = (
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
+)
+
 
 def read_text(path: Path, what: str) -> str:
-    """The UTF-8 text of ``path``; a clear error when missing or not UTF-8."""
+    """The text of ``path``: UTF-8, or UTF-16/32 when a byte-order mark says so (the mark is
+    dropped); a clear error when missing or not decodable."""
     try:
         data = path.read_bytes()
     except FileNotFoundError:
@@ -20,11 +32,13 @@ def read_text(path: Path, what: str) -> str:
         raise InvalidInputError(f"{what} path is a directory, not a file: {path}") from None
     except OSError as exc:
         raise InvalidInputError(f"cannot read {what} file {path}: {exc.strerror}") from None
+    encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), "utf-8")
     try:
-        return data.decode("utf-8")
+        return data.decode(encoding)
     except UnicodeDecodeError as exc:
+        name = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8"}.get(encoding, encoding.upper())
         raise InvalidInputError(
-            f"{what} file {path} is not valid UTF-8 (byte offset {exc.start})"
+            f"{what} file {path} is not valid {name} (byte offset {exc.start})"
         ) from None
 
 

@@ -10,6 +10,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
+from spanproof.cli.paging import echo_json, page_document, page_footer
+from spanproof.cli.render import add_id_column, add_text_column, print_table
 from spanproof.cli.store_commands import DB_OPTION, open_store
 from spanproof.core.clock import utc_now
 from spanproof.core.errors import ConfigurationError
@@ -38,7 +40,8 @@ def keys_group() -> None:
 def create_command(name: str, scope: str, db: str | None, as_json: bool) -> None:
     """Create a key named NAME and print it once (only its SHA-256 is stored)."""
     key, plain = new_api_key(name, scope, utc_now())
-    with open_store(db) as (_, store):
+    # A deployment makes its key before anything is ingested: this may create the store.
+    with open_store(db, create=True) as (_, store):
         _keys(store).add_api_key(key, hash_key(plain))
     if as_json:
         click.echo(json.dumps({**key.to_dict(), "key": plain}, ensure_ascii=False))
@@ -53,22 +56,29 @@ def create_command(name: str, scope: str, db: str | None, as_json: bool) -> None
 
 @keys_group.command("list")
 @DB_OPTION
-@click.option("--json", "as_json", is_flag=True, help="Print the keys as JSON lines.")
+@click.option("--json", "as_json", is_flag=True, help="Print the keys as one JSON object.")
 @handle_errors
 def list_command(db: str | None, as_json: bool) -> None:
     """List the keys (id, name, scope, created, revoked); never a key or its hash."""
     with open_store(db) as (_, store):
         keys = _keys(store).list_api_keys()
     if as_json:
-        for key in keys:
-            click.echo(json.dumps(key.to_dict(), ensure_ascii=False))
+        echo_json(page_document([k.to_dict() for k in keys], total=len(keys)))
         return
-    table = Table(title=f"{len(keys)} API key(s)")
-    for column in ("id", "name", "scope", "created", "revoked"):
-        table.add_column(column, overflow="fold")
+    active = sum(1 for k in keys if not k.revoked)
+    table = Table(title=f"{len(keys)} API key(s), {active} active")
+    add_id_column(table, "id", (k.id for k in keys))
+    add_text_column(table, "name")
+    table.add_column("scope", no_wrap=True)
+    add_text_column(table, "created", ratio=None)
+    add_text_column(table, "revoked", ratio=None)
     for k in keys:
-        table.add_row(k.id, escape(k.name), k.scope, k.created_at, k.revoked_at or "—")
-    Console().print(table)
+        table.add_row(escape(k.id), escape(k.name), k.scope, k.created_at, k.revoked_at or "—")
+    console = Console()
+    print_table(console, table)
+    console.print(
+        page_footer("keys", shown=len(keys), total=len(keys)), highlight=False, soft_wrap=True
+    )
 
 
 @keys_group.command("revoke")

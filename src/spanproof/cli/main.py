@@ -1,247 +1,187 @@
-"""``spanproof`` command line."""
+"""``spanproof`` command line.
+
+Start-up stays cheap: the group knows every command by name and one line of help, and imports a
+command's module only when that command runs (``spanproof --help`` imports none of them).
+"""
 
 from __future__ import annotations
 
-import json
-import sys
-from pathlib import Path
-from typing import Any
+import importlib
+from typing import TYPE_CHECKING, Any
 
 import click
-from rich.console import Console
-from rich.progress import Progress
 
 from spanproof import __version__
-from spanproof.cli.errors import error_object, handle_errors
-from spanproof.cli.jsonl import iter_lines, parse_line, read_jsonl, read_text, require_fields
-from spanproof.cli.outcome import EXIT_FAIL_ON, FAIL_ON_OPTION, exit_status
-from spanproof.cli.render import render_report
-from spanproof.core.errors import InvalidInputError, SpanproofError
-from spanproof.core.models import Outcome, Report
-from spanproof.core.outcome import FailOn, fails
-from spanproof.verifier import Verifier, to_claims, to_evidence
+
+if TYPE_CHECKING:
+    from spanproof.verifier import Verifier
+
+#: name → (module, attribute, the short help ``spanproof --help`` shows). The short help is the
+#: command's own (a test checks each against the loaded command).
+LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
+    "artifacts": (
+        "spanproof.cli.impact_commands",
+        "artifacts_group",
+        "Assessments, packages, approaches and designs built on records.",
+    ),
+    "ask": (
+        "spanproof.cli.ask_commands",
+        "ask_command",
+        "Answer QUESTION from the store and verify every claim of the answer.",
+    ),
+    "check": (
+        "spanproof.cli.check_commands",
+        "check_command",
+        "Check a set of answers, each against its own contexts (RAG test sets, for CI).",
+    ),
+    "erase": (
+        "spanproof.cli.store_commands",
+        "erase_command",
+        "Mask a character range of a section: no longer served, searchable or resolvable.",
+    ),
+    "faults": (
+        "spanproof.cli.record_commands",
+        "faults_group",
+        "Fault injection: the six named mutations over the verified records.",
+    ),
+    "impact": (
+        "spanproof.cli.impact_commands",
+        "impact_command",
+        "List what depends on REF (source:<id>:v<n>, record:<id>, assessment:<id>, …) and "
+        "whether each dependent carries the flag for it.",
+    ),
+    "ingest": (
+        "spanproof.cli.store_commands",
+        "ingest_command",
+        "Ingest files, folders, a SciFact corpus JSONL, or pmc:PMC… / pmid:… / doi:… sources.",
+    ),
+    "keys": (
+        "spanproof.cli.key_commands",
+        "keys_group",
+        "Create, list and revoke the API keys `spanproof serve` accepts.",
+    ),
+    "queue": ("spanproof.cli.workflow_commands", "queue_group", "Watch the workflow queues."),
+    "records": (
+        "spanproof.cli.record_commands",
+        "records_group",
+        "Evidence records: extract findings with quotations, verify them, list and show them.",
+    ),
+    "reindex": (
+        "spanproof.cli.store_commands",
+        "reindex_command",
+        "Build the optional approximate (HNSW) vector index of a SQLite store (opt-in: exact "
+        "search is the default; see docs/store.md for when the index is worth it).",
+    ),
+    "retract": (
+        "spanproof.cli.impact_commands",
+        "retract_command",
+        "Mark a source retracted (or withdrawn) and flag everything built on it.",
+    ),
+    "review": (
+        "spanproof.cli.record_commands",
+        "review_group",
+        "The review queue: records the checks could not settle, and sole evidence of assessments.",
+    ),
+    "search": (
+        "spanproof.cli.store_commands",
+        "search_command",
+        "Search the store (keyword + semantic, fused by reciprocal rank).",
+    ),
+    "serve": (
+        "spanproof.cli.serve_commands",
+        "serve_command",
+        "Serve the HTTP API (/v1/..., /openapi.json, /healthz, /metrics) and the web UI.",
+    ),
+    "source": (
+        "spanproof.cli.store_commands",
+        "source_command",
+        "Show a source: metadata, status, versions and the sections of its latest version.",
+    ),
+    "sources": ("spanproof.cli.store_commands", "sources_command", "List sources, N of M."),
+    "trace": (
+        "spanproof.cli.trace_commands",
+        "trace_group",
+        "Stored traces: show one, or verify the hash chain and replay the scoring.",
+    ),
+    "verify": (
+        "spanproof.cli.verify_commands",
+        "verify",
+        "Verify claims or a draft against evidence.",
+    ),
+    "walks": (
+        "spanproof.cli.impact_commands",
+        "walks_group",
+        "Impact walks: list them, or finish the ones a crash (or --no-walk) left running.",
+    ),
+    "worker": (
+        "spanproof.cli.workflow_commands",
+        "worker_command",
+        "Run workflows from the queues until stopped (SIGTERM or Ctrl-C).",
+    ),
+    "workflows": (
+        "spanproof.cli.workflow_commands",
+        "workflows_group",
+        "Ingest, verify and walk impact through the durable workflow engine.",
+    ),
+}
 
 
-def _dump(obj: Any) -> str:
-    return json.dumps(obj, ensure_ascii=False, sort_keys=False)
+class LazyGroup(click.Group):
+    """A group whose subcommands load on first use (the click documentation's lazy group)."""
+
+    def __init__(self, *args: Any, lazy: dict[str, tuple[str, str, str]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.lazy = lazy
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in self.lazy:
+            module, attribute, _ = self.lazy[cmd_name]
+            command = getattr(importlib.import_module(module), attribute)
+            if not isinstance(command, click.Command):
+                raise TypeError(f"{module}.{attribute} is not a click command")
+            self.add_command(command, cmd_name)
+        return super().get_command(ctx, cmd_name)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The command list from the table (no import) plus any command added eagerly."""
+        names = self.list_commands(ctx)
+        if not names:
+            return
+        limit = formatter.width - 6 - max(len(name) for name in names)
+        rows = []
+        for name in names:
+            if name in self.commands:
+                command = self.commands[name]
+                if command.hidden:
+                    continue
+                rows.append((name, command.get_short_help_str(limit)))
+            else:
+                rows.append((name, _shorten(self.lazy[name][2], limit)))
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+def _shorten(text: str, limit: int) -> str:
+    """``text`` cut to ``limit`` characters the way click cuts a short help."""
+    return click.Command(None, help=text).get_short_help_str(limit)
+
+
+@click.group(
+    cls=LazyGroup, lazy=LAZY_COMMANDS, context_settings={"help_option_names": ["-h", "--help"]}
+)
 @click.version_option(__version__, prog_name="spanproof")
 def cli() -> None:
     """Check every factual claim in a text against the exact source text it may rest on."""
 
 
-def _load_evidence(path: Path) -> list[dict[str, Any]]:
-    items = read_jsonl(path, "evidence")
-    for n, item in enumerate(items, start=1):
-        require_fields(item, ("id", "text"), f"{path}: item {n}")
-    if not items:
-        raise InvalidInputError(f"evidence file {path} has no items: give at least one span")
-    return items
-
-
-def _load_claims(path: Path) -> list[dict[str, Any]]:
-    text = read_text(path, "claims")
-    items = []
-    for n, line in iter_lines(text):
-        obj = parse_line(line, f"{path}:{n}")
-        require_fields(obj, ("id", "text"), f"{path}:{n}")
-        items.append(obj)
-    return items
-
-
-@cli.command()
-@click.option(
-    "--claims",
-    "claims_path",
-    type=click.Path(path_type=Path),
-    help="JSONL of atomic claims {id, text}.",
-)
-@click.option(
-    "--draft", "draft_path", type=click.Path(path_type=Path), help="A draft text file to decompose."
-)
-@click.option(
-    "--evidence",
-    "evidence_path",
-    type=click.Path(path_type=Path),
-    help="JSONL of evidence {id, text}.",
-)
-@click.option(
-    "--batch",
-    "batch_path",
-    type=click.Path(path_type=Path),
-    help="JSONL items {id, claims, evidence}; streams one result line per item.",
-)
-@click.option(
-    "--score-model",
-    type=click.Choice(["v1", "v2", "v3", "v4", "v5"]),
-    default=None,
-    help="Score model (default: v2).",
-)
-@click.option(
-    "--policy",
-    type=click.Choice(["flag", "redact"]),
-    default=None,
-    help="Delivery policy for drafts.",
-)
-@click.option(
-    "--json", "as_json", is_flag=True, help="Print one JSON object (or one per batch line)."
-)
-@FAIL_ON_OPTION
-@handle_errors
-def verify(
-    claims_path: Path | None,
-    draft_path: Path | None,
-    evidence_path: Path | None,
-    batch_path: Path | None,
-    score_model: str | None,
-    policy: str | None,
-    as_json: bool,
-    fail_on: str,
-) -> None:
-    """Verify claims or a draft against evidence.
-
-    \b
-    spanproof verify --claims CLAIMS.jsonl --evidence EVIDENCE.jsonl --json
-    spanproof verify --draft DRAFT.txt --evidence EVIDENCE.jsonl [--policy redact] [--json]
-    spanproof verify --batch ITEMS.jsonl --json
-    spanproof verify --draft DRAFT.txt --evidence EVIDENCE.jsonl --fail-on contradicted  # CI
-
-    Exits 1 when the outcome reaches --fail-on (with --batch: any item's), 5 when
-    verification was unavailable.
-    """
-    modes = [p for p in (claims_path, draft_path, batch_path) if p is not None]
-    if len(modes) != 1:
-        raise InvalidInputError("give exactly one of --claims, --draft or --batch")
-    if batch_path is None and evidence_path is None:
-        raise InvalidInputError("--evidence EVIDENCE.jsonl is required with --claims or --draft")
-    if batch_path is not None and evidence_path is not None:
-        raise InvalidInputError("--batch items carry their own evidence; drop --evidence")
-    # Read and validate every input before loading the model.
-    if batch_path is not None:
-        batch_text = read_text(batch_path, "batch")
-        verifier = _verifier(score_model)
-        if _run_batch(verifier, batch_path, batch_text, FailOn(fail_on)):
-            sys.exit(EXIT_FAIL_ON)
-        return
-    assert evidence_path is not None  # checked above; narrows the type
-    evidence = _load_evidence(evidence_path)
-    if claims_path is not None:
-        claims = _load_claims(claims_path)
-        verifier = _verifier(score_model)
-        report = verifier.check_claims(claims, evidence)
-    else:
-        assert draft_path is not None
-        draft = read_text(draft_path, "draft")
-        verifier = _verifier(score_model)
-        report = verifier.verify(draft, evidence, policy=policy or verifier_policy())
-    _emit(report, as_json, {str(e["id"]): e["text"] for e in evidence}, FailOn(fail_on))
-
-
-def verifier_policy() -> str:
-    from spanproof.config import load_settings
-
-    return load_settings().verify.policy
-
-
 def _verifier(score_model: str | None) -> Verifier:
-    from spanproof.bootstrap import build_decomposer, build_embedder, build_score_model
-    from spanproof.config import load_settings
+    """A verifier from the settings (``spanproof check`` builds its verifier here too)."""
+    from spanproof.cli.verify_commands import build_verifier
 
-    settings = load_settings()
-    return Verifier(
-        embedder=build_embedder(settings),
-        decomposer=build_decomposer(settings),
-        score_model=build_score_model(settings, score_model),
-    )
-
-
-def _emit(report: Report, as_json: bool, evidence: dict[str, str], fail_on: FailOn) -> None:
-    if as_json:
-        click.echo(_dump(report.to_dict()))
-    else:
-        render_report(report, Console(), evidence)
-    status = exit_status(report.verification, report.outcome, fail_on)
-    if status:
-        sys.exit(status)
-
-
-def _run_batch(verifier: Verifier, path: Path, text: str, fail_on: FailOn) -> bool:
-    """One output line per input line; a bad line yields an error object, never a crash.
-
-    A progress bar goes to stderr when stderr is a terminal (stdout stays pure JSON Lines).
-    Returns whether any item's outcome reached ``fail_on``.
-    """
-    lines = list(iter_lines(text))
-    err = Console(stderr=True)
-    failed = False
-    with Progress(console=err, disable=not err.is_terminal, transient=True) as progress:
-        task = progress.add_task("verifying", total=len(lines))
-        for number, line in lines:
-            outcome = _batch_line(verifier, path, number, line)
-            failed = failed or (outcome is not None and fails(outcome, fail_on))
-            progress.advance(task)
-    return failed
-
-
-def _batch_line(verifier: Verifier, path: Path, number: int, line: str) -> Outcome | None:
-    """Verify one batch line and print its result; returns its outcome (None for a bad line)."""
-    ident: Any = None
-    outcome: Outcome | None = None
-    where = f"{path}:{number}"
-    try:
-        obj = parse_line(line, where)
-        ident = obj.get("id")
-        require_fields(obj, ("id", "claims", "evidence"), where)
-        if not isinstance(obj["claims"], list) or not isinstance(obj["evidence"], list):
-            raise InvalidInputError(f"{where}: 'claims' and 'evidence' must be lists")
-        if not obj["evidence"]:
-            raise InvalidInputError(f"{where}: 'evidence' is empty")
-        claims = to_claims(obj["claims"])
-        evidence = to_evidence(obj["evidence"])
-        report = verifier.check_claims(claims, evidence)
-        outcome = report.outcome
-        result: dict[str, Any] = {"id": ident, **report.to_dict()}
-    except SpanproofError as exc:
-        result = {"id": ident, "line": number, "error": error_object(exc)}
-    click.echo(_dump(result))
-    sys.stdout.flush()
-    return outcome
-
-
-def _register() -> None:
-    from spanproof.cli.store_commands import COMMANDS
-    from spanproof.cli.trace_commands import COMMANDS as TRACE_COMMANDS
-
-    for command in (*COMMANDS, *TRACE_COMMANDS):
-        cli.add_command(command)
-    from spanproof.cli.ask_commands import ask_command
-
-    cli.add_command(ask_command)
-    from spanproof.cli.serve_commands import COMMANDS as SERVE_COMMANDS
-
-    for command in SERVE_COMMANDS:
-        cli.add_command(command)
-    from spanproof.cli.record_commands import COMMANDS as RECORD_COMMANDS
-
-    for command in RECORD_COMMANDS:
-        cli.add_command(command)
-    from spanproof.cli.impact_commands import COMMANDS as IMPACT_COMMANDS
-
-    for command in IMPACT_COMMANDS:
-        cli.add_command(command)
-    from spanproof.cli.workflow_commands import COMMANDS as WORKFLOW_COMMANDS
-
-    for command in WORKFLOW_COMMANDS:
-        cli.add_command(command)
-    from spanproof.cli.key_commands import COMMANDS as KEY_COMMANDS
-
-    for command in KEY_COMMANDS:
-        cli.add_command(command)
-
-
-_register()
+    return build_verifier(score_model)
 
 
 def main() -> None:

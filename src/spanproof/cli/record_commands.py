@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections import Counter
 from typing import Any
 
 import click
@@ -12,6 +13,8 @@ from rich.markup import escape
 from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
+from spanproof.cli.paging import command_line, echo_json, page_document, page_footer
+from spanproof.cli.render import add_id_column, add_text_column, print_table
 from spanproof.cli.store_commands import DB_OPTION, open_store
 from spanproof.core.errors import ConfigurationError, InvalidInputError
 from spanproof.core.record_store import RecordStore
@@ -43,10 +46,10 @@ def _status(status: str) -> str:
 
 def _records_table(records: list[Record], title: str) -> Table:
     table = Table(title=title)
-    table.add_column("id", no_wrap=True)
-    table.add_column("source", no_wrap=True)
+    add_id_column(table, "id", (r.id for r in records))
+    add_id_column(table, "source", (f"{r.source_id} v{r.version}" for r in records))
     table.add_column("status", no_wrap=True)
-    table.add_column("statement", overflow="fold", ratio=1)
+    add_text_column(table, "statement")
     for r in records:
         table.add_row(escape(r.id), escape(f"{r.source_id} v{r.version}"), _status(r.status),
                       escape(r.statement))  # fmt: skip
@@ -73,7 +76,7 @@ def extract_command(source_id: str, version: int | None, db: str | None, as_json
         click.echo(json.dumps(payload, ensure_ascii=False))
         return
     console = Console()
-    console.print(_records_table(result.records, f"records of {source_id}"))
+    print_table(console, _records_table(result.records, f"records of {source_id}"))
     for defect in result.defects:
         console.print(f"defect: {defect}", markup=False, highlight=False)
 
@@ -111,38 +114,55 @@ def verify_command(
         {"id": r.id, "outcome": d.outcome, "reason": d.reason, "failed": list(d.failed)}
         for r, d in results
     ]
+    outcomes = dict(sorted(Counter(row["outcome"] for row in rows).items()))
     if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False))
+        echo_json(page_document(rows, total=len(rows), outcomes=outcomes))
         return
-    table = Table(title=f"{len(rows)} record(s) verified")
-    for name in ("id", "outcome", "reason"):
-        table.add_column(name, overflow="fold")
+    table = Table(title=_decided(len(rows), outcomes))
+    add_id_column(table, "id", (row["id"] for row in rows))
+    table.add_column("outcome", no_wrap=True)
+    add_text_column(table, "reason")
     for row in rows:
-        table.add_row(escape(row["id"]), escape(row["outcome"]), escape(row["reason"]))
-    Console().print(table)
+        table.add_row(escape(row["id"]), _status(row["outcome"]), escape(row["reason"]))
+    print_table(Console(), table)
+
+
+def _decided(total: int, outcomes: dict[str, int]) -> str:
+    """``15 record(s) checked: 6 verified, 9 quarantined`` (what each record's decision was)."""
+    if not total:
+        return "no records to verify"
+    parts = ", ".join(f"{n} {outcome}" for outcome, n in outcomes.items())
+    return f"{total} record(s) checked: {parts}"
 
 
 @records_group.command("list")
 @click.option("--status", type=click.Choice(RECORD_STATUSES), default=None)
 @click.option("--source", "source_id", default=None, help="Only this source's records.")
-@click.option("--limit", type=int, default=100, show_default=True)
-@click.option("--offset", type=int, default=0, show_default=True)
+@click.option("--limit", type=click.IntRange(1, 500), default=100, show_default=True)
+@click.option("--offset", type=click.IntRange(0), default=0, show_default=True)
 @DB_OPTION
-@click.option("--json", "as_json", is_flag=True, help="Print the records as JSON.")
+@click.option("--json", "as_json", is_flag=True, help="Print the page as one JSON object.")
 @handle_errors
 def list_command(
     status: str | None, source_id: str | None, limit: int, offset: int, db: str | None,
     as_json: bool,
 ) -> None:  # fmt: skip
-    """List records, by id, filtered by status or source."""
+    """List records, by id, filtered by status or source (N of M)."""
+    from spanproof.services.browse import browse_records
+
     with open_store(db) as (_, store):
-        records = _record_store(store).list_records(
-            status=status, source_id=source_id, limit=limit, offset=offset
-        )
+        page = browse_records(_record_store(store), status=status or "",
+                              source_id=source_id or "", limit=limit, offset=offset)  # fmt: skip
     if as_json:
-        click.echo(json.dumps([r.to_dict() for r in records], ensure_ascii=False))
+        echo_json(page_document([r.to_dict() for r in page.items], total=page.total,
+                                offset=offset, limit=limit, lower_bound=page.capped))  # fmt: skip
         return
-    Console().print(_records_table(records, f"{len(records)} record(s)"))
+    console = Console()
+    print_table(console, _records_table(page.items, "records"))
+    command = command_line("records", "list", status=status, source=source_id, db=db)
+    console.print(page_footer("records", shown=len(page.items), total=page.total, offset=offset,
+                              limit=limit, command=command, lower_bound=page.capped),
+                  markup=False, highlight=False, soft_wrap=True)  # fmt: skip
 
 
 @records_group.command("show")
@@ -172,14 +192,16 @@ def show_command(record_id: str, db: str | None, as_json: bool) -> None:
         console.print(f"  “{q.text}” ({q.section_key} [{q.start}:{q.end}])", markup=False,
                       highlight=False)  # fmt: skip
     table = Table(title="attempts")
-    for name in ("#", "stage", "outcome", "label", "failed", "model", "finished"):
-        table.add_column(name, overflow="fold")
+    for name in ("#", "stage", "outcome", "label"):
+        table.add_column(name, no_wrap=True)
+    for name in ("failed", "model", "finished"):
+        add_text_column(table, name)
     for a in attempts:
         label = a.verdict.label if a.verdict else "—"
         failed = ", ".join(a.verdict.failed()) if a.verdict else "; ".join(a.defects)
         table.add_row(str(a.number), a.stage, escape(a.outcome), label, escape(failed or "—"),
                       escape(a.model_id), escape(a.finished_at))  # fmt: skip
-    console.print(table)
+    print_table(console, table)
 
 
 @click.group("faults")
@@ -194,11 +216,12 @@ def faults_group() -> None:
 def faults_run_command(db: str | None, as_json: bool) -> None:
     """Run all six mutations on every verified record and print the catch table.
 
-    Exits 1 when a mutation that applied was not caught at its expected check.
+    Exits 1 when the table is not ok (its JSON says "ok": false): a mutation that applied was
+    not caught at its expected check, or a mutation applied to no record at all (nothing shows
+    that it would be caught).
     """
     with open_store(db) as (_, store):
         table = faults_run(store)
-    missed = any(row.ok < row.applied for row in table.rows)
     if as_json:
         click.echo(json.dumps(table.to_dict(), ensure_ascii=False))
     else:
@@ -210,8 +233,16 @@ def faults_run_command(db: str | None, as_json: bool) -> None:
             out.add_row(row.mutation, caught_by or "—", row.expected, str(row.applied),
                         str(row.not_applicable), str(row.ok),
                         "[green]yes[/green]" if row.all_ok else "[red]no[/red]")  # fmt: skip
-        Console().print(out)
-    if missed:
+        console = Console()
+        console.print(out)
+        for row in table.rows:
+            if row.applied == 0:
+                console.print(f"{row.mutation}: applied to no record (not ok: nothing was tested)",
+                              markup=False, highlight=False)  # fmt: skip
+            elif row.ok < row.applied:
+                missed = f"{row.applied - row.ok} of {row.applied} not caught at {row.expected}"
+                console.print(f"{row.mutation}: {missed}", markup=False, highlight=False)
+    if not table.all_ok:
         sys.exit(1)
 
 
@@ -229,10 +260,10 @@ def review_list_command(db: str | None, as_json: bool) -> None:
     with open_store(db) as (_, store):
         items = review_queue(store)
     if as_json:
-        click.echo(json.dumps([i.to_dict() for i in items], ensure_ascii=False))
+        echo_json(page_document([i.to_dict() for i in items], total=len(items)))
         return
     table = _records_table([i.record for i in items], f"{len(items)} waiting for review")
-    Console().print(table)
+    print_table(Console(), table)
     for item in items:
         if item.assessments:
             click.echo(f"{item.record.id}: only evidence of {', '.join(item.assessments)}")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
 from rich.console import Console
 from rich.markup import escape
@@ -18,6 +18,41 @@ STYLES = {
     Verdict.CONTRADICTED: "bold red",
     Verdict.EVIDENCE_REDACTED: "magenta",
 }
+
+
+#: The narrowest a wrapping column gets before ids give up their full width.
+_TEXT_MIN = 8
+
+
+def add_id_column(table: Table, header: str, ids: Iterable[str]) -> None:
+    """A column of ids a user copies: never cut, never word-wrapped, as wide as its longest id
+    so the wrapping text columns give way first (see :func:`print_table`)."""
+    width = max((len(i) for i in ids), default=0)
+    table.add_column(header, no_wrap=True, overflow="fold", min_width=max(width, len(header)))
+
+
+def add_text_column(table: Table, header: str, *, ratio: int | None = 1) -> None:
+    """A column of text that wraps to the room the id columns leave."""
+    table.add_column(header, overflow="fold", ratio=ratio)
+
+
+def print_table(console: Console, table: Table) -> None:
+    """Print ``table`` within the console's width without cutting an id.
+
+    Id columns keep their full width while the other columns can still have a few characters
+    each; on a terminal too narrow for that, the widest id columns fold instead (the whole id
+    stays on screen, over two lines), never an ellipsis.
+    """
+    columns = table.columns
+    ids = [c for c in columns if c.no_wrap and c.min_width and c.overflow == "fold"]
+    others = len(columns) - len(ids)
+    budget = console.width - (3 * len(columns) + 1) - _TEXT_MIN * others
+    for column in sorted(ids, key=lambda c: c.min_width or 0, reverse=True):
+        if sum(c.min_width or 0 for c in ids) <= budget:
+            break
+        column.min_width = None
+        column.no_wrap = False  # a long id folds (whole) rather than push the table off-screen
+    console.print(table)
 
 
 def _quote(text: str, limit: int = 90) -> str:

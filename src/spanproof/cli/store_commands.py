@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from rich.console import Console
@@ -17,13 +17,15 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
+from spanproof.cli.paging import command_line, echo_json, page_document, page_footer
+from spanproof.cli.render import add_id_column, add_text_column, print_table
 from spanproof.config import Settings, load_settings
-from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.store import EvidenceStore, SearchFilter
-from spanproof.services.impact import resume_walks
-from spanproof.services.ingestion import IngestOutcome, embed_pending, ingest
-from spanproof.services.search import search as run_search
+
+if TYPE_CHECKING:
+    from spanproof.core.documents import FetchedDocument
+    from spanproof.services.ingestion import IngestOutcome
 
 DB_OPTION = click.option(
     "--db",
@@ -34,11 +36,41 @@ DB_OPTION = click.option(
 )
 
 
+def check_store(settings: Settings, db: str | None, *, create: bool = False) -> None:
+    """Refuse a SQLite store path that is a folder, or (unless ``create``) names no file.
+
+    Only commands that put things into a store (``ingest``, ``workflows ingest``, ``keys
+    create``) may create one: anywhere else a mistyped ``--db`` would silently answer from a
+    new, empty store. ``postgresql://`` URLs and ``:memory:`` are not checked here.
+    """
+    target = db or settings.store.url
+    if "://" in target and not target.startswith("sqlite:"):
+        return
+    name = target.removeprefix("sqlite:///").removeprefix("sqlite://")
+    if name in ("", ":memory:") or name.startswith("file:"):
+        return
+    path = Path(name)
+    given = "--db" if db else "the store (SPANPROOF_STORE__URL, default spanproof.sqlite)"
+    if path.is_dir():
+        raise InvalidInputError(f"{given} {path} is a folder, not a SQLite store file")
+    if path.exists():
+        return
+    if not create:
+        raise InvalidInputError(
+            f"no store at {path}: check {given}, or create one with "
+            f"`spanproof ingest FILES --db {path}`"
+        )
+    if not path.parent.is_dir():
+        raise InvalidInputError(f"cannot create the store {path}: {path.parent} is not a folder")
+
+
 @contextmanager
-def open_store(db: str | None) -> Iterator[tuple[Settings, EvidenceStore]]:
+def open_store(db: str | None, *, create: bool = False) -> Iterator[tuple[Settings, EvidenceStore]]:
+    """The settings and the store; the store must exist unless ``create`` (see check_store)."""
     from spanproof.bootstrap import build_store
 
     settings = load_settings()
+    check_store(settings, db, create=create)
     store = build_store(settings, db)
     try:
         yield settings, store
@@ -78,9 +110,11 @@ def _targets(settings: Settings, targets: tuple[str, ...]) -> list[tuple[str, Fe
 def ingest_command(targets: tuple[str, ...], db: str | None, no_embed: bool, as_json: bool) -> None:
     """Ingest files, folders, a SciFact corpus JSONL, or pmc:PMC… / pmid:… / doi:… sources."""
     from spanproof.bootstrap import build_embedder, build_parser
+    from spanproof.services.impact import resume_walks
+    from spanproof.services.ingestion import embed_pending, ingest
 
     err = Console(stderr=True)
-    with open_store(db) as (settings, store):
+    with open_store(db, create=True) as (settings, store):
         documents = _targets(settings, targets)
         parse = build_parser()
         outcomes: list[IngestOutcome] = []
@@ -126,26 +160,67 @@ def ingest_command(targets: tuple[str, ...], db: str | None, no_embed: bool, as_
 
 @click.command("sources")
 @DB_OPTION
-@click.option("--status", default=None, help="Only sources with this status.")
-@click.option("--limit", default=50, show_default=True)
-@click.option("--offset", default=0, show_default=True)
-@click.option("--json", "as_json", is_flag=True)
+@click.option(
+    "--status",
+    default=None,
+    help="Only sources with this status (active, retracted, withdrawn, or quarantined: the "
+    "latest version could not be parsed).",
+)
+@click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
+@click.option("--offset", type=click.IntRange(0), default=0, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print the page as one JSON object.")
 @handle_errors
 def sources_command(
     db: str | None, status: str | None, limit: int, offset: int, as_json: bool
 ) -> None:
-    """List sources."""
+    """List sources, N of M.
+
+    A source whose latest version was quarantined (a corrupt or unreadable file) is listed as
+    quarantined: nothing of it can be cited.
+    """
+    from spanproof.services.browse import browse_sources
+
     with open_store(db) as (_, store):
-        rows = store.list_sources(status=status, limit=limit, offset=offset)
+        page = browse_sources(store, status=status or "", limit=limit, offset=offset)
+    rows = [
+        {
+            **asdict(r.source),
+            "status": r.shown_status,
+            "source_status": r.source.status,
+            "versions": r.versions,
+            "latest_version": asdict(r.latest) if r.latest else None,
+        }
+        for r in page.items
+    ]
+    footer = page_footer(
+        "sources", shown=len(rows), total=page.total, offset=offset, limit=limit,
+        command=command_line("sources", status=status, db=db), lower_bound=page.capped,
+    )  # fmt: skip
     if as_json:
-        click.echo(json.dumps([asdict(r) for r in rows], ensure_ascii=False))
+        echo_json(page_document(rows, total=page.total, offset=offset, limit=limit,
+                                lower_bound=page.capped))  # fmt: skip
         return
     table = Table(title="sources")
-    for col in ("id", "status", "connector", "title"):
-        table.add_column(col, overflow="fold")
+    add_id_column(table, "id", (r["id"] for r in rows))
+    table.add_column("status", no_wrap=True)
+    table.add_column("versions", justify="right", no_wrap=True)
+    table.add_column("connector", no_wrap=True)
+    add_text_column(table, "title")
     for r in rows:
-        table.add_row(escape(r.id), r.status, r.connector, escape(r.title[:80]))
-    Console().print(table)
+        status_text = r["status"]
+        if r["status"] == "quarantined" and r["latest_version"]:
+            status_text += f" (v{r['latest_version']['number']})"
+        table.add_row(escape(r["id"]), status_text, str(r["versions"]), r["connector"],
+                      escape(_cut(r["title"], 120)))  # fmt: skip
+    console = Console()
+    print_table(console, table)
+    console.print(footer, markup=False, highlight=False, soft_wrap=True)
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` on one line, cut to ``limit`` characters with an ellipsis."""
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
 @click.command("source")
@@ -173,7 +248,10 @@ def source_command(source_id: str, db: str | None, as_json: bool) -> None:
         click.echo(json.dumps(data, ensure_ascii=False))
         return
     console = Console()
-    console.print(f"[bold]{escape(source.id)}[/bold] — {escape(source.title)} ({source.status})")
+    shown = source.status
+    if shown == "active" and latest is not None and latest.state == "quarantined":
+        shown = f"quarantined: v{latest.number} {latest.reason}"
+    console.print(f"[bold]{escape(source.id)}[/bold] — {escape(source.title)} ({escape(shown)})")
     for v in versions:
         console.print(f"  v{v.number} {v.state} {v.format} {v.sha256[:12]} {escape(v.reason)}")
     for s in sections:
@@ -200,6 +278,7 @@ def search_command(
 ) -> None:
     """Search the store (keyword + semantic, fused by reciprocal rank)."""
     from spanproof.bootstrap import build_embedder
+    from spanproof.services.search import search as run_search
 
     flt = SearchFilter(source_ids=sources or None, eligible_only=not all_sources)
     with open_store(db) as (settings, store):
@@ -219,11 +298,14 @@ def search_command(
         for h in hits
     ]
     if as_json:
-        click.echo(json.dumps(rows, ensure_ascii=False))
+        echo_json(page_document(rows, total=len(rows), limit=limit, query=query, mode=mode))
         return
     for r in rows:
-        click.echo(f"{r['rank']:>2}. {r['source']} v{r['version']} [{r['section']}]")
-        click.echo(f"    {r['text'][:160]}")
+        click.echo(f"{r['rank']:>2}. {r['source']} v{r['version']} [{r['section']}] "
+                   f"score {r['score']:.4f}")  # fmt: skip
+        click.echo(f"    {_cut(r['text'], 160)}")
+    more = " (the --limit: raise it for more)" if len(rows) == limit else ""
+    click.echo(f"{len(rows)} result(s){more}" if rows else "no results")
 
 
 @click.command("erase")

@@ -18,7 +18,7 @@ from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
 from spanproof.cli.outcome import outcome_line
-from spanproof.cli.render import STYLES
+from spanproof.cli.render import STYLES, add_id_column, add_text_column, print_table
 from spanproof.cli.store_commands import DB_OPTION, open_store
 from spanproof.core.checker import EntailmentChecker
 from spanproof.core.errors import ConfigurationError, InvalidInputError, SpanproofError, StoreError
@@ -248,10 +248,10 @@ def _render_verify(
         by_seq.setdefault(p.seq, []).append(p.problem)
     table = Table(title=f"trace chain: {len(chain)} traces")
     table.add_column("seq", justify="right", no_wrap=True)
-    table.add_column("trace", no_wrap=True)
+    add_id_column(table, "trace", (trace.id for trace, _ in results))
     table.add_column("kind", no_wrap=True)
-    table.add_column("chain", overflow="fold")
-    table.add_column("replay", overflow="fold")
+    add_text_column(table, "chain", ratio=None)
+    add_text_column(table, "replay", ratio=None)
     for trace, result in results:
         link = "; ".join(by_seq.get(trace.seq, [])) or "ok"
         replayed = f"ok ({result.claims_checked} claims)" if result.ok else "DIFFERS"
@@ -262,7 +262,7 @@ def _render_verify(
             f"[red]{escape(link)}[/red]" if link != "ok" else "[green]ok[/green]",
             f"[red]{replayed}[/red]" if not result.ok else f"[green]{replayed}[/green]",
         )
-    console.print(table)
+    print_table(console, table)
     for p in problems:
         console.print(f"chain: seq {p.seq} {p.trace_id}: {p.problem}", **_PLAIN)
     for trace, result in results:

@@ -25,7 +25,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
-from spanproof.cli.store_commands import DB_OPTION, _targets
+from spanproof.cli.store_commands import DB_OPTION, _targets, check_store
 from spanproof.config import Settings, load_settings
 from spanproof.core.errors import ConfigurationError
 from spanproof.core.record_store import RecordStore
@@ -145,6 +145,7 @@ def workflows_ingest(
     from spanproof.workflows.client import enqueue_documents, enqueue_fetch
 
     settings = load_settings()
+    check_store(settings, db, create=True)
     remote = [t for t in targets if t.split(":", 1)[0] in ("pmc", "pmid", "doi")]
     local = [t for t in targets if t not in remote]
 
@@ -222,6 +223,8 @@ def workflows_walk(
 ) -> None:
     """Walk impact from CHANGED_REF (for example source:pmc:PMC123:v1) in journalled steps."""
     from spanproof.workflows.client import enqueue_walk
+
+    check_store(load_settings(), db)
 
     def enqueue(client: Any) -> list[str]:
         return [enqueue_walk(client, changed_ref, reason, event)]

@@ -6,12 +6,14 @@ new version of the same source), ``scifact:<doc_id>`` for a corpus line.
 
 from __future__ import annotations
 
+import codecs
 import json
 from collections.abc import Iterator
 from pathlib import Path
 
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
+from spanproof.ingest.parsers._common import bom_encoding
 
 MEDIA_TYPES = {
     ".xml": "application/xml",
@@ -28,11 +30,35 @@ MEDIA_TYPES = {
 SCIFACT_MEDIA_TYPE = "application/x-scifact+json"
 
 
+def _wide_encoding(path: Path) -> str | None:
+    """``utf-16`` or ``utf-32`` when the file opens with that byte-order mark, else None."""
+    with path.open("rb") as fh:
+        head = fh.read(4)
+    found = bom_encoding(head)
+    return found[0] if found is not None and found[0] != "utf-8" else None
+
+
+def _raw_lines(path: Path) -> Iterator[bytes]:
+    """The file's lines as UTF-8 bytes (with their line ends).
+
+    A UTF-16/32 file (its byte-order mark says so) is decoded and each line re-encoded, so a
+    line is one JSON document whatever the file's encoding; bytes that do not decode become
+    U+FFFD and fail as that line's JSON. Anything else is read as is, line by line.
+    """
+    wide = _wide_encoding(path)
+    if wide is None:
+        with path.open("rb") as fh:
+            yield from fh
+        return
+    with path.open(encoding=wide, errors="replace", newline="") as fh:
+        for line in fh:
+            yield line.encode("utf-8")
+
+
 def _is_scifact_corpus(path: Path) -> bool:
     if path.suffix.lower() != ".jsonl":
         return False
-    with path.open("rb") as fh:
-        first = fh.readline()
+    first = next(_raw_lines(path), b"")
     try:
         obj = json.loads(first)
     except (json.JSONDecodeError, UnicodeDecodeError):
@@ -41,19 +67,20 @@ def _is_scifact_corpus(path: Path) -> bool:
 
 
 def _scifact_lines(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
-    with path.open("rb") as fh:
-        for number, line in enumerate(fh, start=1):
-            raw = line.rstrip(b"\r\n")
-            if not raw.strip():
-                continue
-            try:
-                doc_id = str(json.loads(raw)["doc_id"])
-            except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError):
-                doc_id = f"{path.name}:line-{number}"
-            yield (
-                f"scifact:{doc_id}",
-                FetchedDocument("file", {"scifact": doc_id}, SCIFACT_MEDIA_TYPE, raw),
-            )
+    for number, line in enumerate(_raw_lines(path), start=1):
+        raw = line.rstrip(b"\r\n")
+        if number == 1:
+            raw = raw.removeprefix(codecs.BOM_UTF8)
+        if not raw.strip():
+            continue
+        try:
+            doc_id = str(json.loads(raw)["doc_id"])
+        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError):
+            doc_id = f"{path.name}:line-{number}"
+        yield (
+            f"scifact:{doc_id}",
+            FetchedDocument("file", {"scifact": doc_id}, SCIFACT_MEDIA_TYPE, raw),
+        )
 
 
 def iter_path(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
