@@ -9,6 +9,11 @@ replies, whatever the path:
 * a ``(status, body)`` tuple is sent as is: ``body`` is a JSON value (sent as JSON) or a ``str``
   (sent verbatim).
 
+A text reply to an OpenAI-compatible request with ``"stream": true`` is sent as server-sent
+``chat.completion.chunk`` events, one per word (with the space before it), ``chunk_delay``
+seconds apart, then a finish chunk, a usage chunk when ``stream_options.include_usage`` asks
+for one, and ``data: [DONE]``.
+
 Once the script runs out it answers 500. Every request is recorded (path, lower-cased headers,
 JSON body) for assertions. Use it as a context manager so the socket and thread are closed::
 
@@ -19,7 +24,9 @@ JSON body) for assertions. Use it as a context manager so the socket and thread 
 from __future__ import annotations
 
 import json
+import re
 import threading
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -50,11 +57,19 @@ class ScriptedChatServer:
     Args:
         replies: the scripted replies, used in order (see the module docstring).
         usage: ``(input_tokens, output_tokens)`` reported with every text reply.
+        chunk_delay: seconds between the events of a streamed reply.
     """
 
-    def __init__(self, replies: Sequence[ScriptedReply], *, usage: tuple[int, int] = (11, 7)):
+    def __init__(
+        self,
+        replies: Sequence[ScriptedReply],
+        *,
+        usage: tuple[int, int] = (11, 7),
+        chunk_delay: float = 0.0,
+    ):
         self._replies = list(replies)
         self._usage = usage
+        self.chunk_delay = chunk_delay
         self._lock = threading.Lock()
         self.requests: list[RecordedRequest] = []
         self._server: ThreadingHTTPServer | None = None
@@ -112,7 +127,7 @@ class ScriptedChatServer:
         with self._lock:
             return len(self._replies)
 
-    def _respond(self, request: RecordedRequest) -> tuple[int, str]:
+    def _respond(self, request: RecordedRequest) -> tuple[int, str | list[str]]:
         with self._lock:
             self.requests.append(request)
             reply = self._replies.pop(0) if self._replies else None
@@ -124,7 +139,35 @@ class ScriptedChatServer:
             status, body = reply
             return status, body if isinstance(body, str) else json.dumps(body)
         model = request.body.get("model", "scripted") if isinstance(request.body, dict) else ""
+        if request.path == OPENAI_PATH and request.body.get("stream") is True:
+            return 200, self._events(str(model), reply, request.body)
         return 200, json.dumps(self._text_reply(request.path, str(model), reply))
+
+    def _events(self, model: str, text: str, body: dict[str, Any]) -> list[str]:
+        """The server-sent events of a streamed OpenAI-compatible reply (module docstring)."""
+        base = {
+            "id": f"chatcmpl-scripted-{len(self.requests)}",
+            "object": "chat.completion.chunk",
+            "created": 0,
+            "model": model,
+        }
+
+        def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
+            return {**base, "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}
+
+        chunks = [chunk({"role": "assistant", "content": ""})]
+        chunks += [chunk({"content": w}) for w in re.split(r"(?<=\s)(?=\S)", text) if w]
+        chunks.append(chunk({}, "stop"))
+        options = body.get("stream_options")
+        if isinstance(options, dict) and options.get("include_usage") is True:
+            tokens_in, tokens_out = self._usage
+            usage = {
+                "prompt_tokens": tokens_in,
+                "completion_tokens": tokens_out,
+                "total_tokens": tokens_in + tokens_out,
+            }
+            chunks.append({**base, "choices": [], "usage": usage})
+        return [f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"]
 
     def _text_reply(self, path: str, model: str, text: str) -> dict[str, Any]:
         tokens_in, tokens_out = self._usage
@@ -168,12 +211,26 @@ def _handler_class(owner: ScriptedChatServer) -> type[BaseHTTPRequestHandler]:
                 body = raw
             headers = {name.lower(): value for name, value in self.headers.items()}
             status, text = owner._respond(RecordedRequest("POST", self.path, headers, body))
+            if isinstance(text, list):
+                self._stream(status, text)
+                return
             payload = text.encode("utf-8")
             self.send_response(status)
             self.send_header("Content-Type", "application/json")
             self.send_header("Content-Length", str(len(payload)))
             self.end_headers()
             self.wfile.write(payload)
+
+        def _stream(self, status: int, events: list[str]) -> None:
+            self.send_response(status)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Cache-Control", "no-cache")
+            self.end_headers()  # HTTP/1.0: the body ends when the connection closes
+            for n, event in enumerate(events):
+                if n and owner.chunk_delay:
+                    time.sleep(owner.chunk_delay)
+                self.wfile.write(event.encode("utf-8"))
+                self.wfile.flush()
 
         def log_message(self, format: str, *args: Any) -> None:
             """Keep test output quiet."""

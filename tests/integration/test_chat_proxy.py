@@ -1,0 +1,312 @@
+"""The verifying proxy through real HTTP on both sides: the real ``openai`` client calls a real
+spanproof server (uvicorn on loopback), whose upstream is the scripted loopback chat server."""
+
+from __future__ import annotations
+
+import json
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import httpx
+import openai
+import pytest
+import uvicorn
+from openai import OpenAI
+
+from spanproof.api.app import create_app
+from spanproof.config import LlmSettings, ProxySettings, Settings
+from spanproof.core.trace import Trace
+from spanproof.services.replay import replay
+from spanproof.store.sqlite.store import SqliteEvidenceStore
+from spanproof.testing.apps import app_state
+from spanproof.testing.scripted_server import ScriptedChatServer
+from spanproof.verify.policy import REDACTION_NOTICE
+
+SUPPORTED = "Daily walking lowered systolic blood pressure by 5 mmHg in older adults."
+UNSUPPORTED = "Green tea cured migraine in every child."
+ANSWER = f"{SUPPORTED} {UNSUPPORTED}"
+MESSAGES: list[Any] = [
+    {"role": "system", "content": "Answer only from the context."},
+    {
+        "role": "user",
+        "content": f"Context: {SUPPORTED} Sodium restriction lowered diastolic blood pressure.\n\n"
+        "Question: what lowers blood pressure?",
+    },
+]
+CLIENT_KEY = "sk-spanproof-client-key-1234"
+UPSTREAM_KEY = "sk-upstream-secret-5678"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@contextmanager
+def spanproof_server(
+    tmp_path: Path, upstream: LlmSettings | None, api_keys: tuple[str, ...] = ()
+) -> Iterator[tuple[str, SqliteEvidenceStore]]:
+    """A real spanproof server on loopback proxying to ``upstream``; (base URL, store)."""
+    store = SqliteEvidenceStore(tmp_path / "proxy.sqlite")
+    settings = Settings(proxy=ProxySettings(upstream=upstream or LlmSettings()))
+    app = create_app(app_state(store, settings=settings), api_keys=api_keys)
+    port = _free_port()
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, log_level="warning", lifespan="off", ws="none"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
+        time.sleep(0.02)
+    try:
+        yield f"http://127.0.0.1:{port}", store
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+        if app.state.chat_proxy is not None:
+            app.state.chat_proxy.upstream.close()
+        store.close()
+
+
+def openai_upstream(server: ScriptedChatServer, api_key: str | None = None) -> LlmSettings:
+    return LlmSettings(kind="openai", base_url=server.base_url, api_key=api_key)
+
+
+def create(base_url: str, api_key: str = "unused", **request: Any) -> Any:
+    """``chat.completions.create(**request)`` with the real ``openai`` client (a stream is
+    read to its end), the client closed after."""
+    with OpenAI(base_url=f"{base_url}/v1", api_key=api_key, max_retries=0) as client:
+        result = client.chat.completions.create(**request)
+        return list(result) if request.get("stream") else result
+
+
+def stored_trace(store: SqliteEvidenceStore, trace_id: str) -> Trace:
+    trace = store.get_trace(trace_id)
+    assert trace is not None
+    return trace
+
+
+def test_a_completion_comes_back_flagged_with_its_verdicts_and_trace(tmp_path: Path) -> None:
+    with (
+        ScriptedChatServer([ANSWER], usage=(40, 20)) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, store),
+    ):
+        completion = create(url, model="gpt-test", messages=MESSAGES, temperature=0.2)
+        sent = upstream.requests[0]
+        trace = stored_trace(store, (completion.model_extra or {})["spanproof"]["trace_id"])
+    # The request went upstream as the client sent it.
+    assert sent.path == "/v1/chat/completions"
+    assert sent.body == {"model": "gpt-test", "messages": MESSAGES, "temperature": 0.2}
+    assert completion.object == "chat.completion" and completion.model == "gpt-test"
+    content = completion.choices[0].message.content
+    assert content == f"{SUPPORTED} {UNSUPPORTED} ⟦unsupported⟧"
+    assert completion.choices[0].finish_reason == "stop"
+    assert completion.usage is not None and completion.usage.prompt_tokens == 40
+    found = (completion.model_extra or {})["spanproof"]
+    assert found["outcome"] == "not_all_supported" and found["evidence"] == "messages"
+    assert found["counts"]["supported"] == 1 and found["counts"]["unsupported"] == 1
+    first, second = found["claims"]
+    assert first["verdict"] == "supported" and second["verdict"] == "unsupported"
+    assert first["best_span"]["source"]["role"] == "user"
+    assert first["best_span"]["quote"] in MESSAGES[1]["content"]
+    assert trace.kind == "generation" and trace.draft == ANSWER
+    assert trace.delivered == content and trace.usage == {
+        "gen_input_tokens": 40,
+        "gen_output_tokens": 20,
+    }
+    assert trace.request["endpoint"] == "/v1/chat/completions"
+    assert replay(trace).ok
+
+
+def test_redact_removes_the_unsupported_claim_and_spanproof_options_stay_home(
+    tmp_path: Path,
+) -> None:
+    with (
+        ScriptedChatServer([ANSWER]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, _),
+    ):
+        completion = create(
+            url, model="m", messages=MESSAGES, extra_body={"spanproof": {"policy": "redact"}}
+        )
+        sent = upstream.requests[0].body
+    assert "spanproof" not in sent
+    assert completion.choices[0].message.content == f"{SUPPORTED} {REDACTION_NOTICE}"
+    assert (completion.model_extra or {})["spanproof"]["policy"] == "redact"
+
+
+def test_a_stream_sends_each_sentence_once_verified_then_the_spanproof_object(
+    tmp_path: Path,
+) -> None:
+    with (
+        ScriptedChatServer([ANSWER]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, store),
+    ):
+        chunks = create(
+            url,
+            model="m",
+            messages=MESSAGES,
+            stream=True,
+            stream_options={"include_usage": True},
+            extra_body={"spanproof": {"policy": "redact"}},
+        )
+        sent = upstream.requests[0].body
+        trace = stored_trace(store, (chunks[-1].model_extra or {})["spanproof"]["trace_id"])
+    assert sent["stream"] is True and sent["stream_options"] == {"include_usage": True}
+    pieces = [
+        c.choices[0].delta.content for c in chunks if c.choices and c.choices[0].delta.content
+    ]
+    # The upstream sent one chunk per word; the proxy sends one per verified sentence.
+    assert pieces == [SUPPORTED, f" {REDACTION_NOTICE}"]
+    assert all(c.object == "chat.completion.chunk" for c in chunks)
+    last = chunks[-1]
+    assert last.choices[0].finish_reason == "stop"
+    assert last.usage is not None and last.usage.completion_tokens == 7
+    found = (last.model_extra or {})["spanproof"]
+    assert [c["verdict"] for c in found["claims"]] == ["supported", "unsupported"]
+    assert [c["id"] for c in found["claims"]] == ["c1", "c2"]
+    start, end = found["claims"][1]["draft_span"]
+    assert ANSWER[start:end].startswith("Green tea")
+    assert not any((c.model_extra or {}).get("spanproof") for c in chunks[:-1])
+    assert trace.draft == ANSWER and trace.delivered == "".join(pieces)
+    assert trace.request["stream"] is True
+    assert replay(trace).ok
+
+
+def test_the_raw_stream_is_openai_server_sent_events_ending_with_done(tmp_path: Path) -> None:
+    with (
+        ScriptedChatServer([ANSWER]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, _),
+    ):
+        body = {"model": "m", "messages": MESSAGES, "stream": True}
+        response = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30)
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/event-stream")
+    events = [e for e in response.text.split("\n\n") if e]
+    assert events[-1] == "data: [DONE]"
+    assert all(e.startswith("data: ") for e in events)
+    last = json.loads(events[-2][6:])
+    assert "spanproof" in last and last["choices"][0]["finish_reason"] == "stop"
+
+
+def test_without_an_upstream_the_route_answers_503_saying_what_to_set(tmp_path: Path) -> None:
+    with spanproof_server(tmp_path, None) as (url, _):
+        with pytest.raises(openai.InternalServerError) as caught:
+            create(url, model="m", messages=MESSAGES)
+        schema = httpx.get(f"{url}/openapi.json").json()
+    assert caught.value.status_code == 503
+    error = caught.value.body
+    assert isinstance(error, dict)
+    assert {"message", "type", "param", "code"} <= set(error)
+    assert error["code"] == "upstream_not_configured"
+    assert "SPANPROOF_PROXY__UPSTREAM__KIND" in error["message"]
+    assert "/v1/chat/completions" in schema["paths"]
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_an_upstream_error_keeps_its_status_and_openai_shape(tmp_path: Path, stream: bool) -> None:
+    refusal = {
+        "error": {
+            "message": f"Rate limit reached for key {UPSTREAM_KEY}",
+            "type": "requests",
+            "param": None,
+            "code": "rate_limit_exceeded",
+        }
+    }
+    with (
+        ScriptedChatServer([(429, refusal)]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream, UPSTREAM_KEY)) as (url, store),
+    ):
+        with pytest.raises(openai.RateLimitError) as caught:
+            create(url, model="m", messages=MESSAGES, stream=stream)
+        traces = store.list_traces(limit=10)
+    assert caught.value.status_code == 429
+    assert caught.value.code == "rate_limit_exceeded" and caught.value.type == "requests"
+    assert "Rate limit reached" in caught.value.message
+    assert UPSTREAM_KEY not in caught.value.response.text
+    assert traces == []  # nothing was answered, so nothing was judged
+
+
+def test_an_unreachable_upstream_is_a_502_in_openai_shape(tmp_path: Path) -> None:
+    dead = LlmSettings(kind="openai", base_url=f"http://127.0.0.1:{_free_port()}")
+    with (
+        spanproof_server(tmp_path, dead) as (url, _),
+        pytest.raises(openai.APIStatusError) as caught,
+    ):
+        create(url, model="m", messages=MESSAGES)
+    assert caught.value.status_code == 502
+    assert caught.value.code == "upstream_unreachable"
+
+
+def test_api_keys_guard_the_route_and_the_upstream_key_goes_only_upstream(tmp_path: Path) -> None:
+    with (
+        ScriptedChatServer([ANSWER]) as upstream,
+        spanproof_server(
+            tmp_path, openai_upstream(upstream, UPSTREAM_KEY), api_keys=(CLIENT_KEY,)
+        ) as (url, store),
+    ):
+        with pytest.raises(openai.AuthenticationError):
+            create(url, "sk-wrong", model="m", messages=MESSAGES)
+        completion = create(url, CLIENT_KEY, model="m", messages=MESSAGES)
+        headers = upstream.requests[0].headers
+        trace = stored_trace(store, (completion.model_extra or {})["spanproof"]["trace_id"])
+    assert len(upstream.requests) == 1  # the refused call never went upstream
+    assert headers["authorization"] == f"Bearer {UPSTREAM_KEY}"
+    assert UPSTREAM_KEY not in trace.to_json() and CLIENT_KEY not in trace.to_json()
+
+
+def test_n_above_one_is_refused_before_the_upstream(tmp_path: Path) -> None:
+    with (
+        ScriptedChatServer([ANSWER]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, _),
+    ):
+        with pytest.raises(openai.BadRequestError) as caught:
+            create(url, model="m", messages=MESSAGES, n=2)
+        assert upstream.requests == []
+    assert caught.value.status_code == 400 and caught.value.param == "n"
+
+
+def test_retrieve_injects_a_plan_from_the_store_and_verifies_against_it(tmp_path: Path) -> None:
+    doc = (
+        "Walking trial\n\nIn the trial, daily walking lowered systolic blood pressure by 5 mmHg "
+        "in older adults. Sodium restriction lowered diastolic blood pressure."
+    )
+    with (
+        ScriptedChatServer([f"{SUPPORTED} [S1]"]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, _),
+    ):
+        added = httpx.post(f"{url}/v1/sources", json={"text": doc, "title": "Walking"}, timeout=30)
+        assert added.status_code == 201, added.text
+        question = [{"role": "user", "content": "What does daily walking do to blood pressure?"}]
+        completion = create(
+            url, model="m", messages=question, extra_body={"spanproof": {"retrieve": True}}
+        )
+        sent = upstream.requests[0].body["messages"]
+    assert len(sent) == 2 and sent[0]["role"] == "system" and sent[1] == question[0]
+    assert "[S1]" in sent[0]["content"] and "5 mmHg" in sent[0]["content"]
+    found = (completion.model_extra or {})["spanproof"]
+    assert found["evidence"] == "retrieve"
+    assert [c["verdict"] for c in found["claims"]] == ["supported"]
+    assert found["models"]["plan_model"] != "messages-v1"
+
+
+def test_an_anthropic_upstream_answers_in_the_chat_completions_shape(tmp_path: Path) -> None:
+    with ScriptedChatServer([ANSWER]) as upstream:
+        settings = LlmSettings(kind="anthropic", base_url=upstream.base_url, api_key=UPSTREAM_KEY)
+        with spanproof_server(tmp_path, settings) as (url, _):
+            completion = create(url, model="claude-test", messages=MESSAGES, max_tokens=300)
+        sent = upstream.requests[0]
+    assert sent.path == "/v1/messages" and sent.headers["x-api-key"] == UPSTREAM_KEY
+    assert sent.body["model"] == "claude-test" and sent.body["max_tokens"] == 300
+    assert sent.body["system"] == MESSAGES[0]["content"]
+    assert completion.choices[0].message.content == f"{ANSWER} ⟦unsupported⟧"
+    found = (completion.model_extra or {})["spanproof"]
+    assert found["outcome"] == "not_all_supported"
