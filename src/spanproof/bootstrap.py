@@ -14,8 +14,10 @@ from spanproof.core.ports import ChatModel, Decomposer, Embedder, WorkQueue
 from spanproof.core.store import EvidenceStore
 
 if TYPE_CHECKING:
-    from spanproof.api.state import AppState
+    from spanproof.core.trace import TraceStore
+    from spanproof.core.upstream import ChatUpstream
     from spanproof.services.answering import Engine
+    from spanproof.services.chat_proxy import ChatProxy
     from spanproof.services.records import Checker
     from spanproof.verify.scoring import ScoreModel
     from spanproof.workflows import EngineConfig
@@ -30,7 +32,8 @@ def build_embedder(settings: Settings) -> Embedder:
     if cfg.kind == "local":
         from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 
-        inner = OnnxMiniLMEmbedder(intra_op_num_threads=cfg.threads)
+        # Lazy: a run whose texts all hit the cache never loads the model.
+        inner = OnnxMiniLMEmbedder(intra_op_num_threads=cfg.threads, lazy=cfg.cache)
     else:
         if not cfg.base_url or not cfg.model:
             raise ConfigurationError(
@@ -149,6 +152,7 @@ def build_engine(settings: Settings, db: str | None = None) -> Engine:
     from spanproof.core.trace import TraceStore
     from spanproof.services.answering import Engine
     from spanproof.services.generation import ExtractiveGenerator, Generator, LlmGenerator
+    from spanproof.verify.relevance import relevance_model_for
 
     store = build_store(settings, db)
     try:
@@ -167,40 +171,58 @@ def build_engine(settings: Settings, db: str | None = None) -> Engine:
             score_model=model,
             policy=Policy(settings.verify.policy),
             checker=build_checker_for(model, settings),
+            relevance=relevance_model_for(embedder.model_id),
         )
     except BaseException:
         store.close()
         raise
 
 
-def build_app_state(settings: Settings, db: str | None = None) -> AppState:
-    """What the HTTP app serves: the store, its traces, a verifier and the engine, sharing one
-    embedder and decomposer. The caller owns the store: close it with ``state.store.close()``."""
-    from spanproof.api.state import AppState
-    from spanproof.core.trace import TraceStore
-    from spanproof.verifier import Verifier
+def build_chat_upstream(settings: Settings) -> ChatUpstream | None:
+    """The upstream of ``POST /v1/chat/completions``: the ``proxy.upstream`` endpoint, else the
+    ``llm`` one; None when neither is configured.
 
-    engine = build_engine(settings, db)
-    store = engine.store
-    if not isinstance(store, TraceStore) or engine.embedder is None:
-        store.close()
-        raise ConfigurationError(
-            "the HTTP API needs a store that keeps traces (SQLite or PostgreSQL)"
-        )
-    verifier = Verifier(
+    Raises:
+        ConfigurationError: the chosen group lacks a field it needs.
+    """
+    group = "proxy.upstream" if settings.proxy.upstream.kind != "none" else "llm"
+    cfg = settings.proxy.upstream if group == "proxy.upstream" else settings.llm
+    if cfg.kind == "none":
+        return None
+    env = "SPANPROOF_" + group.upper().replace(".", "__") + "__"
+    key = cfg.api_key.get_secret_value() if cfg.api_key else None
+    if cfg.kind == "anthropic":
+        if not key:
+            raise ConfigurationError(f"{group}.kind=anthropic needs {env}API_KEY")
+        from spanproof.providers.llm.upstream import AnthropicUpstream
+
+        return AnthropicUpstream(key, cfg.base_url, cfg.model, timeout=cfg.timeout)
+    if not cfg.base_url:
+        raise ConfigurationError(f"{group}.kind=openai needs {env}BASE_URL")
+    from spanproof.providers.llm.upstream import OpenAICompatibleUpstream
+
+    return OpenAICompatibleUpstream(cfg.base_url, key, timeout=cfg.timeout)
+
+
+def build_chat_proxy(settings: Settings, engine: Engine, traces: TraceStore) -> ChatProxy | None:
+    """The verifying chat proxy over ``engine`` (its embedder, decomposer, score model, checker
+    and planner), writing to ``traces``, and the configured upstream; None without an upstream."""
+    from spanproof.core.models import Policy
+    from spanproof.services.chat_proxy import ChatProxy
+
+    upstream = build_chat_upstream(settings)
+    if upstream is None:
+        return None
+    return ChatProxy(
+        upstream=upstream,
+        traces=traces,
         embedder=engine.embedder,
         decomposer=engine.decomposer,
         score_model=engine.score_model,
+        policy=Policy(settings.verify.policy),
+        planner=engine.planner,
         checker=engine.checker,
-    )
-    work_queue = build_work_queue(settings, db) if settings.workflows.api_enqueue else None
-    return AppState(
-        settings=settings,
-        store=store,
-        traces=store,
-        verifier=verifier,
-        engine=engine,
-        work_queue=work_queue,
+        retrieve=settings.proxy.retrieve,
     )
 
 

@@ -64,11 +64,12 @@ class VerifySettings(BaseModel):
         "five rule checks (the default); a record the rules would verify but the model reads as "
         "contradicted goes to review. false: the rule checks alone.",
     )
-    score_model: Literal["v1", "v2", "v3", "v4", "v5"] = Field(
+    score_model: Literal["v1", "v2", "v3", "v4", "v5", "v6"] = Field(
         "v2",
         description="Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder; v4 adds the "
         "edit check, docs/edit-check.md; v5 reads every claim with the judge named by "
-        "verify.judge and decides with the calibrated combiner).",
+        "verify.judge and decides with the calibrated combiner; v6 is v4 whose edit check "
+        "also reads claims that change two separate details).",
     )
     escalation_band: float | None = Field(
         None,
@@ -90,6 +91,42 @@ class VerifySettings(BaseModel):
         description="LLM judge prompt. json: instructions and a JSON label (any chat model); "
         "minicheck: the bare 'Document: ... Claim: ...' prompt Bespoke-MiniCheck expects "
         "(answers Yes/No). Each has its own prompt hash.",
+    )
+
+
+class ProxySettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    upstream: LlmSettings = Field(
+        default_factory=LlmSettings,
+        description="The chat model behind POST /v1/chat/completions: kind openai (base_url, "
+        "api_key) or anthropic (api_key, model as the default). kind none: the llm group's "
+        "endpoint; when that is none too, the route answers 503.",
+    )
+    retrieve: bool = Field(
+        False,
+        description="Verify proxied answers against a plan from the store, injected into the "
+        "request, instead of the request's own messages (a request may say otherwise with "
+        '"spanproof": {"retrieve": ...}).',
+    )
+
+
+class LimitSettings(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_evidence_items: int = Field(
+        1000,
+        ge=1,
+        description="The most evidence items one /v1/verify request may send (413 above it).",
+    )
+    max_claims: int = Field(
+        200, ge=1, description="The most claims one /v1/verify request may send (413 above it)."
+    )
+    max_chars: int = Field(
+        500_000,
+        ge=1,
+        description="The most characters of text (draft, claims and evidence together) one "
+        "/v1/verify request may send (413 above it).",
     )
 
 
@@ -178,6 +215,14 @@ class Settings(BaseSettings):
         "on Ollama; kind none: the llm group's endpoint.",
     )
     verify: VerifySettings = VerifySettings()
+    proxy: ProxySettings = Field(
+        default_factory=ProxySettings,
+        description="The verifying chat proxy (POST /v1/chat/completions, docs/proxy.md).",
+    )
+    limits: LimitSettings = Field(
+        default_factory=LimitSettings,
+        description="Work one HTTP request may ask for (docs in README: HTTP API limits).",
+    )
     store: StoreSettings = StoreSettings()
     connectors: ConnectorSettings = ConnectorSettings()
     workflows: WorkflowSettings = WorkflowSettings()

@@ -182,7 +182,13 @@ def test_the_answer_serialises_to_the_json_the_cli_prints(store: SqliteEvidenceS
         "models",
         "usage",
         "trace_id",
+        "verdict",
+        "proposition",
+        "answered",
+        "relevance",
+        "closest",
     }
+    assert data["verdict"] is None and data["proposition"] is None  # not a proposition
     assert data["trace_id"] == answer.trace_id
     assert data["plan"]["plan_hash"] == answer.plan.plan_hash
     assert data["outcome"] == answer.outcome.value and data["counts"] == answer.counts

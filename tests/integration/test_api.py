@@ -173,7 +173,7 @@ def test_verify_duplicate_evidence_ids_is_invalid_input(client: TestClient) -> N
     response = client.post(
         "/v1/verify", json={"claims": ["x"], "evidence": [EVIDENCE[0], EVIDENCE[0]]}
     )
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.json()["error"]["type"] == "invalid_input"
 
 
@@ -206,7 +206,7 @@ def test_generate_redact_policy(client: TestClient) -> None:
 
 def test_generate_blank_question_is_a_validation_error(client: TestClient) -> None:
     response = client.post("/v1/generate", json={"question": "   "})
-    assert response.status_code == 400
+    assert response.status_code == 422
     assert response.json()["error"]["type"] == "invalid_input"
 
 
@@ -283,7 +283,7 @@ def test_upload_refuses_paths_urls_and_bad_base64(client: TestClient) -> None:
         response = client.post("/v1/sources", json=body)
         assert response.status_code == 422
     bad = client.post("/v1/sources", json={"content_base64": "%%%not base64"})
-    assert bad.status_code == 400 and bad.json()["error"]["type"] == "invalid_input"
+    assert bad.status_code == 422 and bad.json()["error"]["type"] == "invalid_input"
     both = client.post("/v1/sources", json={"text": "a", "content_base64": "YQ=="})
     assert both.status_code == 422
 
@@ -315,13 +315,17 @@ def test_metrics_count_requests_latency_and_verdicts(client: TestClient) -> None
     client.get("/v1/sources/upload:nope")
     response = client.get("/metrics")
     assert response.status_code == 200
-    assert response.headers["content-type"].startswith("text/plain")
-    text = response.text
-    assert 'spanproof_http_requests_total{route="/v1/verify",method="POST",status="200"} 1' in text
-    assert 'route="/v1/sources/{source_id}",method="GET",status="404"' in text
-    assert 'spanproof_http_request_duration_seconds_bucket{route="/v1/verify",le="+Inf"} 1' in text
-    assert 'spanproof_verifications_total{endpoint="verify",outcome="verified"} 1' in text
-    assert "spanproof_claim_verdicts_total{verdict=" in text
+    assert response.headers["content-type"] == "text/plain; version=0.0.4; charset=utf-8"
+    got = response.text.splitlines()
+    # prometheus_client writes labels in name order and values as floats.
+    assert 'spanproof_http_requests_total{method="POST",route="/v1/verify",status="200"} 1.0' in got
+    assert any('method="GET",route="/v1/sources/{source_id}",status="404"' in x for x in got)
+    assert 'spanproof_http_request_duration_seconds_bucket{le="+Inf",route="/v1/verify"} 1.0' in got
+    assert 'spanproof_http_request_duration_seconds_count{route="/v1/verify"} 1.0' in got
+    assert 'spanproof_verifications_total{endpoint="verify",outcome="verified"} 1.0' in got
+    verdicts = [x for x in got if x.startswith("spanproof_claim_verdicts_total{verdict=")]
+    assert sum(float(x.rsplit(" ", 1)[1]) for x in verdicts) == 1.0  # one claim, one verdict
+    assert "# TYPE spanproof_http_request_duration_seconds histogram" in got
 
 
 def test_every_response_carries_a_request_id(client: TestClient) -> None:

@@ -15,8 +15,10 @@ from fastapi.responses import JSONResponse, Response
 
 from spanproof import __version__
 from spanproof.api import errors
+from spanproof.api.chat_routes import router as chat_router
 from spanproof.api.errors import ApiError
 from spanproof.api.impact_routes import router as impact_router
+from spanproof.api.limits import check_verify_request
 from spanproof.api.metrics import CONTENT_TYPE, Metrics
 from spanproof.api.middleware import ApiMiddleware
 from spanproof.api.records_routes import router as records_router
@@ -79,8 +81,10 @@ def _remember_checker(
 def verify(body: VerifyRequest, state: State, request: Request) -> dict[str, Any]:
     """Verify a draft (decomposed into claims) or atomic claims against evidence.
 
-    The answer is the CLI ``verify --json`` contract object.
+    The answer is the CLI ``verify --json`` contract object. A request over the server's limits
+    (``SPANPROOF_LIMITS__*``) answers 413, an empty draft or claim list 422; neither is traced.
     """
+    check_verify_request(body, state.settings.limits)
     base = state.verifier
     model = base.model
     # The server's own model keeps its band when a request names it ("v3" for "v3:band=0.3").
@@ -119,7 +123,12 @@ def verify(body: VerifyRequest, state: State, request: Request) -> dict[str, Any
 
 @v1.post("/generate", response_model=GenerateResponse, summary="Answer a question, verified")
 def generate(body: GenerateRequest, state: State, request: Request) -> dict[str, Any]:
-    """Plan, generate, verify and trace an answer: answer, claims, citations, plan, trace id."""
+    """Plan, generate, verify and trace an answer: answer, claims, citations, plan, trace id.
+
+    When no span of the store is relevant enough to the question the answer abstains:
+    ``answered`` is false, ``answer`` says the sources do not answer the question, the outcome
+    is ``abstained`` and ``closest`` lists the nearest sources.
+    """
     policy = Policy(body.policy) if body.policy else None
     answer = state.engine.ask(body.question, policy=policy)
     _metrics(request).observe_verification(
@@ -190,7 +199,11 @@ def _upload_bytes(body: SourceUpload) -> bytes:
 
 
 @v1.post(
-    "/sources", response_model=SourceUploadResponse, status_code=201, summary="Ingest a document"
+    "/sources",
+    response_model=SourceUploadResponse,
+    status_code=201,
+    summary="Ingest a document",
+    responses={200: {"model": SourceUploadResponse, "description": "Already stored: duplicate"}},
 )
 def add_source(body: SourceUpload, state: State, request: Request) -> Any:
     """Ingest a document sent inline (never a path or URL) as ``upload:<sha256[:16]>``.
@@ -199,6 +212,7 @@ def add_source(body: SourceUpload, state: State, request: Request) -> Any:
     ingestion queue and the answer is 202 with ``{source_id, status: "queued", workflow_id}``.
 
     Corrupt or hostile content is stored and quarantined with its reason; new chunks are embedded.
+    A document already stored (the same bytes) answers 200 with ``"status": "duplicate"``.
     """
     raw = _upload_bytes(body)
     source_id = f"upload:{hashlib.sha256(raw).hexdigest()[:16]}"
@@ -213,7 +227,7 @@ def add_source(body: SourceUpload, state: State, request: Request) -> Any:
     embedded = 0
     if state.engine.embedder is not None:
         embedded = embed_pending(state.store, state.engine.embedder)
-    return {
+    answer = {
         "source_id": outcome.source_id,
         "version": outcome.version,
         "status": outcome.status,
@@ -222,6 +236,9 @@ def add_source(body: SourceUpload, state: State, request: Request) -> Any:
         "chunks": outcome.chunks,
         "chunks_embedded": embedded,
     }
+    if outcome.status == "duplicate":  # nothing was created: 200, not 201
+        return JSONResponse(answer, status_code=200)
+    return answer
 
 
 @v1.get("/sources", summary="List sources")
@@ -317,22 +334,28 @@ def create_app(
             too, and the stored keys are accepted by scope (see ``api/middleware.py``).
         max_body_bytes: the largest request body accepted (413 above it, checked before parsing).
     """
-    from spanproof.bootstrap import build_parser
+    from spanproof.bootstrap import build_chat_proxy, build_parser
 
     app = FastAPI(
         title="spanproof",
         version=__version__,
         description="Check every factual claim against the exact source text it may rest on.",
         openapi_url="/openapi.json",
+        # /docs comes with the web UI, its assets served locally (no CDN); no /redoc.
+        docs_url=None,
+        redoc_url=None,
     )
     app.state.spanproof = state
     app.state.metrics = Metrics()
     app.state.parse = build_parser()
+    # None: the route answers 503.
+    app.state.chat_proxy = build_chat_proxy(state.settings, state.engine, state.traces)
     errors.install(app)
     app.include_router(v1)
     app.include_router(ops)
     app.include_router(records_router)
     app.include_router(impact_router)
+    app.include_router(chat_router)
     try:
         from spanproof.web.routes import router as web_router
     except ImportError:

@@ -45,7 +45,7 @@ class VerifyRequest(BaseModel):
     policy: Literal["flag", "redact"] | None = Field(
         None, description="Delivery policy for drafts (default: the server's)."
     )
-    score_model: Literal["v1", "v2", "v3", "v4", "v5"] | None = Field(
+    score_model: Literal["v1", "v2", "v3", "v4", "v5", "v6"] | None = Field(
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
@@ -116,6 +116,31 @@ class GenerateResponse(BaseModel):
     models: dict[str, str]
     usage: dict[str, int]
     trace_id: str | None
+    answered: bool = Field(
+        True,
+        description="false when the answer abstains: no span of the store reached the relevance "
+        "floor, so 'answer' is \"The sources do not answer this question.\", there are no "
+        "claims, the outcome is 'abstained' and 'closest' lists the nearest sources.",
+    )
+    relevance: float | None = Field(
+        None, description="The best relevance of a span to the question, in [0, 1]."
+    )
+    closest: list[dict[str, Any]] = Field(
+        default_factory=list,
+        description="When the answer abstains: the closest spans (id, text, source fields and "
+        "their relevance), one per source; empty otherwise.",
+    )
+    verdict: Literal["supported", "contradicted", "unsupported"] | None = Field(
+        None,
+        description="When the question is a proposition (a statement, 'Is it true that …', "
+        "'Does/Is/Can …?'): the verdict on the claim it asks about, against the plan; the "
+        "answer then opens with it. null for other questions, and when the check could not run.",
+    )
+    proposition: dict[str, Any] | None = Field(
+        None,
+        description="The proposition checked: claim, form, verification, verdict, lead, "
+        "best_span (marker, start, end, text, source) and the full claim verdict (result).",
+    )
 
 
 MediaType = Literal[

@@ -30,8 +30,22 @@ def render_answer(answer: Answer, console: Console) -> None:
     """The outcome, the delivered answer, each claim with its mark, verdict and score, sources
     and trace."""
     console.print(f"[bold]Q:[/bold] {escape(answer.question)}")
+    if answer.proposition is not None and answer.proposition.verdict is not None:
+        # The question is a proposition: its own verdict comes first (the answer leads with it).
+        verdict = answer.proposition.verdict
+        console.print(
+            f"[bold]verdict:[/bold] [{STYLES[verdict]}]{MARKS[verdict]} {verdict.value}"
+            f"[/{STYLES[verdict]}] — {escape(answer.proposition.claim)}",
+            highlight=False,
+        )
     outcome = outcome_line(answer.outcome, answer.counts, answer.verification)
-    console.print(f"[bold]outcome:[/bold] {outcome}", highlight=False)
+    # Under a proposition's verdict, the outcome is about the quoted evidence, not the question.
+    label = (
+        "evidence quoted"
+        if answer.proposition is not None and answer.proposition.verdict is not None
+        else "outcome"
+    )
+    console.print(f"[bold]{label}:[/bold] {outcome}", highlight=False)
     console.print(f"[bold]A[/bold] (policy {answer.policy.value}):")
     if answer.answer is None:
         console.print("  (withheld: verification unavailable under the redact policy)")
@@ -56,10 +70,33 @@ def render_answer(answer: Answer, console: Console) -> None:
             f"  [{marker}] {escape(str(title))} — {escape(where)} [{ref['start']}:{ref['end']}]",
             highlight=False,
         )
+    if not answer.answered:
+        _render_closest(answer, console)
     if answer.trace_id:
         console.print(f"trace: {answer.trace_id}", highlight=False)
     else:
         console.print("trace: not stored (this store keeps no traces)")
+
+
+def _render_closest(answer: Answer, console: Console) -> None:
+    """An abstention's closest sources, each with its relevance (below the floor)."""
+    floor = answer.plan.floor
+    console.print(
+        "[bold]closest sources[/bold] (none reaches the relevance floor"
+        + (f" {floor:.2f}" if floor is not None else "")
+        + "):",
+        highlight=False,
+    )
+    for span in answer.plan.closest:
+        ref = span.source
+        title = ref.get("title") or ref.get("source_id", "")
+        console.print(
+            f"  {float(ref.get('relevance', 0.0)):.2f}  {escape(str(title))} — "
+            f"{escape(str(ref.get('source_id', '')))}: {escape(span.text)}",
+            highlight=False,
+        )
+    if not answer.plan.closest:
+        console.print("  (none: the store holds nothing near the question)")
 
 
 @click.command("ask")
@@ -83,13 +120,19 @@ def ask_command(
     \b
     spanproof ask "What did daily walking do to blood pressure?" [--policy redact] [--json]
 
+    When no span of the store is relevant enough to the question, the answer abstains ("The
+    sources do not answer this question.", outcome abstained) and lists the closest sources.
+
     Exits 1 when the outcome reaches --fail-on, 5 when verification was unavailable (the reason
     is in the output).
     """
     from spanproof.bootstrap import build_engine
+    from spanproof.cli.store_commands import check_store
     from spanproof.config import load_settings
 
-    engine = build_engine(load_settings(), db)
+    settings = load_settings()
+    check_store(settings, db)  # a mistyped --db is an error, not a new empty store
+    engine = build_engine(settings, db)
     try:
         answer = engine.ask(question, policy=Policy(policy) if policy else None)
     finally:

@@ -18,7 +18,7 @@ can replay its verdicts from the trace alone.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from spanproof.core.checker import EntailmentChecker
@@ -36,11 +36,16 @@ from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import Trace, TraceStore, scrub
 from spanproof.services.generation import Generation, Generator
 from spanproof.services.planning import Plan, Planner, PlannerSettings
+from spanproof.services.propositions import PropositionCheck, check_proposition, with_lead
 from spanproof.services.replay import RecordingEmbedder, trace_embeddings
 from spanproof.services.verification import VERIFIED, verify_draft
 from spanproof.verify.decompose import MARKER_RE
-from spanproof.verify.prompt import PROMPT_MODEL
+from spanproof.verify.prompt import PROMPT_MODEL, build_generation_messages, prompt_hash
+from spanproof.verify.relevance import RelevanceModel
 from spanproof.verify.scoring import ScoreModel
+
+#: What an answer says when no span of the store bears on the question (issue 15).
+ABSTENTION = "The sources do not answer this question."
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +69,13 @@ class Answer:
         usage: token usage of the model calls.
         abstained: the answer abstains (the sources do not answer the question); its outcome
             is then ``abstained``.
+        answered: False when the answer abstains: no planned span reached the relevance floor,
+            so no draft was written; ``answer`` is then :data:`ABSTENTION` and
+            ``plan.closest`` holds the closest sources.
+        relevance: the best relevance of a span to the question (None without a relevance
+            model).
+        proposition: when the question is a proposition (a statement, "Is it true that …",
+            "Does …?"), its claim's verdict against the plan; ``answer`` then opens with it.
     """
 
     question: str
@@ -78,6 +90,9 @@ class Answer:
     models: dict[str, str] = field(default_factory=dict)
     usage: dict[str, int] = field(default_factory=dict)
     abstained: bool = False
+    proposition: PropositionCheck | None = None
+    answered: bool = True
+    relevance: float | None = None
 
     @property
     def outcome(self) -> Outcome:
@@ -113,6 +128,11 @@ class Answer:
             "models": self.models,
             "usage": self.usage,
             "trace_id": self.trace_id,
+            "answered": self.answered,
+            "relevance": self.relevance,
+            "closest": [{"id": s.id, "text": s.text, **s.source} for s in self.plan.closest],
+            "verdict": self.proposition.to_dict()["verdict"] if self.proposition else None,
+            "proposition": self.proposition.to_dict() if self.proposition else None,
         }
 
 
@@ -141,6 +161,9 @@ class Engine:
         policy: the default delivery policy.
         planner: planner settings (budget, diversity cap, recall depth).
         checker: the entailment checker of a score model with escalation (v3).
+        relevance: the relevance model that keeps a plan to the spans bearing on the question
+            (:mod:`spanproof.verify.relevance`); with none left the answer abstains. None keeps
+            every planned span and never abstains.
     """
 
     def __init__(
@@ -155,6 +178,7 @@ class Engine:
         policy: Policy = Policy.FLAG,
         planner: PlannerSettings | None = None,
         checker: EntailmentChecker | None = None,
+        relevance: RelevanceModel | None = None,
     ) -> None:
         self.store = store
         self.traces = traces
@@ -163,7 +187,7 @@ class Engine:
         self.generator = generator
         self.score_model = score_model
         self.policy = policy
-        self.planner = Planner(store, embedder, planner)
+        self.planner = Planner(store, embedder, planner, relevance=relevance)
         self.checker = checker
 
     def ask(
@@ -184,7 +208,11 @@ class Engine:
             raise InvalidInputError("the question is empty: ask something")
         policy = policy or self.policy
         plan = self.planner.plan(question, hints)
-        generation = self.generator.generate(question, plan)
+        if plan.abstains:  # nothing relevant: no draft is written from unrelated sentences
+            messages = build_generation_messages(question, plan.evidence)
+            generation = Generation("", self.generator.model_id, prompt_hash(messages))
+        else:
+            generation = self.generator.generate(question, plan)
         # Scoring's own vectors go into the trace, so replay needs no second embedding call.
         recorder = RecordingEmbedder(self.embedder) if self.embedder is not None else None
         report = verify_draft(
@@ -196,9 +224,15 @@ class Engine:
             policy=policy,
             checker=self.checker,
         )
+        if plan.abstains:
+            report = replace(report, abstained=True, delivered=ABSTENTION)
         embeddings: dict[str, Any] = {}
         if recorder is not None and report.verification == VERIFIED:
             embeddings = trace_embeddings(report.claims, plan.evidence, recorder, self.score_model)
+        # A proposition is itself verified against the plan; the answer leads with its verdict.
+        proposition = check_proposition(
+            question, plan, embedder=self.embedder, model=self.score_model, checker=self.checker
+        )
         models = self._models(plan, generation, report)
         usage = self._usage(generation)
         trace = Trace(
@@ -224,21 +258,26 @@ class Engine:
             embeddings=embeddings,
             outcome=report.outcome.value,
             counts=report.counts,
+            proposition=proposition.to_dict() if proposition else {},
+            relevance=plan.relevance_record(),
         )
         stored = self.traces.append(trace) if self.traces is not None else None
         return Answer(
             question=question,
-            answer=report.delivered,
+            answer=with_lead(proposition, report.delivered),
             draft=generation.text,
             claims=report.claims,
             verification=report.verification,
-            citations=citations(generation.text, plan),
+            citations=citations(with_lead(proposition, generation.text) or "", plan),
             plan=plan,
             trace_id=stored.id if stored is not None else None,
             policy=policy,
             models=models,
             usage=usage,
             abstained=report.abstained,
+            proposition=proposition,
+            answered=not plan.abstains,
+            relevance=plan.best_relevance,
         )
 
     def _models(self, plan: Plan, generation: Generation, report: Report) -> dict[str, str]:

@@ -30,6 +30,8 @@ from spanproof.verify.lexical import PlanIdf, coverage, weigh_claim
 from spanproof.verify.prompt import build_generation_messages, prompt_hash
 
 EXTRACTIVE_MODEL = "extractive-v1"
+#: With plan relevance: how far below the best span's relevance a span may be and still be used.
+MAX_BEHIND = 0.05
 _END_PUNCTUATION = " \t\r\n.;:,…"
 
 
@@ -69,12 +71,18 @@ def _prompt_hash(question: str, plan: Plan) -> str:
 class ExtractiveGenerator:
     """Composes an answer from the planned sentences, each followed by its ``[S#]`` marker.
 
-    Relevance of a span to the question is the IDF-weighted lexical coverage of the question's
-    words by the span (IDF over the plan's spans), averaged with the span's cosine to the
-    question when an embedder is given and works. Spans sharing no word with the question,
-    spans ending in ``?``, and spans less than ``min_relative`` times as relevant as the best one
-    are never used. The best ``max_sentences`` spans are written in relevance order (ties in plan
-    order). An empty plan gives an empty draft.
+    When the plan carries relevance scores (a planner with a relevance model, issue 15), a span's
+    relevance is its plan score: how well it bears on the question's content words and meaning,
+    under the calibrated model. Spans more than ``max_behind`` below the best one are not used,
+    so an answer is not padded with sentences that only share the topic.
+
+    Otherwise, relevance is the IDF-weighted lexical coverage of the question's words by the span
+    (IDF over the plan's spans), averaged with the span's cosine to the question when an
+    embedder is given and works; spans sharing no word with the question and spans less than
+    ``min_relative`` times as relevant as the best one are not used.
+
+    Spans ending in ``?`` are never used. The best ``max_sentences`` spans are written in
+    relevance order (ties in plan order). An empty plan gives an empty draft.
     """
 
     def __init__(
@@ -83,6 +91,7 @@ class ExtractiveGenerator:
         *,
         max_sentences: int = 3,
         min_relative: float = 0.5,
+        max_behind: float = MAX_BEHIND,
     ) -> None:
         if max_sentences < 1:
             raise ConfigurationError(f"max_sentences must be at least 1, got {max_sentences}")
@@ -91,6 +100,7 @@ class ExtractiveGenerator:
         self._embedder = embedder
         self._max = max_sentences
         self._min_relative = min_relative
+        self._max_behind = max_behind
 
     @property
     def model_id(self) -> str:
@@ -98,13 +108,25 @@ class ExtractiveGenerator:
 
     def generate(self, question: str, plan: Plan) -> Generation:
         spans = [s for s in plan.spans if s.truth_class and not s.text.rstrip().endswith("?")]
-        chosen = self._select(question, spans)
+        relevance = (
+            dict(zip((s.id for s in plan.spans), plan.relevance, strict=True))
+            if plan.relevance
+            else {}
+        )
+        chosen = self._select(question, spans, relevance)
         text = " ".join(f"{s.text.strip().rstrip(_END_PUNCTUATION)} [{s.id}]." for s in chosen)
         return Generation(text, EXTRACTIVE_MODEL, _prompt_hash(question, plan))
 
-    def _select(self, question: str, spans: Sequence[EvidenceSpan]) -> list[EvidenceSpan]:
+    def _select(
+        self, question: str, spans: Sequence[EvidenceSpan], relevance: dict[str, float]
+    ) -> list[EvidenceSpan]:
         if not spans:
             return []
+        if relevance:
+            scores = [relevance[s.id] for s in spans]
+            order = sorted(range(len(spans)), key=lambda i: (-scores[i], i))
+            order = [i for i in order if scores[i] >= scores[order[0]] - self._max_behind]
+            return self._first_distinct(spans, order)
         token_lists = [token_texts(s.text) for s in spans]
         weighted = weigh_claim(token_texts(question), PlanIdf(token_lists))
         lexical = [coverage(weighted, Counter(tokens)) for tokens in token_lists]
@@ -119,6 +141,12 @@ class ExtractiveGenerator:
         if order:
             floor = scores[order[0]] * self._min_relative
             order = [i for i in order if scores[i] >= floor]
+        return self._first_distinct(spans, order)
+
+    def _first_distinct(
+        self, spans: Sequence[EvidenceSpan], order: list[int]
+    ) -> list[EvidenceSpan]:
+        """The first ``max_sentences`` spans in ``order``, skipping repeated texts."""
         chosen: list[EvidenceSpan] = []
         seen: set[str] = set()
         for i in order:

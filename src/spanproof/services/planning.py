@@ -10,7 +10,11 @@
    that touches an erased (masked) character is dropped: erased text never enters a plan.
 4. **Rank** the spans by fusing again: the recall order of their chunk, their lexical coverage of
    the question, and their cosine to the question when an embedder is given.
-5. **Pack** spans in that order into ``budget_tokens`` word tokens, skipping any span that would
+5. **Keep the relevant** (with a relevance model, issue 15): every ranked span gets a relevance
+   score (:mod:`spanproof.verify.relevance`: coverage of the question's content words and cosine
+   to the question); spans below the model's floor leave. When none is left, the plan is empty
+   and records the closest spans it dropped (``Plan.closest``): the answer then abstains.
+6. **Pack** spans in that order into ``budget_tokens`` word tokens, skipping any span that would
    overflow the budget or take its source past ``max_source_share`` of the budget, and any span
    whose text repeats a packed one.
 
@@ -43,8 +47,11 @@ from spanproof.services.search import rrf
 from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import token_texts
 from spanproof.verify.lexical import PlanIdf, coverage, weigh_claim
+from spanproof.verify.relevance import RelevanceModel, question_coverage, relevance_model_for
 
 PLAN_MODEL = "planner-v1"
+#: How many of the closest dropped spans an empty plan keeps, to show an abstention's sources.
+CLOSEST = 3
 #: Source-id prefixes of the connectors, by the external-id kind they name.
 _ID_PREFIXES = {"doi": "doi", "pmid": "pmid", "pmcid": "pmc"}
 
@@ -98,6 +105,11 @@ class Plan:
         budget_tokens: the budget packed under.
         tokens: word tokens the spans take.
         notes: how recall degraded, if it did (e.g. semantic recall skipped and why).
+        relevance: with a relevance model, each span's relevance to the question (span order).
+        relevance_model: the relevance model's name; "" when the plan kept every span.
+        floor: the relevance a span needed to stay (None without a relevance model).
+        closest: when no span reached the floor, the closest ones dropped (ids ``C1``…,
+            ``source`` with a ``relevance`` key); never evidence.
     """
 
     question: str
@@ -107,6 +119,38 @@ class Plan:
     tokens: int = 0
     notes: tuple[str, ...] = ()
     plan_model: str = PLAN_MODEL
+    relevance: tuple[float, ...] = ()
+    relevance_model: str = ""
+    floor: float | None = None
+    closest: tuple[EvidenceSpan, ...] = ()
+
+    @property
+    def abstains(self) -> bool:
+        """A relevance model kept no span: the sources do not answer the question."""
+        return bool(self.relevance_model) and not self.spans
+
+    @property
+    def best_relevance(self) -> float | None:
+        """The highest relevance of a kept span, else of a dropped one; None without a model."""
+        if not self.relevance_model:
+            return None
+        scores = list(self.relevance) + [float(s.source["relevance"]) for s in self.closest]
+        return max(scores, default=0.0)
+
+    def relevance_record(self) -> dict[str, Any]:
+        """What a trace records of relevance: model, floor, best score, whether the plan kept a
+        span, each kept span's score by marker, and the closest dropped spans; {} without a
+        relevance model."""
+        if not self.relevance_model:
+            return {}
+        return {
+            "model": self.relevance_model,
+            "floor": self.floor,
+            "score": self.best_relevance,
+            "answered": not self.abstains,
+            "spans": {s.id: r for s, r in zip(self.spans, self.relevance, strict=True)},
+            "closest": [{"id": s.id, "text": s.text, **s.source} for s in self.closest],
+        }
 
     @property
     def evidence(self) -> tuple[EvidenceSpan, ...]:
@@ -168,11 +212,13 @@ class Planner:
         settings: PlannerSettings | None = None,
         *,
         flt: SearchFilter | None = None,
+        relevance: RelevanceModel | None = None,
     ) -> None:
         self._store = store
         self._embedder = embedder
         self.settings = settings or PlannerSettings()
         self._flt = flt or SearchFilter()
+        self.relevance = relevance
 
     def plan(self, question: str, hints: Sequence[str] = ()) -> Plan:
         """Recall, fuse, break down and pack the evidence for ``question``."""
@@ -180,23 +226,31 @@ class Planner:
         sections = _SectionCache(self._store)
         chunks = self._recall(question, sections, notes)
         candidates = _break_down(chunks, sections)
-        ranked = self._rank(question, candidates, notes)
+        ranked, cosines = self._rank(question, candidates, notes)
+        scores: dict[str, float] = {}
+        by_relevance: list[_Candidate] = []
+        model = self._relevance_model(cosines)
+        if model is not None:
+            scores = self._relevance(model, question, ranked, cosines)
+            floor = model.floor
+            # Best first; when nothing is packed these are the closest (a kept span too long
+            # for the budget included).
+            by_relevance = sorted(ranked, key=lambda c: -scores[c.key])
+            ranked = [c for c in ranked if scores[c.key] >= floor]
         packed, used = _pack(ranked, self.settings)
         titles = _Titles(self._store)
         spans = tuple(
-            EvidenceSpan(
-                id=f"S{i}",
-                text=c.text,
-                source={
-                    "source_id": c.source_id,
-                    "version": c.version,
-                    "section_key": c.section.key,
-                    "start": c.start,
-                    "end": c.end,
-                    "title": titles.get(c.source_id),
-                },
-            )
+            EvidenceSpan(id=f"S{i}", text=c.text, source=_source_ref(c, titles))
             for i, c in enumerate(packed, start=1)
+        )
+        closest = tuple(
+            EvidenceSpan(
+                id=f"C{i}",
+                text=c.text,
+                truth_class=False,
+                source={**_source_ref(c, titles), "relevance": scores[c.key]},
+            )
+            for i, c in enumerate(_distinct_sources(by_relevance, CLOSEST) if not spans else [], 1)
         )
         hint_spans = tuple(
             EvidenceSpan(id=f"H{i}", text=text, truth_class=False, source={"kind": "cache"})
@@ -209,7 +263,50 @@ class Planner:
             budget_tokens=self.settings.budget_tokens,
             tokens=used,
             notes=tuple(notes),
+            relevance=tuple(scores[c.key] for c in packed) if scores else (),
+            relevance_model=model.name if model is not None else "",
+            floor=model.floor if model is not None else None,
+            closest=closest,
         )
+
+    def relevance_features(self, question: str) -> list[tuple[EvidenceSpan, float, float | None]]:
+        """Every ranked candidate span of ``question`` with its coverage of the question's
+        content words and its cosine to the question (None without a working embedder), in
+        canonical order, before relevance and packing: what a relevance model is fitted on."""
+        notes: list[str] = []
+        sections = _SectionCache(self._store)
+        candidates = _break_down(self._recall(question, sections, notes), sections)
+        ranked, cosines = self._rank(question, candidates, notes)
+        coverages = question_coverage(token_texts(question), [token_texts(c.text) for c in ranked])
+        titles = _Titles(self._store)
+        return [
+            (EvidenceSpan(c.key, c.text, source=_source_ref(c, titles)), cov, cosines.get(c.key))
+            for c, cov in zip(ranked, coverages, strict=True)
+        ]
+
+    def _relevance_model(self, cosines: dict[str, float]) -> RelevanceModel | None:
+        """The configured relevance model, or its lexical fallback when the cosines it reads are
+        missing (embedder absent, failed, or another model)."""
+        if self.relevance is None or not self.relevance.embed_model:
+            return self.relevance
+        embed_model = self._embedder.model_id if self._embedder is not None else None
+        if self.relevance.uses(embed_model) and cosines:
+            return self.relevance
+        return relevance_model_for(None)
+
+    def _relevance(
+        self,
+        model: RelevanceModel,
+        question: str,
+        ranked: Sequence[_Candidate],
+        cosines: dict[str, float],
+    ) -> dict[str, float]:
+        """Each candidate's relevance under ``model``."""
+        coverages = question_coverage(token_texts(question), [token_texts(c.text) for c in ranked])
+        return {
+            c.key: model.score(cov, cosines.get(c.key))
+            for c, cov in zip(ranked, coverages, strict=True)
+        }
 
     # recall -----------------------------------------------------------------------------------
     def _question_vector(self, question: str, notes: list[str]) -> npt.NDArray[np.float64] | None:
@@ -300,10 +397,12 @@ class Planner:
     # ranking ----------------------------------------------------------------------------------
     def _rank(
         self, question: str, candidates: Sequence[_Candidate], notes: list[str]
-    ) -> list[_Candidate]:
-        """Candidates in canonical plan order: RRF of recall order, lexical and cosine ranks."""
+    ) -> tuple[list[_Candidate], dict[str, float]]:
+        """Candidates in canonical plan order (RRF of recall order, lexical and cosine ranks),
+        and each one's cosine to the question by key (empty without a working embedder)."""
         if not candidates:
-            return []
+            return [], {}
+        cosines: dict[str, float] = {}
         by_key = {c.key: c for c in candidates}
         # A sentence inherits its chunk's recall rank: recall ranks chunks, not sentences.
         recall = [SearchHit(c.as_chunk(), 0.0, c.chunk_rank) for c in candidates]
@@ -313,6 +412,7 @@ class Planner:
             vectors = _safe_embed(self._embedder, [question] + [c.text for c in candidates], notes)
             if vectors is not None:
                 cos = vectors[1:] @ vectors[0]
+                cosines = {c.key: float(cos[i]) for i, c in enumerate(candidates)}
                 order = sorted(range(len(candidates)), key=lambda i: (-cos[i], candidates[i].key))
                 rankings.append(
                     [
@@ -321,7 +421,32 @@ class Planner:
                     ]
                 )
         fused = rrf(rankings, len(candidates))
-        return [by_key[h.chunk.id] for h in fused]
+        return [by_key[h.chunk.id] for h in fused], cosines
+
+
+def _source_ref(c: _Candidate, titles: _Titles) -> dict[str, Any]:
+    """A span's source reference as plans carry it."""
+    return {
+        "source_id": c.source_id,
+        "version": c.version,
+        "section_key": c.section.key,
+        "start": c.start,
+        "end": c.end,
+        "title": titles.get(c.source_id),
+    }
+
+
+def _distinct_sources(candidates: Sequence[_Candidate], n: int) -> list[_Candidate]:
+    """The first candidate of each source, up to ``n`` of them, in the given order."""
+    out: list[_Candidate] = []
+    seen: set[str] = set()
+    for c in candidates:
+        if c.source_id not in seen:
+            seen.add(c.source_id)
+            out.append(c)
+        if len(out) == n:
+            break
+    return out
 
 
 def _safe_embed(

@@ -1,0 +1,277 @@
+"""Propositions: is a question a claim to check, and which declarative claim is it?
+
+A question is a *proposition* when it asks whether something is so rather than asking for
+something: a statement ("Daily walking lowers blood pressure."), a "whether" frame ("Is it true
+that …", "Is it the case that …", "True or false: …"), or a yes/no question opening with an
+auxiliary ("Does/Do/Did …", "Is/Are/Was/Were …", "Can/Could/Will/Should/May …", "Has/Have …").
+:func:`proposition_of` turns one into the declarative claim it asks about, deterministically and
+without a parser:
+
+* the "whether" frame is cut off: "Is it true that daily walking raised blood pressure?" →
+  "Daily walking raised blood pressure.";
+* a yes/no question's auxiliary moves behind its subject. The subject ends where the predicate
+  visibly starts: for "do" and modals, at the first known verb (:data:`BASE_VERBS`) not right
+  after a determiner or preposition, which "does"/"did" then inflect ("Does walking lower blood
+  pressure?" → "Walking lowers blood pressure."); for "be", at a comparative, a participle, an
+  adjective, "not" or an article ("Is aspirin effective?" → "Aspirin is effective."); for
+  "have", at a participle. Where no such word is found the auxiliary is dropped and the words
+  kept in order (the claim still carries every content word the verifier reads);
+* a statement (three words or more ending in a full stop, or two or more with a visible verb)
+  is kept as it is, with a full stop.
+
+Not propositions (``None``): questions opening with a question word or a request ("What …",
+"How …", "Tell me …"), alternative questions ("Is X or Y …?"), negative auxiliaries
+("Doesn't …?") and word lists with no verb and no full stop ("walking blood pressure").
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from spanproof.verify.decompose import VERB_CUES
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(text.split())
+
+
+#: Openers of questions that ask for something rather than whether something is so.
+QUESTION_WORDS = _words(
+    "what how why when where which who whom whose tell list describe explain summarize "
+    "summarise give show find compare name define please"
+)
+_COPULA = _words("is are was were am")
+_DO = _words("does do did")
+_MODALS = _words("can could will would should shall may might must")
+_PERFECT = _words("has have had")
+#: Pronouns (and "there") that are a whole subject by themselves.
+_PRONOUNS = _words("it they he she we you i this that these those there")
+_DETERMINERS = _words(
+    "the a an this that these those its their his her our my your some any each every no such"
+)
+_PREPOSITIONS = _words(
+    "of in on for with to by from at between among during after before and or than via "
+    "into within without against"
+)
+#: Words that open the predicate of "is/are/was/were <subject> <predicate>".
+_COPULA_CUES = _words(
+    "not more less higher lower greater smaller larger better worse fewer longer shorter faster "
+    "slower earlier later similar different equal associated linked related correlated able "
+    "likely unlikely common rare necessary sufficient required present absent due safe "
+    "effective harmful beneficial useful toxic essential involved responsible elevated "
+    "reduced increased decreased high low good bad true false normal abnormal important "
+    "significant helpful dangerous protective a an the"
+)
+_ADJECTIVE_SUFFIXES = ("ive", "ous", "ful", "able", "ible", "ant")
+_PARTICIPLES = _words(
+    "been shown known found given taken seen made grown become led held kept proven begun done "
+    "gone written driven risen fallen thought brought caught taught bound built lost met paid "
+    "sold spent won cut put set spread shed hit undergone"
+)
+#: Base forms of verbs a yes/no question's predicate commonly opens with.
+BASE_VERBS = _words("""
+    accelerate accumulate activate affect alter alleviate attenuate augment bind block boost
+    break bring cause change compensate confer contain contribute control correlate counteract
+    cure damage decline decrease degrade delay depend deplete differ diminish disrupt drive
+    elevate eliminate encode enhance enlarge exacerbate exceed exist expand express extend fall
+    fight form function harm have help hinder impair improve increase induce influence inhibit
+    initiate interact interfere involve kill lack lead lengthen limit lower maintain make
+    mediate modify modulate need occur outperform outweigh predict prevent produce prolong
+    promote protect prove raise reduce regulate relieve remain repair repress require restore
+    result reverse rise shorten show shrink slow speed stabilize stabilise stimulate stop
+    suppress sustain target trigger treat work worsen cool warm heat protect benefit lessen
+    curb cut double halve hasten hurt impact mitigate mimic occur persist precede predispose
+    recruit release replace respond signal spread survive transmit transport upregulate
+    downregulate use vary weaken strengthen
+    """)
+_IRREGULAR_PAST = {
+    "lead": "led",
+    "rise": "rose",
+    "fall": "fell",
+    "make": "made",
+    "have": "had",
+    "bind": "bound",
+    "break": "broke",
+    "bring": "brought",
+    "fight": "fought",
+    "shrink": "shrank",
+    "cut": "cut",
+    "spread": "spread",
+    "speed": "sped",
+    "drive": "drove",
+}
+_DOUBLED = _words("stop occur control")
+_WHETHER = re.compile(
+    r"^(?:is it|it is)\s+(?:really\s+)?(?:true|the case|correct|right|a fact|so)\s+that\s+(.+)$",
+    re.IGNORECASE | re.DOTALL,
+)
+_LABELLED = re.compile(r"^(?:true or false|fact check|check|verify|claim)\s*[:,\-–]\s*(.+)$", re.I)
+_CLAIM_THAT = re.compile(
+    r"^is the (?:claim|statement|idea|notion|hypothesis) that\s+(.+?)\s+"
+    r"(?:true|correct|right|supported)$",
+    re.IGNORECASE | re.DOTALL,
+)
+_TOKEN = re.compile(r"\S+")
+
+
+@dataclass(frozen=True, slots=True)
+class Proposition:
+    """The declarative claim a question asks about.
+
+    Attributes:
+        claim: the claim to verify, one sentence ending in a full stop.
+        form: how it was asked: ``statement``, ``whether`` ("Is it true that …") or ``yes_no``.
+    """
+
+    claim: str
+    form: str
+
+
+def _bare(token: str) -> str:
+    return token.strip(".,;:!?()[]\"'“”‘’").lower()
+
+
+def _sentence(text: str) -> str:
+    """``text`` as one claim: trimmed, trailing ?!. and spaces off, a capital, a full stop."""
+    body = " ".join(text.split()).rstrip("?!. ").strip()
+    first = body.split(" ", 1)[0] if body else ""
+    if first.isalpha() and first.islower():
+        body = body[0].upper() + body[1:]
+    return f"{body}." if body else ""
+
+
+def third_person(verb: str) -> str:
+    """The third-person singular present of a base form: lower → lowers, have → has."""
+    if verb == "have":
+        return "has"
+    if verb.endswith(("s", "x", "z", "ch", "sh", "o")):
+        return f"{verb}es"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return f"{verb[:-1]}ies"
+    return f"{verb}s"
+
+
+def past_tense(verb: str) -> str:
+    """The simple past of a base form: raise → raised, lead → led, stop → stopped."""
+    if verb in _IRREGULAR_PAST:
+        return _IRREGULAR_PAST[verb]
+    if verb in _DOUBLED:
+        return f"{verb}{verb[-1]}ed"
+    if verb.endswith("e"):
+        return f"{verb}d"
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou":
+        return f"{verb[:-1]}ied"
+    return f"{verb}ed"
+
+
+def _open_slot(words: list[str], i: int) -> bool:
+    """Whether a predicate may start at word ``i``: not the first, not after a determiner or
+    preposition (there the word modifies a noun of the subject: "the lower dose")."""
+    return i >= 1 and words[i - 1] not in _DETERMINERS and words[i - 1] not in _PREPOSITIONS
+
+
+def _copula_start(words: list[str]) -> int | None:
+    for i in range(1, len(words)):
+        if not _open_slot(words, i):
+            continue
+        word = words[i]
+        if (
+            word in _COPULA_CUES
+            or (word.endswith("ed") and len(word) >= 5)
+            or (word.endswith(_ADJECTIVE_SUFFIXES) and len(word) >= 6)
+        ):
+            return i
+    # A comparative closing the question: "Were blocks with more canopy cooler?"
+    last = len(words) - 1
+    if last >= 1 and _open_slot(words, last) and words[last].endswith("er"):
+        return last
+    return None
+
+
+def _verb_start(words: list[str]) -> int | None:
+    for i in range(1, len(words)):
+        if _open_slot(words, i) and (words[i] in BASE_VERBS or words[i] == "not"):
+            return i
+    return None
+
+
+def _perfect_start(words: list[str]) -> int | None:
+    for i in range(1, len(words)):
+        word = words[i]
+        participle = word in _PARTICIPLES or (word.endswith("ed") and len(word) >= 5)
+        if _open_slot(words, i) and (participle or word == "not"):
+            return i
+    return None
+
+
+def _predicate_start(aux: str, words: list[str]) -> int | None:
+    if words and words[0] in _PRONOUNS:
+        return 1 if len(words) > 1 else None
+    if aux in _COPULA:
+        return _copula_start(words)
+    if aux in _PERFECT:
+        return _perfect_start(words)
+    return _verb_start(words)
+
+
+def _yes_no(aux_token: str, rest: str) -> Proposition | None:
+    aux = aux_token.lower()
+    tokens = list(_TOKEN.finditer(rest))
+    words = [_bare(t.group()) for t in tokens]
+    if "or" in words and words[-2:] != ["or", "not"]:
+        return None  # an alternative question ("Is X or Y …?") asks which, not whether
+    if words[-2:] == ["or", "not"]:
+        rest, tokens, words = rest[: tokens[-2].start()], tokens[:-2], words[:-2]
+    if not words:
+        return None
+    at = _predicate_start(aux, words)
+    if at is None:
+        return Proposition(_sentence(rest), "yes_no")
+    subject, predicate = rest[: tokens[at].start()].strip(), rest[tokens[at].start() :]
+    verb = words[at]
+    if aux in _DO and verb != "not":
+        inflect = {"does": third_person, "did": past_tense}.get(aux)
+        head = tokens[at].group()
+        if inflect is not None and head.lower() == verb:
+            predicate = inflect(verb) + predicate[len(head) :]
+        return Proposition(_sentence(f"{subject} {predicate}"), "yes_no")
+    return Proposition(_sentence(f"{subject} {aux} {predicate}"), "yes_no")
+
+
+def _has_verb(words: list[str]) -> bool:
+    inflected = {third_person(v) for v in BASE_VERBS} | {past_tense(v) for v in BASE_VERBS}
+    return any(
+        w in VERB_CUES or w in BASE_VERBS or w in inflected or (w.endswith("ed") and len(w) >= 5)
+        for w in words
+    )
+
+
+def proposition_of(question: str) -> Proposition | None:
+    """The declarative claim ``question`` asks about, or None when it is not a proposition.
+
+    >>> proposition_of("Is it true that daily walking raised systolic blood pressure?").claim
+    'Daily walking raised systolic blood pressure.'
+    >>> proposition_of("Does aspirin lower fever?").claim
+    'Aspirin lowers fever.'
+    >>> proposition_of("What is the capital of France?") is None
+    True
+    """
+    text = " ".join(question.split())
+    for frame in (_WHETHER, _LABELLED, _CLAIM_THAT):
+        match = frame.match(text.rstrip("?").strip())
+        if match:
+            claim = _sentence(match.group(1))
+            return Proposition(claim, "whether") if claim else None
+    tokens = text.split(" ")
+    words = [_bare(t) for t in tokens]
+    if not words or not words[0] or words[0] in QUESTION_WORDS:
+        return None
+    if words[0] in _COPULA | _DO | _MODALS | _PERFECT:
+        return _yes_no(tokens[0], text[len(tokens[0]) :].strip()) if len(words) >= 3 else None
+    if words[0].endswith("n't"):
+        return None
+    # A sentence with a full stop is a statement; without one it needs a visible verb.
+    if (len(words) >= 3 and text.rstrip().endswith(".")) or (len(words) >= 2 and _has_verb(words)):
+        return Proposition(_sentence(text), "statement")
+    return None
