@@ -14,6 +14,8 @@ from spanproof.api.state import AppState
 from spanproof.bootstrap import build_parser
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.trace import Trace
+from spanproof.services.answering import Engine
+from spanproof.services.generation import ExtractiveGenerator
 from spanproof.services.ingestion import embed_pending, ingest
 from spanproof.services.replay import RecordingEmbedder
 from spanproof.services.verification_trace import verification_trace
@@ -22,6 +24,7 @@ from spanproof.testing.apps import app_state
 from spanproof.testing.fakes import FakeEmbedder
 from spanproof.verifier import Verifier, to_evidence
 from spanproof.verify.decompose import RuleBasedDecomposer
+from spanproof.verify.relevance import RELEVANCE_V1_LEXICAL
 from spanproof.verify.scoring import score_model
 from spanproof.web.routes import router
 
@@ -175,3 +178,31 @@ def corrupt_source(store: SqliteEvidenceStore) -> str:
     doc = FetchedDocument("file", {}, "text/markdown", b"\xff\xfe\x00\x00bad", title="Broken")
     ingest(store, doc, source_id, build_parser())
     return source_id
+
+
+OFF_TOPIC = "What is the capital of France?"
+PROPOSITION = "Is it true that daily walking raised systolic blood pressure?"
+
+
+def relevance_engine(world: WebFixture) -> Engine:
+    """The world's engine with the coverage-only relevance model: it abstains from questions
+    the sources do not answer and records relevance in every trace."""
+    embedder = FakeEmbedder()
+    return Engine(
+        store=world.store,
+        traces=world.store,
+        embedder=embedder,
+        decomposer=RuleBasedDecomposer(),
+        generator=ExtractiveGenerator(embedder),
+        score_model=score_model("v2"),
+        relevance=RELEVANCE_V1_LEXICAL,
+    )
+
+
+def asked(world: WebFixture, question: str) -> Trace:
+    """The stored trace of ``question`` asked through :func:`relevance_engine`."""
+    answer = relevance_engine(world).ask(question)
+    assert answer.trace_id is not None
+    trace = world.store.get_trace(answer.trace_id)
+    assert trace is not None
+    return trace

@@ -276,6 +276,17 @@ def test_upload_garbage_is_quarantined_not_an_error(client: TestClient) -> None:
     assert response.status_code == 201
     data = response.json()
     assert data["status"] == "quarantined" and data["reason"]
+    # the list says so too (as `spanproof sources` and the web UI do), and filters by it
+    listed = {s["id"]: s for s in client.get("/v1/sources", params={"limit": 100}).json()}
+    assert listed[data["source_id"]]["status"] == "quarantined"
+    assert listed[data["source_id"]]["source_status"] == "active"
+    assert any(s["status"] == "active" for s in listed.values())  # the demo corpus
+    quarantined = client.get("/v1/sources", params={"status": "quarantined"}).json()
+    assert [s["id"] for s in quarantined] == [data["source_id"]]
+    active = client.get("/v1/sources", params={"status": "active", "limit": 1000}).json()
+    assert active and data["source_id"] not in {s["id"] for s in active}
+    bogus = client.get("/v1/sources", params={"status": "bogus"})
+    assert bogus.status_code == 422 and bogus.json()["error"]["type"] == "invalid_input"
 
 
 def test_upload_refuses_paths_urls_and_bad_base64(client: TestClient) -> None:

@@ -39,8 +39,9 @@ from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import Policy
 from spanproof.core.outcome import trace_outcome
-from spanproof.core.store import SearchFilter
+from spanproof.core.store import SOURCE_STATUSES, SearchFilter
 from spanproof.core.trace import Trace
+from spanproof.services.browse import browse_sources
 from spanproof.services.ingestion import embed_pending, ingest
 from spanproof.services.replay import RecordingEmbedder
 from spanproof.services.search import search as run_search
@@ -248,7 +249,16 @@ def list_sources(
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
 ) -> list[dict[str, Any]]:
-    return [asdict(s) for s in state.store.list_sources(status=status, limit=limit, offset=offset)]
+    """``status`` is ``quarantined`` for an active source whose latest version could not be
+    parsed (as in ``spanproof sources`` and the web UI); ``source_status`` is the stored one."""
+    shown = (*SOURCE_STATUSES, "quarantined")
+    if status and status not in shown:
+        raise InvalidInputError(f"unknown source status {status!r}; use one of {', '.join(shown)}")
+    page = browse_sources(state.store, status=status or "", limit=limit, offset=offset, most=1000)
+    return [
+        {**asdict(r.source), "status": r.shown_status, "source_status": r.source.status}
+        for r in page.items
+    ]
 
 
 @v1.get("/sources/{source_id:path}", summary="A source: metadata, versions and sections")

@@ -7,7 +7,7 @@ import os
 import click
 
 from spanproof.cli.errors import handle_errors
-from spanproof.cli.store_commands import DB_OPTION
+from spanproof.cli.store_commands import DB_OPTION, check_store
 
 
 @click.command("serve")
@@ -33,10 +33,15 @@ def serve_command(
     from spanproof.bootstrap import has_stored_api_keys
     from spanproof.config import load_settings
 
+    settings = load_settings()
+    check_store(settings, db, create=True)  # a folder is refused before it is opened for keys
     keys = api_keys_from(api_keys, os.environ.get("SPANPROOF_API_KEYS"))
     # Keys stored with 'spanproof keys create' count too (the app turns them on at start).
-    stored = not keys and has_stored_api_keys(load_settings(), db)
+    stored = not keys and has_stored_api_keys(settings, db)
     check_bind(host, keys, stored_keys=stored)  # before anything is served or bound
+    # A --db that names no store is an error, never a new empty store ('keys create' or
+    # 'ingest' make one); the default store may be created, as a fresh server takes uploads.
+    check_store(settings, db, create=db is None)
     click.echo(f"serving on http://{host}:{port} (API keys: {'on' if keys or stored else 'off'})",
                err=True)  # fmt: skip
     serve(host, port, db=db, api_keys=keys, max_body_bytes=max_body_bytes)

@@ -244,10 +244,12 @@ def browse_sources(
     limit: int = 50,
     offset: int = 0,
     scan: int = SCAN_LIMIT,
+    most: int = 500,
 ) -> Page[SourceRow]:
     """Sources by id whose shown status is ``status`` and connector ``connector`` (when given)
-    and whose id, title or external ids contain ``q`` (case-insensitive)."""
-    check_page(limit, offset)
+    and whose id, title or external ids contain ``q`` (case-insensitive); ``limit`` is at most
+    ``most``."""
+    check_page(limit, offset, most)
     needle = q.strip().casefold()
 
     def keep(row: SourceRow) -> bool:

@@ -30,7 +30,14 @@ from spanproof.web.templating import (
     page_links,
     templates,
 )
-from spanproof.web.trace_view import OutcomeView, claim_views, plan_rows, segments
+from spanproof.web.trace_view import (
+    OutcomeView,
+    PropositionView,
+    RelevanceView,
+    claim_views,
+    plan_rows,
+    segments,
+)
 
 __all__ = ["LABELS", "router"]
 
@@ -103,6 +110,8 @@ def trace_page(trace_id: str, request: Request, state: State) -> Response:
         "counts": sorted(Counter(v.verdict for v in views).items()),
         "plan_rows": rows,
         "used_rows": [r for r in rows if r.used],
+        "relevance": RelevanceView.of(trace),
+        "proposition": PropositionView.of(trace),
     }
     return templates.TemplateResponse(request, "trace.html", context)
 

@@ -224,3 +224,121 @@ def plan_rows(trace: Trace, views: list[ClaimView]) -> list[PlanRow]:
         )
         rows.append(PlanRow(entry, cited, judged))
     return rows
+
+
+def _float(value: Any) -> float | None:
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return float(value)
+    return None
+
+
+def _score(value: Any) -> str:
+    number = _float(value)
+    return "—" if number is None else f"{number:.3f}"
+
+
+def _source_link(ref: dict[str, Any]) -> str | None:
+    """The source page a span reference names (its section when known), or None."""
+    source_id = ref.get("source_id")
+    if not isinstance(source_id, str) or not source_id:
+        return None
+    key = ref.get("section_key")
+    return source_url(source_id, _int(ref.get("version")), key if isinstance(key, str) else None)
+
+
+@dataclass(frozen=True, slots=True)
+class ClosestSource:
+    """A span the relevance floor dropped, shown beside an abstention."""
+
+    marker: str
+    text: str
+    name: str
+    url: str | None
+    score: str
+
+
+@dataclass(frozen=True, slots=True)
+class RelevanceView:
+    """How relevant the plan was to the question (``Trace.relevance``), as shown.
+
+    ``answered`` is False for an abstention: no span reached ``floor``; ``closest`` are then the
+    spans that came nearest.
+    """
+
+    score: str
+    floor: str
+    model: str
+    answered: bool
+    closest: tuple[ClosestSource, ...]
+
+    @classmethod
+    def of(cls, trace: Trace) -> RelevanceView | None:
+        """None for a trace that records no relevance (older traces, no relevance model)."""
+        record = trace.relevance
+        if not record:
+            return None
+        closest = []
+        for entry in record.get("closest") or ():
+            if not isinstance(entry, dict):
+                continue
+            title, source_id = entry.get("title"), entry.get("source_id")
+            closest.append(
+                ClosestSource(
+                    marker=str(entry.get("id", "")),
+                    text=str(entry.get("text", "")),
+                    name=str(title or source_id or ""),
+                    url=_source_link(entry),
+                    score=_score(entry.get("relevance")),
+                )
+            )
+        return cls(
+            score=_score(record.get("score")),
+            floor=_score(record.get("floor")),
+            model=str(record.get("model", "")),
+            answered=record.get("answered") is not False,
+            closest=tuple(closest),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class PropositionView:
+    """The proposition a question asked about (``Trace.proposition``) and its verdict.
+
+    ``verdict`` is "" when the check could not run (``verification`` says why). ``relation``
+    and ``caption`` say what the best span is to the claim, as for a claim's evidence.
+    """
+
+    claim: str
+    verdict: str
+    verification: str
+    span_text: str
+    marker: str
+    source_name: str
+    url: str | None
+    relation: str
+    caption: str
+
+    @classmethod
+    def of(cls, trace: Trace) -> PropositionView | None:
+        """None for a trace whose question was not a proposition (or an older trace)."""
+        record = trace.proposition
+        if not record:
+            return None
+        verdict = record.get("verdict")
+        verdict = str(verdict) if verdict else ""
+        best = record.get("best_span")
+        best = best if isinstance(best, dict) else {}
+        source = best.get("source")
+        source = source if isinstance(source, dict) else {}
+        relation, caption = _relation(verdict)
+        return cls(
+            claim=str(record.get("claim", "")),
+            verdict=verdict,
+            verification=str(record.get("verification", "")),
+            span_text=str(best.get("text", "")),
+            marker=str(best.get("marker", "")),
+            source_name=str(source.get("title") or source.get("source_id") or ""),
+            url=_source_link(source),
+            relation=relation,
+            caption=caption,
+        )
