@@ -33,6 +33,8 @@ from _results import write_section  # type: ignore[import-not-found]
 from _server import ROOT, SPANPROOF, free_port, pct, stop, wait_healthy  # type: ignore[import-not-found]
 from openai import OpenAI
 
+from spanproof.bootstrap import build_store
+from spanproof.config import load_settings
 from spanproof.services.chat_proxy import message_evidence
 from spanproof.testing.scripted_server import ScriptedChatServer
 
@@ -70,8 +72,10 @@ def _serve(workdir: Path, upstream: str) -> tuple[subprocess.Popen[bytes], str]:
             "SPANPROOF_PROXY__UPSTREAM__BASE_URL": upstream,
         }
     )
+    db = workdir / "proxy.sqlite"
+    build_store(load_settings(), str(db)).close()  # `serve --db` needs an existing store
     port = free_port()
-    args = [str(SPANPROOF), "serve", "--db", str(workdir / "proxy.sqlite"), "--port", str(port)]
+    args = [str(SPANPROOF), "serve", "--db", str(db), "--port", str(port)]
     with (workdir / "serve.log").open("wb") as log:
         proc = subprocess.Popen(args, env=env, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT)
     base = f"http://127.0.0.1:{port}"

@@ -19,7 +19,6 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from spanproof.cli.errors import handle_errors
 from spanproof.cli.jsonl import iter_lines, parse_line, read_text
@@ -29,6 +28,7 @@ from spanproof.cli.outcome import (
     FAIL_ON_OPTION,
     OUTCOME_STYLES,
 )
+from spanproof.cli.render import progress_bar
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.outcome import FailOn
 from spanproof.services.answer_check import (
@@ -78,18 +78,6 @@ def read_cases(path: Path) -> list[AnswerCase]:
     return cases
 
 
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not console.is_terminal,
-        transient=True,
-    )
-
-
 #: Answers per task sent to a worker process.
 _CHUNK = 16
 #: The verifier of this worker process (built on its first task).
@@ -118,7 +106,7 @@ def _run(cases: Sequence[AnswerCase], score_model: str | None, workers: int) -> 
     Answers are independent, so the results do not depend on how they are split.
     """
     err = Console(stderr=True)
-    with _progress(err) as progress:
+    with progress_bar(err, transient=True) as progress:
         task = progress.add_task("checking", total=len(cases))
         if workers <= 1:
             return _check_chunk_here(cases, score_model, lambda: progress.advance(task))

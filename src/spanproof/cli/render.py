@@ -6,6 +6,7 @@ from collections.abc import Iterable, Mapping
 
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from spanproof.cli.outcome import outcome_line
@@ -105,3 +106,17 @@ def render_report(
     if report.delivered is not None and report.draft is not None:
         console.print("[bold]delivered:[/bold]")
         console.print(report.delivered, markup=False, highlight=False)
+
+
+def progress_bar(console: Console, *, transient: bool = False) -> Progress:
+    """The progress bar of long commands: description, bar, done of total, elapsed time; shown
+    only on a terminal (``transient``: erased when done)."""
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        console=console,
+        disable=not console.is_terminal,
+        transient=transient,
+    )

@@ -13,12 +13,11 @@ from typing import TYPE_CHECKING, Any
 import click
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
 from spanproof.cli.paging import command_line, echo_json, page_document, page_footer
-from spanproof.cli.render import add_id_column, add_text_column, print_table
+from spanproof.cli.render import add_id_column, add_text_column, print_table, progress_bar
 from spanproof.config import Settings, load_settings
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.store import EvidenceStore, SearchFilter
@@ -78,17 +77,6 @@ def open_store(db: str | None, *, create: bool = False) -> Iterator[tuple[Settin
         store.close()
 
 
-def _progress(console: Console) -> Progress:
-    return Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        console=console,
-        disable=not console.is_terminal,
-    )
-
-
 def _targets(settings: Settings, targets: tuple[str, ...]) -> list[tuple[str, FetchedDocument]]:
     from spanproof.bootstrap import fetch_remote, local_documents
 
@@ -118,7 +106,7 @@ def ingest_command(targets: tuple[str, ...], db: str | None, no_embed: bool, as_
         documents = _targets(settings, targets)
         parse = build_parser()
         outcomes: list[IngestOutcome] = []
-        with _progress(err) as progress:
+        with progress_bar(err) as progress:
             task = progress.add_task("ingesting", total=len(documents))
             for source_id, fetched in documents:
                 outcomes.append(ingest(store, fetched, source_id, parse))
@@ -127,7 +115,7 @@ def ingest_command(targets: tuple[str, ...], db: str | None, no_embed: bool, as_
         if not no_embed:
             embedder = build_embedder(settings)
             todo = store.stats().get("chunks", 0) - store.stats().get("embeddings", 0)
-            with _progress(err) as progress:
+            with progress_bar(err) as progress:
                 task = progress.add_task("embedding", total=max(todo, 0))
                 embedded = embed_pending(
                     store, embedder, progress=lambda n: progress.advance(task, n)
