@@ -310,3 +310,18 @@ def test_an_anthropic_upstream_answers_in_the_chat_completions_shape(tmp_path: P
     assert completion.choices[0].message.content == f"{ANSWER} ⟦unsupported⟧"
     found = (completion.model_extra or {})["spanproof"]
     assert found["outcome"] == "not_all_supported"
+
+
+def test_the_upstream_connection_pool_closes_when_the_app_shuts_down(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    with ScriptedChatServer([ANSWER]) as server:
+        store = SqliteEvidenceStore(tmp_path / "proxy.sqlite")
+        settings = Settings(proxy=ProxySettings(upstream=openai_upstream(server)))
+        app = create_app(app_state(store, settings=settings))
+        pool = app.state.chat_proxy.upstream._client
+        with TestClient(app) as client:
+            assert client.get("/healthz").status_code == 200
+            assert not pool.is_closed
+        assert pool.is_closed  # the app's shutdown closed it
+        store.close()

@@ -6,7 +6,8 @@ from __future__ import annotations
 import base64
 import binascii
 import hashlib
-from collections.abc import Sequence
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
 from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
@@ -331,6 +332,15 @@ def metrics(request: Request) -> Response:
     return Response(_metrics(request).render(), media_type=CONTENT_TYPE)
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """On shutdown, close the chat proxy's upstream connection pool."""
+    yield
+    proxy = getattr(app.state, "chat_proxy", None)
+    if proxy is not None:
+        proxy.upstream.close()
+
+
 def create_app(
     state: AppState, *, api_keys: Sequence[str] = (), max_body_bytes: int = 2_000_000
 ) -> FastAPI:
@@ -354,6 +364,7 @@ def create_app(
         # /docs comes with the web UI, its assets served locally (no CDN); no /redoc.
         docs_url=None,
         redoc_url=None,
+        lifespan=_lifespan,
     )
     app.state.spanproof = state
     app.state.metrics = Metrics()
