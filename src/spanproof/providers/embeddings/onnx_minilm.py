@@ -87,22 +87,26 @@ class OnnxMiniLMEmbedder:
         # Two tokenizers, configured once and never mutated afterwards, so that concurrent
         # calls cannot race on truncation settings: one truncates for the model, one does not
         # (window_ranges needs the offsets of every piece).
-        self._tokenizer = _load_tokenizer(tokenizer_file, truncate=True)
+        # (Under ``lazy``, the model's truncating tokenizer loads with the model.)
+        self._tokenizer_file = tokenizer_file
         self._window_tokenizer = _load_tokenizer(tokenizer_file, truncate=False)
         self._threads = intra_op_num_threads
-        self._loaded: tuple[Any, _ModelIO] | None = None
+        self._loaded: tuple[Any, _ModelIO, Tokenizer] | None = None
         self._load_lock = threading.Lock()
         self._hash: str | None = None
         self._hash_lock = threading.Lock()
         if not lazy:
             self._model()
 
-    def _model(self) -> tuple[Any, _ModelIO]:
-        """The onnxruntime session and its inputs and outputs, loaded once."""
+    def _model(self) -> tuple[Any, _ModelIO, Tokenizer]:
+        """The onnxruntime session, its inputs and outputs, and the model's truncating
+        tokenizer, loaded once."""
         with self._load_lock:
             if self._loaded is None:
+                tokenizer = _load_tokenizer(self._tokenizer_file, truncate=True)
                 session = _load_session(self._model_path, self._threads)
-                self._loaded = (session, _ModelIO.inspect(session, self._model_path))
+                io = _ModelIO.inspect(session, self._model_path)
+                self._loaded = (session, io, tokenizer)
             return self._loaded
 
     @property
@@ -134,7 +138,7 @@ class OnnxMiniLMEmbedder:
         out = np.zeros((len(texts), self.dimension), dtype=np.float32)
         if not texts:
             return out
-        encodings = self._tokenizer.encode_batch(list(texts))
+        encodings = self._model()[2].encode_batch(list(texts))
         lengths = np.fromiter((len(e.ids) for e in encodings), dtype=np.int64, count=len(texts))
         order = np.argsort(lengths, kind="stable")
         for start in range(0, len(order), self._batch_size):
@@ -171,7 +175,7 @@ class OnnxMiniLMEmbedder:
         for row, encoding in enumerate(encodings):
             input_ids[row, : len(encoding.ids)] = encoding.ids
             attention_mask[row, : len(encoding.ids)] = 1
-        session, io = self._model()
+        session, io, _ = self._model()
         feeds = {io.input_ids: input_ids, io.attention_mask: attention_mask}
         if io.token_type_ids is not None:
             feeds[io.token_type_ids] = np.zeros_like(input_ids)
