@@ -8,16 +8,11 @@ embedding cache (``judgements.sqlite`` in the same folder) and follows the same 
 
 from __future__ import annotations
 
-import hashlib
-import sqlite3
-import threading
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from types import TracebackType
 
 from spanproof.core.checker import CHECKER_LABELS
-from spanproof.core.errors import ConfigurationError, StoreError
+from spanproof.providers.sqlite_cache import SqliteCacheFile, text_sha256
 
 __all__ = ["JudgementKey", "SqliteJudgementCache", "judgement_key"]
 
@@ -36,15 +31,14 @@ CREATE TABLE IF NOT EXISTS {_TABLE} (
     PRIMARY KEY (model, prompt_sha256, claim_sha256, window_sha256)
 ) WITHOUT ROWID
 """
-_BUSY_ERRORS = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
 
 
 def judgement_key(claim: str, window: str) -> JudgementKey:
     """The cache key of a (claim, window) pair: the SHA-256 of each text."""
-    return (_sha256(claim), _sha256(window))
+    return (text_sha256(claim), text_sha256(window))
 
 
-class SqliteJudgementCache:
+class SqliteJudgementCache(SqliteCacheFile):
     """Labels by (model, prompt hash, claim, window), shared by processes through one file.
 
     Args:
@@ -56,13 +50,9 @@ class SqliteJudgementCache:
     """
 
     def __init__(self, path: Path) -> None:
-        self._path = Path(path)
-        self._lock = threading.Lock()
-        self._db = _open(self._path)
-
-    @property
-    def path(self) -> Path:
-        return self._path
+        super().__init__(
+            path, what="judgement cache", table=_TABLE, schema=_SCHEMA, columns=_COLUMNS
+        )
 
     def get_many(
         self, model: str, prompt_sha256: str, keys: Sequence[JudgementKey]
@@ -104,75 +94,3 @@ class SqliteJudgementCache:
                 f"INSERT OR IGNORE INTO {_TABLE} ({', '.join(_COLUMNS)}) VALUES (?, ?, ?, ?, ?)",
                 rows,
             )
-
-    def __len__(self) -> int:
-        """Number of cached labels, all models and prompts together."""
-        with self._guard():
-            row = self._db.execute(f"SELECT count(*) FROM {_TABLE}").fetchone()
-        return int(row[0])
-
-    def close(self) -> None:
-        """Close the SQLite connection; the cache cannot be used afterwards."""
-        with self._lock:
-            self._db.close()
-
-    def __enter__(self) -> SqliteJudgementCache:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    @contextmanager
-    def _guard(self) -> Iterator[None]:
-        """Hold the connection lock; translate sqlite3 errors at the boundary."""
-        with self._lock:
-            try:
-                yield
-            except sqlite3.Error as exc:
-                raise _translate(exc, self._path) from exc
-
-
-def _open(path: Path) -> sqlite3.Connection:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, check_same_thread=False, timeout=30.0)
-    except (OSError, sqlite3.Error) as exc:
-        raise ConfigurationError(
-            f"cannot open the judgement cache {path}: {exc}; check the folder is writable"
-        ) from exc
-    try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        with db:
-            db.execute(_SCHEMA)
-        columns = tuple(row[1] for row in db.execute(f"PRAGMA table_info({_TABLE})"))
-    except sqlite3.Error as exc:
-        db.close()
-        raise _translate(exc, path) from exc
-    if columns != _COLUMNS:
-        db.close()
-        raise ConfigurationError(
-            f"{path} holds a {_TABLE!r} table with columns {list(columns)}, not a judgement "
-            "cache; pass another path"
-        )
-    return db
-
-
-def _translate(exc: sqlite3.Error, path: Path) -> Exception:
-    if isinstance(exc, sqlite3.OperationalError) or not isinstance(exc, sqlite3.DatabaseError):
-        name = getattr(exc, "sqlite_errorname", "")
-        return StoreError(f"judgement cache {path}: {exc}", retryable=name in _BUSY_ERRORS)
-    return ConfigurationError(
-        f"the judgement cache {path} is not a readable SQLite database ({exc}); delete the file "
-        "to start an empty cache, or pass another path"
-    )
-
-
-def _sha256(text: str) -> str:
-    # surrogatepass: a text with a lone surrogate still gets its own stable key.
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()

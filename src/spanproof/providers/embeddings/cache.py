@@ -7,17 +7,13 @@ little-endian float32 blobs, so a hit returns the very bytes the model produced 
 
 from __future__ import annotations
 
-import hashlib
-import sqlite3
-import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from types import TracebackType
 
 import numpy as np
 
-from spanproof.core.errors import ConfigurationError, StoreError
 from spanproof.core.ports import Embedder, FloatMatrix
+from spanproof.providers.sqlite_cache import SqliteCacheFile, text_sha256
 
 __all__ = ["CachedEmbedder"]
 
@@ -36,10 +32,9 @@ CREATE TABLE IF NOT EXISTS {_TABLE} (
 # Stay well under SQLITE_MAX_VARIABLE_NUMBER (999 in old builds) with three fixed parameters.
 _LOOKUP_CHUNK = 500
 _VECTOR_DTYPE = np.dtype("<f4")
-_BUSY_ERRORS = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
 
 
-class CachedEmbedder:
+class CachedEmbedder(SqliteCacheFile):
     """Wraps ``inner`` so that a text is embedded once per model, ever, across processes.
 
     ``model_id``, ``model_hash`` and ``window_ranges`` are ``inner``'s. :meth:`embed` looks every
@@ -57,9 +52,9 @@ class CachedEmbedder:
 
     def __init__(self, inner: Embedder, path: Path) -> None:
         self._inner = inner
-        self._path = Path(path)
-        self._lock = threading.Lock()
-        self._db = _open(self._path)
+        super().__init__(
+            path, what="embedding cache", table=_TABLE, schema=_SCHEMA, columns=_COLUMNS
+        )
 
     @property
     def model_id(self) -> str:
@@ -70,11 +65,6 @@ class CachedEmbedder:
     def model_hash(self) -> str:
         """The inner embedder's model hash."""
         return self._inner.model_hash
-
-    @property
-    def path(self) -> Path:
-        """The SQLite file."""
-        return self._path
 
     def window_ranges(self, text: str) -> list[tuple[int, int]]:
         """The inner embedder's windows (not cached: they need no model call)."""
@@ -91,7 +81,7 @@ class CachedEmbedder:
         if not texts:
             return self._inner.embed([])
         model = (self.model_id, self.model_hash)
-        keys = [_text_key(text) for text in texts]
+        keys = [text_sha256(text) for text in texts]
         found = self._lookup(model, sorted(set(keys)))
         missing: dict[str, str] = {}
         for key, text in zip(keys, texts, strict=True):
@@ -108,28 +98,6 @@ class CachedEmbedder:
         return np.stack([np.frombuffer(found[key], dtype=_VECTOR_DTYPE) for key in keys]).astype(
             np.float32, copy=False
         )
-
-    def __len__(self) -> int:
-        """Number of cached vectors, all models together."""
-        with self._guard():
-            row = self._db.execute(f"SELECT count(*) FROM {_TABLE}").fetchone()
-        return int(row[0])
-
-    def close(self) -> None:
-        """Close the SQLite connection; the cache cannot be used afterwards."""
-        with self._lock:
-            self._db.close()
-
-    def __enter__(self) -> CachedEmbedder:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     def _lookup(self, model: tuple[str, str], keys: Sequence[str]) -> dict[str, bytes]:
         found: dict[str, bytes] = {}
@@ -155,71 +123,6 @@ class CachedEmbedder:
                 f"INSERT OR IGNORE INTO {_TABLE} ({', '.join(_COLUMNS)}) VALUES (?, ?, ?, ?, ?)",
                 rows,
             )
-
-    def _guard(self) -> _Guard:
-        return _Guard(self._lock, self._path)
-
-
-class _Guard:
-    """Holds the connection lock and translates sqlite3 errors at the boundary."""
-
-    def __init__(self, lock: threading.Lock, path: Path) -> None:
-        self._lock = lock
-        self._path = path
-
-    def __enter__(self) -> None:
-        self._lock.acquire()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self._lock.release()
-        if isinstance(exc, sqlite3.Error):
-            raise _translate(exc, self._path) from exc
-
-
-def _open(path: Path) -> sqlite3.Connection:
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(path, check_same_thread=False, timeout=30.0)
-    except (OSError, sqlite3.Error) as exc:
-        raise ConfigurationError(
-            f"cannot open the embedding cache {path}: {exc}; check the folder is writable"
-        ) from exc
-    try:
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        with db:
-            db.execute(_SCHEMA)
-        columns = tuple(row[1] for row in db.execute(f"PRAGMA table_info({_TABLE})"))
-    except sqlite3.Error as exc:
-        db.close()
-        raise _translate(exc, path) from exc
-    if columns != _COLUMNS:
-        db.close()
-        raise ConfigurationError(
-            f"{path} holds an {_TABLE!r} table with columns {list(columns)}, not an embedding "
-            "cache; pass another path"
-        )
-    return db
-
-
-def _translate(exc: sqlite3.Error, path: Path) -> Exception:
-    if isinstance(exc, sqlite3.OperationalError) or not isinstance(exc, sqlite3.DatabaseError):
-        name = getattr(exc, "sqlite_errorname", "")
-        return StoreError(f"embedding cache {path}: {exc}", retryable=name in _BUSY_ERRORS)
-    return ConfigurationError(
-        f"the embedding cache {path} is not a readable SQLite database ({exc}); delete the file "
-        "to start an empty cache, or pass another path"
-    )
-
-
-def _text_key(text: str) -> str:
-    # surrogatepass: a text with a lone surrogate still gets its own stable key.
-    return hashlib.sha256(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def _iter_chunks(items: Sequence[str], size: int) -> Iterator[Sequence[str]]:
