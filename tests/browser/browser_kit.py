@@ -3,15 +3,9 @@
 from __future__ import annotations
 
 import os
-import socket
-import threading
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from fastapi import FastAPI
 
 CHROMIUM = Path("/usr/bin/chromium")
 ARGS = [
@@ -35,33 +29,3 @@ def require_browser() -> None:
             allow_module_level=True,
         )
     pytest.importorskip("playwright.sync_api", reason="playwright (Python) is not installed")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-@contextmanager
-def serving(app: FastAPI) -> Iterator[str]:
-    """``app`` served by a real uvicorn on loopback for the duration; yields its base URL."""
-    import uvicorn
-
-    port = _free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", lifespan="off", ws="none"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 15
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "uvicorn did not start"
-        time.sleep(0.02)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        server.should_exit = True
-        thread.join(timeout=10)

@@ -8,7 +8,9 @@ from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
-from browser_kit import require_browser, serving
+from browser_kit import require_browser
+
+from spanproof.testing.live_server import serving
 
 pytestmark = pytest.mark.browser
 require_browser()

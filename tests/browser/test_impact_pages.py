@@ -6,7 +6,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
-from browser_kit import require_browser, serving
+from browser_kit import require_browser
+
+from spanproof.testing.live_server import serving
 
 pytestmark = pytest.mark.browser
 require_browser()

@@ -10,7 +10,9 @@ import os
 from collections.abc import Iterator
 
 import pytest
-from browser_kit import require_browser, serving
+from browser_kit import require_browser
+
+from spanproof.testing.live_server import serving
 
 pytestmark = pytest.mark.browser
 require_browser()

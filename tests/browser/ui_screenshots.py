@@ -15,7 +15,7 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from browser_kit import ARGS, CHROMIUM, serving
+from browser_kit import ARGS, CHROMIUM
 from web_world import (
     SOURCE_ID,
     WebFixture,
@@ -30,6 +30,7 @@ from spanproof.api.app import create_app
 from spanproof.core.records import CheckResult, Record, Verdict
 from spanproof.services import artifacts
 from spanproof.services.records import extract_records, verify_record
+from spanproof.testing.live_server import serving
 
 WIDTH = 1280
 #: The claim opened on each trace page (by position): one per kind of relation to its text.

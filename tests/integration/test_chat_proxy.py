@@ -4,9 +4,6 @@ spanproof server (uvicorn on loopback), whose upstream is the scripted loopback 
 from __future__ import annotations
 
 import json
-import socket
-import threading
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -15,7 +12,6 @@ from typing import Any
 import httpx
 import openai
 import pytest
-import uvicorn
 from openai import OpenAI
 
 from spanproof.api.app import create_app
@@ -24,6 +20,7 @@ from spanproof.core.trace import Trace
 from spanproof.services.replay import replay
 from spanproof.store.sqlite.store import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
+from spanproof.testing.live_server import free_port, serving
 from spanproof.testing.scripted_server import ScriptedChatServer
 from spanproof.verify.policy import REDACTION_NOTICE
 
@@ -42,12 +39,6 @@ CLIENT_KEY = "sk-spanproof-client-key-1234"
 UPSTREAM_KEY = "sk-upstream-secret-5678"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def spanproof_server(
     tmp_path: Path, upstream: LlmSettings | None, api_keys: tuple[str, ...] = ()
@@ -56,22 +47,10 @@ def spanproof_server(
     store = SqliteEvidenceStore(tmp_path / "proxy.sqlite")
     settings = Settings(proxy=ProxySettings(upstream=upstream or LlmSettings()))
     app = create_app(app_state(store, settings=settings), api_keys=api_keys)
-    port = _free_port()
-    config = uvicorn.Config(
-        app, host="127.0.0.1", port=port, log_level="warning", lifespan="off", ws="none"
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert thread.is_alive() and time.monotonic() < deadline, "server did not start"
-        time.sleep(0.02)
     try:
-        yield f"http://127.0.0.1:{port}", store
+        with serving(app) as base_url:
+            yield base_url, store
     finally:
-        server.should_exit = True
-        thread.join(timeout=10)
         if app.state.chat_proxy is not None:
             app.state.chat_proxy.upstream.close()
         store.close()
@@ -236,7 +215,7 @@ def test_an_upstream_error_keeps_its_status_and_openai_shape(tmp_path: Path, str
 
 
 def test_an_unreachable_upstream_is_a_502_in_openai_shape(tmp_path: Path) -> None:
-    dead = LlmSettings(kind="openai", base_url=f"http://127.0.0.1:{_free_port()}")
+    dead = LlmSettings(kind="openai", base_url=f"http://127.0.0.1:{free_port()}")
     with (
         spanproof_server(tmp_path, dead) as (url, _),
         pytest.raises(openai.APIStatusError) as caught,
