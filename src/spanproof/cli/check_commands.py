@@ -89,9 +89,9 @@ def _check_chunk(task: tuple[str | None, list[AnswerCase]]) -> list[AnswerResult
     global _WORKER  # noqa: PLW0603 -- one verifier per worker process, built once
     score_model, chunk = task
     if _WORKER is None:
-        from spanproof.cli.main import _verifier
+        from spanproof.cli.verify_commands import build_verifier
 
-        _WORKER = _verifier(score_model)
+        _WORKER = build_verifier(score_model)
     v = _WORKER
     return list(
         check_answers(
@@ -123,9 +123,9 @@ def _run(cases: Sequence[AnswerCase], score_model: str | None, workers: int) -> 
 def _check_chunk_here(
     cases: Sequence[AnswerCase], score_model: str | None, advance: Callable[[], None]
 ) -> list[AnswerResult]:
-    from spanproof.cli.main import _verifier
+    from spanproof.cli.verify_commands import build_verifier
 
-    v = _verifier(score_model)
+    v = build_verifier(score_model)
     return list(
         check_answers(
             cases,

@@ -7,14 +7,11 @@ command's module only when that command runs (``spanproof --help`` imports none 
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import click
 
 from spanproof import __version__
-
-if TYPE_CHECKING:
-    from spanproof.verifier import Verifier
 
 #: name → (module, attribute, the short help ``spanproof --help`` shows). The short help is the
 #: command's own (a test checks each against the loaded command).
@@ -175,13 +172,6 @@ def _shorten(text: str, limit: int) -> str:
 @click.version_option(__version__, prog_name="spanproof")
 def cli() -> None:
     """Check every factual claim in a text against the exact source text it may rest on."""
-
-
-def _verifier(score_model: str | None) -> Verifier:
-    """A verifier from the settings (``spanproof check`` builds its verifier here too)."""
-    from spanproof.cli.verify_commands import build_verifier
-
-    return build_verifier(score_model)
 
 
 def main() -> None:
