@@ -1,40 +1,35 @@
-"""What both stores share about trace rows: sealing the next trace and reading a stored one.
+"""Trace and record rows, written once for both SQL stores.
 
-A backend takes its write lock, reads the last row's ``seq`` and ``hash``, calls :func:`seal_next`
-and inserts the returned row; reading parses ``body`` (the canonical JSON that was hashed) back.
-The other columns are copies of fields of ``body``, for lookups and ordering only.
+:meth:`TraceStoreMethods.append` takes the dialect's write lock (``_lock_traces``), reads the last
+row's ``seq`` and ``hash``, calls :func:`seal_next` and inserts the returned row; reading parses
+``body`` (the canonical JSON that was hashed) back. The other columns of ``traces`` and
+``records`` are copies of fields of ``body``, for lookups and ordering only.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 from spanproof.core.errors import InvalidInputError, StoreError
+from spanproof.core.record_store import (
+    attempt_from_json,
+    attempt_json,
+    record_from_json,
+    record_json,
+)
+from spanproof.core.records import Attempt, Record
 from spanproof.core.trace import GENESIS, Trace
+from spanproof.store.sql import SqlHooks, check_page, now
 
-#: The columns of the ``traces`` table, in the order :class:`TraceRow` gives them.
+#: The columns of the ``traces`` table, in the order :func:`seal_next` gives them.
 TRACE_COLUMNS = "seq, id, hash, prev_hash, kind, created_at, body"
 
 
-@dataclass(frozen=True, slots=True)
-class TraceRow:
-    """One row to insert, and the trace it holds (as read back from its JSON)."""
-
-    seq: int
-    id: str
-    hash: str
-    prev_hash: str
-    kind: str
-    created_at: str
-    body: str
-    trace: Trace
-
-    def values(self) -> tuple[int, str, str, str, str, str, str]:
-        return (self.seq, self.id, self.hash, self.prev_hash, self.kind, self.created_at, self.body)
-
-
-def seal_next(trace: Trace, last: tuple[int, str] | None, now: str) -> TraceRow:
-    """``trace`` sealed after the chain's last ``(seq, hash)`` (or first, when ``last`` is None).
+def seal_next(
+    trace: Trace, last: tuple[int, str] | None, now: str
+) -> tuple[tuple[int, str, str, str, str, str, str], Trace]:
+    """The row of ``trace`` sealed after the chain's last ``(seq, hash)`` (or first, when
+    ``last`` is None), and the trace as :meth:`get_trace` will read it back.
 
     ``created_at`` is kept when the caller set it (the time of the judgement), else ``now``.
 
@@ -51,9 +46,7 @@ def seal_next(trace: Trace, last: tuple[int, str] | None, now: str) -> TraceRow:
         raise InvalidInputError(f"the trace cannot be serialised as canonical JSON: {exc}") from exc
     # Read back from the stored text, so the caller gets exactly what get_trace() will return.
     stored = Trace.from_json(body)
-    return TraceRow(
-        seq, sealed.id, sealed.hash, prev_hash, sealed.kind, sealed.created_at, body, stored
-    )
+    return (seq, sealed.id, sealed.hash, prev_hash, sealed.kind, sealed.created_at, body), stored
 
 
 def read_trace(seq: int, body: str) -> Trace:
@@ -69,6 +62,111 @@ def read_trace(seq: int, body: str) -> Trace:
         raise StoreError(f"trace at seq {seq} is corrupt (its body is not a trace): {exc}") from exc
 
 
-def check_page(limit: int, offset: int) -> None:
-    if limit < 0 or offset < 0:
-        raise InvalidInputError("limit and offset must not be negative")
+class TraceStoreMethods(SqlHooks):
+    """The trace and record methods (hooks: :class:`SqlHooks`)."""
+
+    def _lock_traces(self, conn: Any) -> None:
+        """Make concurrent appends queue behind this transaction (SQLite's write lock does)."""
+
+    # traces ----------------------------------------------------------------------------------
+    def append(self, trace: Trace) -> Trace:
+        """Seal ``trace`` after the last one and store it, under the store's write lock, so
+        appends from other threads or processes queue behind this one and the chain cannot
+        fork."""
+        d = self._sql
+        with self._write("append trace") as conn:
+            self._lock_traces(conn)
+            last = d.one(conn, "SELECT seq, hash FROM traces ORDER BY seq DESC LIMIT 1")
+            row, stored = seal_next(
+                trace, None if last is None else (int(last[0]), str(last[1])), now()
+            )
+            d.run(
+                conn,
+                f"INSERT INTO traces ({TRACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+        return stored
+
+    def get_trace(self, trace_id: str) -> Trace | None:
+        row = self._row("get trace", "SELECT seq, body FROM traces WHERE id = ?", (trace_id,))
+        return None if row is None else read_trace(int(row[0]), str(row[1]))
+
+    def list_traces(self, *, limit: int = 50, offset: int = 0) -> list[Trace]:
+        """Traces newest first, one page at a time."""
+        check_page(limit, offset)
+        rows = self._rows(
+            "list traces",
+            "SELECT seq, body FROM traces ORDER BY seq DESC LIMIT ? OFFSET ?",
+            (limit, offset),
+        )
+        return [read_trace(int(seq), str(body)) for seq, body in rows]
+
+    def chain(self) -> list[Trace]:
+        """Every trace in ``seq`` order (one statement, so one snapshot)."""
+        rows = self._rows("read trace chain", "SELECT seq, body FROM traces ORDER BY seq")
+        return [read_trace(int(seq), str(body)) for seq, body in rows]
+
+    # records ---------------------------------------------------------------------------------
+    def put_record(self, record: Record) -> None:
+        """Insert ``record`` or replace the current state of the record with its id."""
+        body = record_json(record)
+        with self._write("put record") as conn:
+            self._sql.run(
+                conn,
+                "INSERT INTO records (id, source_id, version, status, body) VALUES (?, ?, ?, ?, ?)"
+                " ON CONFLICT (id) DO UPDATE SET source_id = excluded.source_id,"
+                " version = excluded.version, status = excluded.status, body = excluded.body",
+                (record.id, record.source_id, record.version, record.status, body),
+            )
+
+    def get_record(self, record_id: str) -> Record | None:
+        row = self._row("get record", "SELECT body FROM records WHERE id = ?", (record_id,))
+        return None if row is None else record_from_json(record_id, str(row[0]))
+
+    def list_records(
+        self,
+        *,
+        status: str | None = None,
+        source_id: str | None = None,
+        limit: int = 100,
+        offset: int = 0,
+    ) -> list[Record]:
+        """Records ordered by id, filtered by status and source, one page at a time."""
+        check_page(limit, offset)
+        rows = self._rows(
+            "list records",
+            "SELECT id, body FROM records WHERE (CAST(? AS TEXT) IS NULL OR status = ?)"
+            " AND (CAST(? AS TEXT) IS NULL OR source_id = ?) ORDER BY id LIMIT ? OFFSET ?",
+            (status, status, source_id, source_id, limit, offset),
+        )
+        return [record_from_json(str(rid), str(body)) for rid, body in rows]
+
+    def add_attempt(self, record_id: str, attempt: Attempt) -> None:
+        """Append ``attempt`` to the record; attempts are never changed or deleted."""
+        body = attempt_json(attempt)
+        d = self._sql
+        with self._write("add attempt") as conn:
+            if d.one(conn, "SELECT 1 FROM records WHERE id = ?" + d.row_lock, (record_id,)) is None:
+                raise InvalidInputError(f"no record {record_id!r}")
+            taken = d.one(
+                conn,
+                "SELECT 1 FROM attempts WHERE record_id = ? AND number = ?",
+                (record_id, attempt.number),
+            )
+            if taken is not None:
+                raise InvalidInputError(
+                    f"record {record_id!r} already has attempt {attempt.number}"
+                )
+            d.run(
+                conn,
+                "INSERT INTO attempts (record_id, number, body) VALUES (?, ?, ?)",
+                (record_id, attempt.number, body),
+            )
+
+    def attempts(self, record_id: str) -> list[Attempt]:
+        rows = self._rows(
+            "list attempts",
+            "SELECT number, body FROM attempts WHERE record_id = ? ORDER BY number",
+            (record_id,),
+        )
+        return [attempt_from_json(record_id, int(n), str(body)) for n, body in rows]

@@ -19,9 +19,11 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from spanproof.core.errors import ConfigurationError
+from spanproof.store.migration_ddl import SCHEMA_HEAD
+from spanproof.store.migration_ddl import current_revision as current
 
 #: The newest revision in ``migrations/versions`` (a test checks it against Alembic's head).
-HEAD_REVISION = "0005"
+HEAD_REVISION = SCHEMA_HEAD
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 #: ``pg_advisory_xact_lock`` key that serialises concurrent migrations (``SPANPROF`` in ASCII).
 _LOCK_KEY = 0x5350414E50524F46
@@ -61,11 +63,7 @@ def sqlalchemy_url(dsn: str) -> str:
 
 def current_revision(conn: psycopg.Connection[tuple[Any, ...]]) -> str | None:
     """The database's Alembic revision, or None when it has never been migrated."""
-    row = conn.execute("SELECT to_regclass('alembic_version') IS NOT NULL").fetchone()
-    if row is None or not row[0]:
-        return None
-    rev = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-    return None if rev is None else str(rev[0])
+    return current(conn, "SELECT to_regclass('alembic_version') IS NOT NULL")
 
 
 def upgrade(dsn: str, revision: str = "head") -> None:
@@ -107,10 +105,7 @@ def ensure_schema(dsn: str) -> str:
 
 
 def _known(revision: str) -> bool:
-    from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    script = ScriptDirectory.from_config(config)
+    script = ScriptDirectory(str(MIGRATIONS_DIR))
     return any(s.revision == revision for s in script.walk_revisions())

@@ -11,17 +11,14 @@ every search is exact.
 
 from __future__ import annotations
 
-import contextlib
-import hashlib
 import os
-import uuid
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
-from spanproof.store.sqlite.matrix import VectorMatrix
+from spanproof.store.sqlite.matrix import VectorMatrix, model_key, remove_others, write_atomically
 
 M = 16
 EF_CONSTRUCTION = 100
@@ -35,10 +32,6 @@ def available() -> bool:
     return True
 
 
-def _key(model_id: str) -> str:
-    return hashlib.sha256(model_id.encode("utf-8")).hexdigest()[:16]
-
-
 class AnnIndexes:
     """The HNSW index files of one store, cached in memory by (model, token)."""
 
@@ -47,7 +40,7 @@ class AnnIndexes:
         self._cache: dict[str, tuple[str, Any]] = {}
 
     def _path(self, model_id: str, token: str) -> Path | None:
-        return None if self._dir is None else self._dir / f"{_key(model_id)}-{token}.hnsw"
+        return None if self._dir is None else self._dir / f"{model_key(model_id)}-{token}.hnsw"
 
     def build(self, model_id: str, matrix: VectorMatrix) -> Path | None:
         """Write the index for ``matrix`` (labels are row numbers); removes older ones."""
@@ -61,13 +54,8 @@ class AnnIndexes:
         index.set_num_threads(max(1, os.cpu_count() or 1))
         index.add_items(np.asarray(matrix.vectors), np.arange(len(matrix.seqs)))
         path.parent.mkdir(exist_ok=True)
-        tmp = path.with_name(f".{uuid.uuid4().hex}.tmp.hnsw")
-        index.save_index(str(tmp))
-        os.replace(tmp, path)
-        for old in path.parent.glob(f"{_key(model_id)}-*.hnsw"):
-            if old != path:
-                with contextlib.suppress(OSError):
-                    old.unlink()
+        write_atomically(path, lambda tmp: index.save_index(str(tmp)))
+        remove_others(path.parent, f"{model_key(model_id)}-*.hnsw", [path])
         self._cache[model_id] = (matrix.token, index)
         return path
 

@@ -29,12 +29,15 @@ def store_error(exc: sqlite3.Error) -> StoreError:
     return StoreError(f"SQLite store: {exc}", retryable=retryable)
 
 
-def _translated(exc: BaseException) -> BaseException:
-    if isinstance(exc, sqlite3.Error):
-        return store_error(exc)
-    if isinstance(exc, UnicodeEncodeError):
-        return InvalidInputError(f"text cannot be stored: {exc.reason} (a lone surrogate?)")
-    return exc
+@contextmanager
+def _translating() -> Iterator[None]:
+    """sqlite3 errors leave as :class:`StoreError`, unencodable text as ``InvalidInputError``."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        raise store_error(exc) from exc
+    except UnicodeEncodeError as exc:
+        raise InvalidInputError(f"text cannot be stored: {exc.reason} (a lone surrogate?)") from exc
 
 
 class SqliteConnection:
@@ -78,7 +81,7 @@ class SqliteConnection:
         if self.readonly and not self.path.exists():
             raise ConfigurationError(f"no database at {self.path}; open it read-write to create it")
         target = f"{self.path.resolve().as_uri()}?mode=ro" if self.readonly else str(self.path)
-        try:
+        with _translating():
             conn = sqlite3.connect(
                 target,
                 uri=self.readonly,
@@ -86,8 +89,6 @@ class SqliteConnection:
                 check_same_thread=False,
                 timeout=self._busy_timeout_ms / 1000,
             )
-        except sqlite3.Error as exc:
-            raise store_error(exc) from exc
         try:
             self._prepare(conn)
         except BaseException:
@@ -96,7 +97,7 @@ class SqliteConnection:
         return conn
 
     def _prepare(self, conn: sqlite3.Connection) -> None:
-        try:
+        with _translating():
             conn.execute(f"PRAGMA busy_timeout = {int(self._busy_timeout_ms)}")
             conn.execute("PRAGMA foreign_keys = ON")
             if not self.readonly:
@@ -112,16 +113,8 @@ class SqliteConnection:
                 )
             upgrade(self.path, busy_timeout_s=self._busy_timeout_ms / 1000)
             revision = current_revision(conn)
-        except sqlite3.Error as exc:
-            raise store_error(exc) from exc
         if revision != SCHEMA_HEAD:
             raise StoreError(f"{self.path} is at schema {revision}, expected {SCHEMA_HEAD}")
-
-    @property
-    def _db(self) -> sqlite3.Connection:
-        if self._conn is None:
-            raise StoreError("the store is closed")
-        return self._conn
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
@@ -143,56 +136,45 @@ class SqliteConnection:
             if self._depth == 0:
                 yield from self._outermost("BEGIN")
                 return
-            try:
+            with _translating():
                 yield
-            except BaseException as exc:
-                mapped = _translated(exc)
-                if mapped is exc:
-                    raise
-                raise mapped from exc
 
     def _outermost(self, begin: str) -> Iterator[None]:
         db = self.db
-        try:
+        with _translating():
             db.execute(begin)
-        except sqlite3.Error as exc:
-            raise store_error(exc) from exc
         self._depth, self._writing = 1, begin == "BEGIN IMMEDIATE"
-        try:
-            yield
-        except BaseException as exc:
-            self._depth, self._writing = 0, False
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            mapped = _translated(exc)
-            if mapped is exc:
+        with _translating():
+            try:
+                yield
+            except BaseException:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise
-            raise mapped from exc
-        self._depth, self._writing = 0, False
-        try:
-            db.execute("COMMIT")
-        except sqlite3.Error as exc:
-            if db.in_transaction:
-                db.execute("ROLLBACK")
-            raise store_error(exc) from exc
+            finally:
+                self._depth, self._writing = 0, False
+            try:
+                db.execute("COMMIT")
+            except sqlite3.Error:
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
+                raise
 
     def _savepoint(self) -> Iterator[None]:
         db = self.db
         name = f"sp{self._depth}"
         db.execute(f"SAVEPOINT {name}")
         self._depth += 1
-        try:
-            yield
-        except BaseException as exc:
-            self._depth -= 1
-            # SQLITE_FULL or an I/O error may have rolled back the whole transaction already:
-            # then there is no savepoint left, and the original error is the one to report.
-            if db.in_transaction:
-                db.execute(f"ROLLBACK TO {name}")
-                db.execute(f"RELEASE {name}")
-            mapped = _translated(exc)
-            if mapped is exc:
+        with _translating():
+            try:
+                yield
+            except BaseException:
+                # SQLITE_FULL or an I/O error may have rolled back the whole transaction already:
+                # then there is no savepoint left, and the original error is the one to report.
+                if db.in_transaction:
+                    db.execute(f"ROLLBACK TO {name}")
+                    db.execute(f"RELEASE {name}")
                 raise
-            raise mapped from exc
-        self._depth -= 1
-        db.execute(f"RELEASE {name}")
+            finally:
+                self._depth -= 1
+            db.execute(f"RELEASE {name}")

@@ -14,7 +14,9 @@ import hashlib
 import os
 import sqlite3
 import uuid
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 
 import numpy as np
@@ -76,7 +78,7 @@ class VectorMatrices:
     def _paths(self, model_id: str, token: str) -> tuple[Path, Path] | None:
         if self._dir is None:
             return None
-        stem = f"{_model_key(model_id)}-{token}"
+        stem = f"{model_key(model_id)}-{token}"
         return self._dir / f"{stem}.vec.npy", self._dir / f"{stem}.seq.npy"
 
     def _load_sidecar(self, model_id: str, token: str) -> VectorMatrix | None:
@@ -101,24 +103,38 @@ class VectorMatrices:
             directory.mkdir(exist_ok=True)
             # seq first, vectors last: a reader needs both, and each appears atomically.
             for path, array in ((paths[1], matrix.seqs), (paths[0], matrix.vectors)):
-                tmp = path.with_name(f".{uuid.uuid4().hex}.tmp.npy")
-                try:
-                    np.save(tmp, array, allow_pickle=False)
-                    os.replace(tmp, path)
-                finally:  # a failed write (a full disk) leaves no half file behind
-                    with contextlib.suppress(OSError):
-                        tmp.unlink(missing_ok=True)
-            prefix = f"{_model_key(model_id)}-"
-            for old in directory.glob(f"{prefix}*.npy"):
-                if old not in paths:
-                    with contextlib.suppress(OSError):
-                        old.unlink()
+                write_atomically(path, partial(_save, array))
+            remove_others(directory, f"{model_key(model_id)}-*.npy", paths)
         except OSError:
             return  # the sidecar is an optimisation; the matrix in memory is still right
 
 
-def _model_key(model_id: str) -> str:
+def model_key(model_id: str) -> str:
+    """The file name stem of ``model_id``'s sidecar and index files."""
     return hashlib.sha256(model_id.encode("utf-8")).hexdigest()[:16]
+
+
+def _save(array: npt.NDArray[np.generic], path: Path) -> None:
+    np.save(path, array, allow_pickle=False)
+
+
+def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
+    """``write`` a temporary file beside ``path``, then rename it to ``path``; a failed write
+    (a full disk) leaves no half file behind."""
+    tmp = path.with_name(f".{uuid.uuid4().hex}.tmp{path.suffix}")
+    try:
+        write(tmp)
+        os.replace(tmp, path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+
+
+def remove_others(directory: Path, pattern: str, keep: Iterable[Path]) -> None:
+    """Delete the files in ``directory`` matching ``pattern`` except ``keep`` (best effort)."""
+    for old in set(directory.glob(pattern)) - set(keep):
+        with contextlib.suppress(OSError):
+            old.unlink()
 
 
 def _load_rows(conn: sqlite3.Connection, model_id: str, token: str) -> VectorMatrix | None:

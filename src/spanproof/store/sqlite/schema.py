@@ -11,22 +11,19 @@ from pathlib import Path
 from typing import Any
 
 from spanproof.core.errors import StoreError
+from spanproof.store import migration_ddl as ddl
 
-#: The newest revision in ``migrations/versions`` (a test pins it to Alembic's own head).
-SCHEMA_HEAD = "0005"
+#: The newest revision, one for both dialects (see :mod:`spanproof.store.migration_ddl`).
+SCHEMA_HEAD = ddl.SCHEMA_HEAD
 #: The Alembic script directory that ships inside the package.
 MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 
 def current_revision(conn: sqlite3.Connection) -> str | None:
     """The revision recorded in the file, or None for a file Alembic has never touched."""
-    has_table = conn.execute(
-        "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
-    ).fetchone()
-    if has_table is None:
-        return None
-    row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-    return None if row is None else str(row[0])
+    return ddl.current_revision(
+        conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
+    )
 
 
 def alembic_config(path: Path, engine: Any = None) -> Any:

@@ -16,23 +16,69 @@ a rarer word, yet matching them costs a pass over almost every chunk. Only when 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.store import Chunk, SearchHit
+from spanproof.store.chunk_rows import CHUNK_COLS, load_chunks
+from spanproof.store.sql import SQLITE, Where, clean_text
 from spanproof.store.sqlite import ann
 from spanproof.store.sqlite.ann import AnnIndexes
 from spanproof.store.sqlite.matrix import VectorMatrices
-from spanproof.store.sqlite.query import fts_match, mask_text, query_words, ranked
 
-#: The columns :func:`load_chunks` reads, on the alias ``c`` of ``chunks``.
-CHUNK_COLS = (
-    "c.id, c.source_id, c.version, c.section_key, c.span_start, c.span_end, c.text, c.erased"
-)
+#: A word as FTS5's ``unicode61`` tokenizer sees it: a run of letters and digits.
+_WORD = re.compile(r"[^\W_]+")
+#: At most this many distinct words of a query reach FTS5 (bounds the cost of huge queries).
+MAX_QUERY_TERMS = 64
+
+
+def query_words(text: str) -> list[str]:
+    """The distinct lowercase words of ``text`` (at most :data:`MAX_QUERY_TERMS`), in order.
+
+    Words are split where FTS5's ``unicode61`` splits them, so ``title:aspirin`` gives
+    ``title`` and ``aspirin``.
+    """
+    seen: dict[str, None] = {}
+    for word in _WORD.findall(unicodedata.normalize("NFC", clean_text(text)).lower()):
+        seen.setdefault(word, None)
+        if len(seen) == MAX_QUERY_TERMS:
+            break
+    return list(seen)
+
+
+def fts_match(words: Iterable[str]) -> str:
+    """An FTS5 MATCH expression: each word quoted, joined with OR ("" for no words).
+
+    Quoting every word means user input can never be FTS5 syntax (``AND``, ``NEAR(``, ``*``,
+    column filters).
+    """
+    return " OR ".join('"' + word.replace('"', '""') + '"' for word in words)
+
+
+def ranked(scores: npt.NDArray[np.float32], k: int) -> npt.NDArray[np.intp]:
+    """Indices of the ``k`` best scores, best first, equal scores in index order.
+
+    The order is total, so the top ``k`` is always a prefix of the top ``k' > k``.
+    """
+    n = int(scores.shape[0])
+    if k <= 0 or n == 0:
+        return np.empty(0, dtype=np.intp)
+    if k >= n:
+        candidates = np.arange(n, dtype=np.intp)
+    else:
+        threshold = np.partition(scores, n - k)[n - k]
+        candidates = np.flatnonzero(scores >= threshold)
+    order = np.lexsort((candidates, -scores[candidates]))
+    return candidates[order][:k]
+
+
 #: ``chunks_fts``'s tokenizer as created by migration 0001 (a test pins the two together).
 FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
 _QUERY_TABLES = (
@@ -42,51 +88,21 @@ _QUERY_TABLES = (
     " USING fts5vocab (temp, query_words, 'instance')",
     "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_terms USING fts5vocab (main, chunks_fts, 'row')",
 )
-Ranges = list[tuple[int, int]]
-Where = tuple[str, list[object]]
-
-
-def erased_ranges(db: sqlite3.Connection, source_id: str, version: int) -> dict[str, Ranges]:
-    """The erased ranges of a version's sections, by section key."""
-    out: dict[str, Ranges] = {}
-    for key, start, end in db.execute(
-        "SELECT section_key, span_start, span_end FROM erasures"
-        " WHERE source_id = ? AND version = ?",
-        (source_id, version),
-    ):
-        out.setdefault(key, []).append((start, end))
-    return out
-
-
-def load_chunks(db: sqlite3.Connection, rows: Sequence[Sequence[Any]]) -> list[Chunk]:
-    """Chunks from :data:`CHUNK_COLS` rows, the text of erased ones masked."""
-    ranges: dict[tuple[str, int], dict[str, Ranges]] = {}
-    out: list[Chunk] = []
-    for cid, source_id, version, key, start, end, text, erased in rows:
-        served = text
-        if erased:
-            if (source_id, version) not in ranges:
-                ranges[source_id, version] = erased_ranges(db, source_id, version)
-            served = mask_text(text, ranges[source_id, version].get(key, []), start)
-        out.append(Chunk(cid, source_id, version, key, start, end, served))
-    return out
 
 
 def passing_chunks(
     db: sqlite3.Connection, seqs: Sequence[int], where: Where, *, erased_too: bool
 ) -> dict[int, Chunk]:
     """The chunks among ``seqs`` that pass the filter ``where``, by seq."""
-    condition, params = where
-    if not erased_too:
-        condition = f"c.erased = 0 AND ({condition})"
+    condition = where.condition if erased_too else f"c.erased = 0 AND ({where.condition})"
     rows = db.execute(
         # The seqs drive the join (SQLite keeps the order of a CROSS JOIN), so this costs a few
         # index lookups rather than a scan of every active source.
         f"SELECT c.seq, {CHUNK_COLS} FROM json_each(?) AS j CROSS JOIN chunks c ON c.seq = j.value"
         f" CROSS JOIN sources s ON s.id = c.source_id WHERE {condition}",
-        [json.dumps(list(seqs)), *params],
+        [json.dumps(list(seqs)), *where.params],
     ).fetchall()
-    chunks = load_chunks(db, [row[1:] for row in rows])
+    chunks = load_chunks(SQLITE, db, [row[1:] for row in rows])
     return {int(row[0]): chunk for row, chunk in zip(rows, chunks, strict=True)}
 
 
@@ -117,19 +133,21 @@ def _common_words(db: sqlite3.Connection, words: list[str]) -> set[str]:
     return common
 
 
-def keyword_search(db: sqlite3.Connection, query: str, limit: int, where: Where) -> list[SearchHit]:
+def keyword_search(
+    conn: sqlite3.Connection, query: str, limit: int, where: Where
+) -> list[SearchHit]:
     """BM25 ranking (score ``-bm25``, higher is better; equal scores by chunk id)."""
     words = query_words(query)
     if not words:
         return []
-    common = _common_words(db, words) if len(words) > 1 else set()
+    common = _common_words(conn, words) if len(words) > 1 else set()
     rarer = [word for word in words if word not in common]
     if common and rarer:
-        hits = _keyword_hits(db, fts_match(rarer), limit, where)
+        hits = _keyword_hits(conn, fts_match(rarer), limit, where)
         if len(hits) == limit:
             return hits
         # Too few chunks match a rarer word: those matching only common words fill the rest.
-    return _keyword_hits(db, fts_match(words), limit, where)
+    return _keyword_hits(conn, fts_match(words), limit, where)
 
 
 def _keyword_hits(db: sqlite3.Connection, match: str, limit: int, where: Where) -> list[SearchHit]:

@@ -4,27 +4,18 @@ Revision ID: ${up_revision}
 Revises: ${down_revision | comma,n}
 Create Date: ${create_date}
 
-Write the DDL as plain SQL through ``op.execute``: the schema is PostgreSQL-only (pgvector,
-tsvector), and plain SQL reads the same here as in ``psql``. When you add a revision, bump
-``HEAD_REVISION`` in ``spanproof/store/postgres/migrate.py``.
+Tables that SQLite defines alike go in ``spanproof.store.migration_ddl`` (rendered here for
+``POSTGRES``); PostgreSQL-only DDL (tsvector, pgvector, PL/pgSQL triggers) is written here as
+plain SQL. Add the revision to both dialects; bump ``SCHEMA_HEAD`` in
+``spanproof/store/migration_ddl.py``.
 """
 
-from __future__ import annotations
-
-from collections.abc import Sequence
-
-from alembic import op
+from spanproof.store.migration_ddl import POSTGRES, steps
+from spanproof.store.postgres.migrations.run import run_sql
 ${imports if imports else ""}
+revision = "${up_revision}"
+down_revision = ${'"%s"' % down_revision if down_revision else None}
 
-revision: str = ${repr(up_revision)}
-down_revision: str | Sequence[str] | None = ${repr(down_revision)}
-branch_labels: str | Sequence[str] | None = ${repr(branch_labels)}
-depends_on: str | Sequence[str] | None = ${repr(depends_on)}
+_UPGRADE: tuple[str, ...] = ()
 
-
-def upgrade() -> None:
-    ${upgrades if upgrades else "pass"}
-
-
-def downgrade() -> None:
-    ${downgrades if downgrades else "pass"}
+upgrade, downgrade = steps(run_sql, _UPGRADE)

@@ -11,37 +11,16 @@ from __future__ import annotations
 
 from alembic import context
 
+from spanproof.store.migration_env import run_online
 from spanproof.store.sqlite.schema import migration_engine
 
-config = context.config
-
-
-def _run_offline() -> None:
+if context.is_offline_mode():
     context.configure(
-        url=config.get_main_option("sqlalchemy.url") or "sqlite://",
+        url=context.config.get_main_option("sqlalchemy.url") or "sqlite://",
         literal_binds=True,
         transactional_ddl=True,
     )
     with context.begin_transaction():
         context.run_migrations()
-
-
-def _run_online() -> None:
-    given = config.attributes.get("engine")
-    own = given is None  # run from the alembic command line or a bare Config
-    url = config.get_main_option("sqlalchemy.url") or "sqlite://"
-    engine = migration_engine(url) if given is None else given
-    try:
-        with engine.connect() as connection:
-            context.configure(connection=connection, transactional_ddl=True)
-            with context.begin_transaction():
-                context.run_migrations()
-    finally:
-        if own:
-            engine.dispose()
-
-
-if context.is_offline_mode():
-    _run_offline()
 else:
-    _run_online()
+    run_online(migration_engine, "sqlite://", transactional_ddl=True)

@@ -13,25 +13,22 @@ def run_statements(statements: Sequence[str]) -> None:
         op.execute(statement)
 
 
-def append_only_triggers(table: str, noun: str) -> tuple[str, str]:
-    """The two triggers that refuse every UPDATE and DELETE on ``table`` with the message
-    "spanproof <noun> are never changed or deleted"."""
-    message = f"spanproof {noun} are never changed or deleted"
-
-    def trigger(verb: str) -> str:
-        return f"""
-    CREATE TRIGGER {table}_no_{verb.lower()} BEFORE {verb} ON {table}
+def refuse(name: str, event: str, table: str, message: str, when: str = "") -> str:
+    """A trigger that aborts every ``event`` on ``table`` (that ``when`` holds for) with
+    ``message``."""
+    return f"""
+    CREATE TRIGGER {name} BEFORE {event} ON {table}{when}
     BEGIN
         SELECT RAISE(ABORT, '{message}');
     END
     """
 
-    return trigger("UPDATE"), trigger("DELETE")
 
-
-def drop_append_only_triggers(table: str) -> tuple[str, str]:
-    """The statements that drop :func:`append_only_triggers` of ``table``."""
+def append_only_triggers(table: str, noun: str) -> tuple[str, str]:
+    """The two triggers that refuse every UPDATE and DELETE on ``table`` with the message
+    "spanproof <noun> are never changed or deleted"."""
+    message = f"spanproof {noun} are never changed or deleted"
     return (
-        f"DROP TRIGGER IF EXISTS {table}_no_delete",
-        f"DROP TRIGGER IF EXISTS {table}_no_update",
+        refuse(f"{table}_no_update", "UPDATE", table, message),
+        refuse(f"{table}_no_delete", "DELETE", table, message),
     )

@@ -4,25 +4,18 @@ Revision ID: ${up_revision}
 Revises: ${down_revision | comma,n}
 Create Date: ${create_date}
 
-Write SQLite DDL with ``op.execute``; the whole upgrade runs in one transaction.
+Tables that PostgreSQL defines alike go in ``spanproof.store.migration_ddl`` (rendered here for
+``SQLITE``); SQLite-only DDL (FTS5, triggers) is written here. The whole upgrade runs in one
+transaction. Add the revision to both dialects; bump ``SCHEMA_HEAD`` in
+``spanproof/store/migration_ddl.py``.
 """
 
-from __future__ import annotations
-
-from collections.abc import Sequence
-
-from alembic import op
+from spanproof.store.migration_ddl import SQLITE, steps
+from spanproof.store.sqlite.migrations.run import run_statements
 ${imports if imports else ""}
+revision = "${up_revision}"
+down_revision = ${'"%s"' % down_revision if down_revision else None}
 
-revision: str = ${repr(up_revision)}
-down_revision: str | Sequence[str] | None = ${repr(down_revision)}
-branch_labels: str | Sequence[str] | None = ${repr(branch_labels)}
-depends_on: str | Sequence[str] | None = ${repr(depends_on)}
+_UPGRADE: tuple[str, ...] = ()
 
-
-def upgrade() -> None:
-    ${upgrades if upgrades else "pass"}
-
-
-def downgrade() -> None:
-    ${downgrades if downgrades else "pass"}
+upgrade, downgrade = steps(run_statements, _UPGRADE)

@@ -24,135 +24,22 @@ Design notes:
   exactly as in the SQLite store, so both backends return the same strings.
 """
 
-from __future__ import annotations
+from spanproof.store import migration_ddl as ddl
+from spanproof.store.migration_ddl import POSTGRES, SECTION_REF
+from spanproof.store.postgres.migrations.run import row_trigger, run_sql
 
-from collections.abc import Sequence
+revision = "0001"
+down_revision = None
 
-from spanproof.store.postgres.migrations.run import run_sql
-
-revision: str = "0001"
-down_revision: str | Sequence[str] | None = None
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
-
-_UPGRADE = r"""
-CREATE EXTENSION IF NOT EXISTS vector;
-
-CREATE TABLE sources (
-    id          text PRIMARY KEY,
-    connector   text NOT NULL,
-    title       text NOT NULL DEFAULT '',
-    status      text NOT NULL DEFAULT 'active'
-                CHECK (status IN ('active', 'retracted', 'withdrawn', 'corrected')),
-    created_at  text NOT NULL
-);
-CREATE INDEX sources_status_id ON sources (status, id);
-
-CREATE TABLE source_ids (
-    source_id   text NOT NULL REFERENCES sources (id),
-    kind        text NOT NULL,
-    value       text NOT NULL,
-    PRIMARY KEY (source_id, kind),
-    UNIQUE (kind, value)
-);
-
-CREATE TABLE blobs (
-    sha256      text PRIMARY KEY CHECK (sha256 ~ '^[0-9a-f]{64}$'),
-    size        bigint NOT NULL,
-    raw         bytea NOT NULL
-);
-
-CREATE TABLE versions (
-    source_id   text NOT NULL REFERENCES sources (id),
-    number      integer NOT NULL CHECK (number >= 1),
-    sha256      text NOT NULL,
-    media_type  text NOT NULL,
-    state       text NOT NULL DEFAULT 'pending'
-                CHECK (state IN ('pending', 'parsed', 'quarantined')),
-    reason      text NOT NULL DEFAULT '',
-    format      text NOT NULL DEFAULT '',
-    created_at  text NOT NULL,
-    PRIMARY KEY (source_id, number),
-    UNIQUE (source_id, sha256)
-);
-
-CREATE TABLE sections (
-    source_id   text NOT NULL,
-    version     integer NOT NULL,
-    key         text NOT NULL,
-    title       text NOT NULL DEFAULT '',
-    text        text NOT NULL,
-    ordinal     integer NOT NULL,
-    PRIMARY KEY (source_id, version, key),
-    UNIQUE (source_id, version, ordinal),
-    FOREIGN KEY (source_id, version) REFERENCES versions (source_id, number)
-);
-
-CREATE TABLE chunks (
-    id          text PRIMARY KEY,
-    source_id   text NOT NULL,
-    version     integer NOT NULL,
-    section_key text NOT NULL,
-    start_pos   integer NOT NULL,
-    end_pos     integer NOT NULL,
-    text        text NOT NULL,
-    masked      boolean NOT NULL DEFAULT false,
-    tsv         tsvector,
-    CHECK (0 <= start_pos AND start_pos <= end_pos),
-    FOREIGN KEY (source_id, version, section_key) REFERENCES sections (source_id, version, key)
-);
-CREATE INDEX chunks_section ON chunks (source_id, version, section_key, start_pos);
-CREATE INDEX chunks_tsv ON chunks USING gin (tsv);
-
-CREATE TABLE embedding_models (
-    model_id    text PRIMARY KEY,
-    dim         integer NOT NULL CHECK (dim BETWEEN 1 AND 16000)
-);
-
-CREATE TABLE embeddings (
-    model_id    text NOT NULL REFERENCES embedding_models (model_id),
-    chunk_id    text NOT NULL REFERENCES chunks (id),
-    vector      vector NOT NULL,
-    PRIMARY KEY (model_id, chunk_id)
-);
-CREATE INDEX embeddings_chunk ON embeddings (chunk_id);
-
-CREATE TABLE measurements (
-    source_id   text NOT NULL,
-    version     integer NOT NULL,
-    section_key text NOT NULL,
-    start_pos   integer NOT NULL,
-    end_pos     integer NOT NULL,
-    value       double precision NOT NULL,
-    unit        text NOT NULL,
-    quotation   text NOT NULL,
-    PRIMARY KEY (source_id, version, section_key, start_pos, end_pos, unit, value),
-    CHECK (0 <= start_pos AND start_pos <= end_pos),
-    FOREIGN KEY (source_id, version, section_key) REFERENCES sections (source_id, version, key)
-);
-
-CREATE TABLE erasures (
-    id          bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
-    source_id   text NOT NULL,
-    version     integer NOT NULL,
-    section_key text NOT NULL,
-    start_pos   integer NOT NULL,
-    end_pos     integer NOT NULL,
-    reason      text NOT NULL,
-    created_at  text NOT NULL,
-    CHECK (0 <= start_pos AND start_pos < end_pos),
-    FOREIGN KEY (source_id, version, section_key) REFERENCES sections (source_id, version, key)
-);
-CREATE UNIQUE INDEX erasures_range ON erasures (source_id, version, section_key, start_pos,
-    end_pos);
-
+_IMMUTABLE = """
 CREATE FUNCTION spanproof_immutable() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     RAISE EXCEPTION 'spanproof: % rows are never changed or deleted', TG_TABLE_NAME
         USING ERRCODE = 'restrict_violation';
 END
-$$;
+$$"""
 
+_VERSION_UPDATE = """
 CREATE FUNCTION spanproof_version_update() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
     IF NEW.source_id IS DISTINCT FROM OLD.source_id OR NEW.number IS DISTINCT FROM OLD.number
@@ -168,29 +55,81 @@ BEGIN
     END IF;
     RETURN NEW;
 END
-$$;
+$$"""
 
-CREATE TRIGGER versions_update BEFORE UPDATE ON versions
-    FOR EACH ROW EXECUTE FUNCTION spanproof_version_update();
-CREATE TRIGGER versions_no_delete BEFORE DELETE ON versions
-    FOR EACH ROW EXECUTE FUNCTION spanproof_immutable();
-CREATE TRIGGER sections_immutable BEFORE UPDATE OR DELETE ON sections
-    FOR EACH ROW EXECUTE FUNCTION spanproof_immutable();
-CREATE TRIGGER blobs_immutable BEFORE UPDATE OR DELETE ON blobs
-    FOR EACH ROW EXECUTE FUNCTION spanproof_immutable();
-"""
+_UPGRADE = (
+    "CREATE EXTENSION IF NOT EXISTS vector",
+    ddl.sources(POSTGRES),
+    "CREATE INDEX sources_status_id ON sources (status, id)",
+    """
+    CREATE TABLE source_ids (
+        source_id   text NOT NULL REFERENCES sources (id),
+        kind        text NOT NULL,
+        value       text NOT NULL,
+        PRIMARY KEY (source_id, kind),
+        UNIQUE (kind, value)
+    )
+    """,
+    ddl.blobs(POSTGRES),
+    ddl.versions(POSTGRES),
+    ddl.sections(POSTGRES),
+    f"""
+    CREATE TABLE chunks (
+        id          text PRIMARY KEY,
+{ddl.section_span(POSTGRES)},
+        text        text NOT NULL,
+        masked      boolean NOT NULL DEFAULT false,
+        tsv         tsvector,
+        CHECK (0 <= start_pos AND start_pos <= end_pos),
+        {SECTION_REF}
+    )
+    """,
+    "CREATE INDEX chunks_section ON chunks (source_id, version, section_key, start_pos)",
+    "CREATE INDEX chunks_tsv ON chunks USING gin (tsv)",
+    """
+    CREATE TABLE embedding_models (
+        model_id    text PRIMARY KEY,
+        dim         integer NOT NULL CHECK (dim BETWEEN 1 AND 16000)
+    )
+    """,
+    """
+    CREATE TABLE embeddings (
+        model_id    text NOT NULL REFERENCES embedding_models (model_id),
+        chunk_id    text NOT NULL REFERENCES chunks (id),
+        vector      vector NOT NULL,
+        PRIMARY KEY (model_id, chunk_id)
+    )
+    """,
+    "CREATE INDEX embeddings_chunk ON embeddings (chunk_id)",
+    f"""
+    CREATE TABLE measurements (
+{ddl.section_span(POSTGRES)},
+        value       double precision NOT NULL,
+        unit        text NOT NULL,
+        quotation   text NOT NULL,
+        PRIMARY KEY (source_id, version, section_key, start_pos, end_pos, unit, value),
+        CHECK (0 <= start_pos AND start_pos <= end_pos),
+        {SECTION_REF}
+    )
+    """,
+    f"""
+    CREATE TABLE erasures (
+        id          {POSTGRES.serial_key},
+{ddl.section_span(POSTGRES)},
+        reason      text NOT NULL,
+        created_at  text NOT NULL,
+        CHECK (0 <= start_pos AND start_pos < end_pos),
+        {SECTION_REF}
+    )
+    """,
+    "CREATE UNIQUE INDEX erasures_range ON erasures "
+    "(source_id, version, section_key, start_pos, end_pos)",
+    _IMMUTABLE,
+    _VERSION_UPDATE,
+    row_trigger("versions_update", "UPDATE", "versions", "spanproof_version_update"),
+    row_trigger("versions_no_delete", "DELETE", "versions"),
+    row_trigger("sections_immutable", "UPDATE OR DELETE", "sections"),
+    row_trigger("blobs_immutable", "UPDATE OR DELETE", "blobs"),
+)
 
-_DOWNGRADE = r"""
-DROP TABLE IF EXISTS erasures, measurements, embeddings, embedding_models, chunks, sections,
-    versions, blobs, source_ids, sources;
-DROP FUNCTION IF EXISTS spanproof_version_update();
-DROP FUNCTION IF EXISTS spanproof_immutable();
-"""
-
-
-def upgrade() -> None:
-    run_sql(_UPGRADE)
-
-
-def downgrade() -> None:
-    run_sql(_DOWNGRADE)
+upgrade, downgrade = ddl.steps(run_sql, _UPGRADE)

@@ -12,42 +12,12 @@ store's table lock. The immutability trigger of revision 0001 refuses UPDATE and
 statement trigger refuses TRUNCATE.
 """
 
-from __future__ import annotations
+from spanproof.store.migration_ddl import POSTGRES, steps, traces
+from spanproof.store.postgres.migrations.run import append_only_triggers, run_sql
 
-from collections.abc import Sequence
+revision = "0002"
+down_revision = "0001"
 
-from spanproof.store.postgres.migrations.run import run_sql
+_UPGRADE = (*traces(POSTGRES), *append_only_triggers("traces"))
 
-revision: str = "0002"
-down_revision: str | Sequence[str] | None = "0001"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
-
-_UPGRADE = r"""
-CREATE TABLE traces (
-    seq         bigint PRIMARY KEY CHECK (seq >= 1),
-    id          text NOT NULL UNIQUE,
-    hash        text NOT NULL UNIQUE CHECK (hash ~ '^[0-9a-f]{64}$'),
-    prev_hash   text NOT NULL UNIQUE CHECK (prev_hash ~ '^[0-9a-f]{64}$'),
-    kind        text NOT NULL,
-    created_at  text NOT NULL,
-    body        text NOT NULL
-);
-
-CREATE TRIGGER traces_immutable BEFORE UPDATE OR DELETE ON traces
-    FOR EACH ROW EXECUTE FUNCTION spanproof_immutable();
-CREATE TRIGGER traces_no_truncate BEFORE TRUNCATE ON traces
-    FOR EACH STATEMENT EXECUTE FUNCTION spanproof_immutable();
-"""
-
-_DOWNGRADE = r"""
-DROP TABLE IF EXISTS traces;
-"""
-
-
-def upgrade() -> None:
-    run_sql(_UPGRADE)
-
-
-def downgrade() -> None:
-    run_sql(_DOWNGRADE)
+upgrade, downgrade = steps(run_sql, _UPGRADE)

@@ -11,28 +11,15 @@ model, renewed on every change to that model's vectors, so in-memory matrices an
 sidecars know when they are stale, across processes.
 """
 
-from __future__ import annotations
-
-from collections.abc import Sequence
-
+from spanproof.store import migration_ddl as ddl
+from spanproof.store.migration_ddl import SECTION_REF, SQLITE
 from spanproof.store.sqlite.migrations.run import run_statements
 
-revision: str = "0001"
-down_revision: str | Sequence[str] | None = None
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
+revision = "0001"
+down_revision = None
 
 _UPGRADE = (
-    """
-    CREATE TABLE sources (
-        id          TEXT PRIMARY KEY,
-        connector   TEXT NOT NULL,
-        title       TEXT NOT NULL DEFAULT '',
-        status      TEXT NOT NULL DEFAULT 'active'
-                    CHECK (status IN ('active', 'retracted', 'withdrawn', 'corrected')),
-        created_at  TEXT NOT NULL
-    )
-    """,
+    ddl.sources(SQLITE),
     "CREATE INDEX sources_status ON sources (status, id)",
     """
     CREATE TABLE source_ids (
@@ -43,55 +30,18 @@ _UPGRADE = (
     ) WITHOUT ROWID
     """,
     "CREATE INDEX source_ids_source ON source_ids (source_id, kind)",
-    """
-    CREATE TABLE blobs (
-        sha256      TEXT PRIMARY KEY,
-        size        INTEGER NOT NULL,
-        raw         BLOB NOT NULL
-    )
-    """,
-    """
-    CREATE TABLE versions (
-        source_id   TEXT NOT NULL REFERENCES sources (id),
-        number      INTEGER NOT NULL CHECK (number >= 1),
-        sha256      TEXT NOT NULL,
-        media_type  TEXT NOT NULL,
-        state       TEXT NOT NULL DEFAULT 'pending'
-                    CHECK (state IN ('pending', 'parsed', 'quarantined')),
-        reason      TEXT NOT NULL DEFAULT '',
-        format      TEXT NOT NULL DEFAULT '',
-        created_at  TEXT NOT NULL,
-        PRIMARY KEY (source_id, number),
-        UNIQUE (source_id, sha256)
-    )
-    """,
-    """
-    CREATE TABLE sections (
-        source_id   TEXT NOT NULL,
-        version     INTEGER NOT NULL,
-        key         TEXT NOT NULL,
-        title       TEXT NOT NULL,
-        text        TEXT NOT NULL,
-        ordinal     INTEGER NOT NULL,
-        PRIMARY KEY (source_id, version, key),
-        UNIQUE (source_id, version, ordinal),
-        FOREIGN KEY (source_id, version) REFERENCES versions (source_id, number)
-    )
-    """,
-    """
+    ddl.blobs(SQLITE),
+    ddl.versions(SQLITE),
+    ddl.sections(SQLITE),
+    f"""
     CREATE TABLE chunks (
         seq         INTEGER PRIMARY KEY,
         id          TEXT NOT NULL UNIQUE,
-        source_id   TEXT NOT NULL,
-        version     INTEGER NOT NULL,
-        section_key TEXT NOT NULL,
-        span_start  INTEGER NOT NULL,
-        span_end    INTEGER NOT NULL,
+{ddl.section_span(SQLITE)},
         text        TEXT NOT NULL,
         erased      INTEGER NOT NULL DEFAULT 0,
         CHECK (0 <= span_start AND span_start <= span_end),
-        FOREIGN KEY (source_id, version, section_key)
-            REFERENCES sections (source_id, version, key)
+        {SECTION_REF}
     )
     """,
     "CREATE INDEX chunks_section ON chunks (source_id, version, section_key, span_start)",
@@ -117,58 +67,28 @@ _UPGRADE = (
         token       TEXT NOT NULL
     )
     """,
-    """
+    f"""
     CREATE TABLE measurements (
         seq         INTEGER PRIMARY KEY,
-        source_id   TEXT NOT NULL,
-        version     INTEGER NOT NULL,
-        section_key TEXT NOT NULL,
-        span_start  INTEGER NOT NULL,
-        span_end    INTEGER NOT NULL,
+{ddl.section_span(SQLITE)},
         value       REAL NOT NULL,
         unit        TEXT NOT NULL,
         quotation   TEXT NOT NULL,
         UNIQUE (source_id, version, section_key, span_start, span_end, unit, value),
-        FOREIGN KEY (source_id, version, section_key)
-            REFERENCES sections (source_id, version, key)
+        {SECTION_REF}
     )
     """,
-    """
+    f"""
     CREATE TABLE erasures (
         id          INTEGER PRIMARY KEY AUTOINCREMENT,
-        source_id   TEXT NOT NULL,
-        version     INTEGER NOT NULL,
-        section_key TEXT NOT NULL,
-        span_start  INTEGER NOT NULL,
-        span_end    INTEGER NOT NULL,
+{ddl.section_span(SQLITE)},
         reason      TEXT NOT NULL,
         created_at  TEXT NOT NULL,
         CHECK (0 <= span_start AND span_start < span_end),
-        FOREIGN KEY (source_id, version, section_key)
-            REFERENCES sections (source_id, version, key)
+        {SECTION_REF}
     )
     """,
     "CREATE INDEX erasures_section ON erasures (source_id, version, section_key)",
 )
 
-_DOWNGRADE = (
-    "DROP TABLE erasures",
-    "DROP TABLE measurements",
-    "DROP TABLE vector_tokens",
-    "DROP TABLE embeddings",
-    "DROP TABLE chunks_fts",
-    "DROP TABLE chunks",
-    "DROP TABLE sections",
-    "DROP TABLE versions",
-    "DROP TABLE blobs",
-    "DROP TABLE source_ids",
-    "DROP TABLE sources",
-)
-
-
-def upgrade() -> None:
-    run_statements(_UPGRADE)
-
-
-def downgrade() -> None:
-    run_statements(_DOWNGRADE)
+upgrade, downgrade = ddl.steps(run_statements, _UPGRADE)

@@ -10,45 +10,12 @@ as well as ``hash``, so two appends can never both follow the same trace (no for
 store's write lock were bypassed. Triggers refuse every UPDATE and DELETE.
 """
 
-from __future__ import annotations
+from spanproof.store.migration_ddl import SQLITE, steps, traces
+from spanproof.store.sqlite.migrations.run import append_only_triggers, run_statements
 
-from collections.abc import Sequence
+revision = "0002"
+down_revision = "0001"
 
-from spanproof.store.sqlite.migrations.run import (
-    append_only_triggers,
-    drop_append_only_triggers,
-    run_statements,
-)
+_UPGRADE = (*traces(SQLITE), *append_only_triggers("traces", "traces"))
 
-revision: str = "0002"
-down_revision: str | Sequence[str] | None = "0001"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
-
-_UPGRADE = (
-    """
-    CREATE TABLE traces (
-        seq         INTEGER PRIMARY KEY CHECK (seq >= 1),
-        id          TEXT NOT NULL UNIQUE,
-        hash        TEXT NOT NULL UNIQUE,
-        prev_hash   TEXT NOT NULL UNIQUE,
-        kind        TEXT NOT NULL,
-        created_at  TEXT NOT NULL,
-        body        TEXT NOT NULL
-    )
-    """,
-    *append_only_triggers("traces", "traces"),
-)
-
-_DOWNGRADE = (
-    *drop_append_only_triggers("traces"),
-    "DROP TABLE traces",
-)
-
-
-def upgrade() -> None:
-    run_statements(_UPGRADE)
-
-
-def downgrade() -> None:
-    run_statements(_DOWNGRADE)
+upgrade, downgrade = steps(run_statements, _UPGRADE)

@@ -9,54 +9,12 @@ Create Date: 2026-11-30
 append-only: triggers refuse every UPDATE and DELETE.
 """
 
-from __future__ import annotations
+from spanproof.store.migration_ddl import SQLITE, records, steps
+from spanproof.store.sqlite.migrations.run import append_only_triggers, run_statements
 
-from collections.abc import Sequence
+revision = "0003"
+down_revision = "0002"
 
-from spanproof.store.sqlite.migrations.run import (
-    append_only_triggers,
-    drop_append_only_triggers,
-    run_statements,
-)
+_UPGRADE = (*records(SQLITE), *append_only_triggers("attempts", "attempts"))
 
-revision: str = "0003"
-down_revision: str | Sequence[str] | None = "0002"
-branch_labels: str | Sequence[str] | None = None
-depends_on: str | Sequence[str] | None = None
-
-_UPGRADE = (
-    """
-    CREATE TABLE records (
-        id          TEXT PRIMARY KEY,
-        source_id   TEXT NOT NULL,
-        version     INTEGER NOT NULL,
-        status      TEXT NOT NULL,
-        body        TEXT NOT NULL
-    )
-    """,
-    "CREATE INDEX records_status ON records (status, id)",
-    "CREATE INDEX records_source ON records (source_id, id)",
-    """
-    CREATE TABLE attempts (
-        record_id   TEXT NOT NULL REFERENCES records (id),
-        number      INTEGER NOT NULL CHECK (number >= 1),
-        body        TEXT NOT NULL,
-        PRIMARY KEY (record_id, number)
-    )
-    """,
-    *append_only_triggers("attempts", "attempts"),
-)
-
-_DOWNGRADE = (
-    *drop_append_only_triggers("attempts"),
-    "DROP TABLE attempts",
-    "DROP TABLE records",
-)
-
-
-def upgrade() -> None:
-    run_statements(_UPGRADE)
-
-
-def downgrade() -> None:
-    run_statements(_DOWNGRADE)
+upgrade, downgrade = steps(run_statements, _UPGRADE)

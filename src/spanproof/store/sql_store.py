@@ -1,0 +1,356 @@
+"""The evidence store written once for both SQL dialects (SPEC §2, §3, §7).
+
+:class:`SqlEvidenceStore` holds everything the SQLite and PostgreSQL stores do the same way:
+validation, the statements on sources, blobs, versions and sections, and (through its bases)
+chunks, measurements, erasures, traces, records, the graph and API keys. A dialect subclass
+provides the connection (``_write`` / ``_read``), its :class:`~spanproof.store.sql.Dialect`, and
+what truly differs: keyword and vector search (``_keyword_hits``, ``_vector_hits``, given the
+filter as a :class:`~spanproof.store.sql.Where`), how a chunk is indexed and un-indexed, vectors,
+and locks.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Sequence
+from typing import Any, Self
+
+from spanproof.core.documents import ParsedSection
+from spanproof.core.errors import InvalidInputError, StoreError
+from spanproof.core.store import SearchFilter, SearchHit, Section, Source, Vector, Version
+from spanproof.store.chunk_rows import ChunkStoreMethods, erased_ranges
+from spanproof.store.graph_sql import GraphStoreMethods
+from spanproof.store.keys_sql import KeyStoreMethods
+from spanproof.store.sql import (
+    UnitVector,
+    Where,
+    check_page,
+    check_sha256,
+    check_status,
+    external_id,
+    mask_text,
+    now,
+    search_filter,
+    unit_vector,
+)
+from spanproof.store.trace_rows import TraceStoreMethods
+
+SOURCE_COLS = "id, connector, title, status, created_at"
+VERSION_COLS = "source_id, number, sha256, media_type, state, reason, format, created_at"
+_TABLES = ("sources", "versions", "sections", "chunks", "embeddings", "measurements", "erasures")
+
+
+class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, KeyStoreMethods):
+    """The ``EvidenceStore`` port on SQL; see the module docstring for what a dialect adds."""
+
+    def close(self) -> None:
+        """Release the connection(s) (idempotent); the store cannot be used afterwards."""
+        raise NotImplementedError
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _keyword_hits(self, conn: Any, query: str, limit: int, where: Where) -> list[SearchHit]:
+        raise NotImplementedError
+
+    def _vector_hits(
+        self, conn: Any, query: UnitVector, model_id: str, limit: int, where: Where
+    ) -> list[SearchHit]:
+        raise NotImplementedError
+
+    def keyword_search(self, query: str, limit: int, flt: SearchFilter) -> list[SearchHit]:
+        """Chunks matching words of ``query``, best first (higher score is better; ties by id)."""
+        where = search_filter(self._sql, flt)
+        if limit <= 0 or where is None:
+            return []
+        with self._read("keyword_search") as conn:
+            return self._keyword_hits(conn, query, limit, where)
+
+    def vector_search(
+        self, vector: Vector, model_id: str, limit: int, flt: SearchFilter
+    ) -> list[SearchHit]:
+        """Exact cosine ranking over ``model_id``'s vectors (ties by chunk id)."""
+        query = unit_vector(vector)
+        where = search_filter(self._sql, flt)
+        if limit <= 0 or where is None:
+            return []
+        with self._read("vector_search") as conn:
+            return self._vector_hits(conn, query, model_id, limit, where)
+
+    # sources ---------------------------------------------------------------------------------
+    def upsert_source(self, source: Source) -> Source:
+        """Insert, or update the title / merge the external ids of an existing id.
+
+        The status of an existing source changes only through :meth:`set_status`; an external id
+        held by another source raises :class:`StoreError`.
+        """
+        if not source.id:
+            raise InvalidInputError("a source needs a non-empty id")
+        check_status(source.status)
+        ids = dict(external_id(k, v) for k, v in source.external_ids.items() if v.strip())
+        d = self._sql
+        with self._write("upsert_source") as conn:
+            # The upsert locks the source row, so concurrent writers of one source run in turn and
+            # a later one finds the external ids an earlier one wrote already its own.
+            d.run(
+                conn,
+                "INSERT INTO sources (id, connector, title, status, created_at)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET title = CASE"
+                " WHEN excluded.title <> '' THEN excluded.title ELSE sources.title END",
+                (
+                    source.id,
+                    source.connector,
+                    source.title,
+                    source.status,
+                    source.created_at or now(),
+                ),
+            )
+            for kind, value in ids.items():
+                holder = d.one(
+                    conn,
+                    "SELECT source_id FROM source_ids WHERE kind = ? AND value = ?",
+                    (kind, value),
+                )
+                if holder is not None and holder[0] != source.id:
+                    raise StoreError(f"{kind} {value!r} already belongs to source {holder[0]!r}")
+                if holder is None:
+                    d.run(
+                        conn,
+                        "DELETE FROM source_ids WHERE source_id = ? AND kind = ?",
+                        (source.id, kind),
+                    )
+                    d.run(
+                        conn,
+                        "INSERT INTO source_ids (source_id, kind, value) VALUES (?, ?, ?)",
+                        (source.id, kind, value),
+                    )
+            stored = self._source(conn, source.id)
+        if stored is None:  # pragma: no cover - written just above
+            raise StoreError(f"source {source.id!r} vanished while being written")
+        return stored
+
+    def _source(self, conn: Any, source_id: str) -> Source | None:
+        row = self._sql.one(conn, f"SELECT {SOURCE_COLS} FROM sources WHERE id = ?", (source_id,))
+        return None if row is None else self._sources(conn, [row])[0]
+
+    def _sources(self, conn: Any, rows: Sequence[Sequence[Any]]) -> list[Source]:
+        ext: dict[str, dict[str, str]] = {}
+        for source_id, kind, value in self._sql.where_in(
+            conn,
+            "SELECT source_id, kind, value FROM source_ids WHERE source_id IN {in} ORDER BY kind",
+            [row[0] for row in rows],
+        ):
+            ext.setdefault(str(source_id), {})[str(kind)] = str(value)
+        return [Source(r[0], r[1], r[2], r[3], ext.get(r[0], {}), r[4]) for r in rows]
+
+    def get_source(self, source_id: str) -> Source | None:
+        with self._read("get_source") as conn:
+            return self._source(conn, source_id)
+
+    def find_source(self, id_kind: str, value: str) -> Source | None:
+        """The source holding external id ``id_kind`` = ``value`` (DOIs case-insensitively)."""
+        kind, value = external_id(id_kind, value)
+        with self._read("find_source") as conn:
+            row = self._sql.one(
+                conn, "SELECT source_id FROM source_ids WHERE kind = ? AND value = ?", (kind, value)
+            )
+            return None if row is None else self._source(conn, row[0])
+
+    def list_sources(
+        self, *, status: str | None = None, limit: int = 100, offset: int = 0
+    ) -> list[Source]:
+        """Sources ordered by id, optionally of one status, one page at a time."""
+        check_page(limit, offset)
+        if status is not None:
+            check_status(status)
+        with self._read("list_sources") as conn:
+            rows = self._sql.all(
+                conn,
+                f"SELECT {SOURCE_COLS} FROM sources WHERE (CAST(? AS TEXT) IS NULL OR status = ?)"
+                " ORDER BY id LIMIT ? OFFSET ?",
+                (status or None, status or None, limit, offset),
+            )
+            return self._sources(conn, rows)
+
+    def set_status(self, source_id: str, status: str) -> None:
+        check_status(status)
+        with self._write("set_status") as conn:
+            cur = self._sql.run(
+                conn, "UPDATE sources SET status = ? WHERE id = ?", (status, source_id)
+            )
+            if cur.rowcount == 0:
+                raise InvalidInputError(f"no source {source_id!r}")
+
+    # raw bytes and versions ------------------------------------------------------------------
+    def put_blob(self, sha256: str, raw: bytes) -> None:
+        """Store raw bytes under their SHA-256 (checked; idempotent)."""
+        actual = hashlib.sha256(raw).hexdigest()
+        if sha256.lower() != actual:
+            raise InvalidInputError(f"blob hash {sha256!r} does not match its bytes ({actual})")
+        with self._write("put_blob") as conn:
+            self._sql.run(
+                conn,
+                "INSERT INTO blobs (sha256, size, raw) VALUES (?, ?, ?)"
+                " ON CONFLICT (sha256) DO NOTHING",
+                (actual, len(raw), bytes(raw)),
+            )
+
+    def get_blob(self, sha256: str) -> bytes | None:
+        row = self._row("get_blob", "SELECT raw FROM blobs WHERE sha256 = ?", (sha256.lower(),))
+        return None if row is None else bytes(row[0])
+
+    def add_version(self, source_id: str, sha256: str, media_type: str) -> tuple[Version, bool]:
+        """The version of ``source_id`` with these bytes, and whether it was created now."""
+        sha = check_sha256(sha256)
+        d = self._sql
+        with self._write("add_version") as conn:
+            # The source row lock makes concurrent adders of one source number versions in turn.
+            if d.one(conn, "SELECT 1 FROM sources WHERE id = ?" + d.row_lock, (source_id,)) is None:
+                raise InvalidInputError(f"no source {source_id!r}; upsert it first")
+            row = d.one(
+                conn,
+                f"SELECT {VERSION_COLS} FROM versions WHERE source_id = ? AND sha256 = ?",
+                (source_id, sha),
+            )
+            if row is not None:
+                return Version(*row), False
+            (number,) = d.one(
+                conn,
+                "SELECT coalesce(max(number), 0) + 1 FROM versions WHERE source_id = ?",
+                (source_id,),
+            )
+            version = Version(source_id, int(number), sha, media_type, created_at=now())
+            d.run(
+                conn,
+                f"INSERT INTO versions ({VERSION_COLS}) VALUES (?, ?, ?, ?, ?, '', '', ?)",
+                (source_id, version.number, sha, media_type, version.state, version.created_at),
+            )
+            return version, True
+
+    def versions(self, source_id: str) -> list[Version]:
+        """All versions of a source, oldest first."""
+        rows = self._rows(
+            "versions",
+            f"SELECT {VERSION_COLS} FROM versions WHERE source_id = ? ORDER BY number",
+            (source_id,),
+        )
+        return [Version(*row) for row in rows]
+
+    def set_version_state(
+        self, source_id: str, number: int, state: str, *, reason: str = "", format: str = ""
+    ) -> None:
+        """Move a ``pending`` version to ``parsed`` or ``quarantined``, once.
+
+        Repeating the same move is a no-op; any other change of a final state raises
+        :class:`StoreError` (versions are immutable once judged).
+        """
+        if state not in ("parsed", "quarantined"):
+            raise InvalidInputError(f"a version moves to 'parsed' or 'quarantined', not {state!r}")
+        d = self._sql
+        with self._write("set_version_state") as conn:
+            row = d.one(
+                conn,
+                "SELECT state, reason, format FROM versions WHERE source_id = ? AND number = ?"
+                + d.row_lock,
+                (source_id, number),
+            )
+            if row is None:
+                raise InvalidInputError(f"no version {number} of source {source_id!r}")
+            if tuple(row) == (state, reason, format):
+                return
+            if row[0] != "pending":
+                raise StoreError(
+                    f"version {number} of {source_id!r} is already {row[0]}; it cannot change"
+                )
+            d.run(
+                conn,
+                "UPDATE versions SET state = ?, reason = ?, format = ?"
+                " WHERE source_id = ? AND number = ?",
+                (state, reason, format, source_id, number),
+            )
+
+    # sections --------------------------------------------------------------------------------
+    def add_sections(self, source_id: str, version: int, sections: Sequence[ParsedSection]) -> None:
+        """Store sections in order (ordinals from 0); a key already stored must be identical.
+
+        Raises:
+            StoreError: a stored key arrives with a different title or text (never overwritten).
+        """
+        keys = [section.key for section in sections]
+        if len(set(keys)) != len(keys) or not all(keys):
+            raise InvalidInputError("section keys must be non-empty and unique within a version")
+        d = self._sql
+        where = "WHERE source_id = ? AND version = ?"
+        with self._write("add_sections") as conn:
+            # The version row lock orders concurrent writers of one version's ordinals.
+            if (
+                d.one(
+                    conn,
+                    "SELECT 1 FROM versions WHERE source_id = ? AND number = ?" + d.row_lock,
+                    (source_id, version),
+                )
+                is None
+            ):
+                raise InvalidInputError(f"no version {version} of source {source_id!r}")
+            stored = {
+                str(key): (str(title), str(text))
+                for key, title, text in d.all(
+                    conn, f"SELECT key, title, text FROM sections {where}", (source_id, version)
+                )
+            }
+            (ordinal,) = d.one(
+                conn,
+                f"SELECT coalesce(max(ordinal) + 1, 0) FROM sections {where}",
+                (source_id, version),
+            )
+            new: list[tuple[Any, ...]] = []
+            for s in sections:
+                known = stored.get(s.key)
+                if known is None:
+                    new.append((source_id, version, s.key, s.title, s.text, int(ordinal)))
+                    ordinal = int(ordinal) + 1
+                elif known != (s.title, s.text):
+                    raise StoreError(
+                        f"section {s.key!r} of {source_id!r} v{version} is stored with "
+                        "different content; sections are immutable (add a new version instead)"
+                    )
+            d.many(
+                conn,
+                "INSERT INTO sections (source_id, version, key, title, text, ordinal)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                new,
+            )
+
+    def sections(self, source_id: str, version: int) -> list[Section]:
+        """The sections of a version in order, erased ranges masked."""
+        return self._sections(source_id, version, None)
+
+    def section(self, source_id: str, version: int, key: str) -> Section | None:
+        found = self._sections(source_id, version, key)
+        return found[0] if found else None
+
+    def _sections(self, source_id: str, version: int, key: str | None) -> list[Section]:
+        d = self._sql
+        with self._read("sections") as conn:
+            rows = d.all(
+                conn,
+                "SELECT key, title, text, ordinal FROM sections WHERE source_id = ?"
+                " AND version = ? AND (CAST(? AS TEXT) IS NULL OR key = ?) ORDER BY ordinal",
+                (source_id, version, key, key),
+            )
+            erased = erased_ranges(d, conn, source_id, version) if rows else {}
+        return [
+            Section(source_id, version, k, title, mask_text(text, erased.get(k, [])), int(o))
+            for k, title, text, o in rows
+        ]
+
+    def stats(self) -> dict[str, int]:
+        """Row counts: sources, versions, sections, chunks, embeddings, measurements, erasures,
+        blobs."""
+        tables = (*_TABLES, "blobs")
+        counts = ", ".join(f"(SELECT count(*) FROM {table})" for table in tables)
+        row = self._row("stats", f"SELECT {counts}")
+        return {table: int(n) for table, n in zip(tables, row, strict=True)}
