@@ -7,13 +7,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from spanproof.config import LlmSettings, Settings
-from spanproof.core.checker import EntailmentChecker
-from spanproof.core.documents import FetchedDocument, ParsedDocument
 from spanproof.core.errors import ConfigurationError, InvalidInputError
-from spanproof.core.ports import ChatModel, Decomposer, Embedder, WorkQueue
-from spanproof.core.store import EvidenceStore
 
 if TYPE_CHECKING:
+    from spanproof.core.checker import EntailmentChecker
+    from spanproof.core.documents import FetchedDocument, ParsedDocument
+    from spanproof.core.ports import ChatModel, Decomposer, Embedder, WorkQueue
+    from spanproof.core.store import EvidenceStore
     from spanproof.core.trace import TraceStore
     from spanproof.core.upstream import ChatUpstream
     from spanproof.services.answering import Engine
@@ -32,8 +32,13 @@ def build_embedder(settings: Settings) -> Embedder:
     if cfg.kind == "local":
         from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
 
-        # Lazy: a run whose texts all hit the cache never loads the model.
-        inner = OnnxMiniLMEmbedder(intra_op_num_threads=cfg.threads, lazy=cfg.cache)
+        # Lazy: a run whose texts all hit the cache never loads the model (nor, with the model
+        # hash remembered beside the cache, reads the model file).
+        inner = OnnxMiniLMEmbedder(
+            intra_op_num_threads=cfg.threads,
+            lazy=cfg.cache,
+            hash_memo=cfg.cache_dir / "model-hashes.json" if cfg.cache else None,
+        )
     else:
         if not cfg.base_url or not cfg.model:
             raise ConfigurationError(

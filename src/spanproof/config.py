@@ -3,21 +3,21 @@ optional TOML file, every field described, unknown keys rejected. Only entry poi
 ``bootstrap`` read it.
 
 Example: ``SPANPROOF_EMBEDDER__KIND=openai SPANPROOF_EMBEDDER__BASE_URL=http://127.0.0.1:8000``.
+
+The sources are read here rather than by pydantic-settings, whose import alone costs a quarter
+of a second of every command's start-up; they follow its rules for this model (see
+:func:`_build_values`).
 """
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
-from typing import Literal
+from types import UnionType
+from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
-from pydantic_settings import (
-    BaseSettings,
-    PydanticBaseSettingsSource,
-    SettingsConfigDict,
-    TomlConfigSettingsSource,
-)
 
 
 def _default_cache_dir() -> Path:
@@ -197,15 +197,14 @@ class WorkflowSettings(BaseModel):
     )
 
 
-class Settings(BaseSettings):
-    """All of spanproof's configuration."""
+class Settings(BaseModel):
+    """All of spanproof's configuration: the keyword arguments given, over the ``SPANPROOF_*``
+    environment, over ``spanproof.toml`` in the working directory (nested groups merge)."""
 
-    model_config = SettingsConfigDict(
-        env_prefix="SPANPROOF_",
-        env_nested_delimiter="__",
-        extra="forbid",
-        toml_file="spanproof.toml",
-    )
+    model_config = ConfigDict(extra="forbid", validate_default=True, arbitrary_types_allowed=True)
+
+    def __init__(self, **values: Any) -> None:
+        super().__init__(**_build_values(type(self), values))
 
     embedder: EmbedderSettings = EmbedderSettings()
     llm: LlmSettings = LlmSettings()
@@ -227,16 +226,203 @@ class Settings(BaseSettings):
     connectors: ConnectorSettings = ConnectorSettings()
     workflows: WorkflowSettings = WorkflowSettings()
 
-    @classmethod
-    def settings_customise_sources(
-        cls,
-        settings_cls: type[BaseSettings],
-        init_settings: PydanticBaseSettingsSource,
-        env_settings: PydanticBaseSettingsSource,
-        dotenv_settings: PydanticBaseSettingsSource,
-        file_secret_settings: PydanticBaseSettingsSource,
-    ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return (init_settings, env_settings, TomlConfigSettingsSource(settings_cls))
+
+#: The environment's prefix and nesting delimiter, and the settings file (working directory).
+ENV_PREFIX = "SPANPROOF_"
+ENV_NESTED_DELIMITER = "__"
+TOML_FILE = "spanproof.toml"
+
+
+class SettingsError(ValueError):
+    """A ``SPANPROOF_*`` variable that must hold JSON (a whole group) does not."""
+
+
+def _build_values(model: type[BaseModel], init: dict[str, Any]) -> dict[str, Any]:
+    """What :class:`Settings` validates, by pydantic-settings' rules for this model.
+
+    * Sources, highest first: keyword arguments, the environment, ``spanproof.toml``; a group
+      given as a mapping by several sources is merged key by key (a model instance is taken
+      whole). Top-level names match case-insensitively in every source.
+    * Environment names match case-insensitively. ``SPANPROOF_<GROUP>`` holds the group as JSON
+      (``null`` is ignored; anything that is not JSON is an error); ``SPANPROOF_<GROUP>__<KEY>``
+      (deeper with more ``__``) sets one key as text, or as JSON when the key is itself a
+      group; names under a group that match no field are kept, for validation to reject.
+      ``SPANPROOF_*`` names that name no group are ignored.
+    """
+    sources = (
+        _top_level(model, init),
+        _env_values(model),
+        _top_level(model, _toml_values(Path(TOML_FILE))),
+    )
+    state: dict[str, Any] = {}
+    for source in sources:
+        state = _deep_update(source, state)
+    return state
+
+
+def _top_level(model: type[BaseModel], values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` with keys that name a field case-insensitively renamed to the field."""
+    out: dict[str, Any] = {}
+    left = dict(values)
+    for name in model.model_fields:
+        matched = [key for key in values if key.lower() == name.lower() and key in left]
+        if matched:
+            out[name] = values[matched[0]]
+            for key in matched:
+                del left[key]
+    out.update(left)
+    return out
+
+
+def _toml_values(path: Path) -> dict[str, Any]:
+    path = path.expanduser()
+    if not path.is_file():
+        return {}
+    import tomllib
+
+    with path.open("rb") as handle:
+        return tomllib.load(handle)
+
+
+def _env_values(model: type[BaseModel]) -> dict[str, Any]:
+    env = {name.lower(): value for name, value in os.environ.items()}
+    data: dict[str, Any] = {}
+    for name, field in model.model_fields.items():
+        env_name = (ENV_PREFIX + name).lower()
+        raw = env.get(env_name)
+        try:
+            value = _field_value(field.annotation, env_name, raw, env)
+        except ValueError as exc:
+            raise SettingsError(
+                f'error parsing value for field "{name}" from source "EnvSettingsSource"'
+            ) from exc
+        if value is None:
+            continue
+        if isinstance(value, dict):
+            value = _field_names(field.annotation, value)
+        data[name] = value
+    return data
+
+
+def _field_value(annotation: Any, env_name: str, raw: str | None, env: dict[str, str]) -> Any:
+    """One top-level field's value from the environment (None: not set)."""
+    complex_, lenient = _complexity(annotation)
+    if not complex_:
+        return raw
+    if raw is None:
+        return _explode(annotation, env_name + ENV_NESTED_DELIMITER, env) or None
+    try:
+        value = json.loads(raw)
+    except ValueError:
+        if not lenient:
+            raise
+        value = raw
+    if isinstance(value, dict):
+        return _deep_update(value, _explode(annotation, env_name + ENV_NESTED_DELIMITER, env))
+    return value
+
+
+def _explode(annotation: Any, prefix: str, env: dict[str, str]) -> dict[str, Any]:
+    """The ``<prefix><key>[__<key>…]`` variables as a nested mapping."""
+    result: dict[str, Any] = {}
+    for env_name, env_value in env.items():
+        if not env_name.startswith(prefix):
+            continue
+        *keys, last = env_name[len(prefix) :].split(ENV_NESTED_DELIMITER)
+        target: Any = result
+        field_type: Any = annotation
+        for key in keys:
+            field_type = _sub_field(field_type, key)
+            if isinstance(target, dict):
+                target = target.setdefault(key, {})
+        field_type = _sub_field(field_type, last)
+        value: Any = env_value
+        if field_type is not None and env_value:
+            complex_, lenient = _complexity(field_type)
+            if complex_:
+                try:
+                    value = json.loads(env_value)
+                except ValueError:
+                    if not lenient:
+                        raise
+        if isinstance(target, dict):
+            target[last] = value
+    return result
+
+
+def _sub_field(annotation: Any, key: str) -> Any:
+    """The annotation of field ``key`` (case-insensitive) of a model (or of a union's model)."""
+    if annotation is None:
+        return None
+    for member in get_args(annotation):
+        found = _sub_field(member, key)
+        if found is not None:
+            return found
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        for name, field in annotation.model_fields.items():
+            if name.lower() == key.lower():
+                return field.annotation
+    return None
+
+
+_CONTAINERS = (list, tuple, set, frozenset, dict)
+
+
+def _complexity(annotation: Any) -> tuple[bool, bool]:
+    """(whether an environment value for ``annotation`` is JSON, whether invalid JSON is kept
+    as text): a model or a container is JSON; a union with one among its members is JSON when
+    it parses."""
+
+    def complex_type(tp: Any) -> bool:
+        origin = get_origin(tp) or tp
+        return isinstance(origin, type) and issubclass(origin, (BaseModel, *_CONTAINERS))
+
+    if complex_type(annotation):
+        return True, False
+    if get_origin(annotation) in (Union, UnionType) and any(
+        complex_type(a) for a in get_args(annotation)
+    ):
+        return True, True
+    return False, False
+
+
+def _field_names(annotation: Any, values: dict[str, Any]) -> dict[str, Any]:
+    """``values`` for a model field with keys renamed to its fields (case-insensitive), nested
+    groups too; keys that name no field are kept."""
+    model = _model_of(annotation)
+    if model is None:
+        return values
+    out: dict[str, Any] = {}
+    for key, value in values.items():
+        name = next((n for n in model.model_fields if n.lower() == key.lower()), None)
+        if name is None:
+            out[key] = value
+        elif isinstance(value, dict) and _model_of(model.model_fields[name].annotation):
+            out[name] = _field_names(model.model_fields[name].annotation, value)
+        else:
+            out[name] = value
+    return out
+
+
+def _model_of(annotation: Any) -> type[BaseModel] | None:
+    """The model class of ``annotation`` or of ``Optional[annotation]``."""
+    args = get_args(annotation)
+    if get_origin(annotation) in (Union, UnionType) and len(args) == 2 and type(None) in args:
+        annotation = next(a for a in args if a is not type(None))
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    return None
+
+
+def _deep_update(mapping: dict[str, Any], update: dict[str, Any]) -> dict[str, Any]:
+    """``mapping`` updated by ``update``, merging mappings found under the same key."""
+    out = dict(mapping)
+    for key, value in update.items():
+        if isinstance(out.get(key), dict) and isinstance(value, dict):
+            out[key] = _deep_update(out[key], value)
+        else:
+            out[key] = value
+    return out
 
 
 PRESETS: dict[str, dict[str, object]] = {
@@ -253,4 +439,4 @@ def load_settings(preset: str | None = None) -> Settings:
         from spanproof.core.errors import ConfigurationError
 
         raise ConfigurationError(f"unknown preset {preset!r}; choose one of {sorted(PRESETS)}")
-    return Settings(**PRESETS[preset])  # type: ignore[arg-type]
+    return Settings(**PRESETS[preset])

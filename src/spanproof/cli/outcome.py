@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 import click
-from rich.markup import escape
 
 from spanproof.core.models import Outcome
 from spanproof.core.outcome import FailOn, fails, headline
@@ -36,6 +35,8 @@ FAIL_ON_OPTION = click.option(
 
 def outcome_line(outcome: Outcome, counts: Mapping[str, int], verification: str) -> str:
     """The outcome's headline as rich markup (``✖ 1 claim contradicted, 1 unsupported``)."""
+    from rich.markup import escape  # here: `--json` output never loads rich
+
     style = OUTCOME_STYLES[outcome]
     return f"[{style}]{escape(headline(outcome, counts, verification))}[/{style}]"
 

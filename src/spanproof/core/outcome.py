@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from spanproof.core.models import Outcome, Verdict, outcome_of, verdict_counts
-from spanproof.core.trace import Trace
+
+if TYPE_CHECKING:
+    from spanproof.core.trace import Trace
 
 #: One icon per outcome; always shown beside the words of :func:`headline`.
 ICONS: dict[Outcome, str] = {

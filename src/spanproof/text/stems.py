@@ -7,12 +7,38 @@ stemmer does not model, are returned unchanged.
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
+import sys
+import types
 from collections.abc import Sequence
-from functools import lru_cache
+from functools import cache, lru_cache
+from typing import Any
 
-import snowballstemmer
+#: The name under which :func:`_english_stemmer` loads snowballstemmer's modules on their own.
+_PRIVATE_PACKAGE = "_spanproof_snowballstemmer"
 
-_STEMMER = snowballstemmer.stemmer("english")
+
+@cache
+def _english_stemmer() -> Any:
+    """snowballstemmer's English stemmer, the same object ``snowballstemmer.stemmer("english")``
+    returns, without the import of all its 30-odd languages that costs every start-up tens of
+    milliseconds: its ``english_stemmer`` module is loaded from the package's folder under a
+    private package name. When the package is already imported, or when PyStemmer (which
+    snowballstemmer prefers when installed) is present, snowballstemmer is asked as usual.
+    """
+    if "snowballstemmer" in sys.modules or importlib.util.find_spec("Stemmer") is not None:
+        import snowballstemmer
+
+        return snowballstemmer.stemmer("english")
+    if _PRIVATE_PACKAGE not in sys.modules:
+        spec = importlib.util.find_spec("snowballstemmer")
+        if spec is None or not spec.submodule_search_locations:
+            raise ModuleNotFoundError("No module named 'snowballstemmer'", name="snowballstemmer")
+        package = types.ModuleType(_PRIVATE_PACKAGE)
+        package.__path__ = list(spec.submodule_search_locations)
+        sys.modules[_PRIVATE_PACKAGE] = package
+    return importlib.import_module(f"{_PRIVATE_PACKAGE}.english_stemmer").EnglishStemmer()
 
 
 @lru_cache(maxsize=200_000)
@@ -20,7 +46,7 @@ def stem(token: str) -> str:
     """The stem of one lowercase token."""
     if not token.isascii() or not any(ch.isalpha() for ch in token):
         return token
-    return str(_STEMMER.stemWord(token))
+    return str(_english_stemmer().stemWord(token))
 
 
 def stems(tokens: Sequence[str]) -> list[str]:

