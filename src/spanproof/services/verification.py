@@ -42,6 +42,7 @@ from spanproof.verify.judging import (
 from spanproof.verify.policy import deliver
 from spanproof.verify.scoring import (
     Plan,
+    PreparedClaim,
     ScoreModel,
     edit_alignments,
     lexical_terms,
@@ -256,10 +257,11 @@ def judge_all(
     rows: list[int] = []
     windows: list[JudgeWindow] = []
     pairs: list[CheckerPair] = []
+    prepared_claims: dict[int, PreparedClaim] = {}
     for i, verdict in enumerate(verdicts):
         if verdict.best_span is None or verdict.verdict is Verdict.EVIDENCE_REDACTED:
             continue
-        prepared = prepare_claim(claims[i], plan)
+        prepared = prepared_claims[i] = prepare_claim(claims[i], plan)
         cited = resolve_markers(claims[i].cited_markers, plan)
         candidates = set(select_candidates(sims.cosines[i], cited, plan))
         ids = [w for w, owner in enumerate(sims.window_owners) if owner in candidates]
@@ -298,9 +300,8 @@ def judge_all(
     for row, window, probs in zip(rows, windows, probabilities, strict=True):
         verdict = out[row]
         assert verdict.best_span is not None
-        prepared = prepare_claim(claims[row], plan)
         pair = score_pair(
-            prepared,
+            prepared_claims[row],
             plan.spans[index[verdict.best_span.id]],
             float(sims.cosines[row, index[verdict.best_span.id]]),
             model,

@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
+import threading
+from collections import OrderedDict
+from collections.abc import Hashable, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +34,7 @@ __all__ = [
     "CrossEncoderChecker",
     "Encoded",
     "PairClassifier",
+    "ResultMemo",
     "length_batches",
     "pad_feeds",
     "pair_tokenizer",
@@ -46,17 +49,81 @@ _OUTPUT = "probabilities"
 Encoded = tuple[list[int], list[int]]
 
 
+class ResultMemo:
+    """A bounded, thread-safe memo (least recently used out first) of a pure function's results.
+
+    Args:
+        size: the most entries kept; 0 keeps none (every lookup misses).
+    """
+
+    def __init__(self, size: int) -> None:
+        if size < 0:
+            raise ConfigurationError("a cache size must be at least 0")
+        self.size = size
+        self._entries: OrderedDict[Hashable, Any] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: Hashable) -> Any:
+        """The entry of ``key``, or None."""
+        if not self.size:
+            return None
+        with self._lock:
+            found = self._entries.get(key)
+            if found is not None:
+                self._entries.move_to_end(key)
+            return found
+
+    def put(self, key: Hashable, value: Any) -> None:
+        """Keep ``value`` for ``key``, dropping the least recently used entry past ``size``."""
+        if not self.size:
+            return
+        with self._lock:
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every entry."""
+        with self._lock:
+            self._entries.clear()
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+
 class PairClassifier:
     """A (claim, evidence) classifier in ONNX with its metadata: what the checkers share.
 
     Subclasses set :attr:`name` and :attr:`rebuild` (the command that makes the file), call
     :meth:`_load`, set ``_batch_size`` and implement :meth:`encode`.
+
+    :meth:`check` and :meth:`check_texts` may remember results (:meth:`_remember`): the
+    tokenised input of each (claim, evidence) pair, and the output of each onnxruntime batch
+    keyed by the SHA-256 of that batch's exact input tensors. onnxruntime's output is a pure
+    function of the model and those tensors, so a remembered batch gives, bit for bit, what
+    running it again would give: a second check of the same pairs (the same batches) runs no
+    model, and its results cannot differ from an uncached run. A pair met inside *other*
+    batches is run again (its batch's tensors differ). :meth:`check_encoded` always runs.
     """
 
     name = "spanproof-pair-classifier"
     rebuild = "rebuild it with `make train-checker`"
     _batch_size: int
     _max_padding = float("inf")
+    _encoded_memo = ResultMemo(0)
+    _batch_memo = ResultMemo(0)
+
+    def _remember(self, batches: int, pairs: int) -> None:
+        """Remember the outputs of up to ``batches`` onnxruntime batches and the tokenised
+        input of up to ``pairs`` pairs (0 and 0: remember nothing)."""
+        self._batch_memo = ResultMemo(batches)
+        self._encoded_memo = ResultMemo(pairs)
+
+    def clear_cache(self) -> None:
+        """Forget every remembered batch output and tokenised pair."""
+        self._batch_memo.clear()
+        self._encoded_memo.clear()
 
     def _load(self, path: Path, metadata_path: Path | None, threads: int) -> dict[str, Any]:
         """Read the model and its metadata (``metadata_path``, else the ``.json`` beside it),
@@ -113,10 +180,45 @@ class PairClassifier:
         return self.check_texts([(p[0], p[1]) for p in pairs])
 
     def check_texts(self, pairs: Sequence[tuple[str, str]]) -> npt.NDArray[np.float32]:
-        """:meth:`check` on (claim, evidence) texts."""
+        """:meth:`check` on (claim, evidence) texts; remembered batches are not run again."""
         if not pairs:
             return np.zeros((0, len(CHECKER_LABELS)), dtype=np.float32)
-        return self.check_encoded(self.encode(pairs))
+        return self._check_remembered(self._encode_remembered(pairs))
+
+    def _encode_remembered(self, pairs: Sequence[tuple[str, str]]) -> list[Encoded]:
+        """:meth:`encode`, tokenising only the pairs not remembered (encoding is per pair)."""
+        memo = self._encoded_memo
+        if not memo.size:
+            return self.encode(pairs)
+        keys = [(claim, evidence) for claim, evidence in pairs]
+        kept = [memo.get(key) for key in keys]
+        missing = sorted({key for key, k in zip(keys, kept, strict=True) if k is None})
+        fresh = dict(zip(missing, self.encode(missing), strict=True)) if missing else {}
+        for key, (ids, types) in fresh.items():  # kept compact: int32 arrays
+            memo.put(key, (np.array(ids, dtype=np.int32), np.array(types, dtype=np.int32)))
+        return [
+            fresh[key] if k is None else (k[0].tolist(), k[1].tolist())
+            for key, k in zip(keys, kept, strict=True)
+        ]
+
+    def _check_remembered(self, encoded: Sequence[Encoded]) -> npt.NDArray[np.float32]:
+        """:meth:`check_encoded`, with the output of a batch whose input tensors are
+        remembered taken from memory instead of running it again."""
+        memo = self._batch_memo
+        if not memo.size:
+            return self.check_encoded(encoded)
+        out = np.zeros((len(encoded), len(CHECKER_LABELS)), dtype=np.float32)
+        lengths = [len(ids) for ids, _ in encoded]
+        for rows in length_batches(lengths, self._batch_size, self._max_padding):
+            feeds = pad_feeds([encoded[i] for i in rows])
+            key = _feeds_key(feeds)
+            found = memo.get(key)
+            if found is None:
+                found = np.array(run_session(self._session, _OUTPUT, feeds, self._path))
+                found.setflags(write=False)
+                memo.put(key, found)
+            out[rows] = found
+        return out
 
     def check_encoded(self, encoded: Sequence[Encoded]) -> npt.NDArray[np.float32]:
         """:meth:`check` on tokenised pairs (from :meth:`encode`), in the batches of
@@ -189,6 +291,16 @@ def pad_feeds(batch: Sequence[Encoded]) -> dict[str, npt.NDArray[np.int64]]:
         feeds["attention_mask"][row, : len(ids)] = 1
         feeds["token_type_ids"][row, : len(types)] = types
     return feeds
+
+
+def _feeds_key(feeds: dict[str, npt.NDArray[np.int64]]) -> bytes:
+    """SHA-256 of a batch's input tensors: names, shapes and bytes."""
+    digest = hashlib.sha256()
+    for name in sorted(feeds):
+        tensor = np.ascontiguousarray(feeds[name])
+        digest.update(f"{name}:{tensor.dtype.str}:{tensor.shape};".encode())
+        digest.update(tensor.tobytes())
+    return digest.digest()
 
 
 def pair_tokenizer(max_tokens: int | None, strategy: str = "longest_first") -> Any:

@@ -22,6 +22,14 @@ the throughput on SciFact windows; batches larger than about 8 pairs were slower
 intermediate tensors), while small batches of like lengths match one pair per call on one thread
 and beat it by a third on two. The same pairs always form the same batches, so results repeat
 bit for bit.
+
+The judge remembers (``cache_batches``, ``cache_pairs``; bounded, least recently used out
+first, in memory) each batch's output keyed by the SHA-256 of its exact input tensors, and each
+pair's word pieces. Because a batch's output is a pure function of those tensors, a remembered
+output is what running the batch again would give, bit for bit: verifying the same claims
+against the same evidence again (the same windows, so the same batches) runs no model, and no
+verdict, score or replayed trace can differ from an uncached run. A pair met in a batch of other
+tensors is run again.
 """
 
 from __future__ import annotations
@@ -96,6 +104,11 @@ class JudgeChecker(PairClassifier):
         max_padding: a batch ends before a pair that would pad its shortest pair by more than
             this share of its length.
         intra_op_num_threads: onnxruntime's intra-op threads.
+        cache_batches: the onnxruntime batches whose outputs are remembered, keyed by their
+            exact input tensors (:class:`~spanproof.providers.checker.cross_encoder.
+            PairClassifier`): checking the same pairs again runs no model and gives the same
+            probabilities bit for bit. 0 remembers nothing (every check runs the model).
+        cache_pairs: the pairs whose tokenised input is remembered (0: none).
 
     Raises:
         ConfigurationError: the model or its metadata is missing or unusable, or the model is
@@ -113,6 +126,8 @@ class JudgeChecker(PairClassifier):
         batch_size: int = 8,
         max_padding: float = 0.1,
         intra_op_num_threads: int = 1,
+        cache_batches: int = 4096,
+        cache_pairs: int = 2048,
     ) -> None:
         path = Path(model_path) if model_path is not None else DEFAULT_JUDGE_PATH
         meta = self._load(path, metadata_path, intra_op_num_threads)
@@ -123,8 +138,11 @@ class JudgeChecker(PairClassifier):
                 "dynamically quantised model would make a pair's result depend on its batch "
                 f"({self.rebuild})"
             )
-        if batch_size < 1 or max_padding < 0:
-            raise ConfigurationError("batch_size must be at least 1 and max_padding at least 0")
+        if batch_size < 1 or max_padding < 0 or cache_batches < 0 or cache_pairs < 0:
+            raise ConfigurationError(
+                "batch_size must be at least 1, and max_padding and the cache sizes at least 0"
+            )
+        self._remember(cache_batches, cache_pairs)
         self._batch_size = batch_size
         self._max_padding = max_padding
         truncation = str(meta.get("truncation", "only_second"))
