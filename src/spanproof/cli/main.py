@@ -31,6 +31,11 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
         "check_command",
         "Check a set of answers, each against its own contexts (RAG test sets, for CI).",
     ),
+    "embed": (
+        "spanproof.cli.embed_commands",
+        "embed_command",
+        "Embed what the store lacks: chunk vectors, and sentence vectors for the embedding cache.",
+    ),
     "erase": (
         "spanproof.cli.store_commands",
         "erase_command",

@@ -93,9 +93,17 @@ def _targets(settings: Settings, targets: tuple[str, ...]) -> list[tuple[str, Fe
 @click.argument("targets", nargs=-1, required=True)
 @DB_OPTION
 @click.option("--no-embed", is_flag=True, help="Store and index only; embed later.")
+@click.option(
+    "--no-sentences",
+    is_flag=True,
+    help="Embed chunks only, not each sentence (faster ingest; `ask` then embeds candidate "
+    "sentences when it first meets them, or run `spanproof embed` later).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @handle_errors
-def ingest_command(targets: tuple[str, ...], db: str | None, no_embed: bool, as_json: bool) -> None:
+def ingest_command(
+    targets: tuple[str, ...], db: str | None, no_embed: bool, no_sentences: bool, as_json: bool
+) -> None:
     """Ingest files, folders, a SciFact corpus JSONL, or pmc:PMC… / pmid:… / doi:… sources."""
     from spanproof.bootstrap import build_embedder, build_parser
     from spanproof.services.impact import resume_walks
@@ -118,7 +126,10 @@ def ingest_command(targets: tuple[str, ...], db: str | None, no_embed: bool, as_
             with progress_bar(err) as progress:
                 task = progress.add_task("embedding", total=max(todo, 0))
                 embedded = embed_pending(
-                    store, embedder, progress=lambda n: progress.advance(task, n)
+                    store,
+                    embedder,
+                    progress=lambda n: progress.advance(task, n),
+                    sentences=not no_sentences,
                 )
         walks = resume_walks(store)  # a retraction notice among them flags its dependents
     counts = Counter(o.status for o in outcomes)

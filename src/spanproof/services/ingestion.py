@@ -1,27 +1,50 @@
 """Ingestion of one source version (SPEC §3): hash, store raw bytes, parse or quarantine, sections,
-chunks, keyword index, measurements; then embeddings for every chunk that lacks one.
+chunks, keyword index, measurements; then embeddings for every chunk that lacks one and, when
+the embedder keeps an embedding cache, for every sentence span the planner can break those chunks
+down to (so that ``ask`` finds the sentences' vectors cached instead of embedding them).
 
 Idempotent and resumable. The steps commit in two transactions — (source, raw bytes, pending
 version) and then (sections, chunks, measurements, parsed state) — so a crash anywhere leaves
 either a pending version, which the next run parses again, or a complete one, which it skips.
-Embedding is its own resumable loop over chunks that have no vector yet.
+Embedding is its own resumable loop over chunks that have no vector yet; :func:`cache_sentences`
+back-fills the sentence vectors of a whole store.
 """
 
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol, runtime_checkable
 
 from spanproof.core.documents import FetchedDocument, ParsedDocument, ParseFailure
 from spanproof.core.ports import Embedder
 from spanproof.core.store import Chunk, EvidenceStore, Measurement, Source
 from spanproof.services.impact import on_source_status
+from spanproof.services.planning import sentence_texts
 from spanproof.text.chunks import MAX_TOKENS, chunk_ranges
 from spanproof.text.measurements import find_measurements
 
 Parser = Callable[[bytes, str], ParsedDocument]
 Progress = Callable[[int], None]
+
+
+@runtime_checkable
+class EmbeddingCache(Embedder, Protocol):
+    """An embedder that keeps the vectors it computes (the on-disk embedding cache)."""
+
+    def missing(self, texts: Sequence[str]) -> list[str]:
+        """The distinct texts with no kept vector yet, in first-seen order."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class SentenceFill:
+    """What :func:`cache_sentences` did: ``sentences`` distinct sentence texts seen,
+    ``embedded`` of them embedded now (the rest were cached already)."""
+
+    sentences: int = 0
+    embedded: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -140,10 +163,13 @@ def embed_pending(
     *,
     batch_size: int = 256,
     progress: Progress | None = None,
+    sentences: bool = False,
 ) -> int:
     """Embed every chunk with no vector under ``embedder``'s model; returns how many.
 
-    Each batch commits on its own, so an interrupted run resumes where it stopped.
+    Each batch commits on its own, so an interrupted run resumes where it stopped. With
+    ``sentences`` and an embedder that is an :class:`EmbeddingCache`, each batch's sentence
+    spans (:func:`~spanproof.services.planning.sentence_texts`) are embedded into the cache too.
     """
     done = 0
     while True:
@@ -155,6 +181,61 @@ def embed_pending(
             store.put_embeddings(
                 embedder.model_id, [(c.id, vectors[i]) for i, c in enumerate(pending)]
             )
+        if sentences and isinstance(embedder, EmbeddingCache):
+            _embed_missing(embedder, sentence_texts(store, pending), batch_size)
         done += len(pending)
         if progress is not None:
             progress(len(pending))
+
+
+def cache_sentences(
+    store: EvidenceStore,
+    embedder: Embedder,
+    *,
+    batch_size: int = 256,
+    progress: Progress | None = None,
+) -> SentenceFill:
+    """Embed into ``embedder``'s cache every sentence span the planner can break the chunks of
+    the store's parsed versions down to, unless cached already; ``progress`` gets the number of
+    sources done. Each batch is kept on its own, so an interrupted run resumes where it stopped.
+
+    An embedder that keeps no cache (not an :class:`EmbeddingCache`) would throw every vector
+    away: nothing is embedded, and the texts are still counted.
+    """
+    seen: set[str] = set()
+    embedded = 0
+    todo: list[str] = []
+    for source_chunks in parsed_chunks(store):
+        texts = [t for t in sentence_texts(store, source_chunks) if t not in seen]
+        seen.update(texts)
+        if isinstance(embedder, EmbeddingCache):
+            todo.extend(texts)
+            if len(todo) >= batch_size:
+                embedded += _embed_missing(embedder, todo, batch_size)
+                todo = []
+        if progress is not None:
+            progress(1)
+    if todo and isinstance(embedder, EmbeddingCache):
+        embedded += _embed_missing(embedder, todo, batch_size)
+    return SentenceFill(len(seen), embedded)
+
+
+def parsed_chunks(store: EvidenceStore, page: int = 500) -> Iterator[list[Chunk]]:
+    """The chunks of each source's parsed versions, one list a source, sources by id."""
+    offset = 0
+    while batch := store.list_sources(limit=page, offset=offset):
+        offset += len(batch)
+        for source in batch:
+            chunks: list[Chunk] = []
+            for version in store.versions(source.id):
+                if version.state == "parsed":
+                    chunks.extend(store.chunks(source.id, version.number))
+            yield chunks
+
+
+def _embed_missing(cache: EmbeddingCache, texts: Sequence[str], batch_size: int) -> int:
+    """Embed the texts ``cache`` lacks, ``batch_size`` at a time; returns how many."""
+    missing = cache.missing(texts)
+    for start in range(0, len(missing), batch_size):
+        cache.embed(missing[start : start + batch_size])
+    return len(missing)

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -185,6 +185,7 @@ class _Candidate:
     end: int
     tokens: int = field(compare=False)
     chunk_rank: int = field(compare=False, default=0)
+    words: tuple[str, ...] = field(compare=False, default=())  # token_texts(text)
 
     @property
     def text(self) -> str:
@@ -269,6 +270,10 @@ class Planner:
             closest=closest,
         )
 
+    def recall(self, question: str) -> list[Chunk]:
+        """The chunks the plan of ``question`` breaks down to sentence spans (recall order)."""
+        return [hit.chunk for hit in self._recall(question, _SectionCache(self._store), [])]
+
     def relevance_features(self, question: str) -> list[tuple[EvidenceSpan, float, float | None]]:
         """Every ranked candidate span of ``question`` with its coverage of the question's
         content words and its cosine to the question (None without a working embedder), in
@@ -277,7 +282,7 @@ class Planner:
         sections = _SectionCache(self._store)
         candidates = _break_down(self._recall(question, sections, notes), sections)
         ranked, cosines = self._rank(question, candidates, notes)
-        coverages = question_coverage(token_texts(question), [token_texts(c.text) for c in ranked])
+        coverages = question_coverage(token_texts(question), [c.words for c in ranked])
         titles = _Titles(self._store)
         return [
             (EvidenceSpan(c.key, c.text, source=_source_ref(c, titles)), cov, cosines.get(c.key))
@@ -302,7 +307,7 @@ class Planner:
         cosines: dict[str, float],
     ) -> dict[str, float]:
         """Each candidate's relevance under ``model``."""
-        coverages = question_coverage(token_texts(question), [token_texts(c.text) for c in ranked])
+        coverages = question_coverage(token_texts(question), [c.words for c in ranked])
         return {
             c.key: model.score(cov, cosines.get(c.key))
             for c, cov in zip(ranked, coverages, strict=True)
@@ -466,7 +471,7 @@ def _safe_embed(
 
 def _lexical_ranking(question: str, candidates: Sequence[_Candidate]) -> list[SearchHit]:
     """Candidates that share a word with the question, by IDF-weighted coverage of it."""
-    token_lists = [token_texts(c.text) for c in candidates]
+    token_lists = [c.words for c in candidates]
     weighted = weigh_claim(token_texts(question), PlanIdf(token_lists))
     scored = [
         (coverage(weighted, Counter(tokens)), c)
@@ -474,6 +479,41 @@ def _lexical_ranking(question: str, candidates: Sequence[_Candidate]) -> list[Se
     ]
     scored = sorted((s for s in scored if s[0] > 0.0), key=lambda s: (-s[0], s[1].key))
     return [SearchHit(c.as_chunk(), score, r) for r, (score, c) in enumerate(scored, start=1)]
+
+
+def chunk_sentences(
+    text: str, sentences: Sequence[tuple[int, int]], start: int, end: int
+) -> Iterator[tuple[int, int, list[str]]]:
+    """The sentence spans of the chunk ``[start, end)`` of a section's ``text``, as the planner
+    breaks it down: each sentence clipped to the chunk, with its word tokens; spans that touch
+    erased text, are blank or hold no token are left out. ``sentences`` are the section's
+    sentence ranges in order."""
+    for sentence in sentences:
+        lo, hi = max(sentence[0], start), min(sentence[1], end)
+        if lo >= hi:
+            continue
+        piece = text[lo:hi]
+        if MASK in piece or not piece.strip():
+            continue
+        words = token_texts(piece)
+        if words:
+            yield lo, hi, words
+
+
+def sentence_texts(store: EvidenceStore, chunks: Sequence[Chunk]) -> list[str]:
+    """The distinct texts of the sentence spans the planner can break ``chunks`` down to, in
+    chunk order: what it embeds when one of these chunks is recalled."""
+    sections = _SectionCache(store)
+    out: dict[str, None] = {}
+    for chunk in chunks:
+        section = sections.section(chunk.source_id, chunk.version, chunk.section_key)
+        if section is None:
+            continue
+        for lo, hi, _ in chunk_sentences(
+            section.text, sections.sentences(section), chunk.start, chunk.end
+        ):
+            out.setdefault(section.text[lo:hi])
+    return list(out)
 
 
 def _break_down(chunks: Sequence[SearchHit], sections: _SectionCache) -> list[_Candidate]:
@@ -485,24 +525,27 @@ def _break_down(chunks: Sequence[SearchHit], sections: _SectionCache) -> list[_C
         section = sections.section(chunk.source_id, chunk.version, chunk.section_key)
         if section is None:
             continue
-        for sentence in sections.sentences(section):
-            start, end = max(sentence[0], chunk.start), min(sentence[1], chunk.end)
-            if start >= end:
-                continue
-            text = section.text[start:end]
-            if MASK in text or not text.strip():
-                continue
+        for start, end, words in chunk_sentences(
+            section.text, sections.sentences(section), chunk.start, chunk.end
+        ):
             key = (
                 f"{chunk.source_id}\x1f{chunk.version:09d}\x1f{section.ordinal:06d}"
                 f"\x1f{start:09d}\x1f{end:09d}"
             )
-            tokens = len(token_texts(text))
-            if key in seen or tokens == 0:
+            if key in seen:
                 continue
             seen.add(key)
             out.append(
                 _Candidate(
-                    key, chunk.source_id, chunk.version, section, start, end, tokens, hit.rank
+                    key,
+                    chunk.source_id,
+                    chunk.version,
+                    section,
+                    start,
+                    end,
+                    len(words),
+                    hit.rank,
+                    tuple(words),
                 )
             )
     return out

@@ -99,6 +99,30 @@ class CachedEmbedder(SqliteCacheFile):
             np.float32, copy=False
         )
 
+    def missing(self, texts: Sequence[str]) -> list[str]:
+        """The distinct ``texts`` with no cached vector under this model, in first-seen order:
+        what :meth:`embed` would send to the inner embedder. Calls no model.
+
+        Raises:
+            StoreError: SQLite failed (retryable when the database was busy or locked).
+        """
+        keys = {text_sha256(text): text for text in texts}
+        found = self._cached((self.model_id, self.model_hash), sorted(keys))
+        return [text for key, text in keys.items() if key not in found]
+
+    def _cached(self, model: tuple[str, str], keys: Sequence[str]) -> set[str]:
+        found: set[str] = set()
+        with self._guard():
+            for chunk in _iter_chunks(keys, _LOOKUP_CHUNK):
+                marks = ",".join("?" * len(chunk))
+                rows = self._db.execute(
+                    f"SELECT text_sha256 FROM {_TABLE} "
+                    f"WHERE model_id = ? AND model_hash = ? AND text_sha256 IN ({marks})",
+                    (*model, *chunk),
+                )
+                found.update(key for (key,) in rows)
+        return found
+
     def _lookup(self, model: tuple[str, str], keys: Sequence[str]) -> dict[str, bytes]:
         found: dict[str, bytes] = {}
         with self._guard():
