@@ -23,10 +23,17 @@ Two passes:
    question-level decision (answer when some span reaches the floor). Printed, to pin in
    ``spanproof/verify/relevance.py``.
 2. **evaluate**: every question through the same engine as ``spanproof ask`` (the pinned
-   relevance model, the configured score model, the bundled embedder, the extractive
-   generator; no traces): abstention on unanswerable and off-topic questions, answers to
-   answerable ones, and how many claims of the answers are supported with their best span in
-   a cited abstract; per half.
+   relevance model and answerability gate, the configured score model, the bundled embedder,
+   the extractive generator; no traces): abstention on unanswerable and off-topic questions,
+   answers to answerable ones, and how many claims of the answers are supported with their
+   best span in a cited abstract; per half. ``--no-gate`` turns the answerability gate off.
+
+``--fit-gate`` only fits the answerability gate (``spanproof.verify.relevance.
+AnswerabilityModel``: logistic regression of answerable vs not on the calibration half's
+questions that ask about a claim and pass the relevance floor, over the best relevance, the
+best whole-source coverage of the claim and the claim's score against the plan; the floor
+keeps ``--gate-keep`` of the answerable ones) and prints it, to pin in
+``spanproof/verify/relevance.py``; it never reads the report half.
 """
 
 from __future__ import annotations
@@ -62,7 +69,13 @@ from spanproof.evaluation.devdata import data_dir
 from spanproof.services.answering import Engine
 from spanproof.services.planning import Planner
 from spanproof.store.sqlite.store import SqliteEvidenceStore
-from spanproof.verify.relevance import RelevanceModel, relevance_model_for
+from spanproof.verify.relevance import (
+    AnswerabilityModel,
+    AnswerabilitySignals,
+    RelevanceModel,
+    answerability_model_for,
+    relevance_model_for,
+)
 
 BEGIN, END = "<!-- answerability:begin -->", "<!-- answerability:end -->"
 #: Logistic scale of a fitted model: relevance 0.5 at the floor, ~0.92 at 0.2 above it.
@@ -262,24 +275,29 @@ def as_model(fitted: dict[str, Any], name: str, embed_model: str) -> RelevanceMo
     )
 
 
-# -------------------------------------------------------------------------------- evaluate
+# ------------------------------------------------------------------------ answerability gate
 
 
-def evaluate(
-    questions: Sequence[Question],
+GateRow = tuple[Question, AnswerabilitySignals | None, bool]
+
+
+def build_engines(
     stores: dict[str, SqliteEvidenceStore],
     embedder: Embedder,
     model: RelevanceModel,
-) -> list[dict[str, Any]]:
-    """Each question asked through the engine; what came back."""
+    gate: AnswerabilityModel | None,
+) -> dict[str, Engine]:
+    """One engine per store, as ``spanproof ask`` builds it (extractive generator, the
+    configured score model, no traces), with ``gate`` as its answerability gate."""
     from spanproof.bootstrap import build_score_model
     from spanproof.config import load_settings
     from spanproof.services.generation import ExtractiveGenerator
     from spanproof.verify.decompose import RuleBasedDecomposer
 
     score_model = build_score_model(load_settings())
-    engines = {
-        kind: Engine(
+    engines = {}
+    for kind, store in stores.items():
+        engine = Engine(
             store=store,
             traces=None,
             embedder=embedder,
@@ -288,8 +306,119 @@ def evaluate(
             score_model=score_model,
             relevance=model,
         )
-        for kind, store in stores.items()
+        engine.answerability = gate
+        engines[kind] = engine
+    return engines
+
+
+def collect_gate(questions: Sequence[Question], engines: dict[str, Engine]) -> list[GateRow]:
+    """Each question's gate signals (None where the gate does not apply) and whether its plan
+    kept a span (passed the relevance floor)."""
+    out: list[GateRow] = []
+    for q in questions:
+        engine = engines[UNANSWERABLE if q.kind == UNANSWERABLE else ANSWERABLE]
+        plan = engine.planner.plan(q.text)
+        out.append((q, engine.answerability_signals(q.text, plan), not plan.abstains))
+    return out
+
+
+def _gate_x(s: AnswerabilitySignals) -> list[float]:
+    p = min(max(s.relevance, 1e-6), 1 - 1e-6)
+    return [math.log(p / (1 - p)), s.source_coverage, s.claim_score]
+
+
+def fit_gate(rows: Sequence[GateRow], keep: float, iterations: int = 4000) -> dict[str, Any]:
+    """A logistic regression (numpy, full-batch gradient descent from zero, L2 0.01 on
+    standardised features: deterministic) of answerable vs not over the questions the gate
+    applies to; the floor keeps ``keep`` of the answerable ones that passed the relevance floor.
+    """
+    import numpy as np
+
+    xs = [_gate_x(s) for _, s, _ in rows if s is not None]
+    ys = [q.kind == ANSWERABLE for q, s, _ in rows if s is not None]
+    x, y = np.asarray(xs, dtype=np.float64), np.asarray(ys, dtype=np.float64)
+    mu, sd = x.mean(axis=0), x.std(axis=0) + 1e-9
+    xs_ = (x - mu) / sd
+    w, b = np.zeros(x.shape[1]), 0.0
+    for _ in range(iterations):
+        p = 1 / (1 + np.exp(-(xs_ @ w + b)))
+        w -= 0.5 * (xs_.T @ (p - y) / len(y) + 0.01 * w)
+        b -= 0.5 * float((p - y).mean())
+    weights = w / sd
+    bias = b - float(weights @ mu)
+    linear = x @ weights + bias
+    answerable = np.sort(linear[y == 1])
+    cut = float(answerable[math.floor((1 - keep) * len(answerable))])
+    return {
+        "relevance_weight": round(float(weights[0]), 4),
+        "coverage_weight": round(float(weights[1]), 4),
+        "claim_weight": round(float(weights[2]), 4),
+        "bias": round(bias - cut + 1e-4, 4),
+        "keep": keep,
+        "questions": len(ys),
+        "answerable": int(y.sum()),
     }
+
+
+def fit_gate_only(
+    questions: Sequence[Question],
+    stores: dict[str, SqliteEvidenceStore],
+    embedder: Embedder,
+    model: RelevanceModel,
+    keep: float,
+) -> int:
+    """``--fit-gate``: the gate fitted on the calibration half, printed with its trade-off on
+    that half (the report half is not read)."""
+    shipped = answerability_model_for(model.name)
+    calibration = [q for q in questions if q.split == CALIBRATION]
+    rows = collect_gate(calibration, build_engines(stores, embedder, model, shipped))
+    fitted = fit_gate(rows, keep)
+    for other in (0.95, 0.97, 0.98, 0.99):
+        print(f"keep {other}: bias {fit_gate(rows, other)['bias']}", file=sys.stderr)
+    gate = gate_model(fitted, model)
+    curve = gate_tradeoff(rows, gate, (-1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0))
+    print(json.dumps({"fit": fitted, "model": repr(gate), "calibration_tradeoff": curve}, indent=1))
+    return 0
+
+
+def gate_model(fitted: dict[str, Any], relevance: RelevanceModel) -> AnswerabilityModel:
+    return AnswerabilityModel(
+        name="fitted",
+        relevance_model=relevance.name,
+        score_model="v2",
+        relevance_weight=fitted["relevance_weight"],
+        coverage_weight=fitted["coverage_weight"],
+        claim_weight=fitted["claim_weight"],
+        bias=fitted["bias"],
+    )
+
+
+def gate_tradeoff(
+    rows: Sequence[GateRow], gate: AnswerabilityModel, shifts: Sequence[float]
+) -> list[dict[str, Any]]:
+    """Answer and abstention rates with the gate's floor raised by each shift (in units of the
+    logistic function's argument; 0 is the model's floor, < 0 lowers it), from the signals
+    alone (a plan that kept no span abstains; a question the gate does not read is answered)."""
+    out = []
+    for shift in shifts:
+        row: dict[str, Any] = {"shift": shift}
+        for kind in KINDS:
+            mine = [(s, kept) for q, s, kept in rows if q.kind == kind]
+            answered = [
+                kept and (s is None or gate.score(s) >= 1 / (1 + math.exp(-shift)))
+                for s, kept in mine
+            ]
+            share = sum(answered) / len(mine) if mine else None
+            row[kind] = share if kind == ANSWERABLE or share is None else 1 - share
+        out.append(row)
+    return out
+
+
+# -------------------------------------------------------------------------------- evaluate
+
+
+def evaluate(questions: Sequence[Question], engines: dict[str, Engine]) -> list[dict[str, Any]]:
+    """Each question asked through the engine; what came back."""
     rows = []
     for q in questions:
         engine = engines[UNANSWERABLE if q.kind == UNANSWERABLE else ANSWERABLE]
@@ -367,7 +496,8 @@ def render(result: dict[str, Any]) -> str:
         BEGIN,
         "",
         f"Measured by `python scripts/answerability.py --limit {result['limit']} --seed "
-        f"{result['seed']}{' --judge-probe' if result.get('judge_probe') else ''} --write "
+        f"{result['seed']}{' --judge-probe' if result.get('judge_probe') else ''}"
+        f"{' --no-gate' if not result.get('gate') else ''} --write "
         f"docs/quality.md` on {result['date']} "
         f"({result['seconds']:.0f} s on this machine). Questions: {result['questions']} — "
         f"{result['limit']} SciFact train claims with a rationale as open questions "
@@ -421,6 +551,29 @@ def render(result: dict[str, Any]) -> str:
             f"| {row['floor']} | {_pct(row[ANSWERABLE])} | {_pct(row[UNANSWERABLE])} | "
             f"{_pct(row[OFF_TOPIC])} |"
         )
+    gate = result.get("gate")
+    if gate:
+        lines += [
+            "",
+            f"The answerability gate `{gate['name']}` (in the table above): a question that asks "
+            'about a claim ("What is known about whether X?", "Is it true that X?", '
+            '"Does X …?") and passed the relevance floor is answered only when '
+            f"{gate['bias']} + {gate['relevance_weight']}·logit(best relevance) + "
+            f"{gate['coverage_weight']}·source coverage + {gate['claim_weight']}·claim score ≥ 0 "
+            "(answerability ≥ 0.5), where source coverage is the largest IDF-weighted share of "
+            "X's content words one planned source holds in its whole text and claim score is X's "
+            f"support score against the plan under score model {gate['score_model']}. Fitted "
+            "with `--fit-gate` on the calibration half only. Moving its floor (report half, from "
+            "the signals; + is stricter):",
+            "",
+            "| floor shift | answerable answered | unanswerable abstained | off-topic abstained |",
+            "|---:|---:|---:|---:|",
+        ]
+        for row in result["gate_tradeoff_report_half"]:
+            lines.append(
+                f"| {row['shift']:+.1f} | {_pct(row[ANSWERABLE])} | {_pct(row[UNANSWERABLE])} | "
+                f"{_pct(row[OFF_TOPIC])} |"
+            )
     probe = result.get("judge_probe")
     if probe:
         w, wo = (
@@ -454,7 +607,7 @@ def write_section(path: Path, text: str) -> None:
     path.write_text(new, encoding="utf-8")
 
 
-def main() -> int:
+def _arguments() -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=60, help="SciFact claims (and off-topic)")
     parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
@@ -466,7 +619,26 @@ def main() -> int:
         "--judge-probe", action="store_true", help="also measure the judge as a relevance signal"
     )
     parser.add_argument("--write", type=Path, help="write the section into this markdown file")
-    args = parser.parse_args()
+    parser.add_argument(
+        "--no-gate", action="store_true", help="evaluate without the answerability gate"
+    )
+    parser.add_argument(
+        "--fit-gate",
+        action="store_true",
+        help="only fit the answerability gate on the calibration half and print it",
+    )
+    parser.add_argument(
+        "--gate-keep",
+        type=float,
+        default=0.95,
+        help="share of calibration answerable questions past the relevance floor the fitted "
+        "gate keeps",
+    )
+    return parser.parse_args()
+
+
+def main() -> int:
+    args = _arguments()
     root = data_dir()
     if root is None:
         print("the data folder (../shared/data) is absent: nothing to measure", file=sys.stderr)
@@ -485,6 +657,10 @@ def main() -> int:
         print(f"stores ready: {store_info}", file=sys.stderr, flush=True)
         with SqliteEvidenceStore(main_db) as main_store, SqliteEvidenceStore(removed_db) as rem:
             stores = {ANSWERABLE: main_store, UNANSWERABLE: rem}
+            model = relevance_model_for(embedder.model_id)
+            shipped = answerability_model_for(model.name)
+            if args.fit_gate:
+                return fit_gate_only(questions, stores, embedder, model, args.gate_keep)
             data = collect_features(questions, stores, embedder)
             cal = [d for d in data if d[0].split == CALIBRATION]
             fitted = fit(cal, lexical=False)
@@ -494,8 +670,13 @@ def main() -> int:
             floors = [round(f + d, 3) for d in (-0.1, -0.05, 0.0, 0.05, 0.1, 0.15)]
             curve = tradeoff([d for d in data if d[0].split == REPORT], a, b, floors)
             probe = judge_probe(cal, a, b) if args.judge_probe else None
-            model = relevance_model_for(embedder.model_id)
-            rows = evaluate(questions, stores, embedder, model)
+            gate = None if args.no_gate else shipped
+            engines = build_engines(stores, embedder, model, gate)
+            gate_curve = None
+            if gate is not None:
+                gate_rows = collect_gate([q for q in questions if q.split == REPORT], engines)
+                gate_curve = gate_tradeoff(gate_rows, gate, (-1.0, -0.5, 0.0, 0.5, 1.0))
+            rows = evaluate(questions, engines)
     result = {
         "limit": args.limit,
         "seed": args.seed,
@@ -510,6 +691,18 @@ def main() -> int:
             "bias": model.bias,
             "floor": model.floor,
         },
+        "gate": None
+        if gate is None
+        else {
+            "name": gate.name,
+            "relevance_weight": gate.relevance_weight,
+            "coverage_weight": gate.coverage_weight,
+            "claim_weight": gate.claim_weight,
+            "bias": gate.bias,
+            "floor": gate.floor,
+            "score_model": gate.score_model,
+        },
+        "gate_tradeoff_report_half": gate_curve,
         "fit": fitted,
         "fit_lexical": fitted_lexical,
         "tradeoff_report_half": curve,

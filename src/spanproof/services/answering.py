@@ -24,7 +24,9 @@ from typing import Any
 from spanproof.core.checker import EntailmentChecker
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import (
+    Claim,
     ClaimVerdict,
+    EvidenceSpan,
     Outcome,
     Policy,
     Report,
@@ -38,14 +40,26 @@ from spanproof.services.generation import Generation, Generator
 from spanproof.services.planning import Plan, Planner, PlannerSettings
 from spanproof.services.propositions import PropositionCheck, check_proposition, with_lead
 from spanproof.services.replay import RecordingEmbedder, trace_embeddings
-from spanproof.services.verification import VERIFIED, verify_draft
+from spanproof.services.verification import VERIFIED, score_all, verify_draft
+from spanproof.text.tokens import token_texts
 from spanproof.verify.decompose import MARKER_RE
 from spanproof.verify.prompt import PROMPT_MODEL, build_generation_messages, prompt_hash
-from spanproof.verify.relevance import RelevanceModel
-from spanproof.verify.scoring import ScoreModel
+from spanproof.verify.relevance import (
+    AnswerabilityModel,
+    AnswerabilitySignals,
+    RelevanceModel,
+    answerability_model_for,
+    asked_claim,
+    source_coverage,
+)
+from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
 
 #: What an answer says when no span of the store bears on the question (issue 15).
 ABSTENTION = "The sources do not answer this question."
+#: How many distinct sources of a plan the answerability gate reads in whole (best first).
+GATE_SOURCES = 8
+#: How many of the closest spans an abstention of the answerability gate lists.
+GATE_CLOSEST = 3
 
 
 @dataclass(frozen=True, slots=True)
@@ -164,6 +178,11 @@ class Engine:
         relevance: the relevance model that keeps a plan to the spans bearing on the question
             (:mod:`spanproof.verify.relevance`); with none left the answer abstains. None keeps
             every planned span and never abstains.
+        answerability: the gate that abstains from a question asking about a claim the
+            planned sources do not state (:class:`~spanproof.verify.relevance.
+            AnswerabilityModel`); by default the one fitted with ``relevance``
+            (:func:`~spanproof.verify.relevance.answerability_model_for`), none without a
+            relevance model. The attribute of that name may be set to None to turn it off.
     """
 
     def __init__(
@@ -179,6 +198,7 @@ class Engine:
         planner: PlannerSettings | None = None,
         checker: EntailmentChecker | None = None,
         relevance: RelevanceModel | None = None,
+        answerability: AnswerabilityModel | None = None,
     ) -> None:
         self.store = store
         self.traces = traces
@@ -189,6 +209,9 @@ class Engine:
         self.policy = policy
         self.planner = Planner(store, embedder, planner, relevance=relevance)
         self.checker = checker
+        self.answerability = answerability or (
+            answerability_model_for(relevance.name) if relevance is not None else None
+        )
 
     def ask(
         self, question: str, *, policy: Policy | None = None, hints: Sequence[str] = ()
@@ -208,6 +231,9 @@ class Engine:
             raise InvalidInputError("the question is empty: ask something")
         policy = policy or self.policy
         plan = self.planner.plan(question, hints)
+        gate = self._gate(question, plan)
+        if gate is not None and not gate["answered"]:
+            plan = _abstaining(plan)
         if plan.abstains:  # nothing relevant: no draft is written from unrelated sentences
             messages = build_generation_messages(question, plan.evidence)
             generation = Generation("", self.generator.model_id, prompt_hash(messages))
@@ -259,7 +285,7 @@ class Engine:
             outcome=report.outcome.value,
             counts=report.counts,
             proposition=proposition.to_dict() if proposition else {},
-            relevance=plan.relevance_record(),
+            relevance={**plan.relevance_record(), **({"answerability": gate} if gate else {})},
         )
         stored = self.traces.append(trace) if self.traces is not None else None
         return Answer(
@@ -279,6 +305,55 @@ class Engine:
             answered=not plan.abstains,
             relevance=plan.best_relevance,
         )
+
+    def answerability_signals(self, question: str, plan: Plan) -> AnswerabilitySignals | None:
+        """What the answerability gate reads of ``plan``; None when it does not apply: no gate,
+        a plan that already abstains or was made under another relevance model, a question
+        that asks about no claim, or a claim score that could not be computed."""
+        gate = self.answerability
+        if gate is None or plan.abstains or plan.relevance_model != gate.relevance_model:
+            return None
+        claim = asked_claim(question)
+        if claim is None:
+            return None
+        verdicts, status = score_all(
+            [Claim(id="q1", text=claim.rstrip("."))],
+            plan.spans,
+            self.embedder,
+            SCORE_MODELS[gate.score_model],
+        )
+        if status != VERIFIED or not verdicts:
+            return None
+        sources: dict[tuple[str, int], None] = {}
+        for _, span in sorted(zip(plan.relevance, plan.spans, strict=True), key=_by_relevance):
+            sources.setdefault((str(span.source["source_id"]), int(span.source["version"])))
+        texts = [
+            [t for section in self.store.sections(sid, version) for t in token_texts(section.text)]
+            for sid, version in list(sources)[:GATE_SOURCES]
+        ]
+        covered = source_coverage(
+            token_texts(claim), [token_texts(s.text) for s in plan.spans], texts
+        )
+        return AnswerabilitySignals(
+            claim=claim,
+            relevance=max(plan.relevance),
+            source_coverage=max(covered, default=0.0),
+            claim_score=verdicts[0].score,
+        )
+
+    def _gate(self, question: str, plan: Plan) -> dict[str, Any] | None:
+        """The answerability gate's decision on ``plan`` as the trace records it, or None."""
+        signals = self.answerability_signals(question, plan)
+        if signals is None or self.answerability is None:
+            return None
+        score = self.answerability.score(signals)
+        return {
+            "model": self.answerability.name,
+            "floor": self.answerability.floor,
+            "score": round(score, 6),
+            "answered": score >= self.answerability.floor,
+            "signals": signals.to_dict(),
+        }
 
     def _models(self, plan: Plan, generation: Generation, report: Report) -> dict[str, str]:
         embed, embed_hash = report.embed_model, report.embed_model_hash
@@ -306,3 +381,29 @@ class Engine:
             usage["decompose_input_tokens"] = decompose.input_tokens
             usage["decompose_output_tokens"] = decompose.output_tokens
         return usage
+
+
+def _by_relevance(pair: tuple[float, EvidenceSpan]) -> tuple[float, str]:
+    return (-pair[0], pair[1].id)
+
+
+def _abstaining(plan: Plan) -> Plan:
+    """``plan`` emptied for an abstention: its best spans (one per source) become the closest."""
+    ranked = sorted(zip(plan.relevance, plan.spans, strict=True), key=_by_relevance)
+    closest: list[EvidenceSpan] = []
+    seen: set[Any] = set()
+    for score, span in ranked:
+        if span.source.get("source_id") in seen:
+            continue
+        seen.add(span.source.get("source_id"))
+        closest.append(
+            replace(
+                span,
+                id=f"C{len(closest) + 1}",
+                truth_class=False,
+                source={**span.source, "relevance": score},
+            )
+        )
+        if len(closest) == GATE_CLOSEST:
+            break
+    return replace(plan, spans=(), relevance=(), closest=tuple(closest))

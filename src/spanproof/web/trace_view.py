@@ -261,8 +261,9 @@ class ClosestSource:
 class RelevanceView:
     """How relevant the plan was to the question (``Trace.relevance``), as shown.
 
-    ``answered`` is False for an abstention: no span reached ``floor``; ``closest`` are then the
-    spans that came nearest.
+    ``answered`` is False for an abstention: no span reached ``floor``, or the answerability gate
+    (``gate_*``, set when the trace records its decision) found that no source states what the
+    question asks about; ``closest`` are then the spans that came nearest.
     """
 
     score: str
@@ -270,6 +271,15 @@ class RelevanceView:
     model: str
     answered: bool
     closest: tuple[ClosestSource, ...]
+    gate_model: str = ""
+    gate_score: str = ""
+    gate_floor: str = ""
+    gate_answered: bool = True
+
+    @property
+    def gate_abstained(self) -> bool:
+        """The answerability gate, not the relevance floor, made this answer an abstention."""
+        return bool(self.gate_model) and not self.gate_answered
 
     @classmethod
     def of(cls, trace: Trace) -> RelevanceView | None:
@@ -291,12 +301,18 @@ class RelevanceView:
                     score=_score(entry.get("relevance")),
                 )
             )
+        gate = record.get("answerability")
+        gate = gate if isinstance(gate, dict) else {}
         return cls(
             score=_score(record.get("score")),
             floor=_score(record.get("floor")),
             model=str(record.get("model", "")),
             answered=record.get("answered") is not False,
             closest=tuple(closest),
+            gate_model=str(gate.get("model", "")),
+            gate_score=_score(gate.get("score")) if gate else "",
+            gate_floor=_score(gate.get("floor")) if gate else "",
+            gate_answered=gate.get("answered") is not False,
         )
 
 
