@@ -16,6 +16,7 @@ from spanproof.providers.embeddings.cache import CachedEmbedder
 from spanproof.services.ingestion import (
     EmbeddingCache,
     SentenceFill,
+    cache_chunk_sentences,
     cache_sentences,
     embed_pending,
     ingest,
@@ -152,3 +153,16 @@ def test_erased_text_is_never_cached(store: SqliteEvidenceStore, tmp_path: Path)
     with CachedEmbedder(FakeEmbedder(), tmp_path / "e.sqlite") as cache:
         cache_sentences(store, cache)
         assert cache.missing(["Daily walking lowered systolic blood pressure."]) != []
+
+
+def test_cache_chunk_sentences_fills_one_version_and_skips_an_embedder_without_a_cache(
+    store: SqliteEvidenceStore, tmp_path: Path
+) -> None:
+    chunks = next(iter(parsed_chunks(store)))
+    wanted = sentence_texts(store, chunks)
+    assert wanted
+    assert cache_chunk_sentences(store, FakeEmbedder(), chunks) == 0
+    with CachedEmbedder(FakeEmbedder(), tmp_path / "e.sqlite") as cache:
+        assert cache_chunk_sentences(store, cache, chunks, batch_size=2) == len(wanted)
+        assert cache.missing(wanted) == []
+        assert cache_chunk_sentences(store, cache, chunks) == 0  # nothing left

@@ -228,7 +228,7 @@ def add_source(body: SourceUpload, state: State, request: Request) -> Any:
     outcome = ingest(state.store, fetched, source_id, request.app.state.parse)
     embedded = 0
     if state.engine.embedder is not None:
-        embedded = embed_pending(state.store, state.engine.embedder)
+        embedded = embed_pending(state.store, state.engine.embedder, sentences=True)
     answer = {
         "source_id": outcome.source_id,
         "version": outcome.version,

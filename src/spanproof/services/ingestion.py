@@ -181,8 +181,8 @@ def embed_pending(
             store.put_embeddings(
                 embedder.model_id, [(c.id, vectors[i]) for i, c in enumerate(pending)]
             )
-        if sentences and isinstance(embedder, EmbeddingCache):
-            _embed_missing(embedder, sentence_texts(store, pending), batch_size)
+        if sentences:
+            cache_chunk_sentences(store, embedder, pending, batch_size=batch_size)
         done += len(pending)
         if progress is not None:
             progress(len(pending))
@@ -231,6 +231,17 @@ def parsed_chunks(store: EvidenceStore, page: int = 500) -> Iterator[list[Chunk]
                 if version.state == "parsed":
                     chunks.extend(store.chunks(source.id, version.number))
             yield chunks
+
+
+def cache_chunk_sentences(
+    store: EvidenceStore, embedder: Embedder, chunks: Sequence[Chunk], *, batch_size: int = 256
+) -> int:
+    """Embed into ``embedder``'s cache the sentence spans of ``chunks`` it lacks (what the planner
+    embeds when one of them is recalled); returns how many. Nothing to do, and 0, when
+    ``embedder`` keeps no cache."""
+    if not isinstance(embedder, EmbeddingCache):
+        return 0
+    return _embed_missing(embedder, sentence_texts(store, chunks), batch_size)
 
 
 def _embed_missing(cache: EmbeddingCache, texts: Sequence[str], batch_size: int) -> int:

@@ -20,7 +20,7 @@ from typing import Any
 from dbos import DBOS
 
 from spanproof.core.documents import FetchedDocument
-from spanproof.services.ingestion import content_hash, ingest
+from spanproof.services.ingestion import cache_chunk_sentences, content_hash, ingest
 from spanproof.workflows.runtime import current
 
 INGEST_WORKFLOW = "spanproof.ingest_document"
@@ -51,7 +51,8 @@ def store_step(source_id: str, fetched: FetchedDocument) -> dict[str, Any]:
 
 @DBOS.step(name="spanproof.ingest.embed")
 def embed_step(source_id: str, version: int) -> int:
-    """Embed the chunks of one version; returns how many.
+    """Embed the chunks of one version, and their sentences into the embedding cache; returns
+    how many chunks.
 
     Idempotent: vectors are keyed by chunk id (and the embedder caches by text), so a re-run
     rewrites the same rows.
@@ -65,6 +66,7 @@ def embed_step(source_id: str, version: int) -> int:
     items = [(c.id, vectors[i]) for i, c in enumerate(chunks)]
     with rt.store.transaction():
         rt.store.put_embeddings(embedder.model_id, items)
+    cache_chunk_sentences(rt.store, embedder, chunks)  # so that ask embeds only the question
     return len(chunks)
 
 
