@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -111,30 +112,25 @@ class CachedEmbedder(SqliteCacheFile):
         return [text for key, text in keys.items() if key not in found]
 
     def _cached(self, model: tuple[str, str], keys: Sequence[str]) -> set[str]:
-        found: set[str] = set()
-        with self._guard():
-            for chunk in _iter_chunks(keys, _LOOKUP_CHUNK):
-                marks = ",".join("?" * len(chunk))
-                rows = self._db.execute(
-                    f"SELECT text_sha256 FROM {_TABLE} "
-                    f"WHERE model_id = ? AND model_hash = ? AND text_sha256 IN ({marks})",
-                    (*model, *chunk),
-                )
-                found.update(key for (key,) in rows)
-        return found
+        return {row[0] for row in self._select("text_sha256", model, keys)}
 
     def _lookup(self, model: tuple[str, str], keys: Sequence[str]) -> dict[str, bytes]:
-        found: dict[str, bytes] = {}
+        return {key: bytes(blob) for key, blob in self._select("text_sha256, vector", model, keys)}
+
+    def _select(self, columns: str, model: tuple[str, str], keys: Sequence[str]) -> list[Any]:
+        """``columns`` of the rows of ``model`` whose text hash is one of ``keys``."""
+        rows: list[Any] = []
         with self._guard():
             for chunk in _iter_chunks(keys, _LOOKUP_CHUNK):
                 marks = ",".join("?" * len(chunk))
-                rows = self._db.execute(
-                    f"SELECT text_sha256, vector FROM {_TABLE} "
-                    f"WHERE model_id = ? AND model_hash = ? AND text_sha256 IN ({marks})",
-                    (*model, *chunk),
+                rows.extend(
+                    self._db.execute(
+                        f"SELECT {columns} FROM {_TABLE} "
+                        f"WHERE model_id = ? AND model_hash = ? AND text_sha256 IN ({marks})",
+                        (*model, *chunk),
+                    )
                 )
-                found.update((key, bytes(blob)) for key, blob in rows)
-        return found
+        return rows
 
     def _store(self, model: tuple[str, str], vectors: dict[str, bytes]) -> None:
         rows = [
