@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 from urllib.parse import quote
 
 import httpx
 
 from spanproof.core.errors import ConfigurationError, RuntimeFailure
+from spanproof.providers.closing import ClosesOnExit
 
 __all__ = ["HttpClientOwner", "Redactor", "check_base_url", "json_object"]
 
@@ -72,7 +72,7 @@ class Redactor:
         return text
 
 
-class HttpClientOwner:
+class HttpClientOwner(ClosesOnExit):
     """Base of the adapters that own an ``httpx`` client: :meth:`close` (or leaving a ``with``
     block) closes its connection pool. Subclasses set ``_client`` (or override :meth:`close`)."""
 
@@ -81,14 +81,3 @@ class HttpClientOwner:
     def close(self) -> None:
         """Close the HTTP connection pool."""
         self._client.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()

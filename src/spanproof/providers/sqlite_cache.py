@@ -12,10 +12,9 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from types import TracebackType
-from typing import Self
 
 from spanproof.core.errors import ConfigurationError, StoreError
+from spanproof.providers.closing import ClosesOnExit
 
 __all__ = ["SqliteCacheFile", "text_sha256"]
 
@@ -32,7 +31,7 @@ def _a(word: str) -> str:
     return "an" if word[:1].lower() in "aeiou" else "a"
 
 
-class SqliteCacheFile:
+class SqliteCacheFile(ClosesOnExit):
     """One cache table in one SQLite file, shared by threads (a lock) and processes (WAL).
 
     Args:
@@ -70,17 +69,6 @@ class SqliteCacheFile:
         """Close the SQLite connection; the cache cannot be used afterwards."""
         with self._lock:
             self._db.close()
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
