@@ -15,7 +15,7 @@ Invariants every backend keeps:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from typing import Protocol, runtime_checkable
@@ -234,3 +234,13 @@ class EvidenceStore(Protocol):
     def stats(self) -> dict[str, int]:
         """Row counts: sources, versions, sections, chunks, embeddings, measurements, erasures."""
         ...
+
+
+def iter_sources(store: EvidenceStore, page: int = 200) -> Iterator[Source]:
+    """Every source of ``store`` by id, read ``page`` at a time."""
+    offset = 0
+    while batch := store.list_sources(limit=page, offset=offset):
+        yield from batch
+        if len(batch) < page:
+            return
+        offset += len(batch)

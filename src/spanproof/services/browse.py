@@ -20,7 +20,7 @@ from spanproof.core.graph_store import GraphStore
 from spanproof.core.outcome import headline, trace_outcome
 from spanproof.core.record_store import RecordStore
 from spanproof.core.records import Record
-from spanproof.core.store import EvidenceStore, Source, Version
+from spanproof.core.store import EvidenceStore, Source, Version, iter_sources
 from spanproof.core.trace import Trace, TraceStore
 
 #: The most rows one listing reads to filter and count (a larger store says "at least").
@@ -219,18 +219,8 @@ class SourceRow:
         return self.source.status
 
 
-def _all_sources(store: EvidenceStore) -> Iterator[Source]:
-    offset = 0
-    while True:
-        batch = store.list_sources(limit=_BATCH, offset=offset)
-        yield from batch
-        if len(batch) < _BATCH:
-            return
-        offset += _BATCH
-
-
 def _source_rows(store: EvidenceStore) -> Iterator[SourceRow]:
-    for source in _all_sources(store):
+    for source in iter_sources(store, _BATCH):
         versions = store.versions(source.id)
         yield SourceRow(source, len(versions), versions[-1] if versions else None)
 
@@ -267,7 +257,7 @@ def browse_sources(
 def connectors(store: EvidenceStore, scan: int = SCAN_LIMIT) -> list[str]:
     """The connectors of the sources (the first ``scan`` sources), sorted."""
     seen: set[str] = set()
-    for n, source in enumerate(_all_sources(store), start=1):
+    for n, source in enumerate(iter_sources(store, _BATCH), start=1):
         seen.add(source.connector)
         if n >= scan:
             break

@@ -19,7 +19,7 @@ from typing import Protocol, runtime_checkable
 
 from spanproof.core.documents import FetchedDocument, ParsedDocument, ParseFailure
 from spanproof.core.ports import Embedder
-from spanproof.core.store import Chunk, EvidenceStore, Measurement, Source
+from spanproof.core.store import Chunk, EvidenceStore, Measurement, Source, iter_sources
 from spanproof.services.impact import on_source_status
 from spanproof.services.planning import sentence_texts
 from spanproof.text.chunks import MAX_TOKENS, chunk_ranges
@@ -222,15 +222,12 @@ def cache_sentences(
 
 def parsed_chunks(store: EvidenceStore, page: int = 500) -> Iterator[list[Chunk]]:
     """The chunks of each source's parsed versions, one list a source, sources by id."""
-    offset = 0
-    while batch := store.list_sources(limit=page, offset=offset):
-        offset += len(batch)
-        for source in batch:
-            chunks: list[Chunk] = []
-            for version in store.versions(source.id):
-                if version.state == "parsed":
-                    chunks.extend(store.chunks(source.id, version.number))
-            yield chunks
+    for source in iter_sources(store, page):
+        chunks: list[Chunk] = []
+        for version in store.versions(source.id):
+            if version.state == "parsed":
+                chunks.extend(store.chunks(source.id, version.number))
+        yield chunks
 
 
 def cache_chunk_sentences(
