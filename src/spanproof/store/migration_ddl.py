@@ -4,7 +4,8 @@ Each revision under ``sqlite/migrations/versions`` and ``postgres/migrations/ver
 the tables the two stores define alike from the functions here, rendered for its dialect
 (:class:`~spanproof.store.sql.Dialect`), and adds only what is its own (FTS5 and triggers for
 SQLite; tsvector, pgvector and PL/pgSQL triggers for PostgreSQL). A downgrade drops what its
-upgrade created (:func:`drop_created`); :func:`steps` gives a revision both.
+upgrade created (:func:`drop_created`); :func:`steps` gives a revision both, and :func:`run`
+runs them on either driver.
 
 SQLite keeps each ``CREATE`` statement's text in ``sqlite_master`` as written, so the layout of
 these strings is part of existing files' schemas: change a table only in a new revision.
@@ -14,7 +15,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from spanproof.store import sql
 from spanproof.store.sql import Dialect
@@ -47,24 +47,28 @@ def drop_created(statements: Iterable[str]) -> tuple[str, ...]:
     return (*reversed(tables), *reversed(functions))
 
 
-def steps(
-    run: Callable[[Sequence[str]], None], statements: Sequence[str]
-) -> tuple[Callable[[], None], Callable[[], None]]:
-    """A revision's ``upgrade`` (``run`` the statements) and ``downgrade`` (``run`` what drops
+def run(statements: Sequence[str]) -> None:
+    """Run the statements in order, in the migration's transaction, each exactly as written.
+
+    They reach the driver with no parameters, so nothing in them (``%`` in PL/pgSQL ``RAISE``
+    formats, ``:`` casts) is taken for a placeholder. Offline (``alembic upgrade --sql``, which
+    only the SQLite environment allows) they are written out instead.
+    """
+    from alembic import op
+
+    if op.get_context().as_sql:
+        for statement in statements:
+            op.execute(statement)
+        return
+    conn = op.get_bind()
+    for statement in statements:
+        conn.exec_driver_sql(statement, execution_options={"no_parameters": True})
+
+
+def steps(statements: Sequence[str]) -> tuple[Callable[[], None], Callable[[], None]]:
+    """A revision's ``upgrade`` (:func:`run` the statements) and ``downgrade`` (run what drops
     what they create, :func:`drop_created`)."""
     return (lambda: run(statements)), (lambda: run(drop_created(statements)))
-
-
-def current_revision(conn: Any, has_table: str) -> str | None:
-    """The revision recorded in the database, or None for one Alembic has never touched.
-
-    ``has_table``: the dialect's query whose one value is true when ``alembic_version`` exists.
-    """
-    found = conn.execute(has_table).fetchone()
-    if found is None or not found[0]:
-        return None
-    row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
-    return None if row is None else str(row[0])
 
 
 # 0001 ------------------------------------------------------------------------------------------

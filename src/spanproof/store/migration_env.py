@@ -1,45 +1,113 @@
-"""What the SQLite and PostgreSQL Alembic environments (``*/migrations/env.py``) do alike.
+"""Alembic run in code, one way for both dialects (no ``alembic.ini``).
 
-The caller hands over an open connection in ``config.attributes["connection"]`` or an engine in
-``config.attributes["engine"]``; without either (the ``alembic`` command line, a bare
-``Config``) an engine is built from ``sqlalchemy.url`` and disposed of afterwards.
+:func:`upgrade` runs the pending revisions of a script directory in one transaction on one
+connection, which it hands to the dialect's ``migrations/env.py`` (:func:`run_env`) in
+``config.attributes["connection"]``. Without one (the ``alembic`` command line, a bare
+:func:`alembic_config`) the environment builds an engine from ``sqlalchemy.url`` and disposes of
+it afterwards. Alembic and SQLAlchemy are imported only when a migration runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from alembic import context
-from sqlalchemy import Connection, Engine
+if TYPE_CHECKING:
+    from sqlalchemy import Connection, Engine
 
 
-def run_online(new_engine: Callable[[str], Engine], default_url: str = "", **options: Any) -> None:
-    """Run the pending revisions on the caller's connection or engine, or on a new engine.
+def alembic_config(directory: Path, url: str = "") -> Any:
+    """An Alembic ``Config`` for the script directory ``directory`` (and the database ``url``)."""
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(directory))
+    if url:
+        config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
+    return config
+
+
+def upgrade(directory: Path, engine: Engine, revision: str, *, lock: str = "") -> None:
+    """Upgrade to ``revision`` in one transaction on ``engine`` (disposed of afterwards), after
+    running the statement ``lock`` (if any) in it."""
+    from alembic import command
+
+    config = alembic_config(directory)
+    try:
+        with engine.begin() as conn:
+            if lock:
+                conn.exec_driver_sql(lock)
+            config.attributes["connection"] = conn
+            command.upgrade(config, revision)
+    finally:
+        engine.dispose()
+
+
+def script_head(directory: Path) -> str | None:
+    """The head revision according to Alembic's script directory."""
+    from alembic.script import ScriptDirectory
+
+    head = ScriptDirectory(str(directory)).get_current_head()
+    return None if head is None else str(head)
+
+
+def known(directory: Path, revision: str) -> bool:
+    """Whether ``revision`` is one of the script directory's revisions."""
+    from alembic.script import ScriptDirectory
+
+    return any(s.revision == revision for s in ScriptDirectory(str(directory)).walk_revisions())
+
+
+def current_revision(conn: Any, has_table: str) -> str | None:
+    """The revision recorded in the database, or None for one Alembic has never touched.
+
+    ``has_table``: the dialect's query whose one value is true when ``alembic_version`` exists.
+    """
+    found = conn.execute(has_table).fetchone()
+    if found is None or not found[0]:
+        return None
+    row = conn.execute("SELECT version_num FROM alembic_version").fetchone()
+    return None if row is None else str(row[0])
+
+
+def run_env(
+    new_engine: Callable[[str], Engine], default_url: str = "", *, offline: bool, **options: Any
+) -> None:
+    """Run the pending revisions on the caller's connection, or on a new engine; offline
+    (``alembic upgrade --sql``) write them out instead, where the dialect allows it (``offline``).
 
     ``options`` go to ``context.configure`` (for example ``transactional_ddl=True``).
     """
-    config = context.config
-    connection: Connection | None = config.attributes.get("connection")
+    from alembic import context
+
+    url = context.config.get_main_option("sqlalchemy.url") or default_url
+    if context.is_offline_mode():
+        if not offline:
+            raise RuntimeError(
+                "offline (--sql) migrations are not supported; run them against a database"
+            )
+        context.configure(url=url, literal_binds=True, **options)
+        with context.begin_transaction():
+            context.run_migrations()
+        return
+    connection: Connection | None = context.config.attributes.get("connection")
     if connection is not None:
         _run(connection, options)
         return
-    engine: Engine | None = config.attributes.get("engine")
-    own = engine is None
-    if engine is None:
-        url = config.get_main_option("sqlalchemy.url") or default_url
-        if not url:
-            raise RuntimeError("set sqlalchemy.url to run the migrations")
-        engine = new_engine(url)
+    if not url:
+        raise RuntimeError("set sqlalchemy.url to run the migrations")
+    engine = new_engine(url)
     try:
         with engine.connect() as conn:
             _run(conn, options)
     finally:
-        if own:
-            engine.dispose()
+        engine.dispose()
 
 
 def _run(connection: Connection, options: dict[str, Any]) -> None:
+    from alembic import context
+
     context.configure(connection=connection, **options)
     with context.begin_transaction():
         context.run_migrations()

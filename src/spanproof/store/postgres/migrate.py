@@ -19,8 +19,8 @@ import psycopg
 from psycopg.conninfo import conninfo_to_dict
 
 from spanproof.core.errors import ConfigurationError
+from spanproof.store import migration_env
 from spanproof.store.migration_ddl import SCHEMA_HEAD
-from spanproof.store.migration_ddl import current_revision as current
 
 #: The newest revision in ``migrations/versions`` (a test checks it against Alembic's head).
 HEAD_REVISION = SCHEMA_HEAD
@@ -63,26 +63,16 @@ def sqlalchemy_url(dsn: str) -> str:
 
 def current_revision(conn: psycopg.Connection[tuple[Any, ...]]) -> str | None:
     """The database's Alembic revision, or None when it has never been migrated."""
-    return current(conn, "SELECT to_regclass('alembic_version') IS NOT NULL")
+    return migration_env.current_revision(conn, "SELECT to_regclass('alembic_version') IS NOT NULL")
 
 
 def upgrade(dsn: str, revision: str = "head") -> None:
     """Run Alembic's upgrade to ``revision`` in one transaction under the migration lock."""
-    from alembic import command
-    from alembic.config import Config
     from sqlalchemy import create_engine, pool
 
-    config = Config()
-    config.set_main_option("script_location", str(MIGRATIONS_DIR))
-    url = sqlalchemy_url(dsn)
-    engine = create_engine(url, poolclass=pool.NullPool)
-    try:
-        with engine.begin() as conn:
-            conn.exec_driver_sql("SELECT pg_advisory_xact_lock(%s)", (_LOCK_KEY,))
-            config.attributes["connection"] = conn
-            command.upgrade(config, revision)
-    finally:
-        engine.dispose()
+    engine = create_engine(sqlalchemy_url(dsn), poolclass=pool.NullPool)
+    lock = f"SELECT pg_advisory_xact_lock({_LOCK_KEY})"
+    migration_env.upgrade(MIGRATIONS_DIR, engine, revision, lock=lock)
 
 
 def ensure_schema(dsn: str) -> str:
@@ -91,7 +81,7 @@ def ensure_schema(dsn: str) -> str:
         rev = current_revision(conn)
     if rev == HEAD_REVISION:
         return rev
-    if rev is not None and not _known(rev):
+    if rev is not None and not migration_env.known(MIGRATIONS_DIR, rev):
         raise ConfigurationError(
             f"the database schema is at revision {rev!r}, which this spanproof does not know "
             f"(its newest is {HEAD_REVISION!r}); upgrade spanproof"
@@ -102,10 +92,3 @@ def ensure_schema(dsn: str) -> str:
     if rev != HEAD_REVISION:
         raise ConfigurationError(f"migration ended at revision {rev!r}, not {HEAD_REVISION!r}")
     return rev
-
-
-def _known(revision: str) -> bool:
-    from alembic.script import ScriptDirectory
-
-    script = ScriptDirectory(str(MIGRATIONS_DIR))
-    return any(s.revision == revision for s in script.walk_revisions())

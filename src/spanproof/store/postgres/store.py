@@ -84,10 +84,6 @@ class PostgresEvidenceStore(SqlEvidenceStore):
                 raise
             return conn
 
-    def _current(self) -> Conn | None:
-        conn: Conn | None = getattr(self._local, "conn", None)
-        return conn
-
     def _write(self, action: str) -> AbstractContextManager[Conn]:
         """A unit of work: the thread's open transaction (as a savepoint) or a new one."""
         return self._use(action, write=True)
@@ -98,7 +94,7 @@ class PostgresEvidenceStore(SqlEvidenceStore):
 
     @contextmanager
     def _use(self, action: str, *, write: bool) -> Iterator[Conn]:
-        outer = self._current()
+        outer: Conn | None = getattr(self._local, "conn", None)
         conn = self._pool.acquire() if outer is None else outer
         if write and outer is None:
             self._local.conn = conn

@@ -12,6 +12,7 @@ from typing import Any
 
 from spanproof.core.errors import StoreError
 from spanproof.store import migration_ddl as ddl
+from spanproof.store import migration_env
 
 #: The newest revision, one for both dialects (see :mod:`spanproof.store.migration_ddl`).
 SCHEMA_HEAD = ddl.SCHEMA_HEAD
@@ -21,21 +22,14 @@ MIGRATIONS_DIR = Path(__file__).resolve().parent / "migrations"
 
 def current_revision(conn: sqlite3.Connection) -> str | None:
     """The revision recorded in the file, or None for a file Alembic has never touched."""
-    return ddl.current_revision(
+    return migration_env.current_revision(
         conn, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'alembic_version'"
     )
 
 
-def alembic_config(path: Path, engine: Any = None) -> Any:
+def alembic_config(path: Path) -> Any:
     """An Alembic ``Config`` for the database at ``path`` built in code."""
-    from alembic.config import Config
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(MIGRATIONS_DIR))
-    cfg.set_main_option("sqlalchemy.url", _url(path).replace("%", "%%"))
-    if engine is not None:
-        cfg.attributes["engine"] = engine
-    return cfg
+    return migration_env.alembic_config(MIGRATIONS_DIR, _url(path))
 
 
 def migration_engine(url: str, *, busy_timeout_s: float = 30.0) -> Any:
@@ -67,20 +61,17 @@ def upgrade(path: Path, *, busy_timeout_s: float, revision: str = "head") -> Non
         StoreError: the file is at a revision this version does not know (written by a newer
             spanproof?), or the database failed; ``retryable`` when it was busy.
     """
-    from alembic import command
     from alembic.util import CommandError
     from sqlalchemy.exc import OperationalError, SQLAlchemyError
 
     engine = migration_engine(_url(path), busy_timeout_s=busy_timeout_s)
     try:
-        command.upgrade(alembic_config(path, engine), revision)
+        migration_env.upgrade(MIGRATIONS_DIR, engine, revision)
     except CommandError as exc:
         raise StoreError(f"cannot migrate {path}: {exc}") from exc
     except SQLAlchemyError as exc:
         busy = isinstance(exc, OperationalError) and "locked" in str(exc.orig)
         raise StoreError(f"cannot migrate {path}: {exc}", retryable=busy) from exc
-    finally:
-        engine.dispose()
 
 
 def _url(path: Path) -> str:
@@ -91,7 +82,4 @@ def _url(path: Path) -> str:
 
 def script_head() -> str | None:
     """The head revision according to Alembic's script directory (for tests and tools)."""
-    from alembic.script import ScriptDirectory
-
-    head = ScriptDirectory(str(MIGRATIONS_DIR)).get_current_head()
-    return None if head is None else str(head)
+    return migration_env.script_head(MIGRATIONS_DIR)

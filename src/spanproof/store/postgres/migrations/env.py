@@ -8,11 +8,12 @@ open SQLAlchemy connection (holding the migration advisory lock) in
 
 from __future__ import annotations
 
-from alembic import context
 from sqlalchemy import create_engine, pool
 
-from spanproof.store.migration_env import run_online
+from spanproof.store.migration_env import run_env
 
-if context.is_offline_mode():
-    raise RuntimeError("offline (--sql) migrations are not supported; run them against a database")
-run_online(lambda url: create_engine(url, poolclass=pool.NullPool), transaction_per_migration=True)
+run_env(
+    lambda url: create_engine(url, poolclass=pool.NullPool),
+    offline=False,
+    transaction_per_migration=True,
+)

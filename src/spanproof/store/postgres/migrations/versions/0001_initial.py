@@ -26,7 +26,7 @@ Design notes:
 
 from spanproof.store import migration_ddl as ddl
 from spanproof.store.migration_ddl import POSTGRES, SECTION_REF
-from spanproof.store.postgres.migrations.run import row_trigger, run_sql
+from spanproof.store.postgres.migrations.triggers import row_trigger
 
 revision = "0001"
 down_revision = None
@@ -132,4 +132,4 @@ _UPGRADE = (
     row_trigger("blobs_immutable", "UPDATE OR DELETE", "blobs"),
 )
 
-upgrade, downgrade = ddl.steps(run_sql, _UPGRADE)
+upgrade, downgrade = ddl.steps(_UPGRADE)

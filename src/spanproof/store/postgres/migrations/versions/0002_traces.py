@@ -13,11 +13,11 @@ statement trigger refuses TRUNCATE.
 """
 
 from spanproof.store.migration_ddl import POSTGRES, steps, traces
-from spanproof.store.postgres.migrations.run import append_only_triggers, run_sql
+from spanproof.store.postgres.migrations.triggers import append_only_triggers
 
 revision = "0002"
 down_revision = "0001"
 
 _UPGRADE = (*traces(POSTGRES), *append_only_triggers("traces"))
 
-upgrade, downgrade = steps(run_sql, _UPGRADE)
+upgrade, downgrade = steps(_UPGRADE)

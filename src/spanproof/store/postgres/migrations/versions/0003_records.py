@@ -11,11 +11,11 @@ statement trigger refuses TRUNCATE.
 """
 
 from spanproof.store.migration_ddl import POSTGRES, records, steps
-from spanproof.store.postgres.migrations.run import append_only_triggers, run_sql
+from spanproof.store.postgres.migrations.triggers import append_only_triggers
 
 revision = "0003"
 down_revision = "0002"
 
 _UPGRADE = (*records(POSTGRES), *append_only_triggers("attempts"))
 
-upgrade, downgrade = steps(run_sql, _UPGRADE)
+upgrade, downgrade = steps(_UPGRADE)

@@ -10,7 +10,7 @@ walks' journal and ``impact_frontier`` the refs each walk has reached, in arriva
 """
 
 from spanproof.store.migration_ddl import POSTGRES, graph, steps
-from spanproof.store.postgres.migrations.run import append_only_triggers, run_sql, set_once_guard
+from spanproof.store.postgres.migrations.triggers import append_only_triggers, set_once_guard
 
 revision = "0004"
 down_revision = "0003"
@@ -32,4 +32,4 @@ _UPGRADE = (
     *append_only_triggers("impact_flags"),
 )
 
-upgrade, downgrade = steps(run_sql, _UPGRADE)
+upgrade, downgrade = steps(_UPGRADE)

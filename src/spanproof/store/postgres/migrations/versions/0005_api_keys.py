@@ -9,7 +9,7 @@ is never stored; a row changes only by being revoked once and is never deleted o
 """
 
 from spanproof.store.migration_ddl import POSTGRES, api_keys, steps
-from spanproof.store.postgres.migrations.run import run_sql, set_once_guard
+from spanproof.store.postgres.migrations.triggers import set_once_guard
 
 revision = "0005"
 down_revision = "0004"
@@ -29,4 +29,4 @@ _UPGRADE = (
     ),
 )
 
-upgrade, downgrade = steps(run_sql, _UPGRADE)
+upgrade, downgrade = steps(_UPGRADE)

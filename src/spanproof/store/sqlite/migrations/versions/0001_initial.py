@@ -13,7 +13,6 @@ sidecars know when they are stale, across processes.
 
 from spanproof.store import migration_ddl as ddl
 from spanproof.store.migration_ddl import SECTION_REF, SQLITE
-from spanproof.store.sqlite.migrations.run import run_statements
 
 revision = "0001"
 down_revision = None
@@ -91,4 +90,4 @@ _UPGRADE = (
     "CREATE INDEX erasures_section ON erasures (source_id, version, section_key)",
 )
 
-upgrade, downgrade = ddl.steps(run_statements, _UPGRADE)
+upgrade, downgrade = ddl.steps(_UPGRADE)

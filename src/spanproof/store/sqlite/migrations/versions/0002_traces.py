@@ -11,11 +11,11 @@ store's write lock were bypassed. Triggers refuse every UPDATE and DELETE.
 """
 
 from spanproof.store.migration_ddl import SQLITE, steps, traces
-from spanproof.store.sqlite.migrations.run import append_only_triggers, run_statements
+from spanproof.store.sqlite.migrations.triggers import append_only_triggers
 
 revision = "0002"
 down_revision = "0001"
 
 _UPGRADE = (*traces(SQLITE), *append_only_triggers("traces", "traces"))
 
-upgrade, downgrade = steps(run_statements, _UPGRADE)
+upgrade, downgrade = steps(_UPGRADE)

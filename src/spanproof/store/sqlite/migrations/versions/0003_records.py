@@ -10,11 +10,11 @@ append-only: triggers refuse every UPDATE and DELETE.
 """
 
 from spanproof.store.migration_ddl import SQLITE, records, steps
-from spanproof.store.sqlite.migrations.run import append_only_triggers, run_statements
+from spanproof.store.sqlite.migrations.triggers import append_only_triggers
 
 revision = "0003"
 down_revision = "0002"
 
 _UPGRADE = (*records(SQLITE), *append_only_triggers("attempts", "attempts"))
 
-upgrade, downgrade = steps(run_statements, _UPGRADE)
+upgrade, downgrade = steps(_UPGRADE)

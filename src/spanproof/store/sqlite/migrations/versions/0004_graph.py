@@ -11,7 +11,7 @@ Create Date: 2026-11-30
 """
 
 from spanproof.store.migration_ddl import SQLITE, graph, steps
-from spanproof.store.sqlite.migrations.run import append_only_triggers, refuse, run_statements
+from spanproof.store.sqlite.migrations.triggers import append_only_triggers, refuse
 
 revision = "0004"
 down_revision = "0003"
@@ -34,4 +34,4 @@ _UPGRADE = (
     *append_only_triggers("impact_flags", "impact flags"),
 )
 
-upgrade, downgrade = steps(run_statements, _UPGRADE)
+upgrade, downgrade = steps(_UPGRADE)

@@ -9,7 +9,7 @@ by being revoked once (``revoked_at`` set from empty) and is never deleted.
 """
 
 from spanproof.store.migration_ddl import SQLITE, api_keys, steps
-from spanproof.store.sqlite.migrations.run import refuse, run_statements
+from spanproof.store.sqlite.migrations.triggers import refuse
 
 revision = "0005"
 down_revision = "0004"
@@ -34,4 +34,4 @@ _UPGRADE = (
     ),
 )
 
-upgrade, downgrade = steps(run_statements, _UPGRADE)
+upgrade, downgrade = steps(_UPGRADE)

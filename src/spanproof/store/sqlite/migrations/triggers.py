@@ -1,16 +1,6 @@
-"""What every SQLite revision uses: statements run one by one, and append-only triggers."""
+"""The SQLite revisions' triggers: ``RAISE(ABORT)`` refusals, and append-only pairs of them."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-
-from alembic import op
-
-
-def run_statements(statements: Sequence[str]) -> None:
-    """Run each statement in order, in the migration's transaction."""
-    for statement in statements:
-        op.execute(statement)
 
 
 def refuse(name: str, event: str, table: str, message: str, when: str = "") -> str:

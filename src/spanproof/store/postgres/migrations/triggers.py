@@ -1,23 +1,6 @@
-"""What every PostgreSQL revision uses: its SQL sent as one script, and immutability triggers."""
+"""The PostgreSQL revisions' immutability triggers and the PL/pgSQL guards they run."""
 
 from __future__ import annotations
-
-from collections.abc import Sequence
-
-from alembic import op
-
-
-def run_sql(statements: Sequence[str]) -> None:
-    """Send the statements to psycopg verbatim as one script, in the migration's transaction.
-
-    No parameters, so psycopg runs the statements as one script and nothing in it (``%`` in
-    PL/pgSQL ``RAISE`` formats, ``:`` casts) is taken for a placeholder.
-    """
-    driver = op.get_bind().connection.driver_connection
-    if driver is None:  # pragma: no cover - an open SQLAlchemy connection has its driver's
-        raise RuntimeError("the migration connection has no psycopg connection")
-    with driver.cursor() as cur:
-        cur.execute(";\n".join(statements))
 
 
 def row_trigger(name: str, events: str, table: str, function: str = "spanproof_immutable") -> str:
