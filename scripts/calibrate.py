@@ -506,6 +506,7 @@ REALISTIC_GOALS = {
     "negation_flip": "≥ 98% not supported",
     "direction_flip": "≥ 98% not supported",
     "two_details": "≥ 98% not supported (as substitution)",
+    "clause_substitution": "≥ 98% not supported (as substitution)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",

@@ -41,6 +41,7 @@ from spanproof.evaluation.substitution import (
     words,
 )
 from spanproof.text.numerics import numerics
+from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import token_texts
 
 
@@ -426,3 +427,24 @@ def test_two_details_make_two_changes_each_present_in_the_claim(cases: list[Edit
                 assert new in c.claim and old in c.evidence, c
             else:  # a qualifier added ("added 'in women'")
                 assert detail.startswith("added '") and detail[7:-1] in c.claim, c
+
+
+@pytest.mark.data
+@needs_data
+def test_clause_substitutions_swap_a_phrase_in_a_shortened_copy(cases: list[EditCase]) -> None:
+    mine = [c for c in cases if c.kind == "clause_substitution"]
+    assert len(mine) >= 100
+    for c in mine:
+        shortened, _, swap = c.detail.rpartition("; ")
+        old, arrow, new = swap.partition(" -> ")
+        # (a compression that dropped a lead-in capitalises the phrase after it)
+        assert arrow and new in c.claim and old.lower() in c.evidence.lower(), c
+        assert lower_words(c.claim) - lower_words(c.evidence), c  # the swap brings new words
+        # With the old phrase back, the claim is shorter than the sentence it was cut from.
+        restored = c.claim.replace(new, old, 1).lower()
+        source = max(
+            (s.text.lower() for s in split_sentences(c.evidence)),
+            key=lambda text: len(lower_words(text) & lower_words(restored)),
+        )
+        assert len(words(restored)) < len(words(source)), c
+        assert shortened, c

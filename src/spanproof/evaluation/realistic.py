@@ -26,6 +26,9 @@ Negative kinds (the claim is not supported by the window):
   a scope change or another phrase substitution) in the same sentence — a claim that copies less
   of its source than a one-detail edit does, so a check that only looks at near copies of one
   changed run misses it.
+* ``clause_substitution``: a phrase substitution in a shortened copy — the sentence's first main
+  clause, or the sentence with a parenthetical, clause or lead-in dropped — so the claim copies
+  only part of its source sentence, as a summary that swaps a detail does.
 
 Positive kinds (supported): ``verbatim``, ``first_clause`` (the first main clause of a sentence
 that has more), ``compression`` (a parenthetical, a relative clause or a lead-in dropped) and
@@ -91,6 +94,7 @@ KINDS = (
     "negation_flip",
     "direction_flip",
     "two_details",
+    "clause_substitution",
     "verbatim",
     "first_clause",
     "compression",
@@ -100,8 +104,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    "two_details": NOT_SUPPORTED,
-    **dict.fromkeys(KINDS[8:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:9], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[9:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -334,6 +338,7 @@ def _edits(
     )
     found: list[tuple[str, Edit | None]] = [
         ("two_details", _second_detail(sentence, phrase, window, pools, corpus, key)),
+        ("clause_substitution", _clause_substitution(sentence, window, pools, corpus, key)),
         ("phrase_substitution", phrase),
         ("entity_substitution", entity),
         ("role_swap", swap_roles(sentence)),
@@ -384,6 +389,20 @@ def _second_detail(
             continue
         return Edit(second.claim, f"{first.detail}; {second.detail}")
     return None
+
+
+def _clause_substitution(
+    sentence: str, window: str, pools: _Pools, corpus: _Corpus, key: str
+) -> Edit | None:
+    """A phrase substitution in the sentence's first main clause or, failing that, in its
+    compression (a shortened copy that swaps a detail)."""
+    short = first_clause(sentence) or compress(sentence, key)
+    if short is None:
+        return None
+    swapped = substitute_phrase(short.claim, window, pools.phrases, corpus.vocab, f"{key}:clause")
+    if swapped is None:
+        return None
+    return Edit(swapped.claim, f"{short.detail}; {swapped.detail}")
 
 
 def _sentence_cases(
