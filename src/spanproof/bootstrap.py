@@ -357,16 +357,27 @@ def build_checker() -> EntailmentChecker:
     return CrossEncoderChecker()
 
 
-def build_judge() -> EntailmentChecker:
+def build_judge(settings: Settings | None = None) -> EntailmentChecker:
     """The local judge (issue 14): the bundled ``models/judge.onnx``, all pairs of a call batched.
+
+    With ``settings`` whose embedding cache is on, the judge's batch outputs are also kept on
+    disk beside it (``judge-outputs.sqlite``), so another process verifying the same claims
+    against the same evidence runs no model; without, it remembers them in memory only.
 
     Raises:
         ConfigurationError: the model or its ``judge.json`` is missing or unusable (build it
-            with ``make quantize-judge`` after ``make train-checker``).
+            with ``make quantize-judge`` after ``make train-checker``), or the cache file is
+            not a usable SQLite database.
     """
     from spanproof.providers.checker.judge import JudgeChecker
 
-    return JudgeChecker()
+    if settings is None or not settings.embedder.cache:
+        return JudgeChecker()
+    from spanproof.providers.checker.judge_cache import SqliteJudgeOutputCache
+
+    judge = JudgeChecker(lazy=True)  # a run whose batches are all on disk loads no model
+    judge.outputs = SqliteJudgeOutputCache(settings.embedder.cache_dir / "judge-outputs.sqlite")
+    return judge
 
 
 def build_judge_for(settings: Settings) -> EntailmentChecker:
@@ -381,7 +392,7 @@ def build_judge_for(settings: Settings) -> EntailmentChecker:
         ConfigurationError: ``verify.judge=llm`` with no LLM endpoint configured, or an
             endpoint group that lacks a field it needs.
     """
-    local = build_judge()
+    local = build_judge(settings)
     if settings.verify.judge == "local":
         return local
     group = "judge_llm" if settings.judge_llm.kind != "none" else "llm"

@@ -18,9 +18,9 @@ import hashlib
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -31,6 +31,7 @@ from spanproof.providers.checker.onnx_checker import load_session, run_session
 
 __all__ = [
     "DEFAULT_CROSS_ENCODER_PATH",
+    "BatchOutputs",
     "CrossEncoderChecker",
     "Encoded",
     "PairClassifier",
@@ -44,6 +45,19 @@ __all__ = [
 DEFAULT_CROSS_ENCODER_PATH = Path(__file__).resolve().parents[2] / "models" / "cross_encoder.onnx"
 _INPUTS = ("input_ids", "attention_mask", "token_type_ids")
 _OUTPUT = "probabilities"
+
+
+class BatchOutputs(Protocol):
+    """Where batch outputs outlive the process, keyed by the model's hash and a batch's
+    :func:`_feeds_key` (:class:`~spanproof.providers.checker.judge_cache.
+    SqliteJudgeOutputCache`)."""
+
+    def get_many(
+        self, model: str, keys: Sequence[bytes]
+    ) -> dict[bytes, npt.NDArray[np.float32]]: ...
+
+    def put_many(self, model: str, outputs: Mapping[bytes, npt.NDArray[np.float32]]) -> None: ...
+
 
 #: One tokenised pair: word-piece ids and token type ids, ``[CLS] claim [SEP] evidence [SEP]``.
 Encoded = tuple[list[int], list[int]]
@@ -113,6 +127,9 @@ class PairClassifier:
     _max_padding = float("inf")
     _encoded_memo = ResultMemo(0)
     _batch_memo = ResultMemo(0)
+    #: Batch outputs on disk, shared by processes (``None``: memory only). Set by the
+    #: composition root for the judge (``judge-outputs.sqlite`` beside the embedding cache).
+    outputs: BatchOutputs | None = None
 
     def _remember(self, batches: int, pairs: int) -> None:
         """Remember the outputs of up to ``batches`` onnxruntime batches and the tokenised
@@ -125,9 +142,12 @@ class PairClassifier:
         self._batch_memo.clear()
         self._encoded_memo.clear()
 
-    def _load(self, path: Path, metadata_path: Path | None, threads: int) -> dict[str, Any]:
+    def _load(
+        self, path: Path, metadata_path: Path | None, threads: int, *, lazy: bool = False
+    ) -> dict[str, Any]:
         """Read the model and its metadata (``metadata_path``, else the ``.json`` beside it),
-        open the session; the metadata."""
+        open the session (``lazy``: at the first batch that has to run, so a process whose
+        batches are all remembered on disk never loads it); the metadata."""
         if threads < 1:
             raise ConfigurationError("intra_op_num_threads must be at least 1")
         if not path.is_file():
@@ -143,8 +163,24 @@ class PairClassifier:
         data = path.read_bytes()
         self._path = path
         self._sha256 = hashlib.sha256(data).hexdigest()
-        self._session = load_session(data, path, threads)
+        self._threads = threads
+        self._session_lock = threading.Lock()
+        self._pending: bytes | None = data if lazy else None
+        self._opened = None if lazy else load_session(data, path, threads)
         return meta
+
+    @property
+    def _session(self) -> Any:
+        """The onnxruntime session, opened now if :meth:`_load` left it for later."""
+        session = self._opened
+        if session is None:
+            with self._session_lock:
+                if self._opened is None:
+                    assert self._pending is not None
+                    self._opened = load_session(self._pending, self._path, self._threads)
+                    self._pending = None
+                session = self._opened
+        return session
 
     @property
     def model_id(self) -> str:
@@ -203,21 +239,35 @@ class PairClassifier:
 
     def _check_remembered(self, encoded: Sequence[Encoded]) -> npt.NDArray[np.float32]:
         """:meth:`check_encoded`, with the output of a batch whose input tensors are
-        remembered taken from memory instead of running it again."""
-        memo = self._batch_memo
-        if not memo.size:
+        remembered (in memory, or in the :attr:`outputs` cache on disk) taken from there
+        instead of running it again."""
+        memo, disk = self._batch_memo, self.outputs
+        if not memo.size and disk is None:
             return self.check_encoded(encoded)
         out = np.zeros((len(encoded), len(CHECKER_LABELS)), dtype=np.float32)
         lengths = [len(ids) for ids, _ in encoded]
+        batches = []
         for rows in length_batches(lengths, self._batch_size, self._max_padding):
             feeds = pad_feeds([encoded[i] for i in rows])
-            key = _feeds_key(feeds)
-            found = memo.get(key)
-            if found is None:
-                found = np.array(run_session(self._session, _OUTPUT, feeds, self._path))
-                found.setflags(write=False)
-                memo.put(key, found)
-            out[rows] = found
+            batches.append((rows, feeds, _feeds_key(feeds)))
+        found: dict[bytes, npt.NDArray[np.float32] | None]
+        found = {key: memo.get(key) for _, _, key in batches}
+        missing = [key for key, output in found.items() if output is None]
+        if disk is not None and missing:
+            for key, stored in disk.get_many(self.model_hash, missing).items():
+                found[key] = stored
+                memo.put(key, stored)
+        fresh: dict[bytes, npt.NDArray[np.float32]] = {}
+        for rows, feeds, key in batches:
+            result = found.get(key)
+            if result is None or result.shape != (len(rows), len(CHECKER_LABELS)):
+                result = np.array(run_session(self._session, _OUTPUT, feeds, self._path))
+                result.setflags(write=False)
+                memo.put(key, result)
+                found[key] = fresh[key] = result
+            out[rows] = result
+        if disk is not None and fresh:
+            disk.put_many(self.model_hash, fresh)
         return out
 
     def check_encoded(self, encoded: Sequence[Encoded]) -> npt.NDArray[np.float32]:

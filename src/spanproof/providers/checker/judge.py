@@ -109,6 +109,10 @@ class JudgeChecker(PairClassifier):
             PairClassifier`): checking the same pairs again runs no model and gives the same
             probabilities bit for bit. 0 remembers nothing (every check runs the model).
         cache_pairs: the pairs whose tokenised input is remembered (0: none).
+        lazy: open the onnxruntime session at the first batch that has to run rather than
+            now (with batch outputs kept on disk, :attr:`outputs`, a process whose batches are
+            all remembered never loads the model; a model onnxruntime cannot read then fails
+            at that first batch).
 
     Raises:
         ConfigurationError: the model or its metadata is missing or unusable, or the model is
@@ -128,9 +132,10 @@ class JudgeChecker(PairClassifier):
         intra_op_num_threads: int = 1,
         cache_batches: int = 4096,
         cache_pairs: int = 2048,
+        lazy: bool = False,
     ) -> None:
         path = Path(model_path) if model_path is not None else DEFAULT_JUDGE_PATH
-        meta = self._load(path, metadata_path, intra_op_num_threads)
+        meta = self._load(path, metadata_path, intra_op_num_threads, lazy=lazy)
         quantization = meta.get("quantization")
         if quantization not in BATCH_INDEPENDENT:
             raise ConfigurationError(
