@@ -32,6 +32,8 @@ from spanproof.verify.prompt import build_generation_messages, prompt_hash
 EXTRACTIVE_MODEL = "extractive-v1"
 #: With plan relevance: how far below the best span's relevance a span may be and still be used.
 MAX_BEHIND = 0.05
+#: How many sources an extractive answer quotes (the best spans' sources, in relevance order).
+MAX_SOURCES = 1
 _END_PUNCTUATION = " \t\r\n.;:,…"
 
 
@@ -82,7 +84,10 @@ class ExtractiveGenerator:
     ``min_relative`` times as relevant as the best one are not used.
 
     Spans ending in ``?`` are never used. The best ``max_sentences`` spans are written in
-    relevance order (ties in plan order). An empty plan gives an empty draft.
+    relevance order (ties in plan order), from at most ``max_sources`` sources (the sources of
+    the best spans; spans without a ``source_id`` count as their own source): by default one,
+    so an answer quotes the source that bears on the question most rather than mixing in
+    sentences of its neighbours on the same topic. An empty plan gives an empty draft.
     """
 
     def __init__(
@@ -92,15 +97,19 @@ class ExtractiveGenerator:
         max_sentences: int = 3,
         min_relative: float = 0.5,
         max_behind: float = MAX_BEHIND,
+        max_sources: int = MAX_SOURCES,
     ) -> None:
         if max_sentences < 1:
             raise ConfigurationError(f"max_sentences must be at least 1, got {max_sentences}")
+        if max_sources < 1:
+            raise ConfigurationError(f"max_sources must be at least 1, got {max_sources}")
         if not 0.0 <= min_relative <= 1.0:
             raise ConfigurationError(f"min_relative must be in [0, 1], got {min_relative}")
         self._embedder = embedder
         self._max = max_sentences
         self._min_relative = min_relative
         self._max_behind = max_behind
+        self._max_sources = max_sources
 
     @property
     def model_id(self) -> str:
@@ -146,10 +155,17 @@ class ExtractiveGenerator:
     def _first_distinct(
         self, spans: Sequence[EvidenceSpan], order: list[int]
     ) -> list[EvidenceSpan]:
-        """The first ``max_sentences`` spans in ``order``, skipping repeated texts."""
+        """The first ``max_sentences`` spans in ``order`` from its first ``max_sources``
+        sources, skipping repeated texts."""
         chosen: list[EvidenceSpan] = []
         seen: set[str] = set()
+        sources: list[str] = []
         for i in order:
+            source = _source_of(spans[i])
+            if source not in sources:
+                if len(sources) == self._max_sources:
+                    continue
+                sources.append(source)
             normal = " ".join(spans[i].text.split()).lower()
             if normal not in seen:
                 seen.add(normal)
@@ -176,6 +192,12 @@ class ExtractiveGenerator:
             return None
         result: npt.NDArray[np.float64] = vectors[1:] @ vectors[0]
         return result
+
+
+def _source_of(span: EvidenceSpan) -> str:
+    """The source a span quotes: its ``source_id``, else the span itself."""
+    source = span.source.get("source_id") if span.source else None
+    return str(source) if source else f"span:{span.id}"
 
 
 class LlmGenerator:
