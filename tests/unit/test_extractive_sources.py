@@ -53,6 +53,13 @@ def test_spans_without_a_source_each_count_as_their_own() -> None:
     assert ExtractiveGenerator().generate(QUESTION, plan).text.count("[S") == 1
 
 
+def test_the_model_id_names_the_behaviour() -> None:
+    assert ExtractiveGenerator().model_id == "extractive-v2"
+    assert ExtractiveGenerator().generate(QUESTION, PLAN).model == "extractive-v2"
+    # As many sources as sentences: the drafts of the generator before the one-source rule.
+    assert ExtractiveGenerator(max_sources=3).model_id == "extractive-v1"
+
+
 def test_at_least_one_source() -> None:
     with pytest.raises(ConfigurationError, match="max_sources"):
         ExtractiveGenerator(max_sources=0)

@@ -2,8 +2,9 @@
 
 Two generators share one small interface (:class:`Generator`):
 
-* :class:`ExtractiveGenerator` (``extractive-v1``) runs offline: it picks the planned sentences
-  most relevant to the question and writes each one followed by its marker.
+* :class:`ExtractiveGenerator` (``extractive-v2``) runs offline: it picks the planned sentences
+  most relevant to the question, from the source of the best one, and writes each one followed
+  by its marker (``extractive-v1``, which mixed sources, is ``max_sources`` ≥ ``max_sentences``).
 * :class:`LlmGenerator` sends the deterministic prompt of :mod:`spanproof.verify.prompt` to a chat
   model at temperature 0 and records the model's token usage.
 
@@ -29,7 +30,10 @@ from spanproof.text.tokens import token_texts
 from spanproof.verify.lexical import PlanIdf, coverage, weigh_claim
 from spanproof.verify.prompt import build_generation_messages, prompt_hash
 
-EXTRACTIVE_MODEL = "extractive-v1"
+EXTRACTIVE_MODEL = "extractive-v2"
+#: The generator before answers kept to their best sources: the id of ``max_sources`` ≥
+#: ``max_sentences``, whose drafts are the same.
+EXTRACTIVE_MODEL_V1 = "extractive-v1"
 #: With plan relevance: how far below the best span's relevance a span may be and still be used.
 MAX_BEHIND = 0.05
 #: How many sources an extractive answer quotes (the best spans' sources, in relevance order).
@@ -113,7 +117,7 @@ class ExtractiveGenerator:
 
     @property
     def model_id(self) -> str:
-        return EXTRACTIVE_MODEL
+        return EXTRACTIVE_MODEL_V1 if self._max_sources >= self._max else EXTRACTIVE_MODEL
 
     def generate(self, question: str, plan: Plan) -> Generation:
         spans = [s for s in plan.spans if s.truth_class and not s.text.rstrip().endswith("?")]
@@ -124,7 +128,7 @@ class ExtractiveGenerator:
         )
         chosen = self._select(question, spans, relevance)
         text = " ".join(f"{s.text.strip().rstrip(_END_PUNCTUATION)} [{s.id}]." for s in chosen)
-        return Generation(text, EXTRACTIVE_MODEL, _prompt_hash(question, plan))
+        return Generation(text, self.model_id, _prompt_hash(question, plan))
 
     def _select(
         self, question: str, spans: Sequence[EvidenceSpan], relevance: dict[str, float]
