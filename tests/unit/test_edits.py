@@ -20,6 +20,7 @@ from spanproof.verify.edits import (
     judge_edits,
     near_copy,
     prepare_evidence,
+    window_share,
 )
 from spanproof.verify.scoring import SCORE_MODELS, V2, V4, V6, score_model
 
@@ -464,3 +465,14 @@ def test_the_viewer_ignores_malformed_edits() -> None:
     claim = {"text": "x", "edits": [{"op": "deletion", "claim": {"start": "a"}}, 3]}
     assert edits_view(claim, []) is None
     assert edits_view({"text": "x"}, []) is None
+
+
+def test_window_share_measures_how_much_of_its_window_a_claim_copies() -> None:
+    sentence = "In older adults, aspirin reduced the risk of stroke by a third over five years."
+    window = f"The trial ran in Ohio. {sentence} Bleeding was rare."
+    assert window_share(sentence, window) == 1.0  # the best sentence, copied whole
+    short = window_share("Aspirin reduced the risk of stroke.", window)
+    assert 0.3 < short < 1.0  # a first clause copies part of it
+    assert window_share("Aspirin reduced stroke.", window) < short
+    assert window_share("Aspirin reduced the risk of stroke.", "") == 0.0
+    assert window_share("the of and", window) == 0.0  # no content word

@@ -810,6 +810,24 @@ class _Builder:
         return text.text[start:end]
 
 
+def window_share(claim: Text | str, evidence: EvidenceText | str, changed_runs: int = 1) -> float:
+    """A diagnostic, not a rule of the check: the share of the content words of the window the
+    claim aligns to best (one to three adjacent sentences, as :func:`align_edits` picks it)
+    that the claim copies in order. A verbatim sentence gives 1.0; a claim that reuses a few
+    words of a long sentence, little. 0.0 when the claim has no content word or the evidence no
+    sentence (``scripts/probe_copy_share.py``; docs/edit-check.md)."""
+    c = claim if isinstance(claim, Text) else prepare_text(claim)
+    ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
+    if not any(c.content) or not ev.sentences:
+        return 0.0
+    lo, hi, blocks = _best_window(c, ev, None, changed_runs)
+    aligned = {b + n for _, b, size in blocks for n in range(size)}
+    content = [j for j in range(lo, hi) if ev.body.content[j]]
+    if not content:
+        return 0.0
+    return sum(1 for j in content if j in aligned) / len(content)
+
+
 def may_copy(claim: Text, span_stems: Mapping[str, int], changed_runs: int = 1) -> bool:
     """A cheap bound: could ``claim`` nearly copy a span with these word stems (counts)?
 
