@@ -34,11 +34,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _report import data_root, put_block
 
 from spanproof.bootstrap import build_embedder, build_judge
 from spanproof.config import load_settings
 from spanproof.core.models import ClaimVerdict, Verdict
-from spanproof.evaluation.devdata import DEV_SETS, DevItem, data_dir, dev_items
+from spanproof.evaluation.devdata import DEV_SETS, DevItem, dev_items
 from spanproof.services.verification import score_all
 from spanproof.verifier import to_claims, to_evidence
 from spanproof.verify.judging import FEATURES, Combiner
@@ -308,17 +309,6 @@ def cross_fit(
     return cross_p, cross_verdicts
 
 
-def write_block(path: Path, block: str) -> None:
-    """Put ``block`` into ``path`` between its markers (appended the first time)."""
-    text = path.read_text(encoding="utf-8") if path.exists() else ""
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        text = head + block + rest.split(END, 1)[1]
-    else:
-        text = text.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(text, encoding="utf-8")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--fit", action="store_true", help="refit and write the weights module")
@@ -326,9 +316,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write the whole report as JSON")
     parser.add_argument("--limit", type=int, help="first N items per set (quick checks)")
     args = parser.parse_args(argv)
-    root = data_dir()
+    root = data_root()
     if root is None:
-        print("no data: set SPANPROOF_DATA_DIR to ../shared/data", file=sys.stderr)
         return 2
     started = time.perf_counter()
     items = dev_items(root)
@@ -382,7 +371,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         args.json.write_text(json.dumps(report, indent=2, default=float) + "\n", encoding="utf-8")
     if args.write:
-        write_block(args.write, render(report))
+        put_block(args.write, render(report), BEGIN, END)
     return 0
 
 

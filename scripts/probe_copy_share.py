@@ -18,18 +18,17 @@ the floor would exempt from the check. About two minutes.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from _report import data_root, put_block
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
 from spanproof.core.models import Claim, EvidenceSpan
 from spanproof.evaluation import realistic
-from spanproof.evaluation.devdata import data_dir
 from spanproof.services.verification import score_all
 from spanproof.verify.edits import window_share
 from spanproof.verify.scoring import SCORE_MODELS
@@ -117,32 +116,20 @@ def render(result: dict[str, object], seconds: float) -> str:
     return "\n".join(lines) + "\n"
 
 
-def write(path: Path, block: str) -> None:
-    """Put ``block`` into ``path`` between the markers (appended the first time)."""
-    old = path.read_text(encoding="utf-8")
-    if BEGIN in old and END in old:
-        before, rest = old.split(BEGIN, 1)
-        new = before + block.rstrip("\n") + rest.split(END, 1)[1]
-    else:
-        new = old.rstrip("\n") + "\n\n" + block
-    path.write_text(new, encoding="utf-8")
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit", type=int, default=400, help="cases per kind (default 400)")
     parser.add_argument("--write", type=Path, help="put the tables into this markdown file")
     args = parser.parse_args(argv)
-    root = data_dir()
+    root = data_root()
     if root is None:
-        print("no data: set SPANPROOF_DATA_DIR to ../shared/data", file=sys.stderr)
         return 2
     started = time.perf_counter()
     result = measure(root, args.limit)
     text = render(result, time.perf_counter() - started)
     print(text)
     if args.write:
-        write(args.write, text)
+        put_block(args.write, text, BEGIN, END)
     return 0
 
 

@@ -21,19 +21,19 @@ minutes on a 2-core machine (the judge reads about 2,300 windows).
 from __future__ import annotations
 
 import argparse
-import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
+from _report import data_root, put_block
 from fit_combiner import END as COMBINER_END
 from fit_combiner import auc, cross_fit, features_of, score
 
 from spanproof.bootstrap import build_embedder, build_judge
 from spanproof.config import load_settings
 from spanproof.core.checker import EntailmentChecker
-from spanproof.evaluation.devdata import DEV_SETS, DevItem, data_dir, dev_items
+from spanproof.evaluation.devdata import DEV_SETS, DevItem, dev_items
 from spanproof.text.sentences import split_sentences
 from spanproof.verify.judging import FEATURES
 from spanproof.verify.scoring import SCORE_MODELS
@@ -96,9 +96,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--write", type=Path, help="put the table into this markdown file")
     args = parser.parse_args(argv)
-    root = data_dir()
+    root = data_root()
     if root is None:
-        print("no data: set SPANPROOF_DATA_DIR to ../shared/data", file=sys.stderr)
         return 2
     started = time.perf_counter()
     items = dev_items(root)
@@ -145,23 +144,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     text = render(table, counts, meta)
     print(text)
     if args.write:
-        write_block_between(args.write, text)
+        put_block(args.write, text, BEGIN, END, after=COMBINER_END)
     return 0
-
-
-def write_block_between(path: Path, block: str) -> None:
-    """Put ``block`` into ``path`` between this probe's markers; the first time, right after
-    ``fit_combiner.py``'s section (or at the end)."""
-    old = path.read_text(encoding="utf-8")
-    if BEGIN in old and END in old:
-        before, rest = old.split(BEGIN, 1)
-        new = before + block.rstrip("\n") + rest.split(END, 1)[1]
-    elif COMBINER_END in old:
-        before, after = old.split(COMBINER_END, 1)
-        new = before + COMBINER_END + "\n\n" + block.rstrip("\n") + after
-    else:
-        new = old.rstrip("\n") + "\n\n" + block
-    path.write_text(new, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -8,9 +8,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
+from _report import put_block
 from fit_combiner import BEGIN as COMBINER_BEGIN
 from fit_combiner import END as COMBINER_END
-from probe_judge_signal import BEGIN, END, windows, write_block_between
+from probe_judge_signal import BEGIN, END, windows
 
 
 def _sentences(n: int) -> str:
@@ -32,10 +33,10 @@ def test_short_passages_are_one_window_and_long_ones_overlap() -> None:
 def test_the_block_goes_after_the_combiner_section_then_is_replaced(tmp_path: Path) -> None:
     doc = tmp_path / "quality.md"
     doc.write_text(f"# Q\n\n{COMBINER_BEGIN}\ncombiner\n{COMBINER_END}\n\n## Next\n")
-    write_block_between(doc, f"{BEGIN}\nfirst\n{END}\n")
+    put_block(doc, f"{BEGIN}\nfirst\n{END}\n", BEGIN, END, after=COMBINER_END)
     text = doc.read_text()
     assert text.index(COMBINER_END) < text.index("first") < text.index("## Next")
-    write_block_between(doc, f"{BEGIN}\nsecond\n{END}\n")
+    put_block(doc, f"{BEGIN}\nsecond\n{END}\n", BEGIN, END, after=COMBINER_END)
     text = doc.read_text()
     assert "first" not in text and text.count(BEGIN) == 1
     assert text.index(COMBINER_END) < text.index("second") < text.index("## Next")

@@ -1,0 +1,34 @@
+"""What the measurement scripts share: finding the development data, and putting their section
+into a Markdown report between their own markers."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from spanproof.evaluation.devdata import data_dir
+
+
+def data_root() -> Path | None:
+    """The development data folder, or None after saying on stderr how to point at it."""
+    root = data_dir()
+    if root is None:
+        print("no data: set SPANPROOF_DATA_DIR to ../shared/data", file=sys.stderr)
+    return root
+
+
+def put_block(path: Path, block: str, begin: str, end: str, *, after: str | None = None) -> None:
+    """Put ``block`` (which starts with ``begin`` and ends with ``end``) into ``path``: in place
+    of the text between those markers when ``path`` has them; the first time, right after the
+    line ``after`` when given and present, else at the end."""
+    old = path.read_text(encoding="utf-8") if path.exists() else ""
+    block = block.rstrip("\n")
+    if begin in old and end in old:
+        before, rest = old.split(begin, 1)
+        new = before + block + rest.split(end, 1)[1]
+    elif after is not None and after in old:
+        before, rest = old.split(after, 1)
+        new = before + after + "\n\n" + block + rest
+    else:
+        new = old.rstrip("\n") + "\n\n" + block + "\n"
+    path.write_text(new, encoding="utf-8")
