@@ -79,9 +79,8 @@ def measure(runs: int, work: Path) -> dict[str, object]:
                 cache = work / "embeddings-only"
                 if not cache.exists():
                     shutil.copytree(warm, cache)
-                for name in ("judge-outputs.sqlite", "judge-outputs.sqlite-wal"):
-                    (cache / name).unlink(missing_ok=True)
-                (cache / "judge-outputs.sqlite-shm").unlink(missing_ok=True)
+                for suffix in ("", "-wal", "-shm"):  # the database and its WAL files
+                    (cache / f"judge-outputs.sqlite{suffix}").unlink(missing_ok=True)
             else:
                 cache = warm
             wall, claims_json = _verify(args, cache)
