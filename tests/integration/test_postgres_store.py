@@ -69,10 +69,12 @@ def add_document(store: PostgresEvidenceStore, source_id: str, text: str) -> str
 
 
 def terminate_store_backends(dsn: str) -> int:
-    """End every session the store holds on this database, as a server restart would."""
+    """End every session the store holds on this database, as a server restart would, and wait
+    (up to 5 s each) until they have ended: without the timeout, ``pg_terminate_backend`` only
+    signals the backend, and a session could still look alive when the caller next uses it."""
     with psycopg.connect(dsn, autocommit=True) as conn:
         row = conn.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
+            "SELECT count(pg_terminate_backend(pid, 5000)) FROM pg_stat_activity "
             "WHERE application_name = %s AND datname = current_database() "
             "AND pid <> pg_backend_pid()",
             (APPLICATION_NAME,),
