@@ -39,6 +39,7 @@ keeps ``--gate-keep`` of the answerable ones) and prints it, to pin in
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import math
 import random
@@ -76,6 +77,7 @@ from spanproof.verify.relevance import (
     answerability_model_for,
     relevance_model_for,
 )
+from spanproof.verify.scoring import SCORE_MODELS
 
 BEGIN, END = "<!-- answerability:begin -->", "<!-- answerability:end -->"
 #: Logistic scale of a fitted model: relevance 0.5 at the floor, ~0.92 at 0.2 above it.
@@ -366,26 +368,33 @@ def fit_gate_only(
     embedder: Embedder,
     model: RelevanceModel,
     keep: float,
+    score_model: str | None = None,
 ) -> int:
     """``--fit-gate``: the gate fitted on the calibration half, printed with its trade-off on
-    that half (the report half is not read)."""
+    that half (the report half is not read); its claim score comes from ``score_model`` (the
+    shipped gate's when None)."""
     shipped = answerability_model_for(model.name)
+    assert shipped is not None, f"no answerability gate is pinned for {model.name}"
+    score_model = score_model or shipped.score_model
+    reading = dataclasses.replace(shipped, score_model=score_model)
     calibration = [q for q in questions if q.split == CALIBRATION]
-    rows = collect_gate(calibration, build_engines(stores, embedder, model, shipped))
+    rows = collect_gate(calibration, build_engines(stores, embedder, model, reading))
     fitted = fit_gate(rows, keep)
     for other in (0.95, 0.97, 0.98, 0.99):
         print(f"keep {other}: bias {fit_gate(rows, other)['bias']}", file=sys.stderr)
-    gate = gate_model(fitted, model)
+    gate = gate_model(fitted, model, score_model)
     curve = gate_tradeoff(rows, gate, (-1.0, -0.5, -0.25, 0.0, 0.25, 0.5, 1.0))
     print(json.dumps({"fit": fitted, "model": repr(gate), "calibration_tradeoff": curve}, indent=1))
     return 0
 
 
-def gate_model(fitted: dict[str, Any], relevance: RelevanceModel) -> AnswerabilityModel:
+def gate_model(
+    fitted: dict[str, Any], relevance: RelevanceModel, score_model: str
+) -> AnswerabilityModel:
     return AnswerabilityModel(
         name="fitted",
         relevance_model=relevance.name,
-        score_model="v2",
+        score_model=score_model,
         relevance_weight=fitted["relevance_weight"],
         coverage_weight=fitted["coverage_weight"],
         claim_weight=fitted["claim_weight"],
@@ -634,6 +643,11 @@ def _arguments() -> argparse.Namespace:
         help="share of calibration answerable questions past the relevance floor the fitted "
         "gate keeps",
     )
+    parser.add_argument(
+        "--gate-score-model",
+        choices=sorted(SCORE_MODELS),
+        help="score model of the fitted gate's claim score (default: the shipped gate's)",
+    )
     return parser.parse_args()
 
 
@@ -660,7 +674,9 @@ def main() -> int:
             model = relevance_model_for(embedder.model_id)
             shipped = answerability_model_for(model.name)
             if args.fit_gate:
-                return fit_gate_only(questions, stores, embedder, model, args.gate_keep)
+                return fit_gate_only(
+                    questions, stores, embedder, model, args.gate_keep, args.gate_score_model
+                )
             data = collect_features(questions, stores, embedder)
             cal = [d for d in data if d[0].split == CALIBRATION]
             fitted = fit(cal, lexical=False)
