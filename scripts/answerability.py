@@ -288,9 +288,11 @@ def build_engines(
     embedder: Embedder,
     model: RelevanceModel,
     gate: AnswerabilityModel | None,
+    second_weight: float | None = None,
 ) -> dict[str, Engine]:
     """One engine per store, as ``spanproof ask`` builds it (extractive generator, the
-    configured score model, no traces), with ``gate`` as its answerability gate."""
+    configured score model, no traces), with ``gate`` as its answerability gate and the
+    generator's ``second_weight`` (its default when None)."""
     from spanproof.bootstrap import build_score_model
     from spanproof.config import load_settings
     from spanproof.services.generation import ExtractiveGenerator
@@ -304,7 +306,9 @@ def build_engines(
             traces=None,
             embedder=embedder,
             decomposer=RuleBasedDecomposer(),
-            generator=ExtractiveGenerator(embedder),
+            generator=ExtractiveGenerator(embedder)
+            if second_weight is None
+            else ExtractiveGenerator(embedder, second_weight=second_weight),
             score_model=score_model,
             relevance=model,
         )
@@ -496,6 +500,10 @@ def _pct(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.1f} %"
 
 
+def _flag(name: str, value: object) -> str:
+    return "" if value is None else f" {name} {value}"
+
+
 def render(result: dict[str, Any]) -> str:
     s = result["store"]
     model = result["model"]
@@ -506,7 +514,9 @@ def render(result: dict[str, Any]) -> str:
         "",
         f"Measured by `python scripts/answerability.py --limit {result['limit']} --seed "
         f"{result['seed']}{' --judge-probe' if result.get('judge_probe') else ''}"
-        f"{' --no-gate' if not result.get('gate') else ''} --write "
+        f"{' --no-gate' if not result.get('gate') else ''}"
+        f"{_flag('--second-weight', result.get('second_weight'))}"
+        " --write "
         f"docs/quality.md` on {result['date']} "
         f"({result['seconds']:.0f} s on this machine). Questions: {result['questions']} — "
         f"{result['limit']} SciFact train claims with a rationale as open questions "
@@ -516,7 +526,8 @@ def render(result: dict[str, Any]) -> str:
         f"Suite store: {s['sources']} SciFact abstracts ({s['cited']} cited by the suite's "
         f"claims, the {s['neighbours_per_question']} nearest by keyword search over the whole "
         f"corpus of {s['corpus']} for each question, and {s['distractors']} drawn at random). "
-        "Everything goes through the engine of `spanproof ask` (extractive generator, "
+        "Everything goes through the engine of `spanproof ask` (extractive generator "
+        f"`{result.get('generator', 'extractive')}`, "
         f"score model {result['score_model']}, no LLM) with the relevance model "
         f"`{model['name']}` (coverage weight {model['coverage_weight']}, cosine weight "
         f"{model['cosine_weight']}, bias {model['bias']}, floor {model['floor']}).",
@@ -644,6 +655,11 @@ def _arguments() -> argparse.Namespace:
         "gate keeps",
     )
     parser.add_argument(
+        "--second-weight",
+        type=float,
+        help="the extractive generator's second_weight (default: its own; 0 gives extractive-v2)",
+    )
+    parser.add_argument(
         "--gate-score-model",
         choices=sorted(SCORE_MODELS),
         help="score model of the fitted gate's claim score (default: the shipped gate's)",
@@ -687,7 +703,7 @@ def main() -> int:
             curve = tradeoff([d for d in data if d[0].split == REPORT], a, b, floors)
             probe = judge_probe(cal, a, b) if args.judge_probe else None
             gate = None if args.no_gate else shipped
-            engines = build_engines(stores, embedder, model, gate)
+            engines = build_engines(stores, embedder, model, gate, args.second_weight)
             gate_curve = None
             if gate is not None:
                 gate_rows = collect_gate([q for q in questions if q.split == REPORT], engines)
@@ -700,6 +716,8 @@ def main() -> int:
         "date": time.strftime("%Y-%m-%d"),
         "store": store_info,
         "score_model": settings.verify.score_model,
+        "generator": engines[ANSWERABLE].generator.model_id,
+        "second_weight": args.second_weight,
         "model": {
             "name": model.name,
             "coverage_weight": model.coverage_weight,

@@ -2,9 +2,12 @@
 
 Two generators share one small interface (:class:`Generator`):
 
-* :class:`ExtractiveGenerator` (``extractive-v2``) runs offline: it picks the planned sentences
-  most relevant to the question, from the source of the best one, and writes each one followed
-  by its marker (``extractive-v1``, which mixed sources, is ``max_sources`` ≥ ``max_sentences``).
+* :class:`ExtractiveGenerator` (``extractive-v3``) runs offline: it picks the planned sentences
+  most relevant to the question, from the source that bears on it most (its best span, plus half
+  its second best: a source with two relevant sentences over one with a single stray match), and
+  writes each one followed by its marker (``extractive-v2`` chose the source of the best span
+  alone: ``second_weight=0``; ``extractive-v1``, which mixed sources, is ``max_sources`` ≥
+  ``max_sentences``).
 * :class:`LlmGenerator` sends the deterministic prompt of :mod:`spanproof.verify.prompt` to a chat
   model at temperature 0 and records the model's token usage.
 
@@ -30,7 +33,9 @@ from spanproof.text.tokens import token_texts
 from spanproof.verify.lexical import PlanIdf, coverage, weigh_claim
 from spanproof.verify.prompt import build_generation_messages, prompt_hash
 
-EXTRACTIVE_MODEL = "extractive-v2"
+EXTRACTIVE_MODEL = "extractive-v3"
+#: The generator that quoted the source of the single best span (``second_weight=0``).
+EXTRACTIVE_MODEL_V2 = "extractive-v2"
 #: The generator before answers kept to their best sources: the id of ``max_sources`` ≥
 #: ``max_sentences``, whose drafts are the same.
 EXTRACTIVE_MODEL_V1 = "extractive-v1"
@@ -38,6 +43,11 @@ EXTRACTIVE_MODEL_V1 = "extractive-v1"
 MAX_BEHIND = 0.05
 #: How many sources an extractive answer quotes (the best spans' sources, in relevance order).
 MAX_SOURCES = 1
+#: With plan relevance and fewer sources than sentences: a source ranks by its best span's
+#: relevance plus this share of its second best's. Chosen on the calibration halves of the
+#: answerability suite (docs/quality.md): a second relevant sentence marks the source the
+#: question is about better than one sentence that shares its words.
+SECOND_WEIGHT = 0.5
 _END_PUNCTUATION = " \t\r\n.;:,…"
 
 
@@ -88,10 +98,13 @@ class ExtractiveGenerator:
     ``min_relative`` times as relevant as the best one are not used.
 
     Spans ending in ``?`` are never used. The best ``max_sentences`` spans are written in
-    relevance order (ties in plan order), from at most ``max_sources`` sources (the sources of
-    the best spans; spans without a ``source_id`` count as their own source): by default one,
-    so an answer quotes the source that bears on the question most rather than mixing in
-    sentences of its neighbours on the same topic. An empty plan gives an empty draft.
+    relevance order (ties in plan order), from at most ``max_sources`` sources (spans without a
+    ``source_id`` count as their own source): by default one, so an answer quotes the source
+    that bears on the question most rather than mixing in sentences of its neighbours on the
+    same topic. With plan relevance, sources rank by their best span's relevance plus
+    ``second_weight`` times their second best's, and ``max_behind`` counts from the best span
+    of the chosen sources; without it (or with as many sources as sentences) they come in the
+    order of their best spans. An empty plan gives an empty draft.
     """
 
     def __init__(
@@ -102,6 +115,7 @@ class ExtractiveGenerator:
         min_relative: float = 0.5,
         max_behind: float = MAX_BEHIND,
         max_sources: int = MAX_SOURCES,
+        second_weight: float = SECOND_WEIGHT,
     ) -> None:
         if max_sentences < 1:
             raise ConfigurationError(f"max_sentences must be at least 1, got {max_sentences}")
@@ -109,15 +123,20 @@ class ExtractiveGenerator:
             raise ConfigurationError(f"max_sources must be at least 1, got {max_sources}")
         if not 0.0 <= min_relative <= 1.0:
             raise ConfigurationError(f"min_relative must be in [0, 1], got {min_relative}")
+        if not 0.0 <= second_weight <= 1.0:
+            raise ConfigurationError(f"second_weight must be in [0, 1], got {second_weight}")
         self._embedder = embedder
         self._max = max_sentences
         self._min_relative = min_relative
         self._max_behind = max_behind
         self._max_sources = max_sources
+        self._second_weight = second_weight
 
     @property
     def model_id(self) -> str:
-        return EXTRACTIVE_MODEL_V1 if self._max_sources >= self._max else EXTRACTIVE_MODEL
+        if self._max_sources >= self._max:
+            return EXTRACTIVE_MODEL_V1
+        return EXTRACTIVE_MODEL if self._second_weight > 0.0 else EXTRACTIVE_MODEL_V2
 
     def generate(self, question: str, plan: Plan) -> Generation:
         spans = [s for s in plan.spans if s.truth_class and not s.text.rstrip().endswith("?")]
@@ -138,6 +157,9 @@ class ExtractiveGenerator:
         if relevance:
             scores = [relevance[s.id] for s in spans]
             order = sorted(range(len(spans)), key=lambda i: (-scores[i], i))
+            if self._max_sources < self._max and self._second_weight > 0.0:
+                chosen = self._best_sources(spans, scores, order)
+                order = [i for i in order if _source_of(spans[i]) in chosen]
             order = [i for i in order if scores[i] >= scores[order[0]] - self._max_behind]
             return self._first_distinct(spans, order)
         token_lists = [token_texts(s.text) for s in spans]
@@ -155,6 +177,23 @@ class ExtractiveGenerator:
             floor = scores[order[0]] * self._min_relative
             order = [i for i in order if scores[i] >= floor]
         return self._first_distinct(spans, order)
+
+    def _best_sources(
+        self, spans: Sequence[EvidenceSpan], scores: Sequence[float], order: Sequence[int]
+    ) -> set[str]:
+        """The ``max_sources`` sources with the highest best relevance plus ``second_weight``
+        times the second best (ties: the source whose best span comes first in ``order``)."""
+        best: dict[str, list[float]] = {}
+        for i in order:  # relevance order: each source's best span first
+            best.setdefault(_source_of(spans[i]), []).append(scores[i])
+        rank = {source: k for k, source in enumerate(best)}
+
+        def strength(source: str) -> tuple[float, int]:
+            top = best[source]
+            second = top[1] if len(top) > 1 else 0.0
+            return (-(top[0] + self._second_weight * second), rank[source])
+
+        return set(sorted(best, key=strength)[: self._max_sources])
 
     def _first_distinct(
         self, spans: Sequence[EvidenceSpan], order: list[int]
