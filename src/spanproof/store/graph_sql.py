@@ -38,18 +38,6 @@ _FLAG_COLUMNS = "ref, changed_ref, reason, walk_id, created_at"
 _VERSION_COLUMNS = "artifact_id, number, body, depends_on, created_at, approved_by, approved_at"
 
 
-def _walk(row: Sequence[Any]) -> Walk:
-    ident, changed_ref, reason, status, steps, edges, flags, started, finished = row
-    counts = int(steps), int(edges), int(flags)
-    return Walk(
-        str(ident), str(changed_ref), str(reason), str(status), *counts, str(started), str(finished)
-    )
-
-
-def _flag(row: Sequence[Any]) -> Flag:
-    return Flag(*map(str, row))
-
-
 def _version(row: Sequence[Any]) -> ArtifactVersion:
     key = f"{row[0]}#{row[1]}"
     try:
@@ -59,15 +47,7 @@ def _version(row: Sequence[Any]) -> ArtifactVersion:
         raise StoreError(f"artifact version {key} is corrupt: {exc}") from exc
     if not isinstance(body, dict) or not isinstance(depends_on, list):
         raise StoreError(f"artifact version {key} is corrupt (wrong JSON types)")
-    return ArtifactVersion(
-        artifact_id=str(row[0]),
-        number=int(row[1]),
-        body=body,
-        depends_on=tuple(str(r) for r in depends_on),
-        created_at=str(row[4]),
-        approved_by=str(row[5]),
-        approved_at=str(row[6]),
-    )
+    return ArtifactVersion(row[0], row[1], body, tuple(map(str, depends_on)), *row[4:])
 
 
 class GraphStoreMethods(SqlHooks):
@@ -109,7 +89,7 @@ class GraphStoreMethods(SqlHooks):
             "SELECT id, kind, title, created_at FROM artifacts WHERE id = ?",
             (artifact_id,),
         )
-        return None if row is None else Artifact(*map(str, row))
+        return None if row is None else Artifact(*row)
 
     def list_artifacts(
         self, *, kind: str | None = None, limit: int = 100, offset: int = 0
@@ -121,7 +101,7 @@ class GraphStoreMethods(SqlHooks):
             " WHERE (CAST(? AS TEXT) IS NULL OR kind = ?) ORDER BY id LIMIT ? OFFSET ?",
             (kind, kind, limit, offset),
         )
-        return [Artifact(*map(str, r)) for r in rows]
+        return [Artifact(*r) for r in rows]
 
     def add_artifact_version(self, version: ArtifactVersion) -> None:
         with self._write("add artifact version") as conn:
@@ -210,7 +190,7 @@ class GraphStoreMethods(SqlHooks):
             " ORDER BY to_ref LIMIT ?",
             (ref, after, limit),
         )
-        return [Edge(str(a), str(b)) for a, b in rows]
+        return [Edge(*r) for r in rows]
 
     def edges_to(self, ref: str, *, limit: int = 1000) -> list[Edge]:
         check_page(limit)
@@ -219,7 +199,7 @@ class GraphStoreMethods(SqlHooks):
             "SELECT from_ref, to_ref FROM edges WHERE to_ref = ? ORDER BY from_ref LIMIT ?",
             (ref, limit),
         )
-        return [Edge(str(a), str(b)) for a, b in rows]
+        return [Edge(*r) for r in rows]
 
     def dependents(self, ref: str, *, limit: int = 1000) -> list[str]:
         check_page(limit)
@@ -240,7 +220,7 @@ class GraphStoreMethods(SqlHooks):
                 f"SELECT {_FLAG_COLUMNS} FROM impact_flags WHERE ref IN {{in}}",
                 sorted(set(refs)),
             )
-            return sorted((_flag(r) for r in rows), key=lambda f: (f.ref, f.changed_ref))
+            return sorted((Flag(*r) for r in rows), key=lambda f: (f.ref, f.changed_ref))
 
     def list_flags(
         self, *, changed_ref: str | None = None, limit: int = 100, offset: int = 0
@@ -253,14 +233,14 @@ class GraphStoreMethods(SqlHooks):
             " ORDER BY ref, changed_ref LIMIT ? OFFSET ?",
             (changed_ref, changed_ref, limit, offset),
         )
-        return [_flag(r) for r in rows]
+        return [Flag(*r) for r in rows]
 
     # walks -------------------------------------------------------------------------------------
     def get_walk(self, walk_id: str) -> Walk | None:
         row = self._row(
             "get walk", f"SELECT {_WALK_COLUMNS} FROM impact_walks WHERE id = ?", (walk_id,)
         )
-        return None if row is None else _walk(row)
+        return None if row is None else Walk(*row)
 
     def list_walks(
         self, *, status: str | None = None, changed_ref: str | None = None, limit: int = 100
@@ -274,33 +254,25 @@ class GraphStoreMethods(SqlHooks):
             " ORDER BY started_at, id LIMIT ?",
             (status, status, changed_ref, changed_ref, limit),
         )
-        return [_walk(r) for r in rows]
+        return [Walk(*r) for r in rows]
 
     def start_walk(self, walk_id: str, changed_ref: str, reason: str, at: str) -> Walk:
         with self._write("start walk") as conn:
             existing = self.get_walk(walk_id)
             if existing is not None:
                 return existing
-            self._sql.run(
+            ((first,),) = self._sql.all(
                 conn,
-                "INSERT INTO impact_frontier (walk_id, ref) VALUES (?, ?)",
-                (walk_id, changed_ref),
-            )
-            first = self._sql.one(
-                conn,
-                "SELECT seq FROM impact_frontier WHERE walk_id = ? AND ref = ?",
+                "INSERT INTO impact_frontier (walk_id, ref) VALUES (?, ?) RETURNING seq",
                 (walk_id, changed_ref),
             )
             self._sql.run(
                 conn,
                 f"INSERT INTO impact_walks ({_WALK_COLUMNS}, node_seq, edge_cursor)"
                 " VALUES (?, ?, ?, 'running', 0, 0, 0, ?, '', ?, '')",
-                (walk_id, changed_ref, reason, at, int(first[0])),
+                (walk_id, changed_ref, reason, at, int(first)),
             )
-            walk = self.get_walk(walk_id)
-            if walk is None:  # pragma: no cover - inserted just above
-                raise StoreError(f"walk {walk_id!r} vanished while being written")
-            return walk
+            return Walk(walk_id, changed_ref, reason, "running", 0, 0, 0, at)
 
     def walk_step(self, walk_id: str, batch: int, at: str) -> WalkStep:
         with self._write("walk step") as conn:

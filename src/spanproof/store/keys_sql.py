@@ -7,18 +7,11 @@ by being revoked once and never be deleted. Every statement is parameterised.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
-
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.keys import ApiKey, check_scope, same_hash
 from spanproof.store.sql import SqlHooks
 
 _COLUMNS = "id, name, scope, created_at, revoked_at"
-
-
-def _key(row: Sequence[Any]) -> ApiKey:
-    return ApiKey(str(row[0]), str(row[1]), str(row[2]), str(row[3]), str(row[4]))
 
 
 class KeyStoreMethods(SqlHooks):
@@ -51,11 +44,11 @@ class KeyStoreMethods(SqlHooks):
         # The index found the row; compare again in constant time before trusting it.
         if row is None or not same_hash(str(row[5]), key_hash):
             return None
-        return _key(row)
+        return ApiKey(*row[:5])
 
     def list_api_keys(self) -> list[ApiKey]:
         sql = f"SELECT {_COLUMNS} FROM api_keys ORDER BY created_at, id"
-        return [_key(r) for r in self._rows("list API keys", sql)]
+        return [ApiKey(*r) for r in self._rows("list API keys", sql)]
 
     def revoke_api_key(self, key_id: str, at: str) -> ApiKey:
         if not at:
@@ -69,7 +62,7 @@ class KeyStoreMethods(SqlHooks):
             row = self._sql.one(conn, f"SELECT {_COLUMNS} FROM api_keys WHERE id = ?", (key_id,))
         if row is None:
             raise InvalidInputError(f"no API key has id {key_id!r} (see: spanproof keys list)")
-        return _key(row)
+        return ApiKey(*row)
 
     def has_active_api_keys(self) -> bool:
         sql = "SELECT 1 FROM api_keys WHERE revoked_at = '' LIMIT 1"

@@ -85,18 +85,18 @@ def sources(d: Dialect) -> str:
     """
 
 
-def blobs(d: Dialect) -> str:
-    return f"""
+def versions(d: Dialect) -> tuple[str, str, str]:
+    """The tables of raw bytes, of the versions of sources, and of the versions' sections."""
+    # Only the PostgreSQL schema gives a section's title a default.
+    return (
+        f"""
     CREATE TABLE blobs (
         sha256      {d.text} PRIMARY KEY{d.hex64("sha256")},
         size        {d.bigint} NOT NULL,
         raw         {d.blob} NOT NULL
     )
-    """
-
-
-def versions(d: Dialect) -> str:
-    return f"""
+    """,
+        f"""
     CREATE TABLE versions (
         source_id   {d.text} NOT NULL REFERENCES sources (id),
         number      {d.integer} NOT NULL CHECK (number >= 1),
@@ -110,12 +110,8 @@ def versions(d: Dialect) -> str:
         PRIMARY KEY (source_id, number),
         UNIQUE (source_id, sha256)
     )
-    """
-
-
-def sections(d: Dialect) -> str:
-    # Only the PostgreSQL schema gives the title a default.
-    return f"""
+    """,
+        f"""
     CREATE TABLE sections (
         source_id   {d.text} NOT NULL,
         version     {d.integer} NOT NULL,
@@ -127,7 +123,8 @@ def sections(d: Dialect) -> str:
         UNIQUE (source_id, version, ordinal),
         FOREIGN KEY (source_id, version) REFERENCES versions (source_id, number)
     )
-    """
+    """,
+    )
 
 
 def section_span(d: Dialect) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import AbstractContextManager
+from contextlib import AbstractContextManager, closing
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any, NamedTuple
@@ -96,11 +96,8 @@ class Dialect:
     def many(self, conn: Any, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """Execute one statement for each of ``rows``."""
         if rows:
-            cur = conn.cursor()
-            try:
+            with closing(conn.cursor()) as cur:
                 cur.executemany(self.q(sql), rows)
-            finally:
-                cur.close()
 
     def one_of(self, column: str, values: Sequence[str]) -> tuple[str, Any]:
         """The condition that ``column`` is one of ``values``, bound as one parameter (so any

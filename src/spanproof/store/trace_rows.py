@@ -1,7 +1,7 @@
 """Trace and record rows, written once for both SQL stores.
 
 :meth:`TraceStoreMethods.append` takes the dialect's write lock (``_lock_traces``), reads the last
-row's ``seq`` and ``hash``, calls :func:`seal_next` and inserts the returned row; reading parses
+row's ``seq`` and ``hash``, seals the trace after it and inserts its row; reading parses
 ``body`` (the canonical JSON that was hashed) back. The other columns of ``traces`` and
 ``records`` are copies of fields of ``body``, for lookups and ordering only.
 """
@@ -21,32 +21,8 @@ from spanproof.core.records import Attempt, Record
 from spanproof.core.trace import GENESIS, Trace
 from spanproof.store.sql import SqlHooks, check_page, now
 
-#: The columns of the ``traces`` table, in the order :func:`seal_next` gives them.
+#: The columns of the ``traces`` table.
 TRACE_COLUMNS = "seq, id, hash, prev_hash, kind, created_at, body"
-
-
-def seal_next(
-    trace: Trace, last: tuple[int, str] | None, now: str
-) -> tuple[tuple[int, str, str, str, str, str, str], Trace]:
-    """The row of ``trace`` sealed after the chain's last ``(seq, hash)`` (or first, when
-    ``last`` is None), and the trace as :meth:`get_trace` will read it back.
-
-    ``created_at`` is kept when the caller set it (the time of the judgement), else ``now``.
-
-    Raises:
-        InvalidInputError: the trace holds something canonical JSON cannot carry (NaN, infinity,
-            a non-JSON type, a lone surrogate).
-    """
-    seq, prev_hash = (1, GENESIS) if last is None else (last[0] + 1, last[1])
-    try:
-        sealed = trace.sealed(seq=seq, prev_hash=prev_hash, created_at=trace.created_at or now)
-        body = sealed.to_json()
-        body.encode("utf-8")
-    except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
-        raise InvalidInputError(f"the trace cannot be serialised as canonical JSON: {exc}") from exc
-    # Read back from the stored text, so the caller gets exactly what get_trace() will return.
-    stored = Trace.from_json(body)
-    return (seq, sealed.id, sealed.hash, prev_hash, sealed.kind, sealed.created_at, body), stored
 
 
 def read_trace(seq: int, body: str) -> Trace:
@@ -72,19 +48,32 @@ class TraceStoreMethods(SqlHooks):
     def append(self, trace: Trace) -> Trace:
         """Seal ``trace`` after the last one and store it, under the store's write lock, so
         appends from other threads or processes queue behind this one and the chain cannot
-        fork."""
+        fork. Returns the trace as :meth:`get_trace` will read it back.
+
+        ``created_at`` is kept when the caller set it (the time of the judgement), else now.
+
+        Raises:
+            InvalidInputError: the trace holds something canonical JSON cannot carry (NaN,
+                infinity, a non-JSON type, a lone surrogate).
+        """
         d = self._sql
         with self._write("append trace") as conn:
             self._lock_traces(conn)
             last = d.one(conn, "SELECT seq, hash FROM traces ORDER BY seq DESC LIMIT 1")
-            row, stored = seal_next(
-                trace, None if last is None else (int(last[0]), str(last[1])), now()
-            )
-            d.run(
-                conn,
-                f"INSERT INTO traces ({TRACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                row,
-            )
+            seq, prev_hash = (1, GENESIS) if last is None else (int(last[0]) + 1, str(last[1]))
+            created_at = trace.created_at or now()
+            try:
+                sealed = trace.sealed(seq=seq, prev_hash=prev_hash, created_at=created_at)
+                body = sealed.to_json()
+                body.encode("utf-8")
+            except (TypeError, ValueError) as exc:  # UnicodeEncodeError is a ValueError
+                raise InvalidInputError(
+                    f"the trace cannot be serialised as canonical JSON: {exc}"
+                ) from exc
+            # Read back from the stored text, so the caller gets exactly what get_trace() returns.
+            stored = Trace.from_json(body)
+            row = (seq, sealed.id, sealed.hash, prev_hash, sealed.kind, sealed.created_at, body)
+            d.run(conn, f"INSERT INTO traces ({TRACE_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?)", row)
         return stored
 
     def get_trace(self, trace_id: str) -> Trace | None:

@@ -103,7 +103,7 @@ class VectorMatrices:
             directory.mkdir(exist_ok=True)
             # seq first, vectors last: a reader needs both, and each appears atomically.
             for path, array in ((paths[1], matrix.seqs), (paths[0], matrix.vectors)):
-                write_atomically(path, partial(_save, array))
+                write_atomically(path, partial(np.save, arr=array, allow_pickle=False))
             remove_others(directory, f"{model_key(model_id)}-*.npy", paths)
         except OSError:
             return  # the sidecar is an optimisation; the matrix in memory is still right
@@ -112,10 +112,6 @@ class VectorMatrices:
 def model_key(model_id: str) -> str:
     """The file name stem of ``model_id``'s sidecar and index files."""
     return hashlib.sha256(model_id.encode("utf-8")).hexdigest()[:16]
-
-
-def _save(array: npt.NDArray[np.generic], path: Path) -> None:
-    np.save(path, array, allow_pickle=False)
 
 
 def write_atomically(path: Path, write: Callable[[Path], object]) -> None:

@@ -70,9 +70,7 @@ _UPGRADE = (
         UNIQUE (kind, value)
     )
     """,
-    ddl.blobs(POSTGRES),
-    ddl.versions(POSTGRES),
-    ddl.sections(POSTGRES),
+    *ddl.versions(POSTGRES),
     f"""
     CREATE TABLE chunks (
         id          text PRIMARY KEY,

@@ -29,9 +29,7 @@ _UPGRADE = (
     ) WITHOUT ROWID
     """,
     "CREATE INDEX source_ids_source ON source_ids (source_id, kind)",
-    ddl.blobs(SQLITE),
-    ddl.versions(SQLITE),
-    ddl.sections(SQLITE),
+    *ddl.versions(SQLITE),
     f"""
     CREATE TABLE chunks (
         seq         INTEGER PRIMARY KEY,
