@@ -286,10 +286,9 @@ class GraphStoreMethods(SqlHooks):
             )
             if row is None:
                 raise InvalidInputError(f"unknown walk {walk_id!r}")
-            changed_ref, reason, status = str(row[0]), str(row[1]), str(row[2])
+            changed_ref, reason, status, node_seq, cursor = row
             if status == "done":
                 return WalkStep(walk_id, True, 0, 0)
-            node_seq, cursor = int(row[3]), str(row[4])
             followed = flagged = expanded = 0
             done = False
             while followed < batch and expanded < batch:
@@ -303,7 +302,7 @@ class GraphStoreMethods(SqlHooks):
                 if node is None:
                     done = True
                     break
-                node_seq, ref = int(node[0]), str(node[1])
+                node_seq, ref = node
                 room = batch - followed
                 targets = [
                     str(r[0])

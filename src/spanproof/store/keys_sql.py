@@ -37,10 +37,8 @@ class KeyStoreMethods(SqlHooks):
             )
 
     def find_api_key(self, key_hash: str) -> ApiKey | None:
-        with self._read("find API key") as conn:
-            row = self._sql.one(
-                conn, f"SELECT {_COLUMNS}, key_hash FROM api_keys WHERE key_hash = ?", (key_hash,)
-            )
+        sql = f"SELECT {_COLUMNS}, key_hash FROM api_keys WHERE key_hash = ?"
+        row = self._row("find API key", sql, (key_hash,))
         # The index found the row; compare again in constant time before trusting it.
         if row is None or not same_hash(str(row[5]), key_hash):
             return None

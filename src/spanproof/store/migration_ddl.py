@@ -129,7 +129,7 @@ def versions(d: Dialect) -> tuple[str, str, str]:
 
 def section_span(d: Dialect) -> str:
     """The column lines (no trailing comma) that place a row on a span of a section's text."""
-    start, end = d.span
+    start, end = d.q("span_start"), d.q("span_end")  # the schema's names of the offsets
     return f"""        source_id   {d.text} NOT NULL,
         version     {d.integer} NOT NULL,
         section_key {d.text} NOT NULL,

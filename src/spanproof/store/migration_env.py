@@ -10,6 +10,7 @@ it afterwards. Alembic and SQLAlchemy are imported only when a migration runs.
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -82,32 +83,21 @@ def run_env(
     from alembic import context
 
     url = context.config.get_main_option("sqlalchemy.url") or default_url
-    if context.is_offline_mode():
-        if not offline:
-            raise RuntimeError(
-                "offline (--sql) migrations are not supported; run them against a database"
-            )
-        context.configure(url=url, literal_binds=True, **options)
+    connection: Connection | None = context.config.attributes.get("connection")
+    with ExitStack() as stack:
+        if context.is_offline_mode():
+            if not offline:
+                raise RuntimeError(
+                    "offline (--sql) migrations are not supported; run them against a database"
+                )
+            context.configure(url=url, literal_binds=True, **options)
+        else:
+            if connection is None:
+                if not url:
+                    raise RuntimeError("set sqlalchemy.url to run the migrations")
+                engine = new_engine(url)
+                stack.callback(engine.dispose)
+                connection = stack.enter_context(engine.connect())
+            context.configure(connection=connection, **options)
         with context.begin_transaction():
             context.run_migrations()
-        return
-    connection: Connection | None = context.config.attributes.get("connection")
-    if connection is not None:
-        _run(connection, options)
-        return
-    if not url:
-        raise RuntimeError("set sqlalchemy.url to run the migrations")
-    engine = new_engine(url)
-    try:
-        with engine.connect() as conn:
-            _run(conn, options)
-    finally:
-        engine.dispose()
-
-
-def _run(connection: Connection, options: dict[str, Any]) -> None:
-    from alembic import context
-
-    context.configure(connection=connection, **options)
-    with context.begin_transaction():
-        context.run_migrations()

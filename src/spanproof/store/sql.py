@@ -59,12 +59,6 @@ class Dialect:
     without_rowid: str = " WITHOUT ROWID"
     _cache: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
-    @property
-    def span(self) -> tuple[str, str]:
-        """The schema's names of a section span's start and end offset columns."""
-        start, end = (self.renames.get(name, name) for name in ("span_start", "span_end"))
-        return start, end
-
     def hex64(self, column: str) -> str:
         """The check that ``column`` is a lowercase hex SHA-256 (PostgreSQL schema only)."""
         return f" CHECK ({column} ~ '^[0-9a-f]{{64}}$')" if self.postgres else ""

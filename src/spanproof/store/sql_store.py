@@ -286,14 +286,8 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
         where = "WHERE source_id = ? AND version = ?"
         with self._write("add_sections") as conn:
             # The version row lock orders concurrent writers of one version's ordinals.
-            if (
-                d.one(
-                    conn,
-                    "SELECT 1 FROM versions WHERE source_id = ? AND number = ?" + d.row_lock,
-                    (source_id, version),
-                )
-                is None
-            ):
+            version_row = "SELECT 1 FROM versions WHERE source_id = ? AND number = ?" + d.row_lock
+            if d.one(conn, version_row, (source_id, version)) is None:
                 raise InvalidInputError(f"no version {version} of source {source_id!r}")
             stored = {
                 str(key): (str(title), str(text))

@@ -20,6 +20,7 @@ import re
 import sqlite3
 import unicodedata
 from collections.abc import Iterable, Sequence
+from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -45,12 +46,8 @@ def query_words(text: str) -> list[str]:
     Words are split where FTS5's ``unicode61`` splits them, so ``title:aspirin`` gives
     ``title`` and ``aspirin``.
     """
-    seen: dict[str, None] = {}
-    for word in _WORD.findall(unicodedata.normalize("NFC", clean_text(text)).lower()):
-        seen.setdefault(word, None)
-        if len(seen) == MAX_QUERY_TERMS:
-            break
-    return list(seen)
+    words = _WORD.findall(unicodedata.normalize("NFC", clean_text(text)).lower())
+    return list(islice(dict.fromkeys(words), MAX_QUERY_TERMS))
 
 
 def fts_match(words: Iterable[str]) -> str:
