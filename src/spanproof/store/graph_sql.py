@@ -58,9 +58,7 @@ class GraphStoreMethods(SqlHooks):
     already excludes them).
     """
 
-    def _insert_many(
-        self, conn: Any, head: str, rows: Sequence[Sequence[Any]], tail: str = ""
-    ) -> int:
+    def _insert_many(self, conn: Any, head: str, rows: Sequence[Sequence[Any]], tail: str) -> int:
         """Multi-row INSERT ``head VALUES (...), ... tail``; returns rows inserted."""
         added = 0
         for start in range(0, len(rows), BATCH):

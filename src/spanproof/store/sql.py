@@ -100,15 +100,13 @@ class Dialect:
             return f"{column} = ANY(CAST(? AS TEXT[]))", list(values)
         return f"{column} IN (SELECT value FROM json_each(?))", json.dumps(list(values))
 
-    def where_in(
-        self, conn: Any, sql: str, values: Sequence[Any], params: Sequence[Any] = ()
-    ) -> Iterator[Any]:
+    def where_in(self, conn: Any, sql: str, values: Sequence[Any]) -> Iterator[Any]:
         """Rows of ``sql`` whose ``{in}`` becomes a list of ``values`` (run in batches, lazily:
-        iterate to run them all); ``params`` bind the placeholders before it."""
+        iterate to run them all)."""
         for start in range(0, len(values), BATCH):
             part = list(values[start : start + BATCH])
             marks = "(" + ", ".join("?" * len(part)) + ")"
-            cur = self.run(conn, sql.replace("{in}", marks), [*params, *part])
+            cur = self.run(conn, sql.replace("{in}", marks), part)
             if cur.description is not None:  # a statement without rows has nothing to fetch
                 yield from cur.fetchall()
 

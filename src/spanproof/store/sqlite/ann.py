@@ -35,17 +35,17 @@ def available() -> bool:
 class AnnIndexes:
     """The HNSW index files of one store, cached in memory by (model, token)."""
 
-    def __init__(self, directory: Path | None) -> None:
+    def __init__(self, directory: Path) -> None:
         self._dir = directory
         self._cache: dict[str, tuple[str, Any]] = {}
 
-    def _path(self, model_id: str, token: str) -> Path | None:
-        return None if self._dir is None else self._dir / f"{model_key(model_id)}-{token}.hnsw"
+    def _path(self, model_id: str, token: str) -> Path:
+        return self._dir / f"{model_key(model_id)}-{token}.hnsw"
 
     def build(self, model_id: str, matrix: VectorMatrix) -> Path | None:
         """Write the index for ``matrix`` (labels are row numbers); removes older ones."""
         path = self._path(model_id, matrix.token)
-        if path is None or not available():
+        if not available():
             return None
         import hnswlib
 
@@ -65,7 +65,7 @@ class AnnIndexes:
         if cached is not None and cached[0] == matrix.token:
             return cached[1]
         path = self._path(model_id, matrix.token)
-        if path is None or not path.exists() or not available():
+        if not path.exists() or not available():
             return None
         import hnswlib
 

@@ -39,7 +39,7 @@ class VectorMatrix:
 class VectorMatrices:
     """The matrix cache of one store connection."""
 
-    def __init__(self, sidecar_dir: Path | None, sidecar_min: int) -> None:
+    def __init__(self, sidecar_dir: Path, sidecar_min: int) -> None:
         self._dir = sidecar_dir
         self._min = sidecar_min
         self._cache: dict[str, VectorMatrix] = {}
@@ -75,15 +75,13 @@ class VectorMatrices:
         self._cache[model_id] = matrix
         return matrix
 
-    def _paths(self, model_id: str, token: str) -> tuple[Path, Path] | None:
-        if self._dir is None:
-            return None
+    def _paths(self, model_id: str, token: str) -> tuple[Path, Path]:
         stem = f"{model_key(model_id)}-{token}"
         return self._dir / f"{stem}.vec.npy", self._dir / f"{stem}.seq.npy"
 
     def _load_sidecar(self, model_id: str, token: str) -> VectorMatrix | None:
         paths = self._paths(model_id, token)
-        if paths is None or not paths[0].exists() or not paths[1].exists():
+        if not paths[0].exists() or not paths[1].exists():
             return None
         try:
             vectors = np.load(paths[0], mmap_mode="r", allow_pickle=False)
@@ -96,14 +94,12 @@ class VectorMatrices:
 
     def _write_sidecar(self, model_id: str, matrix: VectorMatrix) -> None:
         paths = self._paths(model_id, matrix.token)
-        if paths is None:
-            return
         directory = paths[0].parent
         try:
             directory.mkdir(exist_ok=True)
             # seq first, vectors last: a reader needs both, and each appears atomically.
             for path, array in ((paths[1], matrix.seqs), (paths[0], matrix.vectors)):
-                write_atomically(path, partial(np.save, arr=array, allow_pickle=False))
+                write_atomically(path, partial(_save, array))
             remove_others(directory, f"{model_key(model_id)}-*.npy", paths)
         except OSError:
             return  # the sidecar is an optimisation; the matrix in memory is still right
@@ -112,6 +108,10 @@ class VectorMatrices:
 def model_key(model_id: str) -> str:
     """The file name stem of ``model_id``'s sidecar and index files."""
     return hashlib.sha256(model_id.encode("utf-8")).hexdigest()[:16]
+
+
+def _save(array: npt.NDArray[np.generic], path: Path) -> None:
+    np.save(path, array, allow_pickle=False)
 
 
 def write_atomically(path: Path, write: Callable[[Path], object]) -> None:
