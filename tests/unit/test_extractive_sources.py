@@ -59,6 +59,8 @@ def test_the_model_id_names_the_behaviour() -> None:
     assert ExtractiveGenerator().generate(QUESTION, PLAN).model == "extractive-v3"
     # The source of the single best span: the generator before second sentences counted.
     assert ExtractiveGenerator(second_weight=0.0).model_id == "extractive-v2"
+    # Another weight ranks sources otherwise: its drafts are named apart.
+    assert ExtractiveGenerator(second_weight=0.25).model_id == "extractive-v3:second=0.25"
     # As many sources as sentences: the drafts of the generator before the one-source rule.
     assert ExtractiveGenerator(max_sources=3).model_id == "extractive-v1"
 

@@ -134,9 +134,15 @@ class ExtractiveGenerator:
 
     @property
     def model_id(self) -> str:
+        """``extractive-v3`` as shipped, the older ids where the behaviour is theirs, and another
+        ``second_weight`` named in the id, so a trace says which ranking wrote its draft."""
         if self._max_sources >= self._max:
             return EXTRACTIVE_MODEL_V1
-        return EXTRACTIVE_MODEL if self._second_weight > 0.0 else EXTRACTIVE_MODEL_V2
+        if self._second_weight == 0.0:
+            return EXTRACTIVE_MODEL_V2
+        if self._second_weight == SECOND_WEIGHT:
+            return EXTRACTIVE_MODEL
+        return f"{EXTRACTIVE_MODEL}:second={self._second_weight:g}"
 
     def generate(self, question: str, plan: Plan) -> Generation:
         spans = [s for s in plan.spans if s.truth_class and not s.text.rstrip().endswith("?")]
