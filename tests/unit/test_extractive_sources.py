@@ -17,17 +17,22 @@ def _span(marker: str, text: str, source: str | None) -> EvidenceSpan:
     return EvidenceSpan(id=marker, text=text, source={"source_id": source} if source else {})
 
 
-PLAN = Plan(
-    question=QUESTION,
-    spans=(
+def _plan(
+    spans: tuple[EvidenceSpan, ...], relevance: tuple[float, ...], floor: float = 0.5
+) -> Plan:
+    return Plan(
+        question=QUESTION, spans=spans, relevance=relevance, relevance_model="test", floor=floor
+    )
+
+
+PLAN = _plan(
+    (
         _span("S1", "Daily walking lowered systolic blood pressure by 5 mmHg.", "walking"),
         _span("S2", "Walking trials elsewhere lowered blood pressure too.", "review"),
         _span("S3", "Daily walking also lowered diastolic blood pressure.", "walking"),
         _span("S4", "Blood pressure fell most in the oldest walkers.", "walking"),
     ),
-    relevance=(0.90, 0.89, 0.88, 0.87),
-    relevance_model="test",
-    floor=0.5,
+    (0.90, 0.89, 0.88, 0.87),
 )
 
 
@@ -44,13 +49,7 @@ def test_more_sources_when_asked_in_relevance_order() -> None:
 
 
 def test_spans_without_a_source_each_count_as_their_own() -> None:
-    plan = Plan(
-        question=QUESTION,
-        spans=tuple(_span(s.id, s.text, None) for s in PLAN.spans),
-        relevance=PLAN.relevance,
-        relevance_model="test",
-        floor=0.5,
-    )
+    plan = _plan(tuple(_span(s.id, s.text, None) for s in PLAN.spans), PLAN.relevance)
     assert ExtractiveGenerator().generate(QUESTION, plan).text.count("[S") == 1
 
 
@@ -78,17 +77,14 @@ def test_second_weight_is_a_share(weight: float) -> None:
 
 # A neighbour with one sentence that matches the question's words a little better than the
 # best sentence of the source the question is about, which has a second relevant sentence.
-STRAY = Plan(
-    question=QUESTION,
-    spans=(
+STRAY = _plan(
+    (
         _span("S1", "Walking programmes were compared in an earlier review.", "review"),
         _span("S2", "Daily walking lowered systolic blood pressure by 5 mmHg.", "walking"),
         _span("S3", "Daily walking also lowered diastolic blood pressure.", "walking"),
         _span("S4", "The trial enrolled 120 adults.", "walking"),
     ),
-    relevance=(0.86, 0.84, 0.80, 0.55),
-    relevance_model="test",
-    floor=0.5,
+    (0.86, 0.84, 0.80, 0.55),
 )
 
 
@@ -105,13 +101,7 @@ def test_a_source_with_two_relevant_sentences_beats_one_stray_match() -> None:
 
 
 def test_a_clearly_better_single_sentence_still_wins() -> None:
-    plan = Plan(
-        question=QUESTION,
-        spans=STRAY.spans,
-        relevance=(0.99, 0.60, 0.40, 0.30),
-        relevance_model="test",
-        floor=0.2,
-    )
+    plan = _plan(STRAY.spans, (0.99, 0.60, 0.40, 0.30), floor=0.2)
     assert ExtractiveGenerator().generate(QUESTION, plan).text == (
         "Walking programmes were compared in an earlier review [S1]."
     )  # 0.99 against 0.60 + 0.5 x 0.40

@@ -30,8 +30,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from types import TracebackType
-from typing import Any
+from typing import Any, Self
+
+from spanproof.providers.closing import ClosesOnExit
 
 __all__ = ["RecordedRequest", "ScriptedChatServer", "ScriptedReply"]
 
@@ -51,7 +52,7 @@ class RecordedRequest:
     body: Any  # decoded JSON, or the raw text when it was not JSON
 
 
-class ScriptedChatServer:
+class ScriptedChatServer(ClosesOnExit):
     """A real HTTP server on ``127.0.0.1`` (a free port) replying from a script.
 
     Args:
@@ -110,16 +111,9 @@ class ScriptedChatServer:
             self._thread.join()
         self._server = self._thread = None
 
-    def __enter__(self) -> ScriptedChatServer:
-        return self.start()
-
-    def __exit__(
-        self,
-        exc_type: type[BaseException] | None,
-        exc: BaseException | None,
-        traceback: TracebackType | None,
-    ) -> None:
-        self.close()
+    def __enter__(self) -> Self:
+        self.start()
+        return self
 
     @property
     def remaining(self) -> int:
