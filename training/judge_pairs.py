@@ -29,6 +29,10 @@ label ``not_entailed``):
   ``heldout`` half), mapped supported → entailed, contradicted → contradicted, not_supported →
   not_entailed; otherwise (``--substitutions phrase``) :func:`phrase_substitutions`: a two-word
   phrase of a sentence replaced with one from another abstract → not_entailed.
+* Titles (dataset ``titles``, training only, with ``titles=True`` / ``train_judge.py
+  --titles``): SciFact titles that state a finding, against the window of their abstract's last
+  sentences that holds them → entailed; with a phrase or entity swapped → not_entailed; with the
+  polarity flipped → contradicted (:func:`title_pairs`; docs/model-card.md, recipe A).
 * Adversarial edits (``synthetic``) and identity pairs (``identity``) of :mod:`build_pairs`,
   made from the training pairs only.
 
@@ -86,7 +90,8 @@ REAL_SETS = (
 )
 MINED = "mined"
 REALISTIC = "realistic"
-MADE_UP = (MINED, REALISTIC, SYNTHETIC, IDENTITY)
+TITLES = "titles"
+MADE_UP = (MINED, REALISTIC, TITLES, SYNTHETIC, IDENTITY)
 #: Corpus abstracts sampled for mined pairs (besides the training rationale windows).
 CORPUS_DOCS = 1200
 
@@ -357,6 +362,133 @@ def realistic_calibration(root: Path, dev_docs: set[int], count: Counter_) -> li
     return out
 
 
+# --------------------------------------------------------------------------- titles
+
+_COPULAS = frozenset("is are was were has have can may does do".split())  # noqa: SIM905
+_VERB_CUES = frozenset(
+    "to not may can cannot will could would should must might".split()  # noqa: SIM905
+)
+#: Share of a title's content words its window must hold (the title is grounded there).
+TITLE_MIN_OVERLAP = 0.4
+
+
+def corpus_verbs(corpus: dict[int, dict[str, Any]]) -> frozenset[str]:
+    """Words that "to", "not" or a modal precedes in at least a quarter of their uses (at least
+    twice): the corpus's verbs in their base form."""
+    after: Counter[str] = Counter()
+    totals: Counter[str] = Counter()
+    for doc in corpus.values():
+        for sentence in doc.get("abstract", []):
+            low = [w.lower() for w in re.findall(r"[A-Za-z]+", sentence or "")]
+            totals.update(low)
+            after.update(b for a, b in itertools.pairwise(low) if a in _VERB_CUES)
+    return frozenset(w for w, c in after.items() if c >= 2 and c >= 0.25 * totals[w])
+
+
+def claim_like(title: str, verbs: frozenset[str]) -> bool:
+    """A title that states a finding ("X promotes Y", "X is required for Y"): five to 25 words,
+    no subtitle, and a finite verb (a copula, or a corpus verb with its third-person ending)."""
+    words = re.findall(r"[A-Za-z]+", title)
+    if ":" in title or "?" in title or not 5 <= len(words) <= 25:
+        return False
+    for w in (x.lower() for x in words[1:]):
+        if w in _COPULAS or (w in verbs and not w.endswith("s")):
+            return True
+        if (w.endswith("es") and w[:-2] in verbs) or (w.endswith("s") and w[:-1] in verbs):
+            return True
+    return False
+
+
+def _content(text: str) -> set[str]:
+    return {w.lower() for w in _WORD.findall(text) if w.lower() not in _STOP}
+
+
+#: Sentences that state an aim or a gap, not a finding: never a title's supporting window.
+_AIM = re.compile(
+    r"\b(whether|we (?:investigated|examined|asked|assessed|evaluated|studied|tested|sought|aimed"
+    r"|hypothesi[sz]ed)|to (?:determine|investigate|examine|assess|evaluate|test)|aim|objective"
+    r"|purpose|unknown|unclear|remains? to be)\b",
+    re.IGNORECASE,
+)
+#: The window is sought among the abstract's last sentences, where the findings are stated.
+TITLE_LAST_SENTENCES = 3
+
+
+def title_window(title: str, sentences: Sequence[str]) -> tuple[int, int] | None:
+    """The one or two adjacent sentences among the abstract's last
+    :data:`TITLE_LAST_SENTENCES` that hold most of the title's content words (ties: the later),
+    when they hold at least :data:`TITLE_MIN_OVERLAP` of them and state no aim or gap."""
+    words = _content(title)
+    best: tuple[float, int, int] | None = None
+    for i in range(max(0, len(sentences) - TITLE_LAST_SENTENCES), len(sentences)):
+        for j in (i + 1, i + 2):
+            chosen = sentences[i:j]
+            if j > len(sentences) or not all(chosen) or any(_AIM.search(x) for x in chosen):
+                continue
+            share = len(words & _content(" ".join(chosen))) / max(1, len(words))
+            score = share - 0.01 * (j - i)  # one sentence when two add nothing
+            if best is None or score >= best[0]:
+                best = (score, i, j)
+    if best is None or best[0] + 0.02 < TITLE_MIN_OVERLAP:
+        return None
+    return best[1], best[2]
+
+
+def title_pairs(root: Path, docs: Iterable[int], count: Counter_) -> list[JudgePair]:
+    """Titles that state a finding, read against the window of their own abstract's last
+    sentences that holds them: entailed (a reworded statement of the abstract's finding, as
+    SciFact's claims are); the same title with a noun phrase or an entity swapped for one the
+    TF-IDF-nearest other abstracts use (the realistic generator's substitutions) → not_entailed;
+    with its polarity flipped → contradicted."""
+    from spanproof.evaluation import realistic
+    from spanproof.evaluation.adversarial import negation_flip
+    from spanproof.evaluation.substitution import substitute_entity, substitute_phrase
+
+    corpus = scifact_corpus(root)
+    verbs = corpus_verbs(corpus)
+    all_docs = realistic._scifact_docs(root)
+    index = realistic._index(all_docs)
+    position = {doc.doc_id: k for k, doc in enumerate(all_docs)}
+    chosen: list[tuple[int, str, str]] = []
+    for doc in docs:
+        entry = corpus[doc]
+        title = _clean(str(entry.get("title", ""))).rstrip(".")
+        sentences = [_clean(s) for s in entry.get("abstract", [])]
+        if not claim_like(title, verbs):
+            continue
+        found = title_window(title, sentences)
+        if found is not None:
+            claim = title + "."
+            chosen.append((doc, claim, fit_window(claim, sentences[found[0] : found[1]], count)))
+    queries = [position[str(doc)] for doc, _, _ in chosen]
+    near = realistic.nearest_documents(
+        index.terms, [d.doc_id for d in all_docs], queries, k=realistic.NEIGHBOURS
+    )
+    out: list[JudgePair] = []
+    for (doc, claim, window), q in zip(chosen, queries, strict=True):
+        group = f"{TITLES}:{doc}"
+        out.append(JudgePair(claim, window, "entailed", group, TITLES, "train"))
+        pools = realistic._pools(index, near[q])
+        key = f"title:{doc}"
+        for edit in (
+            substitute_phrase(claim, window, pools.phrases, index.vocab, key),
+            substitute_entity(
+                claim,
+                window,
+                pools.entities,
+                key,
+                index.contexts.similarity,
+                realistic.ENTITY_MIN_SIMILARITY,
+            ),
+        ):
+            if edit is not None and edit.claim != claim:
+                out.append(JudgePair(edit.claim, window, PARTIAL_LABEL, group, TITLES, "train"))
+        flipped = negation_flip(claim)
+        if flipped and flipped != claim:
+            out.append(JudgePair(flipped, window, "contradicted", group, TITLES, "train"))
+    return out
+
+
 # --------------------------------------------------------------------------- everything
 
 
@@ -400,6 +532,7 @@ def build_judge_pairs(
     *,
     count: Counter_ | None = None,
     substitutions: str = "auto",
+    titles: bool = False,
 ) -> tuple[list[JudgePair], dict[str, Any]]:
     """Every pair (fixed order: the real sets, then the made-up ones), and notes on how the
     made-up pairs were made. ``substitutions``: "realistic", "phrase" or "auto" (realistic when
@@ -460,6 +593,13 @@ def build_judge_pairs(
     made = _substitutions(root, substitutions, train_real, corpus_windows, dev_docs, count, notes)
     add(made)
     as_pairs = [Pair(p.claim, p.evidence, p.label, p.group, p.dataset) for p in train_real]
+    if titles:  # abstracts no dev claim cites, in the realistic generator's calibration half
+        from spanproof.evaluation.realistic import CALIBRATION, split_of
+
+        kept = [d for d in sorted(corpus) if d not in dev_docs and split_of(str(d)) == CALIBRATION]
+        made_titles = title_pairs(root, kept, count)
+        notes["title_pairs"] = len(made_titles)
+        add(made_titles)
     made_from_train = synthetic_pairs(as_pairs) + identity_pairs(as_pairs)
     add(
         JudgePair(p.claim, p.evidence, p.label, p.group, p.dataset, "train")

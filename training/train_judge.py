@@ -261,6 +261,8 @@ def _settings(args: argparse.Namespace) -> dict[str, Any]:
         "seed": SEED,
         "init": str(args.init),
         "init_sha256": args.init_sha256,
+        **({"titles": True} if args.titles else {}),
+        **({"init_checkpoint": args.init_checkpoint_sha256} if args.init_checkpoint else {}),
     }
 
 
@@ -326,7 +328,9 @@ def setup(args: argparse.Namespace) -> tuple[Any, list[Any], Any, Any]:
     import torch
 
     model = build_model()
-    if args.init != "base":
+    if args.init_checkpoint:  # a judge checkpoint's weights (not its optimiser or schedule)
+        model.load_state_dict(torch.load(args.init_checkpoint, weights_only=False)["model"])
+    elif args.init != "base":
         load_shipped(model, args.init)
     model.train()
     if args.freeze_words:
@@ -633,6 +637,17 @@ def parse_args() -> argparse.Namespace:
         default="src/spanproof/models/cross_encoder.onnx",
         help='"base" (all-MiniLM-L6-v2) or an int8 cross-encoder ONNX to warm-start from',
     )
+    parser.add_argument(
+        "--init-checkpoint",
+        type=Path,
+        default=None,
+        help="a judge_step<N>.pt whose model weights to start from (instead of --init)",
+    )
+    parser.add_argument(
+        "--titles",
+        action="store_true",
+        help="add the title pairs (judge_pairs.title_pairs) to the training mix",
+    )
     parser.add_argument("--resume", action="store_true")
     parser.add_argument(
         "--finish",
@@ -643,6 +658,11 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--measure", type=int, default=0, help="time N steps and stop (no files)")
     args = parser.parse_args()
     args.caps = _parse_caps(args.cap)
+    args.init_checkpoint_sha256 = (
+        hashlib.sha256(args.init_checkpoint.read_bytes()).hexdigest()
+        if args.init_checkpoint
+        else None
+    )
     if args.init != "base":
         args.init = Path(args.init)
         args.init_sha256 = hashlib.sha256(args.init.read_bytes()).hexdigest()
@@ -661,7 +681,7 @@ def main() -> None:
         record = json.loads(record_path.read_text())
         finish(args, model, _load_dev(args.ckpt_dir / "dev_pairs.jsonl"), tok, info, record)
         return
-    pairs, notes = build_judge_pairs(substitutions=args.substitutions)
+    pairs, notes = build_judge_pairs(substitutions=args.substitutions, titles=args.titles)
     train_pairs = training_mix(pairs, args.caps)
     dev = [p for p in pairs if p.split == "dev" and p.dataset in REAL_SETS]
     if args.limit_dev:  # smoke runs only

@@ -22,7 +22,9 @@ from judge_pairs import (
     MAX_TOKENS,
     MINED,
     REALISTIC,
+    TITLES,
     JudgePair,
+    claim_like,
     clause_pairs,
     compression,
     first_clause,
@@ -33,6 +35,8 @@ from judge_pairs import (
     realistic_calibration,
     scifact_windows,
     strip_citations,
+    title_pairs,
+    title_window,
 )
 from train_judge import cell_weights, curve_sample, training_mix
 
@@ -136,6 +140,74 @@ def test_phrase_substitutions_put_in_a_phrase_the_window_lacks() -> None:
     assert edit.claim != window and edit.evidence == window
     new_words = set(edit.claim.split()) - set(window.split())
     assert new_words and all(w.lower() not in window.lower() for w in new_words)
+
+
+def test_claim_like_titles_state_a_finding() -> None:
+    verbs = frozenset({"promote", "regulate", "determine"})
+    assert claim_like("Adipocyte inflammation is essential for adipose tissue expansion", verbs)
+    assert claim_like("The Bloom's syndrome helicase promotes the annealing of DNA", verbs)
+    assert claim_like("TCR ligand density and affinity determine induction of Foxp3", verbs)
+    assert not claim_like("Emerging mechanisms in morphogen-mediated axon guidance", verbs)
+    assert not claim_like("Sildenafil for sexual dysfunction: a randomized controlled trial", verbs)
+    assert not claim_like("Aspirin promotes healing", verbs)  # under five words
+    assert not claim_like("Regulatory mechanisms of cholesterol transport in the gut", verbs)
+
+
+def test_a_title_is_read_against_a_finding_never_an_aim() -> None:
+    sentences = [
+        "Stroke is a leading cause of death in adults.",
+        "Aspirin was given to 400 adults at risk of stroke.",
+        "We investigated whether aspirin lowers stroke risk in adults.",
+        "Follow-up lasted five years.",
+        "Aspirin lowered stroke risk in adults by a third.",
+    ]
+    title = "Aspirin lowers stroke risk in adults"
+    assert title_window(title, sentences) == (4, 5)
+    aims_only = [*sentences[:3], "Funding came from a national agency."]
+    aims_only[1] = "Four hundred participants were enrolled."
+    assert title_window(title, aims_only) is None  # the aim holds the words, but states no finding
+    assert title_window("Gut microbiota shift after antibiotics", sentences) is None
+
+
+def test_title_pairs_pair_a_title_with_its_own_finding(tmp_path: Path) -> None:
+    root = tmp_path / "data"
+    (root / "scifact").mkdir(parents=True)
+    corpus = [
+        {
+            "doc_id": 31,
+            "title": "Aspirin is protective against stroke in older adults.",
+            "abstract": [
+                "Stroke is a leading cause of disability.",
+                "Older adults were given aspirin or placebo for five years.",
+                "Aspirin lowered the risk of stroke in older adults by a third.",
+            ],
+        },
+        {
+            "doc_id": 32,
+            "title": "Statins reduce the incidence of myocardial infarction in smokers.",
+            "abstract": [
+                "Smokers were given statins or placebo.",
+                "Statins reduced myocardial infarction in smokers.",
+            ],
+        },
+    ]
+    (root / "scifact" / "corpus.jsonl").write_text("\n".join(json.dumps(d) for d in corpus))
+    (root / "scifact" / "claims_train.jsonl").write_text("")
+    made = title_pairs(root, [31], _words)
+    entailed = [p for p in made if p.label == "entailed"]
+    assert [(p.claim, p.evidence) for p in entailed] == [
+        (
+            "Aspirin is protective against stroke in older adults.",
+            "Aspirin lowered the risk of stroke in older adults by a third.",
+        )
+    ]
+    assert all(p.dataset == TITLES and p.split == "train" and p.group == "titles:31" for p in made)
+    assert {p.label for p in made} <= {"entailed", "contradicted", PARTIAL_LABEL}
+    assert [p.claim for p in made if p.label == "contradicted"] == [
+        "Aspirin is not protective against stroke in older adults."
+    ]
+    assert all(p.evidence == entailed[0].evidence for p in made)  # every edit reads the same window
+    assert all(p.claim != entailed[0].claim for p in made if p.label != "entailed")
 
 
 def test_only_the_calibration_half_of_the_realistic_generator_is_used(
