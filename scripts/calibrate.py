@@ -315,6 +315,16 @@ def build_realistic(root: Path, limit: int | None) -> dict[str, Group]:
     return groups
 
 
+def suites(root: Path, embedder: Embedder) -> dict[str, dict[str, Group]]:
+    """Every case this script scores, by suite: the seed's classes (``seed``), COVID-Fact and
+    HealthVer (``public``) and the realistic generator at :data:`REALISTIC_LIMIT` a kind."""
+    return {
+        "seed": build_scifact(root, embedder),
+        "public": build_public(root),
+        "realistic": build_realistic(root, REALISTIC_LIMIT),
+    }
+
+
 def realistic_rates(results: Sequence[Result]) -> dict[str, dict[str, dict[str, float]]]:
     """split → kind → n, the share judged as expected, and for contradiction kinds the share
     judged ``contradicted``."""

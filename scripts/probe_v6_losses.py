@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from _report import data_root, put_block
-from calibrate import Group, build_public, build_realistic, build_scifact
+from calibrate import Group, suites
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -102,11 +102,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     embedder = build_embedder(load_settings())
     table: dict[tuple[str, str], dict[str, Any]] = {}
-    for suite, groups in (
-        ("seed", build_scifact(root, embedder)),
-        ("public", build_public(root)),
-        ("realistic", build_realistic(root, 400)),
-    ):
+    for suite, groups in suites(root, embedder).items():
         table.update(turned(groups, embedder, suite))
     block = render(table, time.perf_counter() - started)
     print(block)

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 
 from _report import data_root, put_block
-from calibrate import build_public, build_realistic, build_scifact, score_groups
+from calibrate import score_groups, suites
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -100,16 +100,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 2
     started = time.perf_counter()
     embedder = build_embedder(load_settings())
-    suites = {
-        "seed": build_scifact(root, embedder),
-        "public": build_public(root),
-        "realistic": build_realistic(root, 400),
-    }
+    built = suites(root, embedder)
     chosen = models([float(t) for t in args.thresholds.split(",") if t])
     report: dict[str, Any] = {"models": {}}
     for name, model in chosen.items():
         table: dict[str, dict[str, Any]] = {"held": {}, "cal": {}}
-        for suite, groups in suites.items():
+        for suite, groups in built.items():
             for split, rows in expected_rates(score_groups(groups, embedder, model), suite).items():
                 table[split].update(rows)
         report["models"][name] = table
