@@ -32,3 +32,12 @@ def put_block(path: Path, block: str, begin: str, end: str, *, after: str | None
     else:
         new = old.rstrip("\n") + "\n\n" + block + "\n"
     path.write_text(new, encoding="utf-8")
+
+
+def publish(
+    block: str, path: Path | None, begin: str, end: str, *, after: str | None = None
+) -> None:
+    """Print ``block``, and :func:`put_block` it into ``path`` when one is given."""
+    print(block)
+    if path is not None:
+        put_block(path, block, begin, end, after=after)

@@ -315,6 +315,14 @@ def build_realistic(root: Path, limit: int | None) -> dict[str, Group]:
     return groups
 
 
+#: The classes of :func:`suites` whose claims should be judged ``supported``; every other class
+#: should not be.
+SUPPORTED_CLASSES = frozenset(
+    {*POSITIVE, "covidfact:supported", "healthver:supported"}
+    | {kind for kind, label in realistic.LABELS.items() if label == realistic.SUPPORTED}
+)
+
+
 def suites(root: Path, embedder: Embedder) -> dict[str, dict[str, Group]]:
     """Every case this script scores, by suite: the seed's classes (``seed``), COVID-Fact and
     HealthVer (``public``) and the realistic generator at :data:`REALISTIC_LIMIT` a kind."""

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from _report import data_root, put_block
+from _report import data_root, publish
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -127,9 +127,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.perf_counter()
     result = measure(root, args.limit)
     text = render(result, time.perf_counter() - started)
-    print(text)
-    if args.write:
-        put_block(args.write, text, BEGIN, END)
+    publish(text, args.write, BEGIN, END)
     return 0
 
 

@@ -26,7 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from _report import data_root, put_block
+from _report import data_root, publish
 from fit_combiner import END as COMBINER_END
 from fit_combiner import auc, cross_fit, features_of, score
 
@@ -142,9 +142,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "brackets how many). 0.5 is chance; below 0.5 the signal points the wrong way."
     )
     text = render(table, counts, meta)
-    print(text)
-    if args.write:
-        put_block(args.write, text, BEGIN, END, after=COMBINER_END)
+    publish(text, args.write, BEGIN, END, after=COMBINER_END)
     return 0
 
 

@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from _report import data_root, put_block
-from calibrate import Group, suites
+from _report import data_root, publish
+from calibrate import SUPPORTED_CLASSES, Group, suites
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -34,14 +34,6 @@ from spanproof.verify.scoring import SCORE_MODELS
 
 BEGIN = "<!-- v6-losses:begin -->"
 END = "<!-- v6-losses:end -->"
-POSITIVE = {
-    "verbatim",
-    "paraphrase",
-    "first_clause",
-    "compression",
-    "covidfact:supported",
-    "healthver:supported",
-}
 
 
 def reasons(verdict: ClaimVerdict) -> list[str]:
@@ -57,7 +49,7 @@ def turned(groups: dict[str, Group], embedder: Embedder, suite: str) -> dict[str
         lambda: {"v2_supported": 0, "turned": 0, "reasons": Counter()}
     )
     for group in groups.values():
-        items = [it for it in group.items if it.cls in POSITIVE]
+        items = [it for it in group.items if it.cls in SUPPORTED_CLASSES]
         if not items:
             continue
         claims = [Claim(id=f"c{i}", text=it.claim) for i, it in enumerate(items)]
@@ -105,9 +97,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for suite, groups in suites(root, embedder).items():
         table.update(turned(groups, embedder, suite))
     block = render(table, time.perf_counter() - started)
-    print(block)
-    if args.write:
-        put_block(args.write, block, BEGIN, END)
+    publish(block, args.write, BEGIN, END)
     return 0
 
 

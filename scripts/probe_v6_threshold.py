@@ -24,20 +24,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from _report import data_root, put_block
-from calibrate import score_groups, suites
+from _report import data_root, publish
+from calibrate import SUPPORTED_CLASSES, score_groups, suites
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
-from spanproof.evaluation import realistic
 from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
 
 BEGIN = "<!-- v6-threshold:begin -->"
 END = "<!-- v6-threshold:end -->"
-#: Classes whose claims should be judged ``supported`` (all others: not supported).
-POSITIVE = {"verbatim", "paraphrase", "covidfact:supported", "healthver:supported"} | {
-    kind for kind, label in realistic.LABELS.items() if label == realistic.SUPPORTED
-}
 
 
 def models(thresholds: Sequence[float]) -> dict[str, ScoreModel]:
@@ -52,7 +47,7 @@ def expected_rates(results: Sequence[dict[str, Any]], suite: str) -> dict[str, d
     by: dict[tuple[str, str], list[bool]] = defaultdict(list)
     for r in results:
         supported = r["verdict"].value == "supported"
-        by[(r["split"], r["cls"])].append(supported == (r["cls"] in POSITIVE))
+        by[(r["split"], r["cls"])].append(supported == (r["cls"] in SUPPORTED_CLASSES))
     out: dict[str, dict[str, Any]] = {"held": {}, "cal": {}}
     for (split, cls), hits in sorted(by.items()):
         out[split][f"{suite}:{cls}"] = (len(hits), 100.0 * sum(hits) / len(hits))
@@ -113,9 +108,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     report["seconds"] = time.perf_counter() - started
     report["command"] = "python scripts/probe_v6_threshold.py --thresholds " + args.thresholds
     block = render(report)
-    print(block)
-    if args.write:
-        put_block(args.write, block, BEGIN, END)
+    publish(block, args.write, BEGIN, END)
     return 0
 
 

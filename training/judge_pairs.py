@@ -382,7 +382,9 @@ def corpus_verbs(corpus: dict[int, dict[str, Any]]) -> frozenset[str]:
             low = [w.lower() for w in re.findall(r"[A-Za-z]+", sentence or "")]
             totals.update(low)
             after.update(b for a, b in itertools.pairwise(low) if a in _VERB_CUES)
-    return frozenset(w for w, c in after.items() if c >= 2 and c >= 0.25 * totals[w])
+    from spanproof.evaluation.realistic import _verbs
+
+    return _verbs(after, totals)
 
 
 def claim_like(title: str, verbs: frozenset[str]) -> bool:
