@@ -15,6 +15,7 @@ import psycopg
 import pytest
 
 from pg_fixtures import fresh_database
+from spanproof.store import migration_env
 from spanproof.store.postgres import migrate
 from spanproof.store.sqlite.schema import upgrade as sqlite_upgrade
 
@@ -116,12 +117,10 @@ def test_both_dialects_build_the_same_tables_and_columns(tmp_path: Path, pg_dsn:
 
 def test_the_postgres_migrations_downgrade_to_nothing_and_upgrade_again(pg_dsn: str) -> None:
     from alembic import command
-    from alembic.config import Config
     from sqlalchemy import create_engine, pool
 
     before = postgres_shape(pg_dsn)
-    config = Config()
-    config.set_main_option("script_location", str(migrate.MIGRATIONS_DIR))
+    config = migration_env.alembic_config()
     engine = create_engine(migrate.sqlalchemy_url(pg_dsn), poolclass=pool.NullPool)
     try:
         with engine.begin() as conn:

@@ -20,6 +20,7 @@ from pg_fixtures import ENV_DSN, fresh_database
 from spanproof.core.documents import ParsedSection
 from spanproof.core.errors import ConfigurationError, InvalidInputError, StoreError
 from spanproof.core.store import Chunk, SearchFilter, Source
+from spanproof.store import migration_env
 from spanproof.store.postgres import HEAD_REVISION, PostgresEvidenceStore, sqlalchemy_url
 from spanproof.store.postgres import migrate as migrate_module
 from spanproof.store.postgres import store as store_module
@@ -122,11 +123,9 @@ def test_a_database_at_the_first_revision_upgrades_on_open_and_keeps_its_data(
 
 
 def test_head_revision_matches_the_alembic_script_directory() -> None:
-    from alembic.config import Config
     from alembic.script import ScriptDirectory
 
-    config = Config()
-    config.set_main_option("script_location", str(migrate_module.MIGRATIONS_DIR))
+    config = migration_env.alembic_config()
     assert ScriptDirectory.from_config(config).get_current_head() == HEAD_REVISION
 
 

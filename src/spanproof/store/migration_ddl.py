@@ -1,11 +1,11 @@
-"""The DDL that the SQLite and PostgreSQL migrations share, written once for both dialects.
+"""The DDL of both dialects' migrations, written once where SQLite and PostgreSQL agree.
 
-Each revision under ``sqlite/migrations/versions`` and ``postgres/migrations/versions`` builds
-the tables the two stores define alike from the functions here, rendered for its dialect
-(:class:`~spanproof.store.sql.Dialect`), and adds only what is its own (FTS5 and triggers for
-SQLite; tsvector, pgvector and PL/pgSQL triggers for PostgreSQL). A downgrade drops what its
-upgrade created (:func:`drop_created`); :func:`steps` gives a revision both, and :func:`run`
-runs them on either driver.
+The revisions under ``migrations/versions`` (one Alembic tree for both dialects) build the tables
+the two stores define alike from the functions here, rendered for the dialect being migrated
+(:class:`~spanproof.store.sql.Dialect`), and add only what is each dialect's own (FTS5 and
+``RAISE(ABORT)`` triggers for SQLite; tsvector, pgvector and PL/pgSQL triggers for PostgreSQL).
+A downgrade drops what its upgrade created (:func:`drop_created`); :func:`steps` gives a revision
+both, and :func:`run` runs them on either driver.
 
 SQLite keeps each ``CREATE`` statement's text in ``sqlite_master`` as written, so the layout of
 these strings is part of existing files' schemas: change a table only in a new revision.
@@ -21,8 +21,7 @@ from spanproof.store.sql import Dialect
 
 #: The two dialects, as the revisions render the tables for them.
 SQLITE, POSTGRES = sql.SQLITE, sql.POSTGRES
-#: The newest revision of both dialects' ``migrations/versions`` (a test pins each to Alembic's
-#: own head). A new revision is added to both dialects and bumps this.
+#: The newest revision in ``migrations/versions`` (a test pins it to Alembic's own head).
 SCHEMA_HEAD = "0005"
 
 
@@ -51,8 +50,8 @@ def run(statements: Sequence[str]) -> None:
     """Run the statements in order, in the migration's transaction, each exactly as written.
 
     They reach the driver with no parameters, so nothing in them (``%`` in PL/pgSQL ``RAISE``
-    formats, ``:`` casts) is taken for a placeholder. Offline (``alembic upgrade --sql``, which
-    only the SQLite environment allows) they are written out instead.
+    formats, ``:`` casts) is taken for a placeholder. Offline (``alembic upgrade --sql``, for
+    SQLite only) they are written out instead.
     """
     from alembic import op
 
@@ -65,10 +64,18 @@ def run(statements: Sequence[str]) -> None:
         conn.exec_driver_sql(statement, execution_options={"no_parameters": True})
 
 
-def steps(statements: Sequence[str]) -> tuple[Callable[[], None], Callable[[], None]]:
-    """A revision's ``upgrade`` (:func:`run` the statements) and ``downgrade`` (run what drops
-    what they create, :func:`drop_created`)."""
-    return (lambda: run(statements)), (lambda: run(drop_created(statements)))
+def steps(
+    build: Callable[[Dialect], Sequence[str]],
+) -> tuple[Callable[[], None], Callable[[], None]]:
+    """A revision's ``upgrade`` (:func:`run` the statements ``build`` gives for the dialect being
+    migrated) and ``downgrade`` (run what drops what they create, :func:`drop_created`)."""
+
+    def statements() -> Sequence[str]:
+        from alembic import op
+
+        return build(POSTGRES if op.get_context().dialect.name == "postgresql" else SQLITE)
+
+    return (lambda: run(statements())), (lambda: run(drop_created(statements())))
 
 
 # 0001 ------------------------------------------------------------------------------------------

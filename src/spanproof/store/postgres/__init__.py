@@ -1,6 +1,6 @@
 """The PostgreSQL evidence store: pgvector for vectors, Postgres full-text search for keywords.
 
-Owns: the PostgreSQL schema (Alembic migrations in ``migrations/``) and
+Owns: running the schema's migrations on PostgreSQL (``migrate``) and
 :class:`PostgresEvidenceStore`, an :class:`~spanproof.core.store.EvidenceStore`.
 May import: ``spanproof.core``, psycopg, pgvector, Alembic and SQLAlchemy (migrations only).
 Must not: import services, entry points or other adapters.

@@ -1,18 +1,18 @@
 """Schema migrations of the PostgreSQL store, run with Alembic on open.
 
-The script directory is ``migrations/`` beside this module (``env.py``, ``script.py.mako``,
-``versions/``). :func:`ensure_schema` first asks the database for its revision (one cheap query)
-and runs Alembic only when it is behind :data:`HEAD_REVISION`; the upgrade runs in one
-transaction under an advisory lock, so concurrent openers wait for each other and a failed
-migration leaves nothing half-applied (PostgreSQL DDL is transactional).
+The revisions are both dialects' (``spanproof/store/migrations``, run by
+:mod:`spanproof.store.migration_env`). :func:`ensure_schema` first asks the database for its
+revision (one cheap query) and runs Alembic only when it is behind :data:`HEAD_REVISION`; the
+upgrade runs in one transaction under an advisory lock, so concurrent openers wait for each other
+and a failed migration leaves nothing half-applied (PostgreSQL DDL is transactional).
 
-The ``alembic`` command line works too: point ``script_location`` at this package's
-``migrations`` folder and ``sqlalchemy.url`` at :func:`sqlalchemy_url` of the DSN.
+The ``alembic`` command line works too: point ``script_location`` at
+:data:`~spanproof.store.migration_env.MIGRATIONS_DIR` and ``sqlalchemy.url`` at
+:func:`sqlalchemy_url` of the DSN.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import psycopg
@@ -24,7 +24,6 @@ from spanproof.store.migration_ddl import SCHEMA_HEAD
 
 #: The newest revision in ``migrations/versions`` (a test checks it against Alembic's head).
 HEAD_REVISION = SCHEMA_HEAD
-MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 #: ``pg_advisory_xact_lock`` key that serialises concurrent migrations (``SPANPROF`` in ASCII).
 _LOCK_KEY = 0x5350414E50524F46
 
@@ -72,7 +71,7 @@ def upgrade(dsn: str, revision: str = "head") -> None:
 
     engine = create_engine(sqlalchemy_url(dsn), poolclass=pool.NullPool)
     lock = f"SELECT pg_advisory_xact_lock({_LOCK_KEY})"
-    migration_env.upgrade(MIGRATIONS_DIR, engine, revision, lock=lock)
+    migration_env.upgrade(engine, revision, lock=lock)
 
 
 def ensure_schema(dsn: str) -> str:
@@ -81,7 +80,7 @@ def ensure_schema(dsn: str) -> str:
         rev = current_revision(conn)
     if rev == HEAD_REVISION:
         return rev
-    if rev is not None and not migration_env.known(MIGRATIONS_DIR, rev):
+    if rev is not None and not migration_env.known(rev):
         raise ConfigurationError(
             f"the database schema is at revision {rev!r}, which this spanproof does not know "
             f"(its newest is {HEAD_REVISION!r}); upgrade spanproof"

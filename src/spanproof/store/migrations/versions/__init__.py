@@ -1,0 +1,1 @@
+"""The schema's Alembic revisions, oldest first, for both dialects (Alembic skips this file)."""

@@ -1,1 +1,0 @@
-"""Alembic script directory of the SQLite schema (run by ``spanproof.store.sqlite.schema``)."""

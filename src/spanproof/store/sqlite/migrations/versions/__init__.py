@@ -1,1 +1,0 @@
-"""Alembic revisions of the SQLite schema, oldest first (Alembic skips this file)."""
