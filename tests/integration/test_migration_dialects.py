@@ -134,3 +134,38 @@ def test_the_postgres_migrations_downgrade_to_nothing_and_upgrade_again(pg_dsn: 
         assert functions.fetchone() == (0,)
     migrate.upgrade(pg_dsn)
     assert postgres_shape(pg_dsn) == before
+
+
+def test_the_one_tree_writes_sqlite_offline_and_refuses_postgres_offline(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from alembic import command
+
+    command.upgrade(migration_env.alembic_config(), "head", sql=True)  # no URL: SQLite
+    script = capsys.readouterr().out
+    assert "CREATE VIRTUAL TABLE chunks_fts USING fts5" in script
+    assert "RAISE(ABORT, 'spanproof API keys are never changed or deleted" in script
+    assert "plpgsql" not in script
+    postgres = migration_env.alembic_config("postgresql+psycopg://nobody@localhost/none")
+    with pytest.raises(RuntimeError, match="offline"):
+        command.upgrade(postgres, "head", sql=True)
+
+
+def test_the_set_once_guards_render_the_same_condition_for_both_dialects() -> None:
+    from spanproof.store.migrations.triggers import set_once
+    from spanproof.store.sql import POSTGRES, SQLITE
+
+    keep = ("id", "name")
+    sqlite_update, sqlite_delete = set_once(
+        SQLITE, "t", "done_at", keep, trigger="t_once", function="f", message="m"
+    )
+    function, trigger, truncate = set_once(
+        POSTGRES, "t", "done_at", keep, trigger="t_once", function="f", message="m"
+    )
+    for column in keep:
+        assert f"NEW.{column} IS NOT OLD.{column}" in sqlite_update
+        assert f"NEW.{column} IS DISTINCT FROM OLD.{column}" in function
+    assert "OLD.done_at <> '' OR NEW.done_at = ''" in sqlite_update
+    assert "TG_OP = 'DELETE' OR OLD.done_at <> '' OR NEW.done_at = ''" in function
+    assert "BEFORE DELETE ON t" in sqlite_delete and "t_no_delete" in sqlite_delete
+    assert "EXECUTE FUNCTION f()" in trigger and "BEFORE TRUNCATE ON t" in truncate
