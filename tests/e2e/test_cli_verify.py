@@ -104,6 +104,44 @@ def test_score_model_v1_is_selectable_and_misses_the_negation(
     assert report["claims"][0]["polarity_gated"] is False
 
 
+def test_score_model_v7_reads_the_finding_not_the_aim(tmp_path: Path) -> None:
+    aim = "OBJECTIVE To evaluate whether daily walking lowers systolic blood pressure in adults."
+    finding = "Daily walking lowered systolic blood pressure by 5 mmHg."
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {"id": "S1", "text": f"{aim} {finding}"},
+            {"id": "S2", "text": "OBJECTIVE To evaluate whether metformin reduces HbA1c in "
+             "obese teenagers."},
+        ],
+    )  # fmt: skip
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "Daily walking lowers systolic blood pressure in adults."},
+            {"id": "b", "text": "Metformin reduces HbA1c in obese teenagers."},
+        ],
+    )
+    reports = {}
+    for model in ("v2", "v7"):
+        code, out, _ = run(
+            "verify", "--claims", str(claims), "--evidence", str(evidence), "--json",
+            "--score-model", model,
+        )  # fmt: skip
+        assert code == 0
+        reports[model] = {c["id"]: c for c in json.loads(out)["claims"]}
+    v2, v7 = reports["v2"], reports["v7"]
+    assert v2["a"]["best_span"]["start"] == 0  # the aim is the sentence closest to the claim
+    assert v7["a"]["best_span"]["start"] == len(aim) + 1  # v7 reads the finding
+    assert v7["a"]["verdict"] == "supported"
+    assert v2["b"]["verdict"] == "supported" and "finding_gated" not in v2["b"]
+    assert v7["b"]["verdict"] == "unsupported" and v7["b"]["finding_gated"] is True
+    code, out, _ = run(
+        "verify", "--claims", str(claims), "--evidence", str(evidence), "--score-model", "v7"
+    )
+    assert code == 0 and "no finding" in out
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

@@ -79,6 +79,7 @@ def render_report(
                 ("numeric", claim.numeric_gated),
                 ("entity", claim.entity_gated),
                 ("polarity", claim.polarity_gated),
+                ("no finding", claim.finding_gated),
             )
             if on
         ]

@@ -137,6 +137,8 @@ class PairScore(NamedTuple):
     #: score model v4: the edit check found an unsupported edit (a contradiction sets
     #: ``polarity_gated`` instead, like the polarity gate).
     edit_gated: bool = False
+    #: score model v7: the span window states no finding (an aim, a method heading).
+    finding_gated: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -239,6 +241,9 @@ class ClaimVerdict:
     judge: JudgeRecord | None = None
     #: score model v4: the edits of the claim against the evidence it nearly copies.
     edits: tuple[Edit, ...] = ()
+    #: score model v7: the best span window states no finding (an aim, a method heading), so it
+    #: was capped like a gate; in JSON only when set.
+    finding_gated: bool = False
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -256,6 +261,7 @@ class ClaimVerdict:
             **({"escalated": True} if self.escalated else {}),
             **({"judge": self.judge.to_dict()} if self.judge is not None else {}),
             **({"edits": [e.to_dict() for e in self.edits]} if self.edits else {}),
+            **({"finding_gated": True} if self.finding_gated else {}),
         }
 
 

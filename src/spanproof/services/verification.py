@@ -30,6 +30,7 @@ from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.text.tokens import token_texts
 from spanproof.verify.edits import EditCheck, judge_with_vectors, phrase_texts
 from spanproof.verify.escalation import escalated, needs_escalation
+from spanproof.verify.gates import states_no_finding
 from spanproof.verify.judging import (
     FEATURES,
     JudgeWindow,
@@ -134,9 +135,20 @@ def span_cosines(claims: Sequence[Claim], plan: Plan, embedder: Embedder) -> Spa
         [(0, len(p.span.text)) for p in plan.spans] for _ in claims
     ]
     best_vec: list[list[npt.NDArray[np.float32] | None]] = [[None] * n_spans for _ in claims]
+    # Score model v7: a claim that states a finding takes its best window among a span's
+    # windows that state one too, when the span has any (the finding gate caps the rest).
+    aims = [False] * len(ranges)
+    finding_claims = [False] * len(claims)
+    if plan.model.finding_gate:
+        aims = [states_no_finding(t) for t in texts[len(claims) :]]
+        finding_claims = [not states_no_finding(c.text) for c in claims]
+    with_finding = {owner for owner, aim in zip(owners, aims, strict=True) if not aim}
     for w, (owner, rng) in enumerate(zip(owners, ranges, strict=True)):
         column = window_cos[:, w]
+        passed_over = aims[w] and owner in with_finding
         for c in range(len(claims)):
+            if passed_over and finding_claims[c]:
+                continue
             if column[c] > cosines[c, owner]:  # strictly greater: first window wins ties
                 cosines[c, owner] = column[c]
                 best[c][owner] = rng

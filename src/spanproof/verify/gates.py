@@ -19,8 +19,17 @@ direction (a direction word only the claim has — up, down, better, worse — f
 opposite class that only the sentence has: "higher" against "lower", "improved" against
 "worsened"). Words the two share are ignored, so "X decreased Y" and "a decrease in Y" agree.
 
+**Finding gate** (score model v7) — the span window states no finding: an aim or a design
+("OBJECTIVE To evaluate …", "We aimed to assess …", "The aim of this study was …", "We
+investigated whether …"), a methods-section heading ("DESIGN …", "MAIN OUTCOME MEASURES …"), or
+an open question ("Whether …"). Such a sentence says what was studied, not what was found, so it
+cannot support a finding however many words it shares with the claim; a claim that is itself
+such a statement is not gated.
+
 Known limits: the cues are closed word lists with no parser, so negation scope is not modelled
-("increased A but not B" carries a negation), and entity shapes miss lowercase entity names.
+("increased A but not B" carries a negation), and entity shapes miss lowercase entity names. The
+finding gate reads cue phrases only: a methods sentence without one ("Rates were determined at
+the end of each period.") passes, and a finding that opens with a listed heading is gated.
 """
 
 from __future__ import annotations
@@ -33,6 +42,41 @@ from functools import lru_cache
 
 from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import lower_chars, segments
+
+_METHOD_HEADING = (
+    r"(?:objectives?|purposes?|aims?|study aims?|design|study design|methods?|settings?|"
+    r"participants|patients|interventions?|main outcomes? (?:and )?measures?|outcome measures?|"
+    r"main outcome measurements?|measurements?|data sources?|study selection|data extraction|"
+    r"review methods|eligibility criteria|materials and methods)"
+)
+_AIM_VERB = (
+    r"(?:evaluate|assess|determine|investigate|examine|compare|test|explore|identify|describe|"
+    r"characteri[sz]e|measure|quantify|review|estimate|analy[sz]e|establish|clarify|elucidate|"
+    r"study|summari[sz]e|report|develop|validate|ascertain|understand|address|define)"
+)
+#: An aim, design or method statement, a methods heading, or an open question (the finding gate).
+_NO_FINDING = re.compile(
+    rf"^\s*(?:{_METHOD_HEADING}\s*[:.]?\s+(?-i:(?=[A-Z(]))"
+    rf"|(?:{_METHOD_HEADING}\s*[:.]?\s+)?to\s+{_AIM_VERB}\b"
+    r"|(?:however,\s+)?whether\b)"
+    r"|\b(?:we|this study|the present study|this trial|this review|the study)\s+(?:aimed|aims|"
+    r"sought|seeks|set out|was designed|were designed|is designed|was undertaken|was conducted)"
+    r"\s+to\b"
+    r"|\bthe\s+(?:primary\s+|main\s+|overall\s+)?(?:aims?|objectives?|purpose|goal)\s+of\s+"
+    r"(?:this|the|our|the present)\s+(?:study|trial|review|work|analysis|research|paper|"
+    r"investigation)\b"
+    r"|\bthe\s+(?:study|trial)\s+(?:aim|objective|purpose|goal)\s+(?:was|is)\b"
+    r"|\bwe\s+(?:investigated|examined|evaluated|assessed|tested|asked|explored|studied|"
+    r"determined)\s+(?:whether|if|how)\b",
+    re.IGNORECASE,
+)
+
+
+def states_no_finding(text: str) -> bool:
+    """Whether ``text`` (a sentence window) states an aim, a design, a method heading or an open
+    question rather than a finding (the finding gate; see the module docstring)."""
+    return _NO_FINDING.search(text) is not None
+
 
 NEGATION_WORDS = frozenset(
     {

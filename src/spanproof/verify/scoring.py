@@ -48,6 +48,7 @@ from spanproof.verify.gates import (
     entity_gate_trips,
     entity_view,
     polarity_gate_trips,
+    states_no_finding,
 )
 from spanproof.verify.judging import Combiner
 from spanproof.verify.lexical import PlanIdf, WeightedClaim, coverage, weigh_claim
@@ -87,6 +88,10 @@ class ScoreModel:
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
+    #: v7: a window that states no finding (an aim, a design, a method heading, an open
+    #: question: :func:`~spanproof.verify.gates.states_no_finding`) is capped like a gate, unless
+    #: the claim is such a statement too.
+    finding_gate: bool = False
 
     @property
     def uses_checker(self) -> bool:
@@ -128,7 +133,10 @@ V5 = replace(
 #: most two content words) while copying at least half of the words: two substitutions, or a
 #: substitution and a scope change, escape v4's one-run rule.
 V6 = replace(V4, name="v6", edit_changed_runs=2)
-SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3, V4, V5, V6)}
+#: v2 whose windows must state a finding: an aim or method sentence ("OBJECTIVE To evaluate X",
+#: "We investigated whether X") shares a claim's words without supporting it.
+V7 = replace(V2, name="v7", finding_gate=True)
+SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3, V4, V5, V6, V7)}
 DEFAULT_SCORE_MODEL = "v2"
 
 
@@ -404,6 +412,8 @@ def score_claim(
         score_pair(prepared, plan.spans[i], float(cosines[i]), model, (edits or {}).get(i))
         for i in select_candidates(cosines, cited, plan)
     ]
+    if model.finding_gate and not states_no_finding(claim.text):
+        pairs = [_finding_gate(p, plan, windows, model) for p in pairs]
     best = _best(_eligible(pairs, model))
     verdict = _band(best.score, model)
     chosen = best
@@ -428,6 +438,7 @@ def score_claim(
             numeric_gated=chosen.numeric_gated,
             entity_gated=chosen.entity_gated,
             polarity_gated=chosen.polarity_gated,
+            finding_gated=chosen.finding_gated,
             edits=edits[chosen.span_index].edits if edits and chosen.span_index in edits else (),
         ),
         pairs,
@@ -456,6 +467,17 @@ def edit_alignments(
         if alignment.near_copy:
             out[i] = alignment
     return out
+
+
+def _finding_gate(
+    pair: PairScore, plan: Plan, windows: Sequence[tuple[int, int]] | None, model: ScoreModel
+) -> PairScore:
+    """``pair`` capped at ``gate_cap`` when its window states no finding (score model v7)."""
+    text = plan.spans[pair.span_index].span.text
+    start, end = windows[pair.span_index] if windows is not None else (0, len(text))
+    if not states_no_finding(text[start:end]):
+        return pair
+    return pair._replace(score=min(pair.score, model.gate_cap), finding_gated=True)
 
 
 def _best(pairs: Sequence[PairScore]) -> PairScore:
@@ -492,7 +514,7 @@ def _contradiction(pairs: Sequence[PairScore], model: ScoreModel) -> PairScore |
     best: PairScore | None = None
     for pair in pairs:
         only_polarity = pair.polarity_gated and not (
-            pair.numeric_gated or pair.entity_gated or pair.edit_gated
+            pair.numeric_gated or pair.entity_gated or pair.edit_gated or pair.finding_gated
         )
         if (
             only_polarity

@@ -13,7 +13,7 @@ from spanproof.core.trace import Trace
 from spanproof.web.edit_view import EditsView, edits_view
 from spanproof.web.templating import LABELS, source_url
 
-GATES = ("numeric", "entity", "polarity")
+GATES = ("numeric", "entity", "polarity", "finding")
 
 #: How a best span relates to its claim, said in words above the text (never colour alone).
 RELATIONS: dict[str, tuple[str, str]] = {

@@ -1,0 +1,99 @@
+"""Score models side by side on the four scientific sets: `supported` precision, coverage, BA.
+
+    SPANPROOF_DATA_DIR=../shared/data python scripts/compare_score_models.py \\
+        [--models v2 v7] [--split dev|train] [--write docs/quality.md]
+
+Every item is one claim against its own evidence (:func:`spanproof.evaluation.devdata.dev_items`;
+SciFact: each cited abstract), scored by each model with no checker (the models compared must not
+need one). Reported per set and model, on the set's headline labels (SciFact SUPPORT vs
+CONTRADICT and HealthVer Supports vs Refutes, their neutral items left out; Citation-Integrity
+and Check-COVID entailment vs the rest): how many items, how many are judged `supported`, the
+share of those whose gold label is supported (precision, goal ≥ 95 %), the share of gold-supported
+items judged `supported` (coverage), and balanced accuracy, supported vs not. ``--split train``
+reads the sets' training items instead (no model here is fitted on them). ``--write`` puts the
+table between this script's markers, one block per split.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from _report import data_root, publish
+from fit_combiner import score, strict_ba
+
+from spanproof.bootstrap import build_embedder
+from spanproof.config import load_settings
+from spanproof.evaluation.devdata import DEV_SETS, DevItem, dev_items
+from spanproof.verify.scoring import SCORE_MODELS
+
+
+def headline(items: Sequence[DevItem]) -> list[DevItem]:
+    """The items the headline figures count (SciFact's and HealthVer's neutral ones left out)."""
+    return [
+        it for it in items if not (it.dataset in {"scifact", "healthver"} and it.label == "neutral")
+    ]
+
+
+def row(name: str, model: str, items: Sequence[DevItem], supported: Sequence[bool]) -> str:
+    gold = [it.label == "supported" for it in items]
+    said = sum(supported)
+    right = sum(g and s for g, s in zip(gold, supported, strict=True))
+    precision = f"{100 * right / said:.1f}" if said else "—"
+    coverage = f"{100 * right / sum(gold):.1f}" if any(gold) else "—"
+    ba = strict_ba(items, supported)
+    return (
+        f"| {name} | {model} | {len(items)} | {said} | {precision} | {coverage} | {100 * ba:.1f} |"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--models", nargs="+", default=["v2", "v7"], choices=sorted(SCORE_MODELS))
+    parser.add_argument("--split", choices=("dev", "train"), default="dev")
+    parser.add_argument("--write", type=Path, help="put the table into this markdown file")
+    args = parser.parse_args()
+    root = data_root()
+    if root is None:
+        return 2
+    models = [SCORE_MODELS[m] for m in args.models]
+    if any(m.uses_checker for m in models):
+        parser.error("compare models that need no checker (not v3 or v5)")
+    embedder = build_embedder(load_settings())
+    items = headline(dev_items(root, args.split))
+    started = time.perf_counter()
+    lines = []
+    for name in DEV_SETS:
+        subset = [it for it in items if it.dataset == name]
+        for model in models:
+            verdicts = score(subset, model, None, embedder)
+            lines.append(
+                row(name, model.name, subset, [v.verdict.value == "supported" for v in verdicts])
+            )
+    begin = f"<!-- score-models-{args.split}:begin -->"
+    end = f"<!-- score-models-{args.split}:end -->"
+    command = (
+        f"python scripts/compare_score_models.py --models {' '.join(args.models)} "
+        f"--split {args.split}"
+    )
+    block = "\n".join(
+        [
+            begin,
+            f"Measured by `{command}` on {time.strftime('%Y-%m-%d')} "
+            f"({time.perf_counter() - started:.0f} s): the {args.split} items of each set, each "
+            "claim against its own evidence, headline labels (see the script's docstring).",
+            "",
+            "| set | model | items | `supported` | precision % | coverage % | BA % |",
+            "|---|---|---:|---:|---:|---:|---:|",
+            *lines,
+            end,
+        ]
+    )
+    publish(block, args.write, begin, end)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
