@@ -110,6 +110,7 @@ def evaluate(
 ) -> dict[str, Any]:
     from spanproof.bootstrap import build_engine
     from spanproof.config import load_settings
+    from spanproof.verify.gates import states_no_finding
 
     engine = build_engine(load_settings(), str(db))
     engine.traces = None  # measure without growing the cached store's trace chain
@@ -124,15 +125,21 @@ def evaluate(
             check = answer.proposition
             planned = {s.source.get("source_id") for s in answer.plan.spans}
             best_source = (check.source or {}).get("source_id") if check else None
+            # An answer that leads with "Supported by [S1]: …" or "Contradicted by [S1]: …".
+            verdict = check.verdict.value if check is not None and check.verdict else None
+            lead = verdict in ("supported", "contradicted") and check is not None and check.marker
             rows.append(
                 {
                     "id": ident,
                     "label": label,
                     "proposition": check is not None,
-                    "verdict": check.verdict.value if check and check.verdict else None,
+                    "verdict": verdict,
                     "score": check.result.score if check and check.result else None,
                     "gold_in_plan": bool(gold & planned),
                     "best_in_gold": best_source in gold,
+                    "lead": bool(lead),
+                    "lead_no_finding": bool(lead)
+                    and states_no_finding(check.evidence if check else ""),
                     "seconds": seconds,
                 }
             )
@@ -179,6 +186,8 @@ def summarise(rows: list[dict[str, Any]], models: dict[str, str]) -> dict[str, A
         else 0.0,
         "gold_in_plan": share(rows, "gold_in_plan"),
         "best_span_in_gold": share(rows, "best_in_gold"),
+        "leads": sum(bool(r.get("lead")) for r in rows),
+        "leads_no_finding": sum(bool(r.get("lead_no_finding")) for r in rows),
         "by_label": by_label,
         "ask_median_s": round(statistics.median(times), 3) if times else 0.0,
         "ask_p95_s": round(sorted(times)[int(0.95 * (len(times) - 1))], 3) if times else 0.0,
@@ -224,6 +233,8 @@ def render(r: dict[str, Any], command: str, build: dict[str, float] | None) -> s
         f"| CONTRADICT claims judged `contradicted` | {c['accuracy']:.3f} | |",
         f"| best span from a gold abstract | {pct(r['best_span_in_gold'])} | |",
         f"| claims recognised as propositions | {pct(r['recognised_as_proposition'])} | |",
+        f"| leads (“Supported by” / “Contradicted by”) quoting a sentence that states no finding "
+        f"(an aim, a method) | {r['leads_no_finding']} of {r['leads']} | |",
         f"| `ask` latency, median / p95 | {r['ask_median_s']} s / {r['ask_p95_s']} s | |",
         "",
         f"Verdicts of SUPPORT claims: {s['verdicts']}; of CONTRADICT claims: {c['verdicts']}.",
