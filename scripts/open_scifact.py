@@ -1,7 +1,7 @@
 """SciFact's open task through ``spanproof ask``: find the evidence in the whole corpus, then label
 the claim; write docs/quality.md's section.
 
-    python scripts/open_scifact.py --db /work/ckpt/scifact.sqlite --limit 200 --json \\
+    python scripts/open_scifact.py --db scifact.sqlite --limit 200 --json \\
         --write docs/quality.md
 
 Each SciFact train claim with a label (SUPPORT or CONTRADICT; the claims without evidence have
@@ -262,7 +262,12 @@ def write_section(path: Path, text: str) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--db", type=Path, default=Path("/work/ckpt/scifact.sqlite"))
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=Path("scifact.sqlite"),
+        help="the SciFact store (built if absent)",
+    )
     parser.add_argument("--limit", type=int, default=None, help="a seeded sample of N claims")
     parser.add_argument(
         "--subset", type=int, default=None, help="a store of the gold abstracts + K others"
