@@ -89,3 +89,30 @@ def test_an_aim_is_never_the_contradicting_span() -> None:
     v7, pairs = score(CLAIM, [aim], [0.95], V7)
     assert pairs[0].finding_gated
     assert v7.verdict is not Verdict.CONTRADICTED
+
+
+def test_v7_reads_polarity_in_the_finding_not_in_the_aim() -> None:
+    abstract = (
+        "OBJECTIVE To determine whether aspirin increases fever in adults. "
+        "Aspirin decreased fever in adults."
+    )
+    claim = "Aspirin increases fever in adults."
+    v2, _ = score(claim, [abstract], [0.95], V2)
+    v7, pairs = score(claim, [abstract], [0.95], V7)
+    assert v2.verdict is Verdict.SUPPORTED  # v2 reads the aim's "increases"
+    assert not pairs[0].finding_gated  # the span states a finding too
+    assert pairs[0].polarity_gated and v7.verdict is Verdict.CONTRADICTED
+
+
+def test_without_windows_a_span_is_gated_only_when_no_sentence_states_a_finding() -> None:
+    _, pairs = score(CLAIM, [f"{AIM} {FINDING}"], [0.95], V7)
+    assert not pairs[0].finding_gated
+    _, pairs = score(CLAIM, [f"{AIM} We aimed to assess aspirin in adults."], [0.95], V7)
+    assert pairs[0].finding_gated
+
+
+def test_a_claim_that_copies_an_aim_reads_polarity_in_every_sentence() -> None:
+    aim = "OBJECTIVE To determine whether aspirin increases fever in adults."
+    v7, pairs = score(aim, [f"{aim} Aspirin did not change fever in adults."], [1.0], V7)
+    assert not pairs[0].polarity_gated and not pairs[0].finding_gated
+    assert v7.verdict is Verdict.SUPPORTED

@@ -23,8 +23,9 @@ opposite class that only the sentence has: "higher" against "lower", "improved" 
 ("OBJECTIVE To evaluate …", "We aimed to assess …", "The aim of this study was …", "We
 investigated whether …"), a methods-section heading ("DESIGN …", "MAIN OUTCOME MEASURES …"), or
 an open question ("Whether …"). Such a sentence says what was studied, not what was found, so it
-cannot support a finding however many words it shares with the claim; a claim that is itself
-such a statement is not gated.
+cannot support a finding however many words it shares with the claim, and the polarity gate
+reads a claim against the span's sentences that state a finding; a claim that is itself such a
+statement is read as under v2.
 
 Known limits: the cues are closed word lists with no parser, so negation scope is not modelled
 ("increased A but not B" carries a negation), and entity shapes miss lowercase entity names. The

@@ -27,7 +27,7 @@ from spanproof.core.models import (
     Verdict,
 )
 from spanproof.text.numerics import numerics
-from spanproof.text.sentences import split_sentences
+from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.text.stems import stems
 from spanproof.text.tokens import lower_chars, nfc, segments, token_texts
 from spanproof.verify.combiner_weights import COMBINER_V5
@@ -89,8 +89,8 @@ class ScoreModel:
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
     #: v7: a window that states no finding (an aim, a design, a method heading, an open
-    #: question: :func:`~spanproof.verify.gates.states_no_finding`) is capped like a gate, unless
-    #: the claim is such a statement too.
+    #: question: :func:`~spanproof.verify.gates.states_no_finding`) is capped like a gate, and
+    #: the polarity gate reads the sentences that state one, unless the claim states none.
     finding_gate: bool = False
 
     @property
@@ -185,6 +185,8 @@ class PreparedSpan:
     numerics: frozenset[str]
     entity: EntityView | None
     sentences: tuple[tuple[Counter[str], Cues], ...]
+    #: v7: the sentences (as in ``sentences``) that state a finding, not an aim or a method.
+    finding_sentences: tuple[tuple[Counter[str], Cues], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -194,6 +196,8 @@ class PreparedClaim:
     numerics: frozenset[str]
     entity: EntityView | None
     cues: Cues
+    #: v7: the claim states a finding, so its polarity is read against sentences that state one.
+    states_finding: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -243,6 +247,7 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
             else []
         )
         sentences: tuple[tuple[Counter[str], Cues], ...] = ()
+        findings: tuple[tuple[Counter[str], Cues], ...] = ()
         if model.polarity_gate:
             sentence_tokens = [
                 [lower_chars(seg) for seg, _, _ in words]
@@ -251,6 +256,9 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 for body, words in segmented
             ] or [tokens]
             sentences = tuple((Counter(lexical_terms(t, model)), cues(t)) for t in sentence_tokens)
+            if model.finding_gate and len(sentences) == len(segmented):
+                stated = [not states_no_finding(body) for body, _ in segmented]
+                findings = tuple(s for s, ok in zip(sentences, stated, strict=True) if ok)
         prepared.append(
             PreparedSpan(
                 index=i,
@@ -265,6 +273,7 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 ),
                 entity=entity_view(text, tokens, segmented) if model.entity_gate else None,
                 sentences=sentences,
+                finding_sentences=findings,
             )
         )
     return Plan(tuple(prepared), idf, model)
@@ -284,16 +293,20 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         ),
         entity=view,
         cues=cues(tokens),
+        states_finding=model.finding_gate and not states_no_finding(claim.text),
     )
 
 
 def _aligned_cues(claim: PreparedClaim, span: PreparedSpan) -> Cues:
-    """Polarity cues of the span sentence that covers the claim best (first on ties)."""
-    if len(span.sentences) == 1:
-        return span.sentences[0][1]
-    best = span.sentences[0][1]
+    """Polarity cues of the span sentence that covers the claim best (first on ties); under v7,
+    of the sentences that state a finding when the claim states one and the span has any."""
+    pool = span.finding_sentences if claim.states_finding and span.finding_sentences else None
+    pool = pool or span.sentences
+    if len(pool) == 1:
+        return pool[0][1]
+    best = pool[0][1]
     best_cov = -1.0
-    for counts, sentence_cues in span.sentences:
+    for counts, sentence_cues in pool:
         cov = coverage(claim.weighted, counts)
         if cov > best_cov:
             best, best_cov = sentence_cues, cov
@@ -472,10 +485,17 @@ def edit_alignments(
 def _finding_gate(
     pair: PairScore, plan: Plan, windows: Sequence[tuple[int, int]] | None, model: ScoreModel
 ) -> PairScore:
-    """``pair`` capped at ``gate_cap`` when its window states no finding (score model v7)."""
+    """``pair`` capped at ``gate_cap`` when its window states no finding (score model v7); with
+    no windows, when none of the span's sentences states one."""
     text = plan.spans[pair.span_index].span.text
-    start, end = windows[pair.span_index] if windows is not None else (0, len(text))
-    if not states_no_finding(text[start:end]):
+    if windows is not None:
+        start, end = windows[pair.span_index]
+        aim = states_no_finding(text[start:end])
+    else:
+        aim = all(
+            states_no_finding(s.text) for s in split_sentences(text) or [Sentence(text, 0, 0)]
+        )
+    if not aim:
         return pair
     return pair._replace(score=min(pair.score, model.gate_cap), finding_gated=True)
 
