@@ -24,7 +24,8 @@ machines where embedding all 12,326 chunks of the corpus takes too long; the rep
 ``--split dev`` keeps the claims of the claim-level development split only (the ~15 % of SciFact
 train claims the judge of score model v5 was not trained on; ``evaluation.devdata``).
 ``--no-relevance`` plans without the relevance floor (to tell retrieval misses from spans the
-floor dropped).
+floor dropped); ``--no-gate`` answers without the answerability gate (whose abstentions empty
+the plan).
 """
 
 from __future__ import annotations
@@ -106,7 +107,11 @@ def sample(
 
 
 def evaluate(
-    db: Path, claims: list[tuple[int, str, str, set[str]]], *, relevance: bool = True
+    db: Path,
+    claims: list[tuple[int, str, str, set[str]]],
+    *,
+    relevance: bool = True,
+    gate: bool = True,
 ) -> dict[str, Any]:
     from spanproof.bootstrap import build_engine
     from spanproof.config import load_settings
@@ -116,6 +121,8 @@ def evaluate(
     engine.traces = None  # measure without growing the cached store's trace chain
     if not relevance and hasattr(engine.planner, "relevance"):
         engine.planner.relevance = None
+    if not gate:
+        engine.answerability = None
     rows: list[dict[str, Any]] = []
     try:
         for n, (ident, text, label, gold) in enumerate(claims, start=1):
@@ -220,7 +227,8 @@ def render(r: dict[str, Any], command: str, build: dict[str, float] | None) -> s
             if r["split"] == "dev"
             else ""
         )
-        + ("" if r["relevance_floor"] else " Planned without the relevance floor."),
+        + ("" if r["relevance_floor"] else " Planned without the relevance floor.")
+        + ("" if r.get("answerability_gate", True) else " Without the answerability gate."),
         "",
         "| measure | value | goal |",
         "|---|---:|---:|",
@@ -274,6 +282,7 @@ def main() -> int:
     )
     parser.add_argument("--split", choices=("all", "dev"), default="all")
     parser.add_argument("--no-relevance", action="store_true", help="plan without the floor")
+    parser.add_argument("--no-gate", action="store_true", help="without the answerability gate")
     parser.add_argument("--score-model", default=None, help="e.g. v5 (default: the configured)")
     parser.add_argument("--json", action="store_true", help="print the raw results as JSON")
     parser.add_argument("--write", type=Path, help="write the section into this markdown file")
@@ -294,15 +303,16 @@ def main() -> int:
             corpus, db = Path(tmp) / "corpus.jsonl", Path(tmp) / "subset.sqlite"
             abstracts = write_subset(root, claims, args.subset, corpus)
             build = build_store(db, corpus)
-            result = evaluate(db, claims, relevance=relevance)
+            result = evaluate(db, claims, relevance=relevance, gate=not args.no_gate)
     else:
         abstracts = 5183
         if not args.db.exists():
             build = build_store(args.db, root / "scifact" / "corpus.jsonl")
-        result = evaluate(args.db, claims, relevance=relevance)
+        result = evaluate(args.db, claims, relevance=relevance, gate=not args.no_gate)
     result["abstracts"] = abstracts
     result["split"] = args.split
     result["relevance_floor"] = relevance
+    result["answerability_gate"] = not args.no_gate
     if build is not None:
         result["build"] = build
     command = (
@@ -318,6 +328,7 @@ def main() -> int:
             if value
         )
         + (" --no-relevance" if args.no_relevance else "")
+        + (" --no-gate" if args.no_gate else "")
     )
     text = render(result, command, build)
     print(json.dumps(result, indent=1) if args.json else text)
