@@ -22,19 +22,12 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from _report import data_root, publish
-from fit_combiner import score, strict_ba
+from fit_combiner import headline, score, strict_ba
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
 from spanproof.evaluation.devdata import DEV_SETS, DevItem, dev_items
 from spanproof.verify.scoring import SCORE_MODELS
-
-
-def headline(items: Sequence[DevItem]) -> list[DevItem]:
-    """The items the headline figures count (SciFact's and HealthVer's neutral ones left out)."""
-    return [
-        it for it in items if not (it.dataset in {"scifact", "healthver"} and it.label == "neutral")
-    ]
 
 
 def row(name: str, model: str, items: Sequence[DevItem], supported: Sequence[bool]) -> str:
@@ -62,7 +55,7 @@ def main() -> int:
     if any(m.uses_checker for m in models):
         parser.error("compare models that need no checker (not v3 or v5)")
     embedder = build_embedder(load_settings())
-    items = headline(dev_items(root, args.split))
+    items = [it for it in dev_items(root, args.split) if headline(it)]
     started = time.perf_counter()
     lines = []
     for name in DEV_SETS:

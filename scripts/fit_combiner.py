@@ -135,12 +135,18 @@ def fold_of(group: str) -> int:
     return hashlib.sha256(group.encode()).digest()[0] % 2
 
 
+def headline(item: DevItem) -> bool:
+    """Whether the item counts in its set's headline labels: SciFact SUPPORT vs CONTRADICT and
+    HealthVer Supports vs Refutes leave their neutral items out."""
+    return not (item.dataset in {"scifact", "healthver"} and item.label == "neutral")
+
+
 def strict_ba(items: Sequence[DevItem], predicted: Sequence[bool]) -> float:
     """Balanced accuracy, supported vs not, on the set's headline label pair (issue 14)."""
     keep = [
         (it.label == "supported", pred)
         for it, pred in zip(items, predicted, strict=True)
-        if not (it.dataset in {"scifact", "healthver"} and it.label == "neutral")
+        if headline(it)
     ]
     pos = [pred for gold, pred in keep if gold]
     neg = [not pred for gold, pred in keep if not gold]
@@ -150,11 +156,7 @@ def strict_ba(items: Sequence[DevItem], predicted: Sequence[bool]) -> float:
 
 
 def auc(items: Sequence[DevItem], p: Sequence[float]) -> float:
-    keep = [
-        (it.label == "supported", s)
-        for it, s in zip(items, p, strict=True)
-        if not (it.dataset in {"scifact", "healthver"} and it.label == "neutral")
-    ]
+    keep = [(it.label == "supported", s) for it, s in zip(items, p, strict=True) if headline(it)]
     pos = [s for g, s in keep if g]
     neg = [s for g, s in keep if not g]
     if not pos or not neg:

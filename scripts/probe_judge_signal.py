@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from _report import data_root, publish
 from fit_combiner import END as COMBINER_END
-from fit_combiner import auc, cross_fit, features_of, score
+from fit_combiner import auc, cross_fit, features_of, headline, score
 
 from spanproof.bootstrap import build_embedder, build_judge
 from spanproof.config import load_settings
@@ -126,13 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             idx = [i for i, it in enumerate(items) if it.dataset == name]
             table[key][name] = auc([items[i] for i in idx], [values[i] for i in idx])
     counts = {
-        name: sum(
-            1
-            for it in items
-            if it.dataset == name
-            and not (name in {"scifact", "healthver"} and it.label == "neutral")
-        )
-        for name in DEV_SETS
+        name: sum(1 for it in items if it.dataset == name and headline(it)) for name in DEV_SETS
     }
     seconds = time.perf_counter() - started
     meta = (
