@@ -58,4 +58,4 @@ def test_v7_names_the_finding_gate_in_json_trace_replay_and_page(
     assert result.ok, result.differences
     page = http.get(f"/traces/{data['trace_id']}")
     assert page.status_code == 200
-    assert "finding: gated (the span states no finding)" in page.text
+    assert "finding: gated (this text states an aim or a method, not a finding)" in page.text
