@@ -12,6 +12,11 @@ share of those whose gold label is supported (precision, goal ≥ 95 %), the sha
 items judged `supported` (coverage), and balanced accuracy, supported vs not. ``--split train``
 reads the sets' training items instead (no model here is fitted on them). ``--write`` puts the
 table between this script's markers, one block per split.
+
+``--veto T [T ...]`` adds, per set, v2 with the trained judge as a veto: a claim v2 judges
+`supported` stays `supported` only when the judge (reading score model v5's window for it) gives
+the evidence an entailment probability of at least ``T``. The judge was trained on the sets'
+training items, so a veto row on ``--split train`` is not a held-out figure.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ from pathlib import Path
 from _report import data_root, publish
 from fit_combiner import headline, score, strict_ba
 
-from spanproof.bootstrap import build_embedder
+from spanproof.bootstrap import build_embedder, build_judge
 from spanproof.config import load_settings
 from spanproof.evaluation.devdata import DEV_SETS, DevItem, dev_items
 from spanproof.verify.scoring import SCORE_MODELS
@@ -47,14 +52,23 @@ def main() -> int:
     parser.add_argument("--models", nargs="+", default=["v2", "v7"], choices=sorted(SCORE_MODELS))
     parser.add_argument("--split", choices=("dev", "train"), default="dev")
     parser.add_argument("--write", type=Path, help="put the table into this markdown file")
+    parser.add_argument(
+        "--veto",
+        nargs="+",
+        type=float,
+        default=[],
+        metavar="T",
+        help="add v2 with the judge's veto at each entailment probability T",
+    )
     args = parser.parse_args()
     root = data_root()
     if root is None:
         return 2
     models = [SCORE_MODELS[m] for m in args.models]
-    if any(m.uses_checker for m in models):
+    if any(m.uses_checker for m in models):  # the veto reads v5's judge on its own
         parser.error("compare models that need no checker (not v3 or v5)")
     embedder = build_embedder(load_settings())
+    judge = build_judge() if args.veto else None
     items = [it for it in dev_items(root, args.split) if headline(it)]
     started = time.perf_counter()
     lines = []
@@ -65,11 +79,22 @@ def main() -> int:
             lines.append(
                 row(name, model.name, subset, [v.verdict.value == "supported" for v in verdicts])
             )
+        if judge is not None:
+            v2 = [
+                v.verdict.value == "supported"
+                for v in score(subset, SCORE_MODELS["v2"], None, embedder)
+            ]
+            read = score(subset, SCORE_MODELS["v5"], judge, embedder)
+            entailed = [v.judge.probabilities[0] if v.judge else 0.0 for v in read]
+            for t in args.veto:
+                kept = [s and p >= t for s, p in zip(v2, entailed, strict=True)]
+                lines.append(row(name, f"v2 + judge veto (P(entailed) ≥ {t:g})", subset, kept))
     begin = f"<!-- score-models-{args.split}:begin -->"
     end = f"<!-- score-models-{args.split}:end -->"
     command = (
         f"python scripts/compare_score_models.py --models {' '.join(args.models)} "
         f"--split {args.split}"
+        + (f" --veto {' '.join(f'{t:g}' for t in args.veto)}" if args.veto else "")
     )
     block = "\n".join(
         [
