@@ -19,6 +19,10 @@ For each run folder (a ``--ckpt-dir`` of :mod:`train_judge` after its end phase)
   rest) on a seeded sample of N *training* pairs per set next to N dev pairs, which tells a
   model that cannot fit a set (both low) from one that fits it without generalising (training
   high, dev low).
+* with ``--ensemble``, the same dev figures for the runs' mean probabilities (each dev pair's
+  P(entailed), P(contradicted), P(neutral) averaged over the folders given): what an ensemble of
+  the runs reads, and so the most a distillation of that ensemble into one judge could learn
+  from it.
 """
 
 from __future__ import annotations
@@ -73,8 +77,28 @@ def _probabilities(row: dict[str, Any]) -> list[float]:
     return list(probs)
 
 
-def dev_figures(folder: Path) -> dict[str, dict[str, float]]:
-    rows = [json.loads(line) for line in (folder / "dev_judged.jsonl").open(encoding="utf-8")]
+def judged_rows(folder: Path) -> list[dict[str, Any]]:
+    return [json.loads(line) for line in (folder / "dev_judged.jsonl").open(encoding="utf-8")]
+
+
+def ensemble_rows(folders: Sequence[Path]) -> list[dict[str, Any]]:
+    """The first folder's dev rows with every run's probabilities averaged (same pairs, same
+    order, checked)."""
+    runs = [judged_rows(f) for f in folders]
+    out = []
+    for rows in zip(*runs, strict=True):
+        first = rows[0]
+        if any((r["claim"], r["evidence"]) != (first["claim"], first["evidence"]) for r in rows):
+            raise SystemExit("the runs' dev splits differ: an ensemble needs the same pairs")
+        mean = np.mean([_probabilities(r) for r in rows], axis=0)
+        out.append({**first, "probabilities": [float(x) for x in mean]})
+    return out
+
+
+def dev_figures(
+    folder: Path, rows: list[dict[str, Any]] | None = None
+) -> dict[str, dict[str, float]]:
+    rows = judged_rows(folder) if rows is None else rows
     out: dict[str, dict[str, float]] = {}
     for name in SETS:
         mine = [r for r in rows if r["dataset"] == name]
@@ -159,6 +183,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("folders", nargs="+", type=Path)
     parser.add_argument("--realistic", action="store_true")
     parser.add_argument("--fit-gap", type=int, default=0, metavar="N")
+    parser.add_argument("--ensemble", action="store_true", help="add the runs' mean (see above)")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args(argv)
     report: dict[str, Any] = {}
@@ -169,6 +194,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.fit_gap:
             entry["fit_gap"] = fit_gap(folder, args.fit_gap)
         report[str(folder)] = entry
+    if args.ensemble:
+        rows = ensemble_rows(args.folders)
+        report["ensemble"] = {"dev": dev_figures(args.folders[0], rows)}
     text = json.dumps(report, indent=1)
     print(text)
     if args.json:
