@@ -12,7 +12,8 @@ bundled embedder, the extractive generator; no traces are written into the store
 * **label accuracy**: the proposition's verdict equals the gold label (``supported`` for
   SUPPORT, ``contradicted`` for CONTRADICT; ``unsupported`` is wrong for both);
 * **gold abstract among the evidence**: an abstract the claim's rationales come from has a span
-  in the plan (the evidence the verdict is drawn from);
+  in the plan (the evidence the verdict is drawn from); reported beside it, how often one is
+  shown at all: in the plan, or among the closest sources an abstention lists instead of a plan;
 * the gold abstract holds the proposition's best span; how often the question is recognised as a
   proposition; ``ask`` latency.
 
@@ -131,6 +132,7 @@ def evaluate(
             seconds = time.perf_counter() - started
             check = answer.proposition
             planned = {s.source.get("source_id") for s in answer.plan.spans}
+            closest = {s.source.get("source_id") for s in answer.plan.closest}
             best_source = (check.source or {}).get("source_id") if check else None
             # An answer that leads with "Supported by [S1]: …" or "Contradicted by [S1]: …".
             verdict = check.verdict.value if check is not None and check.verdict else None
@@ -143,6 +145,7 @@ def evaluate(
                     "verdict": verdict,
                     "score": check.result.score if check and check.result else None,
                     "gold_in_plan": bool(gold & planned),
+                    "gold_shown": bool(gold & (planned | closest)),
                     "best_in_gold": best_source in gold,
                     "lead": bool(lead),
                     "lead_no_finding": bool(lead)
@@ -192,6 +195,7 @@ def summarise(rows: list[dict[str, Any]], models: dict[str, str]) -> dict[str, A
         if in_plan
         else 0.0,
         "gold_in_plan": share(rows, "gold_in_plan"),
+        "gold_shown": share(rows, "gold_shown"),
         "best_span_in_gold": share(rows, "best_in_gold"),
         "leads": sum(bool(r.get("lead")) for r in rows),
         "leads_no_finding": sum(bool(r.get("lead_no_finding")) for r in rows),
@@ -234,6 +238,8 @@ def render(r: dict[str, Any], command: str, build: dict[str, float] | None) -> s
         "|---|---:|---:|",
         f"| gold abstract among the evidence (a span of it in the plan) | "
         f"{pct(r['gold_in_plan'])} | ≥ 90 % |",
+        f"| gold abstract shown: in the plan, or among the closest sources an abstention lists | "
+        f"{pct(r['gold_shown'])} | |",
         f"| label accuracy (verdict = gold label) | {r['label_accuracy']:.3f} | ≥ 0.80 |",
         f"| label accuracy where the gold abstract is in the plan | "
         f"{r['label_accuracy_when_gold_in_plan']:.3f} | |",
