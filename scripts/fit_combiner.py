@@ -155,14 +155,17 @@ def strict_ba(items: Sequence[DevItem], predicted: Sequence[bool]) -> float:
     return (sum(pos) / len(pos) + sum(neg) / len(neg)) / 2
 
 
+def auc_of(pos: Sequence[float], neg: Sequence[float]) -> float:
+    """ROC AUC: P(a positive scores above a negative), ties counting half; nan without both."""
+    if not len(pos) or not len(neg):
+        return float("nan")
+    a, b = np.asarray(pos, dtype=np.float64)[:, None], np.asarray(neg, dtype=np.float64)[None, :]
+    return float(((a > b).sum() + 0.5 * (a == b).sum()) / (a.size * b.size))
+
+
 def auc(items: Sequence[DevItem], p: Sequence[float]) -> float:
     keep = [(it.label == "supported", s) for it, s in zip(items, p, strict=True) if headline(it)]
-    pos = [s for g, s in keep if g]
-    neg = [s for g, s in keep if not g]
-    if not pos or not neg:
-        return float("nan")
-    wins = sum((a > b) + 0.5 * (a == b) for a in pos for b in neg)
-    return wins / (len(pos) * len(neg))
+    return auc_of([s for g, s in keep if g], [s for g, s in keep if not g])
 
 
 def verdict_of(p: float, feats: Sequence[float], comb: Combiner, v5: ClaimVerdict) -> str:

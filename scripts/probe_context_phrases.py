@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 import numpy as np
+from fit_combiner import auc_of
 from probe_token_alignment import piece_vectors, unit
 
 from spanproof.bootstrap import build_embedder
@@ -58,14 +59,6 @@ def pooled(vectors: np.ndarray, enc: Any, lo: int, hi: int) -> np.ndarray:
     """The unit mean of the piece vectors whose characters overlap ``[lo, hi)``."""
     rows = [i for i, (a, b) in enumerate(enc.offsets) if b > a and a < hi and b > lo]
     return unit(vectors[rows].mean(axis=0) if rows else vectors.mean(axis=0))
-
-
-def auc(pos: Sequence[float], neg: Sequence[float]) -> float:
-    if not pos or not neg:
-        return float("nan")
-    p = np.asarray(pos)[:, None]
-    n = np.asarray(neg)[None, :]
-    return float(((p > n).sum() + 0.5 * (p == n).sum()) / (p.size * n.size))
 
 
 def best_ba(pos: Sequence[float], neg: Sequence[float]) -> tuple[float, float]:
@@ -146,7 +139,7 @@ def summary(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
         ba, t = best_ba(pos, neg)
         strict = float(np.quantile(neg, 0.98)) if neg else 1.0
         entry[name] = {
-            "auc": round(auc(pos, neg), 3),
+            "auc": round(auc_of(pos, neg), 3),
             "best_ba": round(ba, 3),
             "at": round(t, 3),
             "threshold_98": round(strict, 3),
