@@ -74,20 +74,19 @@ def main() -> int:
     lines = []
     for name in DEV_SETS:
         subset = [it for it in items if it.dataset == name]
+        said: dict[str, list[bool]] = {}
         for model in models:
             verdicts = score(subset, model, None, embedder)
-            lines.append(
-                row(name, model.name, subset, [v.verdict.value == "supported" for v in verdicts])
-            )
+            said[model.name] = [v.verdict.value == "supported" for v in verdicts]
+            lines.append(row(name, model.name, subset, said[model.name]))
         if judge is not None:
-            v2 = [
-                v.verdict.value == "supported"
-                for v in score(subset, SCORE_MODELS["v2"], None, embedder)
-            ]
+            if "v2" not in said:
+                verdicts = score(subset, SCORE_MODELS["v2"], None, embedder)
+                said["v2"] = [v.verdict.value == "supported" for v in verdicts]
             read = score(subset, SCORE_MODELS["v5"], judge, embedder)
             entailed = [v.judge.probabilities[0] if v.judge else 0.0 for v in read]
             for t in args.veto:
-                kept = [s and p >= t for s, p in zip(v2, entailed, strict=True)]
+                kept = [s and p >= t for s, p in zip(said["v2"], entailed, strict=True)]
                 lines.append(row(name, f"v2 + judge veto (P(entailed) ≥ {t:g})", subset, kept))
     begin = f"<!-- score-models-{args.split}:begin -->"
     end = f"<!-- score-models-{args.split}:end -->"
