@@ -162,6 +162,45 @@ def test_two_processes_creating_one_file_at_once_migrate_it_once(db: Path) -> No
     assert [out.strip() for out, _ in outputs] == [SCHEMA_HEAD] * 3
 
 
+def _writing_in_rollback_mode(db: Path) -> sqlite3.Connection:
+    """Another connection to a new file, holding a write transaction in rollback-journal mode
+    (as the first process to create a store does, for a moment, before it switches to WAL)."""
+    other = sqlite3.connect(db, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE other (v INTEGER)")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO other VALUES (1)")
+    return other
+
+
+def test_a_file_another_connection_is_writing_opens_once_it_commits(db: Path) -> None:
+    # SQLite answers this open with "database is locked" at once, without its busy wait (a
+    # possible deadlock); the store tries again until the other writer is done.
+    other = _writing_in_rollback_mode(db)
+    done = threading.Timer(0.3, other.execute, ("COMMIT",))
+    done.start()
+    try:
+        with SqliteEvidenceStore(db, busy_timeout_ms=10000) as store:
+            assert store.schema_version() == SCHEMA_HEAD
+            store.upsert_source(Source("a", "text"))
+            assert [s.id for s in store.list_sources()] == ["a"]
+    finally:
+        done.join()
+        other.close()
+    assert sqlite3.connect(db).execute("SELECT v FROM other").fetchall() == [(1,)]
+
+
+def test_a_file_locked_past_the_busy_timeout_fails_retryable(db: Path) -> None:
+    other = _writing_in_rollback_mode(db)
+    try:
+        with pytest.raises(StoreError) as caught:
+            SqliteEvidenceStore(db, busy_timeout_ms=200)
+        assert caught.value.retryable
+        assert "locked" in str(caught.value)
+    finally:
+        other.execute("ROLLBACK")
+        other.close()
+
+
 def test_a_second_process_reads_while_one_writes(db: Path) -> None:
     reader = """
         import sys

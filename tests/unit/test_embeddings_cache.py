@@ -182,3 +182,27 @@ def test_a_text_with_a_lone_surrogate_is_cached_under_its_own_key(
     first = cache.embed(texts)
     assert cache.embed(texts).tobytes() == first.tobytes()
     assert inner.calls == [texts]
+
+
+def test_a_cache_file_another_connection_is_writing_opens_once_it_commits(tmp_path: Path) -> None:
+    # A file in rollback-journal mode with a write open elsewhere (as a file another process
+    # is creating is, for a moment): SQLite refuses the switch to WAL at once, without its busy
+    # wait, and the cache tries again until the writer commits.
+    import threading
+
+    path = tmp_path / "cache.sqlite"
+    other = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    other.execute("CREATE TABLE other (v INTEGER)")
+    other.execute("BEGIN IMMEDIATE")
+    other.execute("INSERT INTO other VALUES (1)")
+    done = threading.Timer(0.3, other.execute, ("COMMIT",))
+    done.start()
+    try:
+        inner = CountingEmbedder()
+        with CachedEmbedder(inner, path) as cache:
+            first = cache.embed(["aspirin"])
+            assert np.array_equal(cache.embed(["aspirin"]), first)
+            assert inner.calls == [["aspirin"]]
+    finally:
+        done.join()
+        other.close()

@@ -14,11 +14,14 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from spanproof.core.errors import ConfigurationError, StoreError
+from spanproof.core.waiting import retry_while_busy
 from spanproof.providers.closing import ClosesOnExit
 
 __all__ = ["SqliteCacheFile", "text_sha256"]
 
 _BUSY_ERRORS = frozenset({"SQLITE_BUSY", "SQLITE_LOCKED"})
+#: How long opening a busy cache file is tried again (the connection's own busy timeout too).
+_OPEN_TIMEOUT_S = 30.0
 
 
 def text_sha256(text: str) -> str:
@@ -52,7 +55,13 @@ class SqliteCacheFile(ClosesOnExit):
         self._what = what
         self._table = table
         self._lock = threading.Lock()
-        self._db = self._open(schema, columns)
+        # A file another process is creating may answer "locked" at once (a possible
+        # deadlock, so SQLite does not wait): opening is tried again for up to 30 s.
+        self._db = retry_while_busy(
+            lambda: self._open(schema, columns),
+            busy=lambda exc: isinstance(exc, StoreError) and exc.retryable,
+            seconds=_OPEN_TIMEOUT_S,
+        )
 
     @property
     def path(self) -> Path:
@@ -83,7 +92,7 @@ class SqliteCacheFile(ClosesOnExit):
         path, what, table = self._path, self._what, self._table
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(path, check_same_thread=False, timeout=30.0)
+            db = sqlite3.connect(path, check_same_thread=False, timeout=_OPEN_TIMEOUT_S)
         except (OSError, sqlite3.Error) as exc:
             raise ConfigurationError(
                 f"cannot open the {what} {path}: {exc}; check the folder is writable"

@@ -14,6 +14,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from spanproof.core.errors import ConfigurationError, InvalidInputError, StoreError
+from spanproof.core.waiting import retry_while_busy
 from spanproof.store.sqlite.schema import SCHEMA_HEAD, current_revision, upgrade
 
 _BUSY_CODES = frozenset({5, 6})  # SQLITE_BUSY, SQLITE_LOCKED (primary result codes)
@@ -78,8 +79,19 @@ class SqliteConnection:
                 self._conn = None
 
     def _open(self) -> sqlite3.Connection:
+        """Connect and prepare, tried again while the file is busy or locked, for up to the
+        busy timeout (:func:`~spanproof.core.waiting.retry_while_busy`: SQLite answers some
+        opens "database is locked" at once, without its own wait). Each try opens a new
+        connection, so no lock of a failed try is held while the other writer finishes."""
         if self.readonly and not self.path.exists():
             raise ConfigurationError(f"no database at {self.path}; open it read-write to create it")
+        return retry_while_busy(
+            self._connect_and_prepare,
+            busy=lambda exc: isinstance(exc, StoreError) and exc.retryable,
+            seconds=self._busy_timeout_ms / 1000,
+        )
+
+    def _connect_and_prepare(self) -> sqlite3.Connection:
         target = f"{self.path.resolve().as_uri()}?mode=ro" if self.readonly else str(self.path)
         with _translating():
             conn = sqlite3.connect(
