@@ -19,7 +19,8 @@ pair fits 160 pieces, else every pair of adjacent sentences):
 * the ROC AUC of −P(conflict), supported against not;
 * score model v2 with P(conflict) as a veto: v2's `supported` kept only below a threshold T, with
   `supported` precision, coverage and balanced accuracy as ``scripts/compare_score_models.py``
-  reports them;
+  reports them; once with P(conflict) read as above, once read on v2's own best window only
+  (the one to three sentences its verdict rests on, read whole);
 
 with ``--realistic N``, on N cases of each kind of the realistic edit generator (seed 0), the
 median P(conflict) per kind, the AUC of the expert paraphrases against each kind and the share a
@@ -46,6 +47,7 @@ from fit_combiner import auc_of, headline, score, strict_ba
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
+from spanproof.core.models import ClaimVerdict
 from spanproof.evaluation.devdata import DEV_SETS, DevItem, dev_items
 from spanproof.text.sentences import split_sentences
 from spanproof.verify.scoring import SCORE_MODELS
@@ -187,17 +189,24 @@ def row(name: str, model: str, items: Sequence[DevItem], supported: Sequence[boo
     )
 
 
+def best_window_conflict(model: ConflictModel, item: DevItem, verdict: ClaimVerdict) -> float:
+    """P(conflict) of the window v2's verdict rests on, read whole (0 without one)."""
+    if verdict.best_span is None:
+        return 0.0
+    window = item.evidence[0][verdict.best_span.start : verdict.best_span.end]
+    return float(model.conflict([(window, item.claim)])[0])
+
+
 def sets_block(model: ConflictModel, split: str, root: Path) -> list[str]:
     embedder = build_embedder(load_settings())
     items = [it for it in dev_items(root, split) if headline(it)]
     aucs, rows = [], []
     for name in DEV_SETS:
         subset = [it for it in items if it.dataset == name]
-        v2 = [
-            v.verdict.value == "supported"
-            for v in score(subset, SCORE_MODELS["v2"], None, embedder)
-        ]
+        verdicts = score(subset, SCORE_MODELS["v2"], None, embedder)
+        v2 = [v.verdict.value == "supported" for v in verdicts]
         conflict = [model.item_conflict(it.evidence[0], it.claim) for it in subset]
+        best = [best_window_conflict(model, it, v) for it, v in zip(subset, verdicts, strict=True)]
         gold = [it.label == "supported" for it in subset]
         auc = auc_of(
             [-c for c, g in zip(conflict, gold, strict=True) if g],
@@ -208,6 +217,9 @@ def sets_block(model: ConflictModel, split: str, root: Path) -> list[str]:
         for t in THRESHOLDS:
             kept = [s and c < t for s, c in zip(v2, conflict, strict=True)]
             rows.append(row(name, f"v2, vetoed at P(conflict) ≥ {t:g}", subset, kept))
+        for t in THRESHOLDS:
+            kept = [s and c < t for s, c in zip(v2, best, strict=True)]
+            rows.append(row(name, f"v2, vetoed on its best window at ≥ {t:g}", subset, kept))
         print(f"  {name}: done", file=sys.stderr, flush=True)
     return [
         f"ROC AUC of −P(conflict), supported vs not ({split} items): " + "; ".join(aucs) + ".",
