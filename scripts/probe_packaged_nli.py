@@ -43,7 +43,8 @@ from pathlib import Path
 
 import numpy as np
 from _report import data_root, publish
-from fit_combiner import auc_of, headline, score, strict_ba
+from compare_score_models import row
+from fit_combiner import auc_of, headline, score
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -175,18 +176,6 @@ def package_folder() -> Path | None:
     if spec is None or not spec.submodule_search_locations:
         return None
     return Path(next(iter(spec.submodule_search_locations)))
-
-
-def row(name: str, model: str, items: Sequence[DevItem], supported: Sequence[bool]) -> str:
-    gold = [it.label == "supported" for it in items]
-    said = sum(supported)
-    right = sum(g and s for g, s in zip(gold, supported, strict=True))
-    precision = f"{100 * right / said:.1f}" if said else "—"
-    coverage = f"{100 * right / sum(gold):.1f}" if any(gold) else "—"
-    return (
-        f"| {name} | {model} | {len(items)} | {said} | {precision} | {coverage} "
-        f"| {100 * strict_ba(items, supported):.1f} |"
-    )
 
 
 def best_window_conflict(model: ConflictModel, item: DevItem, verdict: ClaimVerdict) -> float:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from probe_packaged_nli import PACKAGE, package_folder, row, windows
+from compare_score_models import row
+from probe_packaged_nli import PACKAGE, package_folder, windows
 
 from spanproof.evaluation.devdata import DevItem
 
