@@ -13,16 +13,27 @@ import time
 from collections.abc import Callable
 from typing import TypeVar
 
+from spanproof.core.errors import StoreError
+
 T = TypeVar("T")
 
 FIRST_PAUSE_S = 0.01
 LONGEST_PAUSE_S = 0.25
 
 
+def retryable_store_error(exc: Exception) -> bool:
+    """Whether ``exc`` is a :class:`StoreError` that says the same call may succeed later."""
+    return isinstance(exc, StoreError) and exc.retryable
+
+
 def retry_while_busy(
-    attempt: Callable[[], T], *, busy: Callable[[Exception], bool], seconds: float
+    attempt: Callable[[], T],
+    *,
+    seconds: float,
+    busy: Callable[[Exception], bool] = retryable_store_error,
 ) -> T:
-    """``attempt()``, tried again while it raises an exception ``busy`` accepts.
+    """``attempt()``, tried again while it raises an exception ``busy`` accepts (by default
+    a retryable :class:`StoreError`: SQLite was busy or locked).
 
     The last exception propagates once the next pause would end more than ``seconds`` after
     the first try; any exception ``busy`` rejects propagates at once.

@@ -59,7 +59,6 @@ class SqliteCacheFile(ClosesOnExit):
         # deadlock, so SQLite does not wait): opening is tried again for up to 30 s.
         self._db = retry_while_busy(
             lambda: self._open(schema, columns),
-            busy=lambda exc: isinstance(exc, StoreError) and exc.retryable,
             seconds=_OPEN_TIMEOUT_S,
         )
 

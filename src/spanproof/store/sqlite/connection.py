@@ -87,7 +87,6 @@ class SqliteConnection:
             raise ConfigurationError(f"no database at {self.path}; open it read-write to create it")
         return retry_while_busy(
             self._connect_and_prepare,
-            busy=lambda exc: isinstance(exc, StoreError) and exc.retryable,
             seconds=self._busy_timeout_ms / 1000,
         )
 
