@@ -58,17 +58,6 @@ MAX_PIECES = 160
 THRESHOLDS = (0.95, 0.98, 0.985, 0.99, 0.993, 0.995)
 #: The threshold whose share of each generator kind the realistic table shows.
 VETO_SHOWN = 0.99
-SUBSTITUTIONS = (
-    "phrase_substitution",
-    "entity_substitution",
-    "scope_change",
-    "role_swap",
-    "two_details",
-    "clause_substitution",
-    "number_swap",
-    "negation_flip",
-    "direction_flip",
-)
 
 
 class ConflictModel:
