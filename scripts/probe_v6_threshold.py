@@ -54,11 +54,15 @@ def expected_rates(results: Sequence[dict[str, Any]], suite: str) -> dict[str, d
     return out
 
 
-def render(report: dict[str, Any]) -> str:
+def render(
+    report: dict[str, Any],
+    title: str = "A lower threshold for v6",
+    markers: tuple[str, str] = (BEGIN, END),
+) -> str:
     names = list(report["models"])
     lines = [
-        BEGIN,
-        "### A lower threshold for v6 (measured)",
+        markers[0],
+        f"### {title} (measured)",
         "",
         f"`{report['command']}` ({report['seconds']:.0f} s). Each cell is the share judged as "
         "expected (`supported` for verbatim, paraphrase, first clause, compression and the "
@@ -81,8 +85,26 @@ def render(report: dict[str, Any]) -> str:
                 parts.append(f"**{text}**" if value < base - 1e-9 else text)
             cells.append(" / ".join(parts))
         lines.append(f"| {cls} | {n} | " + " | ".join(cells) + " |")
-    lines.append(END)
+    lines.append(markers[1])
     return "\n".join(lines) + "\n"
+
+
+def score_models(
+    root: Path, chosen: dict[str, ScoreModel], report: dict[str, Any]
+) -> dict[str, Any]:
+    """Score every class of ``scripts/calibrate.py`` under each of ``chosen`` into
+    ``report["models"][name]`` (half → "suite:class" → (n, share judged as expected))."""
+    embedder = build_embedder(load_settings())
+    built = suites(root, embedder)
+    report.setdefault("models", {})
+    for name, model in chosen.items():
+        table: dict[str, dict[str, Any]] = {"held": {}, "cal": {}}
+        for suite, groups in built.items():
+            for split, rows in expected_rates(score_groups(groups, embedder, model), suite).items():
+                table[split].update(rows)
+        report["models"][name] = table
+        print(f"{name}: scored", flush=True)
+    return report
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -94,17 +116,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if root is None:
         return 2
     started = time.perf_counter()
-    embedder = build_embedder(load_settings())
-    built = suites(root, embedder)
     chosen = models([float(t) for t in args.thresholds.split(",") if t])
-    report: dict[str, Any] = {"models": {}}
-    for name, model in chosen.items():
-        table: dict[str, dict[str, Any]] = {"held": {}, "cal": {}}
-        for suite, groups in built.items():
-            for split, rows in expected_rates(score_groups(groups, embedder, model), suite).items():
-                table[split].update(rows)
-        report["models"][name] = table
-        print(f"{name}: scored", flush=True)
+    report = score_models(root, chosen, {})
     report["seconds"] = time.perf_counter() - started
     report["command"] = "python scripts/probe_v6_threshold.py --thresholds " + args.thresholds
     block = render(report)

@@ -17,12 +17,15 @@ from spanproof.testing.fakes import FakeEmbedder
 from spanproof.verify.edits import (
     EditCheck,
     align_edits,
+    claim_run_share,
     judge_edits,
     near_copy,
     prepare_evidence,
+    prepare_text,
+    run_share,
     window_share,
 )
-from spanproof.verify.scoring import SCORE_MODELS, V2, V4, V6, score_model
+from spanproof.verify.scoring import SCORE_MODELS, V2, V4, V6, V8, score_model
 
 THRESHOLD = 0.8
 
@@ -476,3 +479,64 @@ def test_window_share_measures_how_much_of_its_window_a_claim_copies() -> None:
     assert window_share("Aspirin reduced stroke.", window) < short
     assert window_share("Aspirin reduced the risk of stroke.", "") == 0.0
     assert window_share("the of and", window) == 0.0  # no content word
+
+
+# score model v8: a near copy copies in stretches ------------------------------------------------
+REWORDED_EVIDENCE = (
+    "Inducible expression of KLF4 in the HL60 human acute myeloid leukemia cell line "
+    "stimulated monocytic differentiation."
+)
+REWORDED_CLAIM = "Klf4 is important for proper myeloid cell differentiation."
+
+
+def test_run_share_counts_the_words_copied_in_stretches() -> None:
+    sentence = "Budesonide reduced relapse in adults with asthma."
+    assert claim_run_share(sentence, sentence) == 1.0
+    # one word changed at the end: six of seven words in one stretch
+    assert claim_run_share("Budesonide reduced relapse in adults with eczema.", sentence) == 6 / 7
+    # one word changed in the middle: two stretches, of four words and two
+    assert claim_run_share("Budesonide reduced relapse in children with asthma.", sentence) == 6 / 7
+    # a rewording that shares scattered single words: no stretch at all
+    assert claim_run_share(REWORDED_CLAIM, REWORDED_EVIDENCE, changed_runs=2) == 0.0
+    assert run_share(prepare_text(""), []) == 0.0
+    assert claim_run_share("the of and", sentence) == 0.0  # no content word
+    assert claim_run_share(sentence, "") == 0.0
+
+
+def test_the_floor_leaves_a_rewording_to_v2_and_still_checks_a_copy() -> None:
+    loose = align_edits(REWORDED_CLAIM, REWORDED_EVIDENCE, changed_runs=2)
+    assert loose.near_copy and loose.questions  # v6 reads it as a copy with phrases changed
+    floored = align_edits(REWORDED_CLAIM, REWORDED_EVIDENCE, changed_runs=2, run_share_min=0.65)
+    assert not floored.near_copy
+    swapped = align_edits(
+        "Budesonide reduced relapse in adults with eczema.",
+        "Budesonide reduced relapse in adults with asthma.",
+        changed_runs=2,
+        run_share_min=0.65,
+    )
+    assert swapped.near_copy and [q.claim_phrase for q in swapped.questions] == ["eczema"]
+
+
+def test_v8_is_v6_with_a_floor_and_catches_what_v6_catches() -> None:
+    assert SCORE_MODELS["v8"] is V8 and V8.edit_changed_runs == 2 and V6.edit_run_share_min == 0
+    assert 0.0 < V8.edit_run_share_min < 1.0
+    assert V8.edit_similarity_min == V6.edit_similarity_min and V8.combiner is None
+    v6, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V6)
+    v8, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V8)
+    assert status == "verified"
+    assert [v.verdict for v in v8] == [v.verdict for v in v6]
+    assert [v.edits for v in v8] == [v.edits for v in v6]
+    claims = [Claim("c1", REWORDED_CLAIM)]
+    spans = [EvidenceSpan("S1", REWORDED_EVIDENCE)]
+    reworded_v6, _ = score_all(claims, spans, FakeEmbedder(), V6)
+    reworded_v8, _ = score_all(claims, spans, FakeEmbedder(), V8)
+    reworded_v2, _ = score_all(claims, spans, FakeEmbedder(), V2)
+    assert reworded_v6[0].edits and reworded_v8[0].edits == ()
+    assert reworded_v8[0].score == reworded_v2[0].score  # v2's reading stands
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
+def test_a_v8_trace_replays_exactly(record: bool) -> None:
+    trace = _trace("v8", FakeEmbedder(), record)
+    assert trace.models["score_model"] == "v8" and any("edits" in c for c in trace.claims)
+    assert replay(trace).ok

@@ -77,6 +77,8 @@ MAX_WINDOW_SENTENCES = 3
 MAX_SUBSTITUTION_WORDS = 5
 #: Content words a moved block may pass and still count as trading places with them.
 SWAP_MAX_CONTENT = 6
+#: An aligned run of at least this many words is a copied stretch (:func:`run_share`).
+COPIED_RUN_MIN = 2
 #: Words that relate two arguments: a block that trades places across one swaps the roles.
 _RELATIONS = frozenset(
     {"than", "by", "versus", "vs", "and", "or", "with", "to", "from", "over", "into", "of"}
@@ -367,6 +369,7 @@ def align_edits(
     evidence: EvidenceText | str,
     around: tuple[int, int] | None = None,
     changed_runs: int = 1,
+    run_share_min: float = 0.0,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -377,6 +380,10 @@ def align_edits(
             ties between sentences that align equally well.
         changed_runs: how many separate changed runs a near copy may have (1 under score model
             v4, 2 under v6; see :func:`near_copy`).
+        run_share_min: the share of the claim's words a near copy must copy in stretches of
+            :data:`COPIED_RUN_MIN` or more words (:func:`run_share`; 0 under v4 and v6). A
+            claim whose shared words are scattered singles rewords the window; it is not a
+            copy with a detail changed, and the check does not apply.
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -399,6 +406,8 @@ def align_edits(
         return not_near
     if not near_copy(copied) and _density(blocks) < TWO_RUNS_DENSITY:
         return not_near  # two changed runs in a claim picked from scattered words: a rewrite
+    if run_share_min and run_share(c, blocks) < run_share_min:
+        return not_near  # its shared words are scattered singles: a rewording, not a copy
     builder.run()
     if builder.rewritten:
         return not_near
@@ -465,6 +474,16 @@ def _best_window(
         if sum(copied) > best_count:
             best, best_count = (a, b, blocks), sum(copied)
     return best
+
+
+def run_share(claim: Text, blocks: Sequence[Block]) -> float:
+    """The share of the claim's words that sit in aligned stretches of at least
+    :data:`COPIED_RUN_MIN` words (in order on both sides). A copy with one detail changed keeps
+    long stretches of its sentence around the change; a rewording that shares a few scattered
+    words with a long sentence keeps none. 0.0 for a claim without words."""
+    if not claim.tokens:
+        return 0.0
+    return sum(size for _, _, size in blocks if size >= COPIED_RUN_MIN) / len(claim.tokens)
 
 
 def _density(blocks: Sequence[Block]) -> float:
@@ -826,6 +845,19 @@ def window_share(claim: Text | str, evidence: EvidenceText | str, changed_runs: 
     if not content:
         return 0.0
     return sum(1 for j in content if j in aligned) / len(content)
+
+
+def claim_run_share(
+    claim: Text | str, evidence: EvidenceText | str, changed_runs: int = 1
+) -> float:
+    """A diagnostic: :func:`run_share` of ``claim`` against the window of ``evidence`` it aligns
+    to best (as :func:`align_edits` picks it); 0.0 when the claim has no content word or the
+    evidence no sentence (``scripts/probe_run_share.py``; docs/edit-check.md)."""
+    c = claim if isinstance(claim, Text) else prepare_text(claim)
+    ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
+    if not any(c.content) or not ev.sentences:
+        return 0.0
+    return run_share(c, _best_window(c, ev, None, changed_runs)[2])
 
 
 def may_copy(claim: Text, span_stems: Mapping[str, int], changed_runs: int = 1) -> bool:
