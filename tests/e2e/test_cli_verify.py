@@ -142,6 +142,43 @@ def test_score_model_v7_reads_the_finding_not_the_aim(tmp_path: Path) -> None:
     assert code == 0 and "no finding" in out
 
 
+def test_score_model_v8_checks_copies_and_leaves_rewordings_to_v2(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {"id": "S1", "text": "In addition, inducible expression of KLF4 in the HL60 human "
+             "acute myeloid leukemia cell line stimulated monocytic differentiation."},
+            {"id": "S2", "text": "Budesonide reduced relapse in adults with asthma."},
+        ],
+    )  # fmt: skip
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "Klf4 is important for proper myeloid cell differentiation."},
+            {"id": "b", "text": "Budesonide reduced relapse in adults with eczema."},
+        ],
+    )
+    reports = {}
+    for model in ("v2", "v6", "v8"):
+        code, out, _ = run(
+            "verify", "--claims", str(claims), "--evidence", str(evidence), "--json",
+            "--score-model", model,
+        )  # fmt: skip
+        assert code == 0
+        report = json.loads(out)
+        assert report["score_model"] == model
+        reports[model] = {c["id"]: c for c in report["claims"]}
+    v2, v6, v8 = reports["v2"], reports["v6"], reports["v8"]
+    # the rewording shares scattered words: v6 reads it as a copy, v8 leaves it to v2
+    assert v6["a"]["edits"] and "edits" not in v8["a"]
+    assert (v8["a"]["verdict"], v8["a"]["score"]) == (v2["a"]["verdict"], v2["a"]["score"])
+    # the copy with one detail changed is caught by both
+    for model in (v6, v8):
+        assert model["b"]["verdict"] == "unsupported"
+        assert [e["claim"]["text"] for e in model["b"]["edits"]] == ["eczema"]
+    assert v2["b"]["verdict"] == "supported"
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:
