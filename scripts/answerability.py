@@ -48,6 +48,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -64,6 +65,7 @@ from spanproof.evaluation.answerability import (
     REPORT,
     UNANSWERABLE,
     Question,
+    as_question,
     build_suite,
 )
 from spanproof.evaluation.devdata import data_dir
@@ -430,13 +432,27 @@ def gate_tradeoff(
 # -------------------------------------------------------------------------------- evaluate
 
 
-def evaluate(questions: Sequence[Question], engines: dict[str, Engine]) -> list[dict[str, Any]]:
-    """Each question asked through the engine; what came back."""
+def asked_text(q: Question, form: str) -> str:
+    """What is asked for ``q``: the suite's open question, or its claim as a proposition (the
+    claim itself, or "Is it true that <claim>?")."""
+    if form == "statement":
+        return q.claim
+    if form == "whether":
+        return as_question(q.claim, "Is it true that {}?")
+    return q.text
+
+
+def evaluate(
+    questions: Sequence[Question], engines: dict[str, Engine], form: str = "question"
+) -> list[dict[str, Any]]:
+    """Each question asked through the engine (in ``form``, :func:`asked_text`); what came
+    back, with the verdict a proposition's answer leads with (``abstained`` when it abstained,
+    None for a question that is no proposition)."""
     rows = []
     for q in questions:
         engine = engines[UNANSWERABLE if q.kind == UNANSWERABLE else ANSWERABLE]
         started = time.perf_counter()
-        answer = engine.ask(q.text)
+        answer = engine.ask(asked_text(q, form))
         elapsed = time.perf_counter() - started
         cited = {f"scifact:{d}" for d in q.cited}
         claims = []
@@ -452,6 +468,9 @@ def evaluate(questions: Sequence[Question], engines: dict[str, Engine]) -> list[
                 "kind": q.kind,
                 "split": q.split,
                 "answered": answer.answered,
+                "lead": "abstained"
+                if not answer.answered
+                else (answer.proposition.verdict if answer.proposition else None),
                 "relevance": answer.relevance,
                 "claims": claims,
                 "seconds": elapsed,
@@ -473,6 +492,7 @@ def summarise(rows: Sequence[dict[str, Any]]) -> dict[str, Any]:
             "claims": len(claims),
             "claims_supported": sum(c["supported"] for c in claims),
             "claims_supported_in_cited": sum(c["supported"] and c["in_cited"] for c in claims),
+            "leads": dict(sorted(Counter(str(r["lead"]) for r in mine).items())),
         }
     a, u, o = (out[k] for k in KINDS)
     neg = u["questions"] + o["questions"]
@@ -575,16 +595,17 @@ def render(result: dict[str, Any]) -> str:
     if gate:
         lines += [
             "",
-            f"The answerability gate `{gate['name']}` (in the table above): a question that asks "
-            'about a claim ("What is known about whether X?", "Is it true that X?", '
-            '"Does X …?") and passed the relevance floor is answered only when '
+            f"The answerability gate `{gate['name']}` (in the table above): an open question "
+            'that asks about a claim ("What is known about whether X?") and passed the relevance '
+            "floor is answered only when "
             f"{gate['bias']} + {gate['relevance_weight']}·logit(best relevance) + "
             f"{gate['coverage_weight']}·source coverage + {gate['claim_weight']}·claim score ≥ 0 "
             "(answerability ≥ 0.5), where source coverage is the largest IDF-weighted share of "
             "X's content words one planned source holds in its whole text and claim score is X's "
             f"support score against the plan under score model {gate['score_model']}. Fitted "
             "with `--fit-gate` on the calibration half only. Moving its floor (report half, from "
-            "the signals; + is stricter):",
+            'the signals; + is stricter). A proposition ("X.", "Is it true that X?", '
+            '"Does X …?") is not gated: its own verdict leads the answer.',
             "",
             "| floor shift | answerable answered | unanswerable abstained | off-topic abstained |",
             "|---:|---:|---:|---:|",
@@ -660,6 +681,13 @@ def _arguments() -> argparse.Namespace:
         help="the extractive generator's second_weight (default: its own; 0 gives extractive-v2)",
     )
     parser.add_argument(
+        "--form",
+        choices=("question", "statement", "whether"),
+        default="question",
+        help="ask each claim as the suite's open question (default), as a statement, or as "
+        '"Is it true that …?" (with --json: the verdicts the answers lead with, per kind)',
+    )
+    parser.add_argument(
         "--gate-score-model",
         choices=sorted(SCORE_MODELS),
         help="score model of the fitted gate's claim score (default: the shipped gate's)",
@@ -672,6 +700,9 @@ def main() -> int:
     root = data_dir()
     if root is None:
         print("the data folder (../shared/data) is absent: nothing to measure", file=sys.stderr)
+        return 2
+    if args.write and args.form != "question":
+        print("--write reports the suite's open questions: leave out --form", file=sys.stderr)
         return 2
     from spanproof.bootstrap import build_embedder
     from spanproof.config import load_settings
@@ -708,10 +739,11 @@ def main() -> int:
             if gate is not None:
                 gate_rows = collect_gate([q for q in questions if q.split == REPORT], engines)
                 gate_curve = gate_tradeoff(gate_rows, gate, (-1.0, -0.5, 0.0, 0.5, 1.0))
-            rows = evaluate(questions, engines)
+            rows = evaluate(questions, engines, args.form)
     result = {
         "limit": args.limit,
         "seed": args.seed,
+        "form": args.form,
         "questions": len(questions),
         "date": time.strftime("%Y-%m-%d"),
         "store": store_info,

@@ -134,3 +134,22 @@ def test_the_gate_leaves_questions_about_no_claim_and_other_relevance_models_alo
     answer = engine(store, other).ask(UNSTATED)
     assert answer.answered
     assert "answerability" not in trace_of(store, answer.trace_id).relevance
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Daily walking lowered evening cortisol in office workers.",
+        "Is it true that daily walking lowered evening cortisol in office workers?",
+    ],
+)
+def test_a_proposition_is_not_gated_its_verdict_leads(
+    store: SqliteEvidenceStore, question: str
+) -> None:
+    # The open question about the same claim abstains at the gate (above); the proposition
+    # is answered with its own verdict, which says the sources do not establish it.
+    answer = engine(store, COVERAGE_GATE).ask(question)
+    assert answer.answered and answer.plan.spans
+    assert answer.proposition is not None and answer.proposition.verdict == "unsupported"
+    assert answer.answer is not None and answer.answer.startswith("Not established by the sources")
+    assert "answerability" not in trace_of(store, answer.trace_id).relevance

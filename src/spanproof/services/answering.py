@@ -44,6 +44,7 @@ from spanproof.services.verification import VERIFIED, score_all, verify_draft
 from spanproof.text.tokens import token_texts
 from spanproof.verify.decompose import MARKER_RE
 from spanproof.verify.prompt import PROMPT_MODEL, build_generation_messages, prompt_hash
+from spanproof.verify.proposition import proposition_of
 from spanproof.verify.relevance import (
     AnswerabilityModel,
     AnswerabilitySignals,
@@ -178,9 +179,12 @@ class Engine:
         relevance: the relevance model that keeps a plan to the spans bearing on the question
             (:mod:`spanproof.verify.relevance`); with none left the answer abstains. None keeps
             every planned span and never abstains.
-        answerability: the gate that abstains from a question asking about a claim the
-            planned sources do not state (:class:`~spanproof.verify.relevance.
-            AnswerabilityModel`); by default the one fitted with ``relevance``
+        answerability: the gate that abstains from an open question asking about a claim the
+            planned sources do not state ("What is known about whether …?";
+            :class:`~spanproof.verify.relevance.AnswerabilityModel`). A proposition (a
+            statement, "Is it true that …?", a yes/no question) is not gated: its own verdict
+            leads the answer, and "Not established by the sources" is its abstention. By
+            default the one fitted with ``relevance``
             (:func:`~spanproof.verify.relevance.answerability_model_for`), none without a
             relevance model. The attribute of that name may be set to None to turn it off.
     """
@@ -309,12 +313,15 @@ class Engine:
     def answerability_signals(self, question: str, plan: Plan) -> AnswerabilitySignals | None:
         """What the answerability gate reads of ``plan``; None when it does not apply: no gate,
         a plan that already abstains or was made under another relevance model, a question
-        that asks about no claim, or a claim score that could not be computed."""
+        that asks about no claim, a proposition (its verdict leads the answer instead: of 400
+        SciFact propositions measured, the gate took one from a `contradicted` verdict and every
+        other abstention from "Not established"; docs/quality.md), or a claim score that could
+        not be computed."""
         gate = self.answerability
         if gate is None or plan.abstains or plan.relevance_model != gate.relevance_model:
             return None
         claim = asked_claim(question)
-        if claim is None:
+        if claim is None or proposition_of(question) is not None:
             return None
         verdicts, status = score_all(
             [Claim(id="q1", text=claim.rstrip("."))],
