@@ -1,7 +1,7 @@
 """Calibrate score model v4's edit check on the realistic generator's calibration half, and
 compare v2 with v4 per kind on the held-out half.
 
-    python scripts/calibrate_edits.py [--limit-per-kind N] [--json out.json]
+    python scripts/calibrate_edits.py [--limit-per-kind N] [--score-model v4|v8] [--json out.json]
 
 Each generator case is one claim against its evidence window (one span of one to three
 sentences), so a claim has one (claim, span) pair and its v4 verdict at any threshold follows
@@ -12,7 +12,9 @@ context words embedded with each phrase, ``edits.CONTEXT_WORDS``) that maximises
 accuracy over the kinds of the calibration half is chosen: the fewest context words among the
 best, and the grid threshold nearest the middle of their plateau of best thresholds (the
 calibration half cannot tell those apart). The held-out table is then measured by a plain run of
-v4 with that threshold.
+v4 with that threshold. ``--score-model v8`` calibrates v8's check the same way (two changed runs,
+the run-share floor; context words fixed at the shipped 0): its threshold, and v8 against v2 in
+the tables.
 
 Kept apart from scripts/calibrate.py (another engineer's); that script may call :func:`run`.
 """
@@ -48,7 +50,7 @@ from spanproof.evaluation.realistic import (
 )
 from spanproof.services.verification import score_all
 from spanproof.verify import edits
-from spanproof.verify.scoring import V2, V4, ScoreModel
+from spanproof.verify.scoring import SCORE_MODELS, V2, V4, ScoreModel
 
 GRID = [round(0.30 + 0.01 * i, 2) for i in range(71)]  # 0.30 … 1.00
 CONTEXTS = (0, 1, 2)
@@ -77,9 +79,13 @@ def verdicts(
 
 
 def lowest_similarity(
-    cases: Sequence[EditCase], refused: Sequence[ClaimVerdict], embedder: Embedder
+    cases: Sequence[EditCase],
+    refused: Sequence[ClaimVerdict],
+    embedder: Embedder,
+    model: ScoreModel = V4,
 ) -> list[float]:
-    """The lowest phrase cosine among each case's open questions (``inf`` when none)."""
+    """The lowest phrase cosine among each case's open questions under ``model``'s alignment
+    (``inf`` when none)."""
     alignments: list[edits.Alignment | None] = []
     for case, verdict in zip(cases, refused, strict=True):
         span = verdict.best_span
@@ -87,7 +93,15 @@ def lowest_similarity(
             alignments.append(None)
             continue
         evidence = edits.prepare_evidence("E", case.evidence)
-        alignments.append(edits.align_edits(case.claim, evidence, (span.start, span.end)))
+        alignments.append(
+            edits.align_edits(
+                case.claim,
+                evidence,
+                (span.start, span.end),
+                changed_runs=model.edit_changed_runs,
+                run_share_min=model.edit_run_share_min,
+            )
+        )
     texts = edits.phrase_texts(a for a in alignments if a is not None)
     vectors = dict(zip(texts, embedder.embed(texts).astype(np.float64), strict=True))
     lowest = []
@@ -142,17 +156,21 @@ def at_threshold(
 
 
 def calibrate(
-    cases: Sequence[EditCase], embedder: Embedder
+    cases: Sequence[EditCase],
+    embedder: Embedder,
+    model: ScoreModel = V4,
+    contexts: Sequence[int] = CONTEXTS,
 ) -> tuple[int, float, list[tuple[int, float, float]]]:
-    """The context size and threshold with the best balanced accuracy on the calibration half."""
-    allowed = verdicts(cases, embedder, replace(V4, edit_similarity_min=0.0))
-    refused = verdicts(cases, embedder, replace(V4, edit_similarity_min=1.01))
+    """The context size and threshold of ``model``'s check with the best balanced accuracy on
+    the calibration half."""
+    allowed = verdicts(cases, embedder, replace(model, edit_similarity_min=0.0))
+    refused = verdicts(cases, embedder, replace(model, edit_similarity_min=1.01))
     curve: list[tuple[int, float, float]] = []
     saved = edits.CONTEXT_WORDS
     try:
-        for context in CONTEXTS:
+        for context in contexts:
             edits.CONTEXT_WORDS = context
-            lowest = lowest_similarity(cases, refused, embedder)
+            lowest = lowest_similarity(cases, refused, embedder, model)
             for t in GRID:
                 table = rates(cases, at_threshold(allowed, refused, lowest, t), CALIBRATION)
                 curve.append((context, t, balanced_accuracy(table)))
@@ -169,23 +187,34 @@ def calibrate(
     )
 
 
-def run(limit_per_kind: int | None = None) -> dict[str, Any]:
+def _plateau(curve: Sequence[tuple[int, float, float]], context: int) -> list[float]:
+    """The lowest and highest threshold of the best balanced accuracy at ``context``."""
+    mine = [c for c in curve if c[0] == context]
+    top = max(round(c[2], 6) for c in mine)
+    best = [c[1] for c in mine if round(c[2], 6) == top]
+    return [min(best), max(best)]
+
+
+def run(limit_per_kind: int | None = None, model: ScoreModel = V4) -> dict[str, Any]:
     root = data_dir()
     if root is None:
         raise SystemExit("error: development data not found (set SPANPROOF_DATA_DIR)")
     started = time.time()
     cases = generate(root, seed=0, limit_per_kind=limit_per_kind)
     embedder = build_embedder(load_settings())
-    context, threshold, curve = calibrate(cases, embedder)
+    contexts = CONTEXTS if model.name == "v4" else (edits.CONTEXT_WORDS,)
+    context, threshold, curve = calibrate(cases, embedder, model, contexts)
     edits.CONTEXT_WORDS = context
-    v4 = replace(V4, edit_similarity_min=threshold)
+    v4 = replace(model, edit_similarity_min=threshold)
     v2_got = [v.verdict for v in verdicts(cases, embedder, V2)]
     v4_got = [v.verdict for v in verdicts(cases, embedder, v4)]
     return {
         "embed_model": embedder.model_id,
+        "score_model": model.name,
         "cases": len(cases),
         "context_words": context,
         "threshold": threshold,
+        "plateau": _plateau(curve, context),
         "curve": curve,
         "v2": {s: rates(cases, v2_got, s) for s in (CALIBRATION, HELDOUT)},
         "v4": {s: rates(cases, v4_got, s) for s in (CALIBRATION, HELDOUT)},
@@ -196,9 +225,11 @@ def run(limit_per_kind: int | None = None) -> dict[str, Any]:
 def render(report: dict[str, Any], split: str = HELDOUT) -> str:
     lines = [
         f"Edit check: context words {report['context_words']}, "
-        f"threshold {report['threshold']:.2f} ({report['embed_model']}, {report['cases']} cases)",
+        f"threshold {report['threshold']:.2f} (best balanced accuracy from "
+        f"{report['plateau'][0]:.2f} to {report['plateau'][1]:.2f}; {report['embed_model']}, "
+        f"{report['cases']} cases)",
         "",
-        f"| kind ({split}) | n | expected | v2 | v4 |",
+        f"| kind ({split}) | n | expected | v2 | {report.get('score_model', 'v4')} |",
         "|---|---|---|---|---|",
     ]
     for kind, v4 in report["v4"][split].items():
@@ -217,9 +248,15 @@ def render(report: dict[str, Any], split: str = HELDOUT) -> str:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--limit-per-kind", type=int, default=None)
+    parser.add_argument(
+        "--score-model",
+        choices=("v4", "v8"),
+        default="v4",
+        help="the score model whose check is calibrated (its changed runs and run-share floor)",
+    )
     parser.add_argument("--json", type=Path, help="write the raw report here")
     args = parser.parse_args(argv)
-    report = run(args.limit_per_kind)
+    report = run(args.limit_per_kind, SCORE_MODELS[args.score_model])
     if args.json:
         args.json.write_text(json.dumps(report, indent=1) + "\n")
     print(render(report, CALIBRATION) + "\n\n" + render(report, HELDOUT))
