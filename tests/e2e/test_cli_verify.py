@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -104,6 +105,23 @@ def test_score_model_v1_is_selectable_and_misses_the_negation(
     assert report["claims"][0]["polarity_gated"] is False
 
 
+def by_model(
+    claims: Path, evidence: Path, models: tuple[str, ...]
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """``verify --json`` under each score model: model → claim id → the claim's JSON."""
+    reports = {}
+    for model in models:
+        code, out, _ = run(
+            "verify", "--claims", str(claims), "--evidence", str(evidence), "--json",
+            "--score-model", model,
+        )  # fmt: skip
+        assert code == 0
+        report = json.loads(out)
+        assert report["score_model"] == model
+        reports[model] = {c["id"]: c for c in report["claims"]}
+    return reports
+
+
 def test_score_model_v7_reads_the_finding_not_the_aim(tmp_path: Path) -> None:
     aim = "OBJECTIVE To evaluate whether daily walking lowers systolic blood pressure in adults."
     finding = "Daily walking lowered systolic blood pressure by 5 mmHg."
@@ -122,14 +140,7 @@ def test_score_model_v7_reads_the_finding_not_the_aim(tmp_path: Path) -> None:
             {"id": "b", "text": "Metformin reduces HbA1c in obese teenagers."},
         ],
     )
-    reports = {}
-    for model in ("v2", "v7"):
-        code, out, _ = run(
-            "verify", "--claims", str(claims), "--evidence", str(evidence), "--json",
-            "--score-model", model,
-        )  # fmt: skip
-        assert code == 0
-        reports[model] = {c["id"]: c for c in json.loads(out)["claims"]}
+    reports = by_model(claims, evidence, ("v2", "v7"))
     v2, v7 = reports["v2"], reports["v7"]
     assert v2["a"]["best_span"]["start"] == 0  # the aim is the sentence closest to the claim
     assert v7["a"]["best_span"]["start"] == len(aim) + 1  # v7 reads the finding
@@ -158,16 +169,7 @@ def test_score_model_v8_checks_copies_and_leaves_rewordings_to_v2(tmp_path: Path
             {"id": "b", "text": "Budesonide reduced relapse in adults with eczema."},
         ],
     )
-    reports = {}
-    for model in ("v2", "v6", "v8"):
-        code, out, _ = run(
-            "verify", "--claims", str(claims), "--evidence", str(evidence), "--json",
-            "--score-model", model,
-        )  # fmt: skip
-        assert code == 0
-        report = json.loads(out)
-        assert report["score_model"] == model
-        reports[model] = {c["id"]: c for c in report["claims"]}
+    reports = by_model(claims, evidence, ("v2", "v6", "v8"))
     v2, v6, v8 = reports["v2"], reports["v6"], reports["v8"]
     # the rewording shares scattered words: v6 reads it as a copy, v8 leaves it to v2
     assert v6["a"]["edits"] and "edits" not in v8["a"]
