@@ -1,6 +1,6 @@
-"""Score model v4's edit check through the entry points: ``POST /v1/verify`` JSON, the stored
-trace and its replay, the trace viewer page, and ``spanproof verify --json`` with the bundled
-model."""
+"""The edit check (score models v4, v6 and v8) through the entry points: ``POST /v1/verify``
+JSON, the stored trace and its replay, the trace viewer page, and ``spanproof verify --json``
+with the bundled model."""
 
 from __future__ import annotations
 
@@ -46,14 +46,15 @@ def client(state: AppState) -> Iterator[TestClient]:
         yield c
 
 
-def test_v4_verify_json_carries_edits_and_its_trace_replays(
-    client: TestClient, state: AppState
+@pytest.mark.parametrize("model", ["v4", "v6", "v8"])
+def test_the_edit_checks_verify_json_carries_edits_and_its_trace_replays(
+    client: TestClient, state: AppState, model: str
 ) -> None:
-    body = {"claims": CLAIMS, "evidence": EVIDENCE, "score_model": "v4"}
+    body = {"claims": CLAIMS, "evidence": EVIDENCE, "score_model": model}
     response = client.post("/v1/verify", json=body)
     assert response.status_code == 200, response.text
     data = response.json()
-    assert data["score_model"] == "v4"
+    assert data["score_model"] == model
     first, second, third = data["claims"]
     assert first["verdict"] == "unsupported"
     (edit,) = first["edits"]
