@@ -525,6 +525,7 @@ REALISTIC_GOALS = {
     "direction_flip": "≥ 98% not supported",
     "two_details": "≥ 98% not supported (as substitution)",
     "clause_substitution": "≥ 98% not supported (as substitution)",
+    "reworded_substitution": "none set (a reworded claim: no near copy)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -558,7 +559,9 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "`clause_substitution` a phrase swapped in the sentence's first main clause or a "
         "compression of it, so the claim copies only part of its sentence), or faithfully "
         "shortened, against its evidence window (the sentence and none, one or both "
-        "neighbours, as one span). The "
+        "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "
+        "rationale sentences, and `reworded_substitution` the same claims with an entity or a "
+        "phrase swapped the same way, so they change a detail without copying the window. The "
         "halves are split by a hash of the source abstract, so no abstract is in both. Each "
         "model is the shipped one (no threshold tuning). "
         f"Embedding model: `{embed_model}`. Run time: {section['seconds']} s.",

@@ -448,3 +448,21 @@ def test_clause_substitutions_swap_a_phrase_in_a_shortened_copy(cases: list[Edit
         )
         assert len(words(restored)) < len(words(source)), c
         assert shortened, c
+
+
+@pytest.mark.data
+@needs_data
+def test_reworded_substitutions_change_a_detail_of_an_expert_paraphrase(
+    cases: list[EditCase],
+) -> None:
+    mine = [c for c in cases if c.kind == "reworded_substitution"]
+    assert len(mine) >= 100
+    paraphrases = {(c.detail, c.evidence): c.claim for c in cases if c.kind == "paraphrase"}
+    for c in mine:
+        assert c.label == LABELS[c.kind] == "not_supported"
+        source, _, swap = c.detail.partition(": ")
+        old, arrow, new = swap.partition(" -> ")
+        assert source.startswith("SciFact claim ") and arrow, c
+        original = paraphrases[(source, c.evidence)]  # the paraphrase it was made from
+        assert old in original and new in c.claim and c.claim != original, c
+        assert lower_words(new) - lower_words(c.evidence), c  # the new words are not the window's

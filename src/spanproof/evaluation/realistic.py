@@ -29,6 +29,10 @@ Negative kinds (the claim is not supported by the window):
 * ``clause_substitution``: a phrase substitution in a shortened copy — the sentence's first main
   clause, or the sentence with a parenthetical, clause or lead-in dropped — so the claim copies
   only part of its source sentence, as a summary that swaps a detail does.
+* ``reworded_substitution``: an expert paraphrase (a SciFact SUPPORT claim, as in
+  ``paraphrase``) with an entity or, failing that, a phrase substituted the same way — a claim
+  that rewords its source *and* changes a detail, so it is no near copy of its window, and a check
+  that reads only copies cannot see it.
 
 Positive kinds (supported): ``verbatim``, ``first_clause`` (the first main clause of a sentence
 that has more), ``compression`` (a parenthetical, a relative clause or a lead-in dropped) and
@@ -95,6 +99,7 @@ KINDS = (
     "direction_flip",
     "two_details",
     "clause_substitution",
+    "reworded_substitution",
     "verbatim",
     "first_clause",
     "compression",
@@ -104,8 +109,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:9], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[9:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:10], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[10:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -442,27 +447,55 @@ def _more_role_swaps(corpus: _Corpus, seed: int, seen: set[str]) -> Iterator[Edi
             )
 
 
-def _paraphrases(root: Path, docs: Sequence[_Doc]) -> Iterator[EditCase]:
-    """SciFact SUPPORT claims against their rationale (1-3 adjacent sentences)."""
-    by_id = {doc.doc_id: doc for doc in docs}
+def _rationales(root: Path, docs: Sequence[_Doc]) -> Iterator[tuple[int, str, str, int]]:
+    """(claim id, claim, rationale window, document index) of every SciFact SUPPORT rationale of
+    1-3 adjacent sentences, each (claim, window) once."""
+    index = {doc.doc_id: d for d, doc in enumerate(docs)}
     seen: set[tuple[str, str]] = set()
     for claim in scifact_claims(root):
         for doc_id, sets in sorted(claim.evidence.items()):
-            doc = by_id.get(str(doc_id))
+            d = index.get(str(doc_id))
             for label, indices in sets:
-                if label != "SUPPORT" or doc is None or not indices:
+                if label != "SUPPORT" or d is None or not indices:
                     continue
                 lo, hi = min(indices), max(indices)
-                if hi - lo > 2 or hi >= len(doc.sentences):
+                if hi - lo > 2 or hi >= len(docs[d].sentences):
                     continue
-                window = " ".join(s for s in doc.sentences[lo : hi + 1] if s)
+                window = " ".join(s for s in docs[d].sentences[lo : hi + 1] if s)
                 if not window or (claim.claim, window) in seen:
                     continue
                 seen.add((claim.claim, window))
-                yield EditCase(
-                    "paraphrase", claim.claim, window, doc.doc_id, split_of(doc.doc_id),
-                    SUPPORTED, f"SciFact claim {claim.id}",
-                )  # fmt: skip
+                yield claim.id, claim.claim, window, d
+
+
+def _paraphrases(root: Path, docs: Sequence[_Doc]) -> Iterator[EditCase]:
+    """SciFact SUPPORT claims against their rationale (1-3 adjacent sentences)."""
+    for claim_id, claim, window, d in _rationales(root, docs):
+        doc_id = docs[d].doc_id
+        yield EditCase(
+            "paraphrase", claim, window, doc_id, split_of(doc_id), SUPPORTED,
+            f"SciFact claim {claim_id}",
+        )  # fmt: skip
+
+
+def _reworded_substitutions(
+    root: Path, corpus: _Corpus, near: dict[int, list[int]], seed: int
+) -> Iterator[EditCase]:
+    """The paraphrases with an entity or, failing that, a phrase of the claim substituted from
+    the TF-IDF-nearest other abstracts (new words absent from the window, as for sentences)."""
+    for claim_id, claim, window, d in _rationales(root, corpus.docs):
+        doc_id = corpus.docs[d].doc_id
+        key = f"{seed}:reworded:{claim_id}:{doc_id}"
+        pools = _pools(corpus, near.get(d, []))
+        edit = substitute_entity(
+            claim, window, pools.entities, key, corpus.contexts.similarity, ENTITY_MIN_SIMILARITY
+        ) or substitute_phrase(claim, window, pools.phrases, corpus.vocab, key)
+        if edit is None or edit.claim == claim or edit.claim in window:
+            continue
+        yield EditCase(
+            "reworded_substitution", edit.claim, window, doc_id, split_of(doc_id), NOT_SUPPORTED,
+            f"SciFact claim {claim_id}: {edit.detail}",
+        )  # fmt: skip
 
 
 def sample(cases: Sequence[EditCase], seed: int, limit: int | None) -> list[EditCase]:
@@ -495,4 +528,5 @@ def generate(
     cases = [c for d in sources for c in _sentence_cases(corpus, d, near[d], seed, seen)]
     cases.extend(_more_role_swaps(corpus, seed, seen))
     cases.extend(_paraphrases(data_root, docs))
+    cases.extend(_reworded_substitutions(data_root, corpus, near, seed))
     return sample(cases, seed, limit_per_kind)
