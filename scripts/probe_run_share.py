@@ -13,8 +13,8 @@ changed keeps long stretches of its sentence around the change. This probe score
 :func:`spanproof.verify.edits.run_share` (the share of the claim's words copied in aligned
 stretches of two or more words; below the floor the check does not apply and v2's score
 stands), and chooses the floor on the **calibration half** only: the largest at which no
-negative kind of the realistic generator is judged as expected less often than under v6. About
-eight minutes.
+negative kind of the realistic generator that copies its window (every one but
+``reworded_substitution``) is judged as expected less often than under v6. About four minutes.
 """
 
 from __future__ import annotations
@@ -36,8 +36,13 @@ from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
 
 BEGIN = "<!-- run-share:begin -->"
 END = "<!-- run-share:end -->"
+#: The negative kinds that copy their window by construction: the floor must keep every catch
+#: of v6 on these. ``reworded_substitution`` (a paraphrase with a detail swapped) is built not to
+#: be a copy; what the floor costs there is reported, not held fixed.
 NEGATIVE_KINDS = tuple(
-    f"realistic:{kind}" for kind in realistic.LABELS if kind not in SUPPORTED_CLASSES
+    f"realistic:{kind}"
+    for kind in realistic.LABELS
+    if kind not in SUPPORTED_CLASSES and kind != "reworded_substitution"
 )
 
 
@@ -115,7 +120,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     verdict = (
         f"Floor chosen on the calibration half: **{chosen:g}** (score model v8 ships {shipped:g})."
         if chosen is not None
-        else "No floor keeps every negative kind of the calibration half at v6's rate."
+        else "No floor keeps every copying negative kind of the calibration half at v6's rate."
     )
     block = block.replace(END, f"{spread}\n\n{verdict}\n{END}")
     print(verdict)

@@ -37,6 +37,7 @@ def test_the_negative_kinds_are_the_generators_not_supported_ones() -> None:
     assert "realistic:role_swap" in NEGATIVE_KINDS
     assert "realistic:paraphrase" not in NEGATIVE_KINDS
     assert "realistic:first_clause" not in NEGATIVE_KINDS
+    assert "realistic:reworded_substitution" not in NEGATIVE_KINDS  # built not to be a copy
 
 
 def test_the_largest_floor_that_loses_no_negative_case_is_chosen() -> None:
