@@ -835,11 +835,10 @@ def window_share(claim: Text | str, evidence: EvidenceText | str, changed_runs: 
     that the claim copies in order. A verbatim sentence gives 1.0; a claim that reuses a few
     words of a long sentence, little. 0.0 when the claim has no content word or the evidence no
     sentence (``scripts/probe_copy_share.py``; docs/edit-check.md)."""
-    c = claim if isinstance(claim, Text) else prepare_text(claim)
-    ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
-    if not any(c.content) or not ev.sentences:
+    found = _diagnostic_window(claim, evidence, changed_runs)
+    if found is None:
         return 0.0
-    lo, hi, blocks = _best_window(c, ev, None, changed_runs)
+    _, ev, (lo, hi, blocks) = found
     aligned = {b + n for _, b, size in blocks for n in range(size)}
     content = [j for j in range(lo, hi) if ev.body.content[j]]
     if not content:
@@ -853,11 +852,20 @@ def claim_run_share(
     """A diagnostic: :func:`run_share` of ``claim`` against the window of ``evidence`` it aligns
     to best (as :func:`align_edits` picks it); 0.0 when the claim has no content word or the
     evidence no sentence (``scripts/probe_run_share.py``; docs/edit-check.md)."""
+    found = _diagnostic_window(claim, evidence, changed_runs)
+    return 0.0 if found is None else run_share(found[0], found[2][2])
+
+
+def _diagnostic_window(
+    claim: Text | str, evidence: EvidenceText | str, changed_runs: int
+) -> tuple[Text, EvidenceText, tuple[int, int, list[Block]]] | None:
+    """The diagnostics' shared start: both texts prepared and the window the claim aligns to
+    best; None when the claim has no content word or the evidence no sentence."""
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
     if not any(c.content) or not ev.sentences:
-        return 0.0
-    return run_share(c, _best_window(c, ev, None, changed_runs)[2])
+        return None
+    return c, ev, _best_window(c, ev, None, changed_runs)
 
 
 def may_copy(claim: Text, span_stems: Mapping[str, int], changed_runs: int = 1) -> bool:
