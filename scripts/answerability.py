@@ -43,6 +43,7 @@ import dataclasses
 import json
 import math
 import random
+import re
 import sqlite3
 import statistics
 import sys
@@ -291,16 +292,22 @@ def build_engines(
     model: RelevanceModel,
     gate: AnswerabilityModel | None,
     second_weight: float | None = None,
+    title_weight: float | None = None,
 ) -> dict[str, Engine]:
     """One engine per store, as ``spanproof ask`` builds it (extractive generator, the
     configured score model, no traces), with ``gate`` as its answerability gate and the
-    generator's ``second_weight`` (its default when None)."""
+    generator's ``second_weight`` and ``title_weight`` (its defaults where None)."""
     from spanproof.bootstrap import build_score_model
     from spanproof.config import load_settings
     from spanproof.services.generation import ExtractiveGenerator
     from spanproof.verify.decompose import RuleBasedDecomposer
 
     score_model = build_score_model(load_settings())
+    weights = {
+        name: value
+        for name, value in (("second_weight", second_weight), ("title_weight", title_weight))
+        if value is not None
+    }
     engines = {}
     for kind, store in stores.items():
         engine = Engine(
@@ -308,9 +315,7 @@ def build_engines(
             traces=None,
             embedder=embedder,
             decomposer=RuleBasedDecomposer(),
-            generator=ExtractiveGenerator(embedder)
-            if second_weight is None
-            else ExtractiveGenerator(embedder, second_weight=second_weight),
+            generator=ExtractiveGenerator(embedder, **weights),
             score_model=score_model,
             relevance=model,
         )
@@ -429,6 +434,46 @@ def gate_tradeoff(
     return out
 
 
+def cited_sources(q: Question) -> set[str]:
+    """The store's source ids of the abstracts ``q``'s claim cites."""
+    return {f"scifact:{d}" for d in q.cited}
+
+
+#: The title weights ``--title-probe`` tries (0 is ``extractive-v3``).
+TITLE_WEIGHTS = (0.0, 0.1, 0.2, 0.3, 0.5, 0.75, 1.0)
+
+
+def title_probe(
+    questions: Sequence[Question],
+    store: SqliteEvidenceStore,
+    embedder: Embedder,
+    model: RelevanceModel,
+) -> dict[str, dict[str, int]]:
+    """``--title-probe``: per half, how many answerable questions have a plan that kept a span,
+    and for each title weight how many of them the extractive generator answers from a cited
+    abstract (the source of its first quoted span). The plans are made once, before any gate,
+    so only the generator's choice of source differs between weights."""
+    from spanproof.services.generation import ExtractiveGenerator
+
+    planner = Planner(store, embedder, relevance=model)
+    generators = {w: ExtractiveGenerator(embedder, title_weight=w) for w in TITLE_WEIGHTS}
+    out: dict[str, dict[str, int]] = {}
+    for q in questions:
+        if q.kind != ANSWERABLE:
+            continue
+        plan = planner.plan(q.text)
+        if plan.abstains:
+            continue
+        row = out.setdefault(q.split, {"planned": 0, **{f"{w:g}": 0 for w in TITLE_WEIGHTS}})
+        row["planned"] += 1
+        cited = cited_sources(q)
+        for w, generator in generators.items():
+            markers = re.findall(r"\[([^\]]+)\]", generator.generate(q.text, plan).text)
+            span = plan.span(markers[0]) if markers else None
+            row[f"{w:g}"] += span is not None and span.source.get("source_id") in cited
+    return out
+
+
 # -------------------------------------------------------------------------------- evaluate
 
 
@@ -454,7 +499,7 @@ def evaluate(
         started = time.perf_counter()
         answer = engine.ask(asked_text(q, form))
         elapsed = time.perf_counter() - started
-        cited = {f"scifact:{d}" for d in q.cited}
+        cited = cited_sources(q)
         claims = []
         for c in answer.claims:
             span = answer.plan.span(c.best_span.id) if c.best_span is not None else None
@@ -536,6 +581,7 @@ def render(result: dict[str, Any]) -> str:
         f"{result['seed']}{' --judge-probe' if result.get('judge_probe') else ''}"
         f"{' --no-gate' if not result.get('gate') else ''}"
         f"{_flag('--second-weight', result.get('second_weight'))}"
+        f"{_flag('--title-weight', result.get('title_weight'))}"
         " --write "
         f"docs/quality.md` on {result['date']} "
         f"({result['seconds']:.0f} s on this machine). Questions: {result['questions']} — "
@@ -678,7 +724,13 @@ def _arguments() -> argparse.Namespace:
     parser.add_argument(
         "--second-weight",
         type=float,
-        help="the extractive generator's second_weight (default: its own; 0 gives extractive-v2)",
+        help="the extractive generator's second_weight (default: its own; 0 with "
+        "--title-weight 0 gives extractive-v2)",
+    )
+    parser.add_argument(
+        "--title-weight",
+        type=float,
+        help="the extractive generator's title_weight (default: its own; 0 gives extractive-v3)",
     )
     parser.add_argument(
         "--form",
@@ -691,6 +743,12 @@ def _arguments() -> argparse.Namespace:
         "--gate-score-model",
         choices=sorted(SCORE_MODELS),
         help="score model of the fitted gate's claim score (default: the shipped gate's)",
+    )
+    parser.add_argument(
+        "--title-probe",
+        action="store_true",
+        help="only print, per half and title_weight, how often the extractive generator quotes a "
+        "cited abstract for an answerable question whose plan kept a span",
     )
     return parser.parse_args()
 
@@ -724,6 +782,9 @@ def main() -> int:
                 return fit_gate_only(
                     questions, stores, embedder, model, args.gate_keep, args.gate_score_model
                 )
+            if args.title_probe:
+                print(json.dumps(title_probe(questions, stores[ANSWERABLE], embedder, model)))
+                return 0
             data = collect_features(questions, stores, embedder)
             cal = [d for d in data if d[0].split == CALIBRATION]
             fitted = fit(cal, lexical=False)
@@ -734,7 +795,9 @@ def main() -> int:
             curve = tradeoff([d for d in data if d[0].split == REPORT], a, b, floors)
             probe = judge_probe(cal, a, b) if args.judge_probe else None
             gate = None if args.no_gate else shipped
-            engines = build_engines(stores, embedder, model, gate, args.second_weight)
+            engines = build_engines(
+                stores, embedder, model, gate, args.second_weight, args.title_weight
+            )
             gate_curve = None
             if gate is not None:
                 gate_rows = collect_gate([q for q in questions if q.split == REPORT], engines)
@@ -750,6 +813,7 @@ def main() -> int:
         "score_model": settings.verify.score_model,
         "generator": engines[ANSWERABLE].generator.model_id,
         "second_weight": args.second_weight,
+        "title_weight": args.title_weight,
         "model": {
             "name": model.name,
             "coverage_weight": model.coverage_weight,

@@ -52,7 +52,7 @@ def test_ask_json_has_the_answer_claims_citations_plan_and_trace_id(db: str) -> 
     plan = data["plan"]
     assert plan["plan_model"] == "planner-v1" and len(plan["plan_hash"]) == 64
     assert plan["tokens"] <= plan["budget_tokens"] == 600
-    assert data["models"]["gen"] == "extractive-v3"
+    assert data["models"]["gen"] == "extractive-v4"
     assert data["trace_id"].startswith("tr_")
 
 
