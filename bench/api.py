@@ -205,8 +205,14 @@ def sentence_cache(
 
 
 def scifact_ask(
-    db: Path, n: int, seed: Path | None = None, recalled_only: bool = False
+    db: Path,
+    n: int,
+    seed: Path | None = None,
+    recalled_only: bool = False,
+    title_weight: float | None = None,
 ) -> dict[str, Any]:
+    """``Engine.ask`` over an ingested SciFact store, ``n`` train claims as questions; the
+    extractive generator at ``title_weight`` (its default when None)."""
     from spanproof.evaluation.devdata import data_dir, scifact_claims
     from spanproof.providers.embeddings.cache import CachedEmbedder
     from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
@@ -234,7 +240,9 @@ def scifact_ask(
                 traces=store,
                 embedder=embedder,
                 decomposer=RuleBasedDecomposer(),
-                generator=ExtractiveGenerator(embedder),
+                generator=ExtractiveGenerator(embedder)
+                if title_weight is None
+                else ExtractiveGenerator(embedder, title_weight=title_weight),
                 score_model=score_model(DEFAULT_SCORE_MODEL),
                 relevance=relevance_model_for(embedder.model_id),  # as build_engine does
             )
