@@ -526,6 +526,7 @@ REALISTIC_GOALS = {
     "two_details": "≥ 98% not supported (as substitution)",
     "clause_substitution": "≥ 98% not supported (as substitution)",
     "reworded_substitution": "none set (a reworded claim: no near copy)",
+    "entity_mixup": "≥ 98% not supported (as entity substitution)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -557,7 +558,8 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         f"limit_per_kind={limit})` over `../shared/data`: a sentence of a SciFact abstract or a "
         "HealthVer passage copied with one detail changed (two in `two_details`; in "
         "`clause_substitution` a phrase swapped in the sentence's first main clause or a "
-        "compression of it, so the claim copies only part of its sentence), or faithfully "
+        "compression of it, so the claim copies only part of its sentence; in `entity_mixup` "
+        "an entity swapped for another that the window itself names), or faithfully "
         "shortened, against its evidence window (the sentence and none, one or both "
         "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "
         "rationale sentences, and `reworded_substitution` the same claims with an entity or a "

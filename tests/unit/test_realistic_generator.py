@@ -35,6 +35,7 @@ from spanproof.evaluation.substitution import (
     EntityContexts,
     PhrasePool,
     PhraseVocabulary,
+    mix_up_entity,
     noun_phrases,
     substitute_entity,
     substitute_phrase,
@@ -129,6 +130,25 @@ def test_entity_substitution_prefers_the_same_prefix_and_skips_aliases() -> None
     assert "Serum IL-8 rose in COVID-19 patients." in claims  # IL-6 only ever becomes IL-8
     assert "Serum CD4 rose in COVID-19 patients." not in claims
     assert not any("SARS-CoV-2" in c for c in claims)  # COVID-19 and SARS-CoV-2: one thing
+
+
+def test_entity_mixup_brings_an_entity_the_window_names_elsewhere() -> None:
+    sentence = "TNF induces IL-6 in macrophages."
+    window = "IL-10 was measured in serum. " + sentence + " CRP was unchanged."
+    claims = {mix_up_entity(sentence, window, key=str(k)) for k in range(30)}
+    got = {e.claim for e in claims if e is not None}
+    # IL-6 becomes IL-10 (same prefix first), TNF becomes CRP; never a word the window lacks.
+    assert got == {"TNF induces IL-10 in macrophages.", "CRP induces IL-6 in macrophages."}
+    assert all(e is not None and "both in the window" in e.detail for e in claims)
+    assert mix_up_entity(sentence, sentence) is None  # the window names no other entity
+
+
+def test_entity_mixup_never_swaps_two_names_of_one_thing() -> None:
+    sentence = "Interruption of IL18 action reduces atherosclerosis in mice."
+    window = "Human interleukin-18 (IL18) is a cytokine. " + sentence
+    assert mix_up_entity(sentence, window) is None  # interleukin-18 is IL18
+    window = "We solved the structure of C8orf32 (Ntaq1). " + sentence.replace("IL18", "C8orf32")
+    assert mix_up_entity(sentence.replace("IL18", "C8orf32"), window) is None
 
 
 def test_entity_substitution_needs_similar_contexts_when_asked() -> None:
@@ -396,6 +416,10 @@ def test_substitutions_bring_words_the_window_lacks(cases: list[EditCase]) -> No
             assert replacement in c.claim and old in c.evidence
         if c.kind == "role_swap":
             assert swapped_back_in(c.claim, *c.detail.split(" <-> "), c.evidence), c
+        if c.kind == "entity_mixup":  # the new entity is the window's, only not this sentence's
+            old, _, replacement = c.detail.removesuffix(" (both in the window)").partition(" -> ")
+            assert replacement in c.claim and replacement in c.evidence and old in c.evidence, c
+            assert old not in {w.core for w in words(c.claim)}, c  # every mention replaced
 
 
 @pytest.mark.data

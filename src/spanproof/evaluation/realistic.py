@@ -15,6 +15,9 @@ Negative kinds (the claim is not supported by the window):
 * ``entity_substitution``: a gene, acronym, identifier or drug name replaced by one of the same
   shape from the nearest abstracts, absent from the window, whose corpus contexts resemble the
   original's (a gene for a gene, a virus for a virus).
+* ``entity_mixup``: an entity replaced by another of the same shape that the window itself
+  mentions (two genes or drugs of one passage mixed up): the new word is in the evidence, so a
+  check that asks only whether the claim's entities occur there cannot see it.
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -79,6 +82,7 @@ from spanproof.evaluation.substitution import (
     EntityContexts,
     PhrasePool,
     PhraseVocabulary,
+    mix_up_entity,
     noun_phrases,
     phrase_key,
     phrases,
@@ -100,6 +104,7 @@ KINDS = (
     "two_details",
     "clause_substitution",
     "reworded_substitution",
+    "entity_mixup",
     "verbatim",
     "first_clause",
     "compression",
@@ -109,8 +114,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:10], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[10:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:11], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[11:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -346,6 +351,7 @@ def _edits(
         ("clause_substitution", _clause_substitution(sentence, window, pools, corpus, key)),
         ("phrase_substitution", phrase),
         ("entity_substitution", entity),
+        ("entity_mixup", mix_up_entity(sentence, window, key)),
         ("role_swap", swap_roles(sentence)),
         ("scope_change", change_scope(sentence, window, key)),
         ("number_swap", swap_number(sentence, window)),

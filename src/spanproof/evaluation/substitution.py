@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import NamedTuple
 
+from spanproof.text.abbreviations import definitions
 from spanproof.text.stems import stem
 from spanproof.verify.gates import DRUG_SUFFIXES, direction_of, entity_shape, is_negation
 
@@ -483,6 +484,65 @@ _GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "κ": "kapp
 
 
 @lru_cache(maxsize=1 << 16)
+def mix_up_entity(sentence: str, window: str, key: str = "") -> Edit | None:
+    """Replace one entity of ``sentence`` (every mention of it) with another entity of the same
+    shape that the *window* also mentions and the sentence does not: two genes, drugs or
+    acronyms of one passage mixed up, so the new word is in the evidence, only not here.
+
+    Candidates with the same letter prefix ("IL-6" → "IL-10") come first, then in window order.
+    """
+    ws, win = words(sentence), words(window)
+    mine = entity_words(sentence, ws)
+    present = [ws[k].core for k, _ in mine]
+    aliases = _aliases(window)
+    pool: dict[str, tuple[str, str]] = {}
+    for k, shape in entity_words(window, win):
+        surface = win[k].core
+        if not any(_same_entity(surface, e) for e in present):
+            pool.setdefault(_compact(surface), (surface, shape))
+    options: list[tuple[int, int, str, str]] = []  # (tier, rank, old, new)
+    for k, shape in mine:
+        old = ws[k].core
+        for rank, (surface, pool_shape) in enumerate(pool.values()):
+            if pool_shape != shape or _aliased(old, surface, aliases):
+                continue
+            tier = 0 if _prefix(surface) == _prefix(old) and _prefix(surface) else 1
+            options.append((tier, rank, old, surface))
+    if not options:
+        return None
+    olds = sorted({o[2] for o in options})
+    old = olds[seeded_hash(key, sentence, "mix-up") % len(olds)]
+    mine_options = sorted(o for o in options if o[2] == old)
+    best = [o for o in mine_options if o[0] == mine_options[0][0]][:3]
+    new = best[seeded_hash(key, sentence, old, "mix-up") % len(best)][3]
+    return Edit(_replace_words(sentence, old, new), f"{old} -> {new} (both in the window)")
+
+
+_ALIAS_PAIR = re.compile(r"([^\s()]+)\s+\(([^\s()]+)\)")
+
+
+def _aliases(window: str) -> list[tuple[str, str]]:
+    """Names the window gives as one thing: "X (Y)" side by side, and the abbreviations it
+    defines ("interleukin-18 (IL18)")."""
+    pairs = [(m.group(1), m.group(2)) for m in _ALIAS_PAIR.finditer(window)]
+    pairs += [(" ".join(d.long), d.short) for d in definitions(window)]
+    return pairs
+
+
+def _aliased(a: str, b: str, aliases: Sequence[tuple[str, str]]) -> bool:
+    """Whether the window names ``a`` and ``b`` as one thing (either way round)."""
+    for x, y in aliases:
+        if (_same_entity(a, x) and _same_entity(b, y)) or (
+            _same_entity(a, y) and _same_entity(b, x)
+        ):
+            return True
+        if _compact(x).endswith(_compact(a)) and _same_entity(b, y):  # "human Interleukin-18"
+            return True
+        if _compact(x).endswith(_compact(b)) and _same_entity(a, y):
+            return True
+    return False
+
+
 def _compact(text: str) -> str:
     """Letters and digits only, Greek letters spelled out ("IL-1β" and "IL1beta" agree)."""
     return "".join(_GREEK.get(ch, ch) for ch in text.lower() if ch.isalnum())
