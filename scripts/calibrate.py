@@ -527,6 +527,7 @@ REALISTIC_GOALS = {
     "clause_substitution": "≥ 98% not supported (as substitution)",
     "reworded_substitution": "none set (a reworded claim: no near copy)",
     "entity_mixup": "≥ 98% not supported (as entity substitution)",
+    "number_mixup": "100% not supported (as number swap)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -559,7 +560,8 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "HealthVer passage copied with one detail changed (two in `two_details`; in "
         "`clause_substitution` a phrase swapped in the sentence's first main clause or a "
         "compression of it, so the claim copies only part of its sentence; in `entity_mixup` "
-        "an entity swapped for another that the window itself names), or faithfully "
+        "and `number_mixup` an entity or a number swapped for another that the window itself "
+        "states), or faithfully "
         "shortened, against its evidence window (the sentence and none, one or both "
         "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "
         "rationale sentences, and `reworded_substitution` the same claims with an entity or a "

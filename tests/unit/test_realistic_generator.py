@@ -28,6 +28,7 @@ from spanproof.evaluation.rewrite import (
     compress,
     first_clause,
     flip_polarity,
+    mix_up_number,
     swap_number,
     swap_roles,
 )
@@ -229,6 +230,20 @@ def test_number_swap_changes_a_free_standing_number_only() -> None:
     assert swap_number("Serum IL-6 was elevated in all patients.", "") is None
 
 
+def test_number_mixup_brings_a_figure_of_the_same_shape_from_the_window() -> None:
+    sentence = "Walking lowered pressure by 5 mmHg and 30% stopped at 12 weeks."
+    window = "Of 240 adults, 15% dropped out and 2.5 kg were lost. " + sentence
+    got = {e.claim for k in range(40) if (e := mix_up_number(sentence, window, str(k)))}
+    # A count for a count, a percentage for a percentage; never a value the window lacks.
+    assert got == {
+        "Walking lowered pressure by 240 mmHg and 30% stopped at 12 weeks.",
+        "Walking lowered pressure by 5 mmHg and 15% stopped at 12 weeks.",
+        "Walking lowered pressure by 5 mmHg and 30% stopped at 240 weeks.",
+    }
+    assert mix_up_number(sentence, sentence) is None  # the window states no other figure
+    assert mix_up_number("IL-6 and T2 rose.", "IL-8 and T3 rose. IL-6 and T2 rose.") is None
+
+
 def test_polarity_edits_are_sorted_into_negation_and_direction() -> None:
     direction = flip_polarity("Metformin increased insulin sensitivity in obese adults.")
     assert direction is not None
@@ -416,6 +431,9 @@ def test_substitutions_bring_words_the_window_lacks(cases: list[EditCase]) -> No
             assert replacement in c.claim and old in c.evidence
         if c.kind == "role_swap":
             assert swapped_back_in(c.claim, *c.detail.split(" <-> "), c.evidence), c
+        if c.kind == "number_mixup":  # the new figure is the window's, only not this sentence's
+            old, _, replacement = c.detail.removesuffix(" (both in the window)").partition(" -> ")
+            assert replacement in c.claim and replacement in c.evidence and old in c.evidence, c
         if c.kind == "entity_mixup":  # the new entity is the window's, only not this sentence's
             old, _, replacement = c.detail.removesuffix(" (both in the window)").partition(" -> ")
             assert replacement in c.claim and replacement in c.evidence and old in c.evidence, c

@@ -18,6 +18,9 @@ Negative kinds (the claim is not supported by the window):
 * ``entity_mixup``: an entity replaced by another of the same shape that the window itself
   mentions (two genes or drugs of one passage mixed up): the new word is in the evidence, so a
   check that asks only whether the claim's entities occur there cannot see it.
+* ``number_mixup``: a number replaced by another of the same shape (percentage, decimal, count)
+  that the window states: two figures of one passage mixed up, which a check that asks only
+  whether the claim's numbers occur in the evidence cannot see.
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -72,6 +75,7 @@ from spanproof.evaluation.rewrite import (
     compress,
     first_clause,
     flip_polarity,
+    mix_up_number,
     swap_number,
     swap_roles,
 )
@@ -105,6 +109,7 @@ KINDS = (
     "clause_substitution",
     "reworded_substitution",
     "entity_mixup",
+    "number_mixup",
     "verbatim",
     "first_clause",
     "compression",
@@ -114,8 +119,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:11], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[11:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:12], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[12:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -355,6 +360,7 @@ def _edits(
         ("role_swap", swap_roles(sentence)),
         ("scope_change", change_scope(sentence, window, key)),
         ("number_swap", swap_number(sentence, window)),
+        ("number_mixup", mix_up_number(sentence, window, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

@@ -25,6 +25,8 @@ from spanproof.evaluation.substitution import (
     with_article,
     words,
 )
+from spanproof.text.numerics import canonical_number
+from spanproof.text.tokens import segments
 from spanproof.verify.gates import direction_of, is_negation
 
 _DIRECTED = (
@@ -289,6 +291,45 @@ def swap_number(sentence: str, window: str) -> Edit | None:
     if word is None or word.core[:1].isalpha():
         return None
     return Edit(edited, word_diff(sentence, edited))
+
+
+def _numbers(text: str) -> list[tuple[int, int, str, str, str]]:
+    """(start, end, surface, canonical value, shape) of each number that stands alone as a word
+    (not part of "IL-6" or "T2"); the shape is ``%`` for a percentage, ``.`` for a decimal,
+    else ``#``."""
+    out = []
+    for surface, start, end in segments(text):
+        value = canonical_number(surface)
+        if value is None or not re.fullmatch(r"[0-9][0-9.,]*", surface):
+            continue
+        before, after = text[start - 1 : start], text[end : end + 1]
+        if before.isalnum() or (before == "-" and text[start - 2 : start - 1].isalnum()):
+            continue
+        if after.isalpha():
+            continue
+        shape = "%" if text[end:].lstrip().startswith("%") else "." if "." in surface else "#"
+        out.append((start, end, surface, value, shape))
+    return out
+
+
+def mix_up_number(sentence: str, window: str, key: str = "") -> Edit | None:
+    """One number of ``sentence`` replaced with another of the same shape (a percentage for a
+    percentage, a decimal for a decimal, a count for a count) that the *window* states and the
+    sentence does not: two figures of one passage mixed up, so the new number is in the
+    evidence, only not here."""
+    mine = _numbers(sentence)
+    values = {n[3] for n in mine}
+    theirs: dict[str, tuple[str, str]] = {}
+    for _, _, surface, value, shape in _numbers(window):
+        if value not in values:
+            theirs.setdefault(value, (surface, shape))
+    options = [(n, [s for s, shape in theirs.values() if shape == n[4]]) for n in mine]
+    options = [(n, found) for n, found in options if found]
+    if not options:
+        return None
+    (start, end, old, _, _), found = options[seeded_hash(key, sentence, "number") % len(options)]
+    new = found[seeded_hash(key, sentence, old, "number") % len(found)]
+    return Edit(sentence[:start] + new + sentence[end:], f"{old} -> {new} (both in the window)")
 
 
 _HAVE = frozenset({"has", "have", "had"})
