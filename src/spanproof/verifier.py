@@ -104,7 +104,9 @@ class Verifier:
             by the judge, a calibrated combiner decides), ``"v6"`` (v4 whose edit check also
             reads claims with two changed details), ``"v7"`` (v2 whose evidence windows must
             state a finding, not an aim or a method), ``"v8"`` (v6 whose edit check leaves
-            rewordings that share only scattered words with a sentence to v2), or a ScoreModel.
+            rewordings that share only scattered words with a sentence to v2), ``"v9"`` (v8
+            whose edit check reads two of the window's figures or names mixed up as a
+            substitution), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -181,6 +181,24 @@ def test_score_model_v8_checks_copies_and_leaves_rewordings_to_v2(tmp_path: Path
     assert v2["b"]["verdict"] == "supported"
 
 
+def test_score_model_v9_reads_two_figures_of_the_window_mixed_up(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [{"id": "S1", "text": "TNF induced IL-6 in macrophages, and IL-10 was measured in serum."}],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl", [{"id": "a", "text": "TNF induced IL-10 in macrophages."}]
+    )
+    reports = by_model(claims, evidence, ("v2", "v8", "v9"))
+    # IL-10 is in the evidence, only not where the claim puts it: v2 and v8 support it
+    assert reports["v2"]["a"]["verdict"] == reports["v8"]["a"]["verdict"] == "supported"
+    v9 = reports["v9"]["a"]
+    assert v9["verdict"] == "unsupported"
+    assert [
+        (e["op"], e["claim"]["text"], e["evidence"]["text"], e["judgement"]) for e in v9["edits"]
+    ] == [("substitution", "10", "6", "unsupported: different number")]
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

@@ -209,8 +209,8 @@ def test_a_trace_without_vectors_or_with_other_texts_does_not_replay() -> None:
     assert not moved.ok
     assert moved.differences[0] == "the plan does not match its plan_hash"
     assert "first differ at text 5" in moved.differences[1]
-    unknown = replay(replace(trace, models={**trace.models, "score_model": "v9"}))
-    assert not unknown.ok and "v9" in unknown.differences[0]
+    unknown = replay(replace(trace, models={**trace.models, "score_model": "v99"}))
+    assert not unknown.ok and "v99" in unknown.differences[0]
 
 
 def test_an_unavailable_verification_replays_when_it_scored_nothing() -> None:

@@ -25,7 +25,7 @@ from spanproof.verify.edits import (
     run_share,
     window_share,
 )
-from spanproof.verify.scoring import SCORE_MODELS, V2, V4, V6, V8, score_model
+from spanproof.verify.scoring import SCORE_MODELS, V2, V4, V6, V8, V9, score_model
 
 THRESHOLD = 0.8
 
@@ -539,4 +539,72 @@ def test_v8_is_v6_with_a_floor_and_catches_what_v6_catches() -> None:
 def test_a_v8_trace_replays_exactly(record: bool) -> None:
     trace = _trace("v8", FakeEmbedder(), record)
     assert trace.models["score_model"] == "v8" and any("edits" in c for c in trace.claims)
+    assert replay(trace).ok
+
+
+# v9: two of the window's figures or names mixed up ------------------------------------------------
+MIXED_EVIDENCE = "TNF induced IL-6 in macrophages, and IL-10 was measured in serum."
+MIXED_CLAIM = "TNF induced IL-10 in macrophages."  # IL-6 and IL-10 of one sentence mixed up
+
+
+def mixed(claim: str, evidence: str, mixups: bool) -> EditCheck:
+    alignment = align_edits(claim, evidence, changed_runs=2, run_share_min=0.65, mixups=mixups)
+    return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
+
+
+def test_v9_reads_a_figure_the_window_states_elsewhere_put_in_place_of_another() -> None:
+    before = mixed(MIXED_CLAIM, MIXED_EVIDENCE, mixups=False)
+    # Up to v8: "10" aligns to its other mention, so the check sees a word moved and "6"
+    # dropped, and allows both.
+    assert before.outcome == "none"
+    assert {e.judgement for e in before.edits} == {
+        "allowed: words reordered",
+        "allowed: compression",
+    }
+    after = mixed(MIXED_CLAIM, MIXED_EVIDENCE, mixups=True)
+    assert after.outcome == "unsupported"
+    assert judgements(after) == [("substitution", "10", "6", "unsupported: different number")]
+
+
+def test_v9_names_two_names_of_the_window_mixed_up() -> None:
+    evidence = "TNF induced IL6 in macrophages, and CRP was measured in serum."
+    claim = "CRP induced IL6 in macrophages."
+    # v8 refuses it too, but as two roles swapped; v9 says what happened.
+    before = mixed(claim, evidence, mixups=False)
+    assert before.edits and before.edits[0].judgement == "unsupported: roles swapped"
+    after = mixed(claim, evidence, mixups=True)
+    assert judgements(after) == [("substitution", "CRP", "TNF", "unsupported: different entity")]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # A figure fronted: at its own place the window holds no other figure.
+        ("In 2019, systolic pressure fell by 5 mmHg.", "Systolic pressure fell by 5 mmHg in 2019."),
+        # The claim's figure in its own place: nothing mixed up.
+        ("TNF induced IL-6 in macrophages.", MIXED_EVIDENCE),
+    ],
+    ids=["fronted", "same"],
+)
+def test_v9_leaves_a_moved_or_repeated_figure_alone(claim: str, evidence: str) -> None:
+    assert mixed(claim, evidence, mixups=True).outcome == "none"
+
+
+def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v9"] is V9 and V9.edit_mixups and not V8.edit_mixups
+    assert replace(V9, name="v8", edit_mixups=False) == V8
+    v8, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V8)
+    v9, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V9)
+    assert status == "verified"
+    assert [v.verdict for v in v9] == [v.verdict for v in v8]
+    claims = [Claim("c1", MIXED_CLAIM)]
+    spans = [EvidenceSpan("S1", MIXED_EVIDENCE)]
+    assert score_all(claims, spans, FakeEmbedder(), V8)[0][0].verdict is Verdict.SUPPORTED
+    assert score_all(claims, spans, FakeEmbedder(), V9)[0][0].verdict is Verdict.UNSUPPORTED
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
+def test_a_v9_trace_replays_exactly(record: bool) -> None:
+    trace = _trace("v9", FakeEmbedder(), record)
+    assert trace.models["score_model"] == "v9" and any("edits" in c for c in trace.claims)
     assert replay(trace).ok

@@ -80,7 +80,7 @@ def test_score_models_are_named_and_v1_has_no_v2_gates() -> None:
 
 def test_unknown_score_model_names_the_choices() -> None:
     with pytest.raises(ConfigurationError, match="v1, v2"):
-        score_model("v9")
+        score_model("v99")
 
 
 # --- candidates ---------------------------------------------------------------------------

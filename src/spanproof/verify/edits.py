@@ -370,6 +370,7 @@ def align_edits(
     around: tuple[int, int] | None = None,
     changed_runs: int = 1,
     run_share_min: float = 0.0,
+    mixups: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -384,6 +385,10 @@ def align_edits(
             :data:`COPIED_RUN_MIN` or more words (:func:`run_share`; 0 under v4 and v6). A
             claim whose shared words are scattered singles rewords the window; it is not a
             copy with a detail changed, and the check does not apply.
+        mixups: a number or a name of the claim that the window states elsewhere is not read
+            as a word moved when, at its own place, the window holds another number or name
+            the claim lacks: the claim mixed two of the window's figures or names up, a
+            substitution (score model v9; False under v4, v6 and v8).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -398,7 +403,7 @@ def align_edits(
     lo, hi, blocks = _best_window(c, ev, around, changed_runs)
     if not blocks:
         return not_near
-    builder = _Builder(c, ev, lo, hi, blocks)
+    builder = _Builder(c, ev, lo, hi, blocks, mixups)
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
     copied = [i in kept for i, f in enumerate(c.content) if f]
@@ -540,13 +545,32 @@ def passive(text: Text, indices: Sequence[int]) -> bool:
     return False
 
 
+def _detail_kind(text: Text, k: int) -> str | None:
+    """``number`` or ``name`` (an entity-shaped word) for token ``k`` of ``text``, else None."""
+    if text.keys[k].startswith("#"):
+        return "number"
+    first = text.tokens[k].start == text.tokens[0].start
+    if text.content[k] and entity_shape(text.surface(k), first) is not None:
+        return "name"
+    return None
+
+
 class _Builder:
     """Walks one alignment and collects the classified edits (see the module docstring)."""
 
-    def __init__(self, c: Text, ev: EvidenceText, lo: int, hi: int, blocks: list[Block]) -> None:
+    def __init__(
+        self,
+        c: Text,
+        ev: EvidenceText,
+        lo: int,
+        hi: int,
+        blocks: list[Block],
+        mixups: bool = False,
+    ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
         self.blocks = blocks
+        self.mixups = mixups
         self.pending: list[Pending] = []
         self.questions: list[Question] = []
         self.rewritten = False
@@ -569,8 +593,28 @@ class _Builder:
         for i, key in enumerate(self.c.keys):
             if i in self.aligned_c or not self.c.content[i] or not free.get(key):
                 continue
+            if self.mixups and self._mixed_up(i):
+                continue  # left in its gap: a substitution, judged by the rules
             out.append((i, free[key].pop(0)))
         return out
+
+    def _mixed_up(self, i: int) -> bool:
+        """Whether claim word ``i``, a number or a name, stands where the window holds another
+        number or name, unaligned: two of the window's figures or names mixed up (v9)."""
+        kind = _detail_kind(self.c, i)
+        if kind is None:
+            return False
+        pairs = [(a + n, b + n) for a, b, size in self.blocks for n in range(size)]
+        before = [b for a, b in pairs if a < i]
+        after = [b for a, b in pairs if a > i]
+        lo = max(before) + 1 if before else self.lo
+        hi = min(after) if after else self.hi
+        return any(
+            j not in self.aligned_w
+            and self.w.keys[j] != self.c.keys[i]
+            and _detail_kind(self.w, j) == kind
+            for j in range(lo, hi)
+        )
 
     def run(self) -> None:
         self._transposition()

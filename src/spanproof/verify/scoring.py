@@ -88,6 +88,10 @@ class ScoreModel:
     #: v8: the share of a claim's words a near copy must copy in stretches of two or more words
     #: (:func:`spanproof.verify.edits.run_share`); 0 under v4 and v6.
     edit_run_share_min: float = 0.0
+    #: v9: a number or a name the claim puts where the window holds another, and that the
+    #: window states elsewhere, is a substitution, not a word moved
+    #: (:func:`spanproof.verify.edits.align_edits`, ``mixups``); False before v9.
+    edit_mixups: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -145,7 +149,8 @@ V7 = replace(V2, name="v7", finding_gate=True)
 #: is still checked. The floor is the largest at which no substitution kind of the realistic
 #: generator's calibration half loses a case v6 catches (scripts/probe_run_share.py).
 V8 = replace(V6, name="v8", edit_run_share_min=0.65)
-SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8)}
+V9 = replace(V8, name="v9", edit_mixups=True)
+SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9)}
 DEFAULT_SCORE_MODEL = "v2"
 
 
@@ -486,7 +491,12 @@ def edit_alignments(
         evidence = plan.edit_span(i)
         window = windows[i] if windows is not None else None
         alignment = align_edits(
-            text, evidence, window, changed_runs=runs, run_share_min=plan.model.edit_run_share_min
+            text,
+            evidence,
+            window,
+            changed_runs=runs,
+            run_share_min=plan.model.edit_run_share_min,
+            mixups=plan.model.edit_mixups,
         )
         if alignment.near_copy:
             out[i] = alignment
