@@ -608,3 +608,39 @@ def test_a_v9_trace_replays_exactly(record: bool) -> None:
     trace = _trace("v9", FakeEmbedder(), record)
     assert trace.models["score_model"] == "v9" and any("edits" in c for c in trace.claims)
     assert replay(trace).ok
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Type I interferon signalling was required for clearance of the virus.",
+            "Type II interferon signalling was required for clearance of the virus.",
+        ),
+        (
+            "Influenza A infection increased hospital admissions in children.",
+            "Influenza B infection increased hospital admissions in children.",
+        ),
+        (
+            "HLA-A alleles affect susceptibility to the disease.",
+            "HLA-B alleles affect susceptibility to the disease.",
+        ),
+    ],
+    ids=["type-I", "influenza-A", "HLA-A"],
+)
+def test_v9_reads_a_capital_a_or_i_inside_a_sentence_as_a_name(claim: str, evidence: str) -> None:
+    # Up to v8 the letter is the article "a" or the pronoun "I": a dropped function word.
+    assert mixed(claim, evidence, mixups=False).outcome == "none"
+    after = mixed(claim, evidence, mixups=True)
+    assert after.outcome == "unsupported"
+    assert [e.judgement for e in after.edits] == ["unsupported: different entity"]
+
+
+def test_v9_still_reads_a_sentence_opening_a_as_the_article() -> None:
+    after = mixed(
+        "A randomised trial of aspirin reduced stroke risk in older adults.",
+        "The randomised trial of aspirin reduced stroke risk in older adults.",
+        mixups=True,
+    )
+    assert after.outcome == "none"
+    assert [e.judgement for e in after.edits] == ["allowed: compression"]

@@ -545,6 +545,23 @@ def passive(text: Text, indices: Sequence[int]) -> bool:
     return False
 
 
+#: Function words that, written as a capital letter inside a sentence, are names (v9).
+_LETTER_NAMES = frozenset({"A", "I"})
+
+
+def _letter_names(text: Text) -> frozenset[int]:
+    """Tokens of ``text`` that are "A" or "I" written as a capital letter and not the first word
+    of a sentence: "influenza A", "HLA-A", "type I", "phase I" (v9)."""
+    out = set()
+    for k, token in enumerate(text.tokens):
+        if text.surface(k) not in _LETTER_NAMES:
+            continue
+        before = text.text[: token.start].rstrip()
+        if before and before[-1] not in ".!?:;":
+            out.add(k)
+    return frozenset(out)
+
+
 def _detail_kind(text: Text, k: int) -> str | None:
     """``number`` or ``name`` (an entity-shaped word) for token ``k`` of ``text``, else None."""
     if text.keys[k].startswith("#"):
@@ -571,6 +588,10 @@ class _Builder:
         self.lo, self.hi = lo, hi
         self.blocks = blocks
         self.mixups = mixups
+        # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
+        # thing; up to v8 they read as the article and the pronoun.
+        self.c_letters = _letter_names(c) if mixups else frozenset()
+        self.w_letters = _letter_names(ev.body) if mixups else frozenset()
         self.pending: list[Pending] = []
         self.questions: list[Question] = []
         self.rewritten = False
@@ -843,6 +864,9 @@ class _Builder:
             return "unsupported: different number"
         if self._abbreviation(c_keys, w_keys):
             return "allowed: abbreviation defined in the evidence"
+        letters = {c.keys[i] for i in ci if i in self.c_letters}
+        if letters and not letters <= {w.keys[j] for j in wj}:
+            return "unsupported: different entity"  # "type II" → "type I" (v9)
         if not c_keys:
             return "allowed: compression"
         if not w_keys:
