@@ -109,7 +109,7 @@ def build_stores(
             for sid, fetched in iter_path(corpus):
                 ingest(full, fetched, sid, parse)
         all_ids = sorted(s.id for s in full.list_sources(limit=1_000_000))
-        cited = {f"scifact:{d}" for q in questions for d in q.cited}
+        cited = {source for q in questions for source in cited_sources(q)}
         selected = set(cited) & set(all_ids)
         for q in questions:
             hits = full.keyword_search(q.text, 50, SearchFilter())

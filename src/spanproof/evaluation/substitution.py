@@ -17,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from spanproof.text.abbreviations import definitions
 from spanproof.text.stems import stem
@@ -483,7 +483,6 @@ class EntityContexts:
 _GREEK = {"α": "alpha", "β": "beta", "γ": "gamma", "δ": "delta", "κ": "kappa", "ε": "epsilon"}
 
 
-@lru_cache(maxsize=1 << 16)
 def mix_up_entity(sentence: str, window: str, key: str = "") -> Edit | None:
     """Replace one entity of ``sentence`` (every mention of it) with another entity of the same
     shape that the *window* also mentions and the sentence does not: two genes, drugs or
@@ -510,12 +509,26 @@ def mix_up_entity(sentence: str, window: str, key: str = "") -> Edit | None:
             options.append((tier, rank, old, surface))
     if not options:
         return None
-    olds = sorted({o[2] for o in options})
-    old = olds[seeded_hash(key, sentence, "mix-up") % len(olds)]
-    mine_options = sorted(o for o in options if o[2] == old)
-    best = [o for o in mine_options if o[0] == mine_options[0][0]][:3]
-    new = best[seeded_hash(key, sentence, old, "mix-up") % len(best)][3]
+    old, new = _choose(options, key, sentence, ("mix-up",), ("mix-up",))
     return Edit(_replace_words(sentence, old, new), f"{old} -> {new} (both in the window)")
+
+
+def _choose(
+    options: Sequence[tuple[Any, ...]],
+    key: str,
+    sentence: str,
+    first: tuple[str, ...],
+    second: tuple[str, ...],
+) -> tuple[str, str]:
+    """(old, new) from ``options`` — tuples that start with a tier and end with the entity
+    replaced and its replacement: the entity to replace by a seeded hash, then one of the (at
+    most three) first-sorted options of its best tier."""
+    olds = sorted({o[-2] for o in options})
+    old = olds[seeded_hash(key, sentence, *first) % len(olds)]
+    mine = sorted(o for o in options if o[-2] == old)
+    mine = [o for o in mine if o[0] == mine[0][0]][:3]
+    new: str = mine[seeded_hash(key, sentence, old, *second) % len(mine)][-1]
+    return old, new
 
 
 _ALIAS_PAIR = re.compile(r"([^\s()]+)\s+\(([^\s()]+)\)")
@@ -543,6 +556,7 @@ def _aliased(a: str, b: str, aliases: Sequence[tuple[str, str]]) -> bool:
     return False
 
 
+@lru_cache(maxsize=1 << 16)
 def _compact(text: str) -> str:
     """Letters and digits only, Greek letters spelled out ("IL-1β" and "IL1beta" agree)."""
     return "".join(_GREEK.get(ch, ch) for ch in text.lower() if ch.isalnum())
@@ -604,9 +618,5 @@ def substitute_entity(
             options.append((tier, -round(sim, 6), rank, old, surface))
     if not options:
         return None
-    olds = sorted({o[3] for o in options})
-    old = olds[seeded_hash(key, sentence, "entity") % len(olds)]
-    mine = sorted(o for o in options if o[3] == old)
-    mine = [o for o in mine if o[0] == mine[0][0]][:3]  # the best tier, most similar first
-    new = mine[seeded_hash(key, sentence, old) % len(mine)][4]
+    old, new = _choose(options, key, sentence, ("entity",), ())  # best tier, most similar first
     return Edit(_replace_words(sentence, old, new), f"{old} -> {new}")

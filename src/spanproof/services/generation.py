@@ -196,7 +196,7 @@ class ExtractiveGenerator:
         token_lists = [token_texts(s.text) for s in spans]
         weighted = weigh_claim(token_texts(question), PlanIdf(token_lists))
         lexical = [coverage(weighted, Counter(tokens)) for tokens in token_lists]
-        cosines = self._cosines(question, spans)
+        cosines = self._cosines(question, [s.text for s in spans])
         scores = [
             lex if cosines is None else 0.5 * lex + 0.5 * max(float(cosines[i]), 0.0)
             for i, lex in enumerate(lexical)
@@ -268,20 +268,12 @@ class ExtractiveGenerator:
         if self._embedder is None or len(titles) < 2:
             return {}
         names = list(titles)
-        cosines = self._embedded_cosines(question, [titles[n] for n in names])
+        cosines = self._cosines(question, [titles[n] for n in names])
         if cosines is None:
             return {}
         return {name: float(cosines[k]) for k, name in enumerate(names)}
 
-    def _cosines(
-        self, question: str, spans: Sequence[EvidenceSpan]
-    ) -> npt.NDArray[np.float64] | None:
-        """Cosine of each span to the question, or None without a working embedder."""
-        return self._embedded_cosines(question, [s.text for s in spans])
-
-    def _embedded_cosines(
-        self, question: str, texts: Sequence[str]
-    ) -> npt.NDArray[np.float64] | None:
+    def _cosines(self, question: str, texts: Sequence[str]) -> npt.NDArray[np.float64] | None:
         """Cosine of each text to the question, or None without a working embedder."""
         if self._embedder is None:
             return None

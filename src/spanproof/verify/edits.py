@@ -591,7 +591,6 @@ class _Builder:
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
-        self.w_letters = _letter_names(ev.body) if mixups else frozenset()
         self.pending: list[Pending] = []
         self.questions: list[Question] = []
         self.rewritten = False
@@ -625,7 +624,7 @@ class _Builder:
         kind = _detail_kind(self.c, i)
         if kind is None:
             return False
-        pairs = [(a + n, b + n) for a, b, size in self.blocks for n in range(size)]
+        pairs = self._pairs()
         before = [b for a, b in pairs if a < i]
         after = [b for a, b in pairs if a > i]
         lo = max(before) + 1 if before else self.lo
