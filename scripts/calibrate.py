@@ -528,6 +528,9 @@ REALISTIC_GOALS = {
     "reworded_substitution": "none set (a reworded claim: no near copy)",
     "entity_mixup": "≥ 98% not supported (as entity substitution)",
     "number_mixup": "100% not supported (as number swap)",
+    "cut_number_mixup": "100% not supported (as number swap)",
+    "cut_entity_mixup": "≥ 98% not supported (as entity substitution)",
+    "reattributed_number": "100% not supported (as number swap)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -561,7 +564,10 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "`clause_substitution` a phrase swapped in the sentence's first main clause or a "
         "compression of it, so the claim copies only part of its sentence; in `entity_mixup` "
         "and `number_mixup` an entity or a number swapped for another that the window itself "
-        "states), or faithfully "
+        "states; in `cut_number_mixup` and `cut_entity_mixup` the sentence cut at a clause mark "
+        "after a number or a name, swapped for one the sentence states after the cut; in "
+        "`reattributed_number` the words from one figure through the next figure's own noun "
+        "dropped, so that figure is given to the first one's noun), or faithfully "
         "shortened, against its evidence window (the sentence and none, one or both "
         "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "
         "rationale sentences, and `reworded_substitution` the same claims with an entity or a "

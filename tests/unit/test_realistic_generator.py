@@ -26,9 +26,12 @@ from spanproof.evaluation.realistic import (
 from spanproof.evaluation.rewrite import (
     change_scope,
     compress,
+    cut_entity_mixup,
+    cut_number_mixup,
     first_clause,
     flip_polarity,
     mix_up_number,
+    reattribute_number,
     swap_number,
     swap_roles,
 )
@@ -242,6 +245,42 @@ def test_number_mixup_brings_a_figure_of_the_same_shape_from_the_window() -> Non
     }
     assert mix_up_number(sentence, sentence) is None  # the window states no other figure
     assert mix_up_number("IL-6 and T2 rose.", "IL-8 and T3 rose. IL-6 and T2 rose.") is None
+
+
+def test_cut_number_mixup_puts_a_later_figure_into_a_shortened_copy() -> None:
+    sentence = "Systolic pressure was 5 mmHg lower after 12 weeks; 8 participants dropped out."
+    got = {e.claim for k in range(40) if (e := cut_number_mixup(sentence, str(k)))}
+    # Cut at the clause mark after a number; that number replaced by one stated after the cut.
+    assert got == {
+        "Systolic pressure was 8 mmHg lower after 12 weeks.",
+        "Systolic pressure was 5 mmHg lower after 8 weeks.",
+    }
+    # No figure after a clause mark; a lead-in phrase (the cut would leave a fragment).
+    assert cut_number_mixup("Pressure was 5 mmHg lower after 12 weeks in all groups.") is None
+    assert cut_number_mixup("Of the 120 patients enrolled, 45 responded and 30 relapsed.") is None
+
+
+def test_cut_entity_mixup_puts_a_later_name_into_a_shortened_copy() -> None:
+    edit = cut_entity_mixup("TNF induced IL-6 expression in human macrophages, whereas IL-10 fell.")
+    assert edit is not None
+    assert edit.claim == "TNF induced IL-10 expression in human macrophages."
+    # Never a name the sentence gives as the same thing, nor one named before the cut.
+    assert (
+        cut_entity_mixup("Serum IL18 rose in all of the patients, and interleukin-18 (IL18) fell.")
+        is None
+    )
+    assert cut_entity_mixup("TNF and IL-6 rose in all of the patients, whereas IL-6 fell.") is None
+
+
+def test_reattribute_number_gives_a_later_figure_to_an_earlier_noun() -> None:
+    edit = reattribute_number("Statins lowered LDL by 30% and triglycerides by 15% in the trial.")
+    assert edit is not None
+    assert edit.claim == "Statins lowered LDL by 15% in the trial."
+    # Left alone: a list ("3 and 6 months" → "6 months" stays true), a noun after its figure
+    # ("0.8 for men and 0.9 for women"), two figures in separate clauses.
+    assert reattribute_number("Follow-up visits were done at 3 and 6 months after surgery.") is None
+    assert reattribute_number("The HR was 0.8 for men and 0.9 for women in the cohort.") is None
+    assert reattribute_number("LDL fell by 30% in the trial, and triglycerides by 15%.") is None
 
 
 def test_polarity_edits_are_sorted_into_negation_and_direction() -> None:

@@ -21,6 +21,15 @@ Negative kinds (the claim is not supported by the window):
 * ``number_mixup``: a number replaced by another of the same shape (percentage, decimal, count)
   that the window states: two figures of one passage mixed up, which a check that asks only
   whether the claim's numbers occur in the evidence cannot see.
+* ``cut_number_mixup``: a shortened copy (the sentence cut at the clause mark after a number)
+  whose number is replaced by another of the same shape that the sentence states after the cut:
+  the new figure is in the evidence *later, in order*, so an alignment can pair it with that
+  later mention and read the words around it as moved.
+* ``cut_entity_mixup``: the same with a gene, drug or acronym: a shortened copy whose name is
+  replaced by another of the same shape that the sentence names after the cut.
+* ``reattributed_number``: of two figures of one shape in one clause, each after its own noun
+  ("lowered LDL by 30% and triglycerides by 15%"), the words from the first through the second's
+  noun dropped, so the second figure is given to the first one's noun ("lowered LDL by 15%").
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -73,9 +82,12 @@ from spanproof.evaluation.rewrite import (
     balanced,
     change_scope,
     compress,
+    cut_entity_mixup,
+    cut_number_mixup,
     first_clause,
     flip_polarity,
     mix_up_number,
+    reattribute_number,
     swap_number,
     swap_roles,
 )
@@ -110,6 +122,9 @@ KINDS = (
     "reworded_substitution",
     "entity_mixup",
     "number_mixup",
+    "cut_number_mixup",
+    "cut_entity_mixup",
+    "reattributed_number",
     "verbatim",
     "first_clause",
     "compression",
@@ -119,8 +134,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:12], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[12:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:15], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[15:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -361,6 +376,9 @@ def _edits(
         ("scope_change", change_scope(sentence, window, key)),
         ("number_swap", swap_number(sentence, window)),
         ("number_mixup", mix_up_number(sentence, window, key)),
+        ("cut_number_mixup", cut_number_mixup(sentence, key)),
+        ("cut_entity_mixup", cut_entity_mixup(sentence, key)),
+        ("reattributed_number", reattribute_number(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from spanproof.evaluation import adversarial as adv
 from spanproof.evaluation.substitution import (
@@ -19,7 +19,9 @@ from spanproof.evaluation.substitution import (
     Edit,
     Word,
     direction_class,
+    entity_mentions,
     entity_words,
+    one_entity,
     participle,
     seeded_hash,
     with_article,
@@ -330,6 +332,120 @@ def mix_up_number(sentence: str, window: str, key: str = "") -> Edit | None:
     (start, end, old, _, _), found = options[seeded_hash(key, sentence, "number") % len(options)]
     new = found[seeded_hash(key, sentence, old, "number") % len(found)]
     return Edit(sentence[:start] + new + sentence[end:], f"{old} -> {new} (both in the window)")
+
+
+#: Where ``cut_number_mixup`` may end a shortened copy: a clause mark after the number.
+_CLAUSE_MARK = re.compile(r"\s*[,;:(]\s|\s+[-–—]\s")
+#: A sentence that opens with a prepositional phrase: cut at its first comma it is a fragment.
+_PREPOSITION_START = re.compile(
+    r"^(Of|In|Among|For|At|From|With|Within|During|Over|Across|Between|Of the|On)\b"
+)
+
+
+Mention = tuple[int, int, str, str, str]  # (start, end, surface, key, shape)
+
+
+def cut_number_mixup(sentence: str, key: str = "") -> Edit | None:
+    """A shortened copy with two figures of one sentence mixed up: the sentence is cut at the
+    first clause mark after one of its numbers (at least six words kept), and that number is
+    replaced by another of the same shape that the sentence states *after* the cut ("fell by 5
+    mmHg after 12 weeks; 8 participants dropped out" → "fell by 5 mmHg after 8 weeks."). The new
+    figure is in the evidence, later and in order, so an alignment can pair it with its own
+    later mention; :func:`mix_up_number` never builds this, as it takes figures the sentence
+    lacks and keeps the sentence whole."""
+    return _cut_mixup(sentence, key, _numbers(sentence), lambda a, b: False, "number")
+
+
+def cut_entity_mixup(sentence: str, key: str = "") -> Edit | None:
+    """:func:`cut_number_mixup` for names: the sentence cut at the first clause mark after a
+    gene, drug or acronym, which is replaced by another of the same shape that the sentence
+    names after the cut (never a name the sentence gives as the same thing)."""
+    return _cut_mixup(
+        sentence,
+        key,
+        entity_mentions(sentence),
+        lambda a, b: one_entity(sentence, a, b),
+        "entity",
+    )
+
+
+def _cut_mixup(
+    sentence: str,
+    key: str,
+    mentions: Sequence[Mention],
+    same: Callable[[str, str], bool],
+    what: str,
+) -> Edit | None:
+    options: list[tuple[Mention, int, list[str]]] = []
+    for n in mentions:
+        cut = _CLAUSE_MARK.search(sentence, n[1])
+        if cut is None or len(sentence[: cut.start()].split()) < 6:
+            continue
+        head = sentence[: cut.start()]
+        if not balanced(head) or not _has_verb(head):
+            continue
+        if _SUBORDINATE_START.match(head) or _PREPOSITION_START.match(head):
+            continue
+        in_head = [m for m in mentions if m[1] <= cut.start()]
+        if what == "entity" and sum(m[3] == n[3] for m in in_head) > 1:
+            continue  # named twice before the cut: one replaced would leave the other
+        later = [
+            m[2]
+            for m in mentions
+            if m[0] >= cut.end()
+            and m[4] == n[4]
+            and all(m[3] != h[3] and not same(m[2], h[2]) for h in in_head)
+        ]
+        if later:
+            options.append((n, cut.start(), later))
+    if not options:
+        return None
+    (start, end, old, _, _), cut_at, later = options[
+        seeded_hash(key, sentence, f"cut-{what}") % len(options)
+    ]
+    new = later[seeded_hash(key, sentence, old, f"cut-{what}") % len(later)]
+    claim = sentence[:start] + new + sentence[end:cut_at].rstrip() + "."
+    return Edit(claim, f"{old} -> {new} (stated later in the sentence), cut at the clause mark")
+
+
+#: Words that join two figures' phrases: a noun before one of them belongs to the one before.
+_COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
+
+
+def reattribute_number(sentence: str, key: str = "") -> Edit | None:
+    """Two figures of one shape in one clause, each after its own noun ("lowered LDL by 30% and
+    triglycerides by 15%"): the words from the first figure through the second's noun are
+    dropped, so the second figure is given to the first one's noun ("lowered LDL by 15%"). Only
+    where the second figure's noun is tied to it by function words that join no two phrases
+    ("triglycerides by 15%", not "for men and 0.9 for women", whose "men" belongs to the
+    figure before it), and the dropped words hold a content word ("3 and 6 months" → "6 months"
+    drops none and stays true)."""
+    mine = _numbers(sentence)
+    options: list[tuple[int, int]] = []
+    for i, first in enumerate(mine):
+        for second in mine[i + 1 :]:
+            dropped = sentence[first[0] : second[0]]
+            if second[4] != first[4] or second[3] == first[3] or _CLAUSE_MARK.search(dropped):
+                continue
+            ws = [w.core.lower() for w in words(dropped)]
+            content = [k for k, w in enumerate(ws) if w.isalpha() and w not in STOPWORDS]
+            if len(content) < 1 or content[-1] == len(ws) - 1:
+                continue  # no noun of its own, or the noun sits right against the figure
+            tie = ws[content[-1] + 1 :]
+            if any(w in _COORDINATORS for w in tie) or not all(w in STOPWORDS for w in tie):
+                continue
+            options.append((first[0], second[0]))
+            break  # the nearest later figure only
+    if not options:
+        return None
+    start, end = options[seeded_hash(key, sentence, "reattribute") % len(options)]
+    claim = sentence[:start] + sentence[end:]
+    if len(claim.split()) < 6 or not balanced(claim):
+        return None
+    return Edit(
+        claim,
+        f"dropped '{sentence[start:end].strip()}' (the later figure given to the earlier noun)",
+    )
 
 
 _HAVE = frozenset({"has", "have", "had"})

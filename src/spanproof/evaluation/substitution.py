@@ -513,6 +513,22 @@ def mix_up_entity(sentence: str, window: str, key: str = "") -> Edit | None:
     return Edit(_replace_words(sentence, old, new), f"{old} -> {new} (both in the window)")
 
 
+def entity_mentions(sentence: str) -> list[tuple[int, int, str, str, str]]:
+    """(start, end, surface, key, shape) of each entity word of ``sentence``
+    (:func:`entity_words`); the key is the same for spellings of one entity ("IL6", "IL-6")."""
+    ws = words(sentence)
+    return [
+        (ws[k].start, ws[k].end, ws[k].core, _compact(ws[k].core), shape)
+        for k, shape in entity_words(sentence, ws)
+    ]
+
+
+def one_entity(text: str, a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` name one thing: spellings of one entity, or names ``text`` gives
+    as one ("interleukin-18 (IL18)")."""
+    return _same_entity(a, b) or _aliased(a, b, _aliases(text))
+
+
 def _choose(
     options: Sequence[tuple[Any, ...]],
     key: str,
