@@ -741,7 +741,7 @@ def _arguments() -> argparse.Namespace:
     )
     parser.add_argument(
         "--gate-score-model",
-        choices=sorted(SCORE_MODELS),
+        choices=list(SCORE_MODELS),
         help="score model of the fitted gate's claim score (default: the shipped gate's)",
     )
     parser.add_argument(

@@ -49,7 +49,7 @@ def row(name: str, model: str, items: Sequence[DevItem], supported: Sequence[boo
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", nargs="+", default=["v2", "v7"], choices=sorted(SCORE_MODELS))
+    parser.add_argument("--models", nargs="+", default=["v2", "v7"], choices=list(SCORE_MODELS))
     parser.add_argument("--split", choices=("dev", "train"), default="dev")
     parser.add_argument("--write", type=Path, help="put the table into this markdown file")
     parser.add_argument(

@@ -34,7 +34,7 @@ def swapped(case: EditCase) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", nargs="+", default=["v2", "v8"], choices=sorted(SCORE_MODELS))
+    parser.add_argument("--models", nargs="+", default=["v2", "v8"], choices=list(SCORE_MODELS))
     args = parser.parse_args(argv)
     root = data_root()
     if root is None:

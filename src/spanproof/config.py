@@ -64,7 +64,7 @@ class VerifySettings(BaseModel):
         "five rule checks (the default); a record the rules would verify but the model reads as "
         "contradicted goes to review. false: the rule checks alone.",
     )
-    score_model: Literal["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9"] = Field(
+    score_model: Literal["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"] = Field(
         "v2",
         description="Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder; v4 adds the "
         "edit check, docs/edit-check.md; v5 reads every claim with the judge named by "
@@ -73,7 +73,9 @@ class VerifySettings(BaseModel):
         "must state a finding, not an aim or a method; v8 is v6 whose edit check leaves "
         "rewordings alone: a near copy must copy most of its words in stretches; v9 is v8 "
         "whose edit check reads a number or a name put where the window holds another, which "
-        "the window states elsewhere, as a substitution: two figures or names mixed up).",
+        "the window states elsewhere, as a substitution: two figures or names mixed up; v10 is v9 "
+        "whose compressions keep their figures in place: dropping a number across a clause "
+        "mark and aligning the claim's number to a later mention changes the number).",
     )
     escalation_band: float | None = Field(
         None,

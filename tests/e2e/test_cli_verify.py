@@ -199,6 +199,31 @@ def test_score_model_v9_reads_two_figures_of_the_window_mixed_up(tmp_path: Path)
     ] == [("substitution", "10", "6", "unsupported: different number")]
 
 
+def test_score_model_v10_reads_a_later_figure_put_into_a_shortened_copy(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": "Systolic blood pressure fell by 5 mmHg after 12 weeks; "
+                "8 participants dropped out.",
+            }
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [{"id": "a", "text": "Systolic blood pressure fell by 5 mmHg after 8 weeks."}],
+    )
+    reports = by_model(claims, evidence, ("v2", "v9", "v10"))
+    # "8" is in the evidence, later: up to v9 the shortened copy reads as a compression
+    assert reports["v2"]["a"]["verdict"] == reports["v9"]["a"]["verdict"] == "supported"
+    v10 = reports["v10"]["a"]
+    assert v10["verdict"] == "unsupported"
+    assert ("deletion", "", "12", "unsupported: different number") in [
+        (e["op"], e["claim"]["text"], e["evidence"]["text"], e["judgement"]) for e in v10["edits"]
+    ]
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

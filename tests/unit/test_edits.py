@@ -25,7 +25,17 @@ from spanproof.verify.edits import (
     run_share,
     window_share,
 )
-from spanproof.verify.scoring import SCORE_MODELS, V2, V4, V6, V8, V9, score_model
+from spanproof.verify.scoring import (
+    SCORE_MODELS,
+    V2,
+    V4,
+    V6,
+    V8,
+    V9,
+    V10,
+    ScoreModel,
+    score_model,
+)
 
 THRESHOLD = 0.8
 
@@ -332,6 +342,21 @@ def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: 
         assert result.outcome == "none", (claim, result)
 
 
+@settings(max_examples=150, deadline=None)
+@given(sentences=st.lists(_sentence, min_size=1, max_size=5), pick=st.integers(0, 4))
+def test_under_v10_any_sentence_of_the_window_is_never_capped(
+    sentences: list[str], pick: int
+) -> None:
+    window = prepare_evidence("S1", " ".join(sentences))
+    for sentence in window.body.text.split(". "):
+        claim = sentence if sentence.endswith(".") else sentence + "."
+        alignment = align_edits(
+            claim, window, changed_runs=2, run_share_min=0.65, mixups=True, moved_figures=True
+        )
+        result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
+        assert result.outcome == "none", (claim, result)
+
+
 # score model v4 ---------------------------------------------------------------------------------
 SPANS = (
     EvidenceSpan(
@@ -590,23 +615,30 @@ def test_v9_leaves_a_moved_or_repeated_figure_alone(claim: str, evidence: str) -
     assert mixed(claim, evidence, mixups=True).outcome == "none"
 
 
+def assert_one_rule_more(new: ScoreModel, old: ScoreModel, claim: str, evidence: str) -> None:
+    """``new`` gives ``old``'s verdicts on the shared claims and spans, and refuses the one
+    claim that its added rule reads, which ``old`` supports."""
+    v_old, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), old)
+    v_new, status = score_all(CLAIMS, SPANS, FakeEmbedder(), new)
+    assert status == "verified"
+    assert [v.verdict for v in v_new] == [v.verdict for v in v_old]
+    claims = [Claim("c1", claim)]
+    spans = [EvidenceSpan("S1", evidence)]
+    assert score_all(claims, spans, FakeEmbedder(), old)[0][0].verdict is Verdict.SUPPORTED
+    assert score_all(claims, spans, FakeEmbedder(), new)[0][0].verdict is Verdict.UNSUPPORTED
+
+
 def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert SCORE_MODELS["v9"] is V9 and V9.edit_mixups and not V8.edit_mixups
     assert replace(V9, name="v8", edit_mixups=False) == V8
-    v8, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V8)
-    v9, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V9)
-    assert status == "verified"
-    assert [v.verdict for v in v9] == [v.verdict for v in v8]
-    claims = [Claim("c1", MIXED_CLAIM)]
-    spans = [EvidenceSpan("S1", MIXED_EVIDENCE)]
-    assert score_all(claims, spans, FakeEmbedder(), V8)[0][0].verdict is Verdict.SUPPORTED
-    assert score_all(claims, spans, FakeEmbedder(), V9)[0][0].verdict is Verdict.UNSUPPORTED
+    assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
+@pytest.mark.parametrize("model", ["v9", "v10"])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
-def test_a_v9_trace_replays_exactly(record: bool) -> None:
-    trace = _trace("v9", FakeEmbedder(), record)
-    assert trace.models["score_model"] == "v9" and any("edits" in c for c in trace.claims)
+def test_a_v9_or_v10_trace_replays_exactly(model: str, record: bool) -> None:
+    trace = _trace(model, FakeEmbedder(), record)
+    assert trace.models["score_model"] == model and any("edits" in c for c in trace.claims)
     assert replay(trace).ok
 
 
@@ -644,3 +676,101 @@ def test_v9_still_reads_a_sentence_opening_a_as_the_article() -> None:
     )
     assert after.outcome == "none"
     assert [e.judgement for e in after.edits] == ["allowed: compression"]
+
+
+# v10: a figure stated later put into a shortened copy ---------------------------------------------
+CUT_EVIDENCE = "Systolic blood pressure fell by 5 mmHg after 12 weeks; 8 participants dropped out."
+CUT_CLAIM = "Systolic blood pressure fell by 5 mmHg after 8 weeks."  # 12 dropped, the later 8 in
+
+
+def moved(claim: str, evidence: str, moved_figures: bool) -> EditCheck:
+    alignment = align_edits(
+        claim,
+        evidence,
+        changed_runs=2,
+        run_share_min=0.65,
+        mixups=True,
+        moved_figures=moved_figures,
+    )
+    return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
+
+
+def test_v10_reads_a_later_figure_put_in_place_of_a_dropped_one() -> None:
+    # Up to v9: "8" aligns in order to "8 participants", "weeks" reads as moved and
+    # "12" as a compression, and all are allowed. v10: "8" took the dropped "12"'s place.
+    before = moved(CUT_CLAIM, CUT_EVIDENCE, moved_figures=False)
+    assert before.outcome == "none"
+    after = moved(CUT_CLAIM, CUT_EVIDENCE, moved_figures=True)
+    assert after.outcome == "unsupported"
+    assert judgements(after) == [
+        ("transposition", "weeks", "weeks", "allowed: words reordered"),
+        ("deletion", "", "12", "unsupported: different number"),
+    ]
+
+
+def test_v10_reads_a_later_name_put_in_place_of_a_dropped_one() -> None:
+    evidence = "Such defects are mimicked by downregulation of OSBP, a VAP interactor."
+    claim = "Such defects are mimicked by downregulation of VAP."
+    assert moved(claim, evidence, moved_figures=False).outcome == "none"
+    after = moved(claim, evidence, moved_figures=True)
+    assert after.outcome == "unsupported"
+    assert judgements(after) == [("deletion", "", "OSBP, a", "unsupported: different entity")]
+
+
+def test_v10_reads_a_later_figure_given_to_an_earlier_noun() -> None:
+    evidence = "Statins lowered LDL cholesterol by 30% and triglycerides by 15% in the trial."
+    claim = "Statins lowered LDL cholesterol by 15% in the trial."  # the 15% is the triglycerides'
+    assert moved(claim, evidence, moved_figures=False).outcome == "none"
+    after = moved(claim, evidence, moved_figures=True)
+    assert judgements(after) == [
+        ("deletion", "", "30% and triglycerides by", "unsupported: different number")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # One of two figures dropped, no clause mark crossed: "6 months" is still stated.
+        ("Follow-up was done at 6 months.", "Follow-up was done at 3 and 6 months."),
+        # A bracketed aside dropped whole, a figure after it.
+        (
+            "Among the 655 patients, 581 had measurable disease at baseline.",
+            "Among the 655 patients (median age, 61 years; 405 men), 581 had measurable disease "
+            "at baseline.",
+        ),
+        # An abbreviation in brackets dropped, a name after it.
+        (
+            "Primary human papillomavirus DNA screening was compared with cytology.",
+            "Primary human papillomavirus (HPV) DNA screening was compared with cytology.",
+        ),
+        # The first clause, its own figure in place.
+        (
+            "Systolic blood pressure fell by 5 mmHg after 12 weeks.",
+            CUT_EVIDENCE,
+        ),
+        # One of two figures dropped with its noun: the other keeps its own.
+        (
+            "Statins lowered triglycerides by 15% in the trial.",
+            "Statins lowered LDL cholesterol by 30% and triglycerides by 15% in the trial.",
+        ),
+        # The dropped noun follows its figure, so it was the first figure's ("for men").
+        (
+            "The hazard ratio was 0.9 for women in the cohort.",
+            "The hazard ratio was 0.8 for men and 0.9 for women in the cohort.",
+        ),
+        # A noun before "and": it belongs to the figure before it.
+        (
+            "Mortality was 20% in the placebo group overall.",
+            "Mortality was 12% in the drug group and 20% in the placebo group overall.",
+        ),
+    ],
+    ids=["list", "aside", "abbreviation", "first-clause", "own-figure", "noun-after", "group"],
+)
+def test_v10_still_allows_compressions_that_keep_their_figures(claim: str, evidence: str) -> None:
+    assert moved(claim, evidence, moved_figures=True).outcome == "none"
+
+
+def test_v10_is_v9_with_moved_figures_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v10"] is V10 and V10.edit_moved_figures and not V9.edit_moved_figures
+    assert replace(V10, name="v9", edit_moved_figures=False) == V9
+    assert_one_rule_more(V10, V9, CUT_CLAIM, CUT_EVIDENCE)

@@ -38,6 +38,7 @@ verdicts, so it needs a new score model version (stored v4 traces must replay).
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -132,6 +133,8 @@ _ANTONYMS = frozenset(
     for a, b in [tuple(stem(w) for w in words.split("/"))]
     for pair in ((a, b), (b, a))
 )
+#: Words that join two phrases: a noun before one belongs to the figure before it (v10).
+_COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
 _NEGATING_PREFIXES = ("non", "un", "in", "im", "ir", "dis", "anti")
 
 
@@ -371,6 +374,7 @@ def align_edits(
     changed_runs: int = 1,
     run_share_min: float = 0.0,
     mixups: bool = False,
+    moved_figures: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -389,6 +393,10 @@ def align_edits(
             as a word moved when, at its own place, the window holds another number or name
             the claim lacks: the claim mixed two of the window's figures or names up, a
             substitution (score model v9; False under v4, v6 and v8).
+        moved_figures: a deletion that drops a number or a name across a clause mark, where the
+            claim's next word is a number or name of the same kind aligned to a *later* mention,
+            is no compression: the claim put a later figure in the dropped one's place (score
+            model v10; False before it).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -403,7 +411,7 @@ def align_edits(
     lo, hi, blocks = _best_window(c, ev, around, changed_runs)
     if not blocks:
         return not_near
-    builder = _Builder(c, ev, lo, hi, blocks, mixups)
+    builder = _Builder(c, ev, lo, hi, blocks, mixups, moved_figures)
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
     copied = [i in kept for i, f in enumerate(c.content) if f]
@@ -583,11 +591,13 @@ class _Builder:
         hi: int,
         blocks: list[Block],
         mixups: bool = False,
+        moved_figures: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
         self.blocks = blocks
         self.mixups = mixups
+        self.moved_figures = moved_figures
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -805,8 +815,62 @@ class _Builder:
             self._add("deletion", [], wj, "contradicted: negation dropped")
         elif self._spliced(wj):
             self._add("deletion", [], wj, "unsupported: joins two sentences' parts")
+        elif self.moved_figures and (kind := self._figure_moved_in(wj)) is not None:
+            self._add("deletion", [], wj, f"unsupported: different {kind}")
         else:
             self._add("deletion", [], wj, "allowed: compression")
+
+    def _figure_moved_in(self, wj: list[int]) -> str | None:
+        """``number`` or ``entity`` when deleted window words ``wj`` hold a number or name and the
+        claim's next word (past function words aligned right after the gap) is one of the same
+        kind that the alignment pairs with a later mention, and either a clause mark stands
+        between ("over 2 y" against "over 4 y; incident type 2 diabetes") or the dropped words
+        give that later figure a noun of its own ("lowered LDL by 15%" against "lowered LDL by
+        30% and triglycerides by 15%"): the claim's figure took the dropped one's place (v10).
+        None otherwise: dropping "3 and" from "at 3 and 6 months" keeps "6 months" where the
+        window has it, and in "0.8 for men and 0.9 for women" the noun "men" is the first
+        figure's."""
+        dropped = {_detail_kind(self.w, j) for j in wj} - {None}
+        later = sorted(((a, b) for a, b in self._pairs() if b > wj[-1]), key=lambda p: p[1])
+        if not dropped or not later:
+            return None
+        k = 0
+        while (
+            k + 1 < len(later)
+            and not self.c.content[later[k][0]]
+            and later[k + 1] == (later[k][0] + 1, later[k][1] + 1)
+        ):
+            k += 1  # "by" in "by 15%": function words that tie the figure to what precedes
+        a, b = later[k]
+        kind = _detail_kind(self.c, a)
+        if kind not in dropped or self.c.keys[a] in {self.w.keys[j] for j in wj}:
+            return None
+        text = self.w.text
+        opens = text[: self.w.tokens[wj[0]].start].rstrip()[-1:]
+        closes = text[self.w.tokens[wj[-1]].end :].lstrip()[:1]
+        if opens in ("(", "[") and closes in (")", "]"):
+            return None  # a bracketed aside dropped whole: "(HPV)", "(n = 53)"
+        between = text[self.w.tokens[wj[0]].start : self.w.tokens[b].start]
+        if re.search(r"[,;:()\[\]]|[.!?]\s", between) or self._own_noun(wj, b):
+            return "number" if kind == "number" else "entity"
+        return None
+
+    def _own_noun(self, wj: list[int], b: int) -> bool:
+        """Whether the dropped words ``wj`` end, after their last figure of the kind at ``b``,
+        with a noun of the window's figure at ``b``: a content word (a name too: "DNA in 1,150")
+        tied to it by function words only, none of which joins two phrases ("triglycerides by
+        15%", not "men and 0.9")."""
+        kind = _detail_kind(self.w, b)
+        last = max((j for j in wj if _detail_kind(self.w, j) == kind), default=None)
+        if last is None:
+            return False
+        nouns = [j for j in range(last + 1, b) if self.w.content[j]]
+        if not nouns:
+            return False
+        tie = range(nouns[-1] + 1, b)
+        return bool(tie) and not any(
+            self.w.content[j] or self.w.tokens[j].text.lower() in _COORDINATORS for j in tie
+        )
 
     def _spliced(self, wj: list[int]) -> bool:
         """A deletion across a sentence boundary that drops the next sentence's own content

@@ -92,6 +92,10 @@ class ScoreModel:
     #: window states elsewhere, is a substitution, not a word moved
     #: (:func:`spanproof.verify.edits.align_edits`, ``mixups``); False before v9.
     edit_mixups: bool = False
+    #: v10: a compression may not drop a figure (or name) across a clause mark and put a figure
+    #: the window states *later* in its place (:func:`spanproof.verify.edits.align_edits`,
+    #: ``moved_figures``); False before v10.
+    edit_moved_figures: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -150,7 +154,11 @@ V7 = replace(V2, name="v7", finding_gate=True)
 #: generator's calibration half loses a case v6 catches (scripts/probe_run_share.py).
 V8 = replace(V6, name="v8", edit_run_share_min=0.65)
 V9 = replace(V8, name="v9", edit_mixups=True)
-SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9)}
+#: v9 whose compressions keep their figures in place: a shortened copy that drops a number
+#: across a clause mark and aligns its own number to a later mention ("fell by 5 mmHg after 8
+#: weeks" against "... after 12 weeks; 8 participants dropped out") changed the number.
+V10 = replace(V9, name="v10", edit_moved_figures=True)
+SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10)}
 DEFAULT_SCORE_MODEL = "v2"
 
 
@@ -169,7 +177,7 @@ def score_model(name: str, escalation_band: float | None = None) -> ScoreModel:
     try:
         model = SCORE_MODELS[base]
     except KeyError:
-        known = ", ".join(sorted(SCORE_MODELS))
+        known = ", ".join(SCORE_MODELS)  # in version order: v1 … v10
         raise ConfigurationError(f"unknown score model {name!r}; choose one of: {known}") from None
     band = escalation_band
     if sep:
@@ -497,6 +505,7 @@ def edit_alignments(
             changed_runs=runs,
             run_share_min=plan.model.edit_run_share_min,
             mixups=plan.model.edit_mixups,
+            moved_figures=plan.model.edit_moved_figures,
         )
         if alignment.near_copy:
             out[i] = alignment
