@@ -24,6 +24,7 @@ from spanproof.evaluation.realistic import (
     split_of,
 )
 from spanproof.evaluation.rewrite import (
+    carry_number,
     change_scope,
     compress,
     cut_entity_mixup,
@@ -283,6 +284,16 @@ def test_reattribute_number_gives_a_later_figure_to_an_earlier_noun() -> None:
     assert reattribute_number("LDL fell by 30% in the trial, and triglycerides by 15%.") is None
 
 
+def test_carry_number_carries_an_earlier_figure_on_to_a_later_noun() -> None:
+    edit = carry_number("The hazard ratio was 0.8 for men and 0.9 for women in the cohort.")
+    assert edit is not None
+    assert edit.claim == "The hazard ratio was 0.8 for women in the cohort."
+    # Left alone: a list (no noun of the first figure's own), a noun *before* each figure
+    # ("30% and triglycerides by 15%": dropping it would leave a true claim).
+    assert carry_number("Follow-up visits were done at 3 and 12 months after surgery.") is None
+    assert carry_number("Statins lowered LDL by 30% and triglycerides by 15% in the trial.") is None
+
+
 def test_polarity_edits_are_sorted_into_negation_and_direction() -> None:
     direction = flip_polarity("Metformin increased insulin sensitivity in obese adults.")
     assert direction is not None
@@ -407,7 +418,9 @@ def cases() -> list[EditCase]:
 def test_every_kind_is_built_with_its_label(cases: list[EditCase]) -> None:
     kinds = Counter(c.kind for c in cases)
     assert set(kinds) == set(KINDS)
-    assert all(kinds[k] >= 100 for k in KINDS), kinds
+    # carried_number needs two figures each before its own noun in one clause: 85 sentences of
+    # the cited abstracts have them (every other kind has over 100).
+    assert all(kinds[k] >= (80 if k == "carried_number" else 100) for k in KINDS), kinds
     assert all(c.label == LABELS[c.kind] for c in cases)
     assert [c.kind for c in cases] == sorted((c.kind for c in cases), key=KINDS.index)
 

@@ -30,6 +30,9 @@ Negative kinds (the claim is not supported by the window):
 * ``reattributed_number``: of two figures of one shape in one clause, each after its own noun
   ("lowered LDL by 30% and triglycerides by 15%"), the words from the first through the second's
   noun dropped, so the second figure is given to the first one's noun ("lowered LDL by 15%").
+* ``carried_number``: of two figures of one shape in one clause, each *before* its own noun
+  ("0.8 for men and 0.9 for women"), the words from the first figure's noun through the second
+  figure dropped, so the first figure is carried on to the second one's noun ("0.8 for women").
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -80,6 +83,7 @@ import numpy.typing as npt
 from spanproof.evaluation.devdata import scifact_claims, scifact_corpus
 from spanproof.evaluation.rewrite import (
     balanced,
+    carry_number,
     change_scope,
     compress,
     cut_entity_mixup,
@@ -125,6 +129,7 @@ KINDS = (
     "cut_number_mixup",
     "cut_entity_mixup",
     "reattributed_number",
+    "carried_number",
     "verbatim",
     "first_clause",
     "compression",
@@ -134,8 +139,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:15], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[15:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:16], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[16:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -379,6 +384,7 @@ def _edits(
         ("cut_number_mixup", cut_number_mixup(sentence, key)),
         ("cut_entity_mixup", cut_entity_mixup(sentence, key)),
         ("reattributed_number", reattribute_number(sentence, key)),
+        ("carried_number", carry_number(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

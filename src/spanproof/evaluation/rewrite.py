@@ -448,6 +448,41 @@ def reattribute_number(sentence: str, key: str = "") -> Edit | None:
     )
 
 
+def carry_number(sentence: str, key: str = "") -> Edit | None:
+    """Two figures of one shape in one clause, each before its own noun ("0.8 for men and 0.9
+    for women", "12% in the drug group and 20% in the placebo group"): the words from the first
+    figure's noun through the second figure dropped, so the first figure is carried on to the
+    second one's noun ("0.8 for women"). Only where the first figure has a noun of its own
+    before the word that joins the two ("3 and 12 months" → "3 months" drops none and stays
+    true), and only function words stand between that word and the second figure."""
+    mine = _numbers(sentence)
+    options: list[tuple[int, int]] = []
+    for i, first in enumerate(mine):
+        for second in mine[i + 1 :]:
+            between = sentence[first[1] : second[0]]
+            if second[4] != first[4] or second[3] == first[3] or _CLAUSE_MARK.search(between):
+                continue
+            ws = [w.core.lower() for w in words(between)]
+            joins = [k for k, w in enumerate(ws) if w in _COORDINATORS]
+            if not joins or not all(w in STOPWORDS for w in ws[joins[-1] + 1 :]):
+                continue
+            if not any(w.isalpha() and w not in STOPWORDS for w in ws[: joins[-1]]):
+                continue  # the first figure has no noun of its own: a list
+            rest = re.split(r"[,;:(]", sentence[second[1] :], maxsplit=1)[0]
+            if not any(w.core.isalpha() and w.core.lower() not in STOPWORDS for w in words(rest)):
+                continue  # no noun after the second figure to carry the first one on to
+            options.append((first[1], second[1]))
+            break  # the nearest later figure only
+    if not options:
+        return None
+    start, end = options[seeded_hash(key, sentence, "carry") % len(options)]
+    claim = sentence[:start] + sentence[end:]
+    if len(claim.split()) < 6 or not balanced(claim):
+        return None
+    dropped = sentence[start:end].strip()
+    return Edit(claim, f"dropped '{dropped}' (the earlier figure carried on to the later noun)")
+
+
 _HAVE = frozenset({"has", "have", "had"})
 
 
