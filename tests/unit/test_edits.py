@@ -728,6 +728,30 @@ def test_v10_reads_a_later_figure_given_to_an_earlier_noun() -> None:
 
 
 @pytest.mark.parametrize(
+    ("claim", "evidence", "dropped"),
+    [
+        (
+            "The hazard ratio was 0.8 for women in the cohort.",
+            "The hazard ratio was 0.8 for men and 0.9 for women in the cohort.",
+            "men and 0.9 for",
+        ),
+        (
+            "Blood pressure fell by 5 mmHg in the walking group.",
+            "Blood pressure fell by 5 mmHg in the diet group and by 8 mmHg in the walking group.",
+            "diet group and by 8 mmHg in the",
+        ),
+    ],
+    ids=["for-women", "with-unit"],
+)
+def test_v10_reads_an_earlier_figure_carried_on_to_a_later_noun(
+    claim: str, evidence: str, dropped: str
+) -> None:
+    assert moved(claim, evidence, moved_figures=False).outcome == "none"
+    after = moved(claim, evidence, moved_figures=True)
+    assert judgements(after) == [("deletion", "", dropped, "unsupported: different number")]
+
+
+@pytest.mark.parametrize(
     ("claim", "evidence"),
     [
         # One of two figures dropped, no clause mark crossed: "6 months" is still stated.
@@ -763,8 +787,28 @@ def test_v10_reads_a_later_figure_given_to_an_earlier_noun() -> None:
             "Mortality was 20% in the placebo group overall.",
             "Mortality was 12% in the drug group and 20% in the placebo group overall.",
         ),
+        # One figure of a list kept ("3 months" was one of the visits): no noun of its own.
+        (
+            "Follow-up was done at 3 months after surgery.",
+            "Follow-up was done at 3 and 12 months after surgery.",
+        ),
+        # The first figure with its own noun, the rest dropped.
+        (
+            "The hazard ratio was 0.8 for men in the cohort.",
+            "The hazard ratio was 0.8 for men and 0.9 for women in the cohort.",
+        ),
     ],
-    ids=["list", "aside", "abbreviation", "first-clause", "own-figure", "noun-after", "group"],
+    ids=[
+        "list",
+        "aside",
+        "abbreviation",
+        "first-clause",
+        "own-figure",
+        "noun-after",
+        "group",
+        "list-first",
+        "first-own-noun",
+    ],
 )
 def test_v10_still_allows_compressions_that_keep_their_figures(claim: str, evidence: str) -> None:
     assert moved(claim, evidence, moved_figures=True).outcome == "none"

@@ -815,7 +815,10 @@ class _Builder:
             self._add("deletion", [], wj, "contradicted: negation dropped")
         elif self._spliced(wj):
             self._add("deletion", [], wj, "unsupported: joins two sentences' parts")
-        elif self.moved_figures and (kind := self._figure_moved_in(wj)) is not None:
+        elif self.moved_figures and (
+            (kind := self._figure_moved_in(wj)) is not None
+            or (kind := self._figure_carried_on(wj)) is not None
+        ):
             self._add("deletion", [], wj, f"unsupported: different {kind}")
         else:
             self._add("deletion", [], wj, "allowed: compression")
@@ -852,6 +855,39 @@ class _Builder:
             return None  # a bracketed aside dropped whole: "(HPV)", "(n = 53)"
         between = text[self.w.tokens[wj[0]].start : self.w.tokens[b].start]
         if re.search(r"[,;:()\[\]]|[.!?]\s", between) or self._own_noun(wj, b):
+            return "number" if kind == "number" else "entity"
+        return None
+
+    def _figure_carried_on(self, wj: list[int]) -> str | None:
+        """``number`` or ``entity`` when the claim carries a figure on to a later figure's noun:
+        the window says "F1 X <F1's noun> and F2 X <F2's noun>" and the claim "F1 X <F2's noun>"
+        ("0.8 for women" against "0.8 for men and 0.9 for women"; "12% in the placebo group"
+        against "12% in the drug group and 20% in the placebo group"). The deleted words hold a
+        content word (F1's own noun), then a word that joins two phrases, then only function
+        words before F2; after F2 they repeat what follows F1 in the claim (v10). A list item
+        dropped ("at 3 months" from "at 3, 6 and 12 months") has no noun of its own and stays a
+        compression."""
+        before = sorted((p for p in self._pairs() if p[1] < wj[0]), key=lambda p: p[1])
+        for f2 in reversed(wj):  # F2: the last figure that the claim's figure stands for
+            kind = _detail_kind(self.w, f2)
+            if kind is None:
+                continue
+            tail = [self.w.keys[j] for j in wj if j > f2]
+            if len(before) < len(tail) + 1:
+                continue
+            echo = before[len(before) - len(tail) :] if tail else []
+            if [self.c.keys[a] for a, _ in echo] != tail:
+                continue
+            a1, _ = before[len(before) - len(tail) - 1]
+            if _detail_kind(self.c, a1) != kind or self.c.keys[a1] == self.w.keys[f2]:
+                continue
+            joins = [j for j in wj if j < f2 and self.w.tokens[j].text.lower() in _COORDINATORS]
+            if not joins or any(self.w.content[j] for j in range(joins[-1] + 1, f2)):
+                return None
+            if not any(
+                self.w.content[j] and _detail_kind(self.w, j) is None and j < joins[-1] for j in wj
+            ):
+                return None  # no noun of F1's own: a list item dropped
             return "number" if kind == "number" else "entity"
         return None
 
