@@ -412,6 +412,9 @@ def _cut_mixup(
 _COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
 
 
+Number = tuple[int, int, str, str, str]  # (start, end, surface, value, shape): _numbers
+
+
 def reattribute_number(sentence: str, key: str = "") -> Edit | None:
     """Two figures of one shape in one clause, each after its own noun ("lowered LDL by 30% and
     triglycerides by 15%"): the words from the first figure through the second's noun are
@@ -420,31 +423,19 @@ def reattribute_number(sentence: str, key: str = "") -> Edit | None:
     ("triglycerides by 15%", not "for men and 0.9 for women", whose "men" belongs to the
     figure before it), and the dropped words hold a content word ("3 and 6 months" → "6 months"
     drops none and stays true)."""
-    mine = _numbers(sentence)
-    options: list[tuple[int, int]] = []
-    for i, first in enumerate(mine):
-        for second in mine[i + 1 :]:
-            dropped = sentence[first[0] : second[0]]
-            if second[4] != first[4] or second[3] == first[3] or _CLAUSE_MARK.search(dropped):
-                continue
-            ws = [w.core.lower() for w in words(dropped)]
-            content = [k for k, w in enumerate(ws) if w.isalpha() and w not in STOPWORDS]
-            if len(content) < 1 or content[-1] == len(ws) - 1:
-                continue  # no noun of its own, or the noun sits right against the figure
-            tie = ws[content[-1] + 1 :]
-            if any(w in _COORDINATORS for w in tie) or not all(w in STOPWORDS for w in tie):
-                continue
-            options.append((first[0], second[0]))
-            break  # the nearest later figure only
-    if not options:
-        return None
-    start, end = options[seeded_hash(key, sentence, "reattribute") % len(options)]
-    claim = sentence[:start] + sentence[end:]
-    if len(claim.split()) < 6 or not balanced(claim):
-        return None
-    return Edit(
-        claim,
-        f"dropped '{sentence[start:end].strip()}' (the later figure given to the earlier noun)",
+
+    def span(first: Number, second: Number) -> tuple[int, int] | None:
+        ws = [w.core.lower() for w in words(sentence[first[0] : second[0]])]
+        content = [k for k, w in enumerate(ws) if w.isalpha() and w not in STOPWORDS]
+        if len(content) < 1 or content[-1] == len(ws) - 1:
+            return None  # no noun of its own, or the noun sits right against the figure
+        tie = ws[content[-1] + 1 :]
+        if any(w in _COORDINATORS for w in tie) or not all(w in STOPWORDS for w in tie):
+            return None
+        return first[0], second[0]
+
+    return _drop_between_figures(
+        sentence, key, "reattribute", span, "the later figure given to the earlier noun"
     )
 
 
@@ -455,32 +446,52 @@ def carry_number(sentence: str, key: str = "") -> Edit | None:
     second one's noun ("0.8 for women"). Only where the first figure has a noun of its own
     before the word that joins the two ("3 and 12 months" → "3 months" drops none and stays
     true), and only function words stand between that word and the second figure."""
+
+    def span(first: Number, second: Number) -> tuple[int, int] | None:
+        ws = [w.core.lower() for w in words(sentence[first[1] : second[0]])]
+        joins = [k for k, w in enumerate(ws) if w in _COORDINATORS]
+        if not joins or not all(w in STOPWORDS for w in ws[joins[-1] + 1 :]):
+            return None
+        if not any(w.isalpha() and w not in STOPWORDS for w in ws[: joins[-1]]):
+            return None  # the first figure has no noun of its own: a list
+        rest = re.split(r"[,;:(]", sentence[second[1] :], maxsplit=1)[0]
+        if not any(w.core.isalpha() and w.core.lower() not in STOPWORDS for w in words(rest)):
+            return None  # no noun after the second figure to carry the first one on to
+        return first[1], second[1]
+
+    return _drop_between_figures(
+        sentence, key, "carry", span, "the earlier figure carried on to the later noun"
+    )
+
+
+def _drop_between_figures(
+    sentence: str,
+    key: str,
+    tag: str,
+    span: Callable[[Number, Number], tuple[int, int] | None],
+    why: str,
+) -> Edit | None:
+    """For each figure, the nearest later one of the same shape and another value in the same
+    clause for which ``span`` gives the characters to drop; one of them dropped (seeded)."""
     mine = _numbers(sentence)
     options: list[tuple[int, int]] = []
     for i, first in enumerate(mine):
         for second in mine[i + 1 :]:
-            between = sentence[first[1] : second[0]]
-            if second[4] != first[4] or second[3] == first[3] or _CLAUSE_MARK.search(between):
+            if second[4] != first[4] or second[3] == first[3]:
                 continue
-            ws = [w.core.lower() for w in words(between)]
-            joins = [k for k, w in enumerate(ws) if w in _COORDINATORS]
-            if not joins or not all(w in STOPWORDS for w in ws[joins[-1] + 1 :]):
+            if _CLAUSE_MARK.search(sentence[first[0] : second[0]]):
                 continue
-            if not any(w.isalpha() and w not in STOPWORDS for w in ws[: joins[-1]]):
-                continue  # the first figure has no noun of its own: a list
-            rest = re.split(r"[,;:(]", sentence[second[1] :], maxsplit=1)[0]
-            if not any(w.core.isalpha() and w.core.lower() not in STOPWORDS for w in words(rest)):
-                continue  # no noun after the second figure to carry the first one on to
-            options.append((first[1], second[1]))
-            break  # the nearest later figure only
+            found = span(first, second)
+            if found is not None:
+                options.append(found)
+                break  # the nearest later figure only
     if not options:
         return None
-    start, end = options[seeded_hash(key, sentence, "carry") % len(options)]
+    start, end = options[seeded_hash(key, sentence, tag) % len(options)]
     claim = sentence[:start] + sentence[end:]
     if len(claim.split()) < 6 or not balanced(claim):
         return None
-    dropped = sentence[start:end].strip()
-    return Edit(claim, f"dropped '{dropped}' (the earlier figure carried on to the later noun)")
+    return Edit(claim, f"dropped '{sentence[start:end].strip()}' ({why})")
 
 
 _HAVE = frozenset({"has", "have", "had"})
