@@ -572,8 +572,15 @@ MIXED_EVIDENCE = "TNF induced IL-6 in macrophages, and IL-10 was measured in ser
 MIXED_CLAIM = "TNF induced IL-10 in macrophages."  # IL-6 and IL-10 of one sentence mixed up
 
 
-def mixed(claim: str, evidence: str, mixups: bool) -> EditCheck:
-    alignment = align_edits(claim, evidence, changed_runs=2, run_share_min=0.65, mixups=mixups)
+def mixed(claim: str, evidence: str, mixups: bool, moved_figures: bool = False) -> EditCheck:
+    alignment = align_edits(
+        claim,
+        evidence,
+        changed_runs=2,
+        run_share_min=0.65,
+        mixups=mixups,
+        moved_figures=moved_figures,
+    )
     return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
 
 
@@ -683,24 +690,12 @@ CUT_EVIDENCE = "Systolic blood pressure fell by 5 mmHg after 12 weeks; 8 partici
 CUT_CLAIM = "Systolic blood pressure fell by 5 mmHg after 8 weeks."  # 12 dropped, the later 8 in
 
 
-def moved(claim: str, evidence: str, moved_figures: bool) -> EditCheck:
-    alignment = align_edits(
-        claim,
-        evidence,
-        changed_runs=2,
-        run_share_min=0.65,
-        mixups=True,
-        moved_figures=moved_figures,
-    )
-    return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
-
-
 def test_v10_reads_a_later_figure_put_in_place_of_a_dropped_one() -> None:
     # Up to v9: "8" aligns in order to "8 participants", "weeks" reads as moved and
     # "12" as a compression, and all are allowed. v10: "8" took the dropped "12"'s place.
-    before = moved(CUT_CLAIM, CUT_EVIDENCE, moved_figures=False)
+    before = mixed(CUT_CLAIM, CUT_EVIDENCE, mixups=True, moved_figures=False)
     assert before.outcome == "none"
-    after = moved(CUT_CLAIM, CUT_EVIDENCE, moved_figures=True)
+    after = mixed(CUT_CLAIM, CUT_EVIDENCE, mixups=True, moved_figures=True)
     assert after.outcome == "unsupported"
     assert judgements(after) == [
         ("transposition", "weeks", "weeks", "allowed: words reordered"),
@@ -711,8 +706,8 @@ def test_v10_reads_a_later_figure_put_in_place_of_a_dropped_one() -> None:
 def test_v10_reads_a_later_name_put_in_place_of_a_dropped_one() -> None:
     evidence = "Such defects are mimicked by downregulation of OSBP, a VAP interactor."
     claim = "Such defects are mimicked by downregulation of VAP."
-    assert moved(claim, evidence, moved_figures=False).outcome == "none"
-    after = moved(claim, evidence, moved_figures=True)
+    assert mixed(claim, evidence, mixups=True, moved_figures=False).outcome == "none"
+    after = mixed(claim, evidence, mixups=True, moved_figures=True)
     assert after.outcome == "unsupported"
     assert judgements(after) == [("deletion", "", "OSBP, a", "unsupported: different entity")]
 
@@ -720,8 +715,8 @@ def test_v10_reads_a_later_name_put_in_place_of_a_dropped_one() -> None:
 def test_v10_reads_a_later_figure_given_to_an_earlier_noun() -> None:
     evidence = "Statins lowered LDL cholesterol by 30% and triglycerides by 15% in the trial."
     claim = "Statins lowered LDL cholesterol by 15% in the trial."  # the 15% is the triglycerides'
-    assert moved(claim, evidence, moved_figures=False).outcome == "none"
-    after = moved(claim, evidence, moved_figures=True)
+    assert mixed(claim, evidence, mixups=True, moved_figures=False).outcome == "none"
+    after = mixed(claim, evidence, mixups=True, moved_figures=True)
     assert judgements(after) == [
         ("deletion", "", "30% and triglycerides by", "unsupported: different number")
     ]
@@ -746,8 +741,8 @@ def test_v10_reads_a_later_figure_given_to_an_earlier_noun() -> None:
 def test_v10_reads_an_earlier_figure_carried_on_to_a_later_noun(
     claim: str, evidence: str, dropped: str
 ) -> None:
-    assert moved(claim, evidence, moved_figures=False).outcome == "none"
-    after = moved(claim, evidence, moved_figures=True)
+    assert mixed(claim, evidence, mixups=True, moved_figures=False).outcome == "none"
+    after = mixed(claim, evidence, mixups=True, moved_figures=True)
     assert judgements(after) == [("deletion", "", dropped, "unsupported: different number")]
 
 
@@ -811,7 +806,7 @@ def test_v10_reads_an_earlier_figure_carried_on_to_a_later_noun(
     ],
 )
 def test_v10_still_allows_compressions_that_keep_their_figures(claim: str, evidence: str) -> None:
-    assert moved(claim, evidence, moved_figures=True).outcome == "none"
+    assert mixed(claim, evidence, mixups=True, moved_figures=True).outcome == "none"
 
 
 def test_v10_is_v9_with_moved_figures_and_changes_nothing_else_here() -> None:

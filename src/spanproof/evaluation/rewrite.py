@@ -29,6 +29,7 @@ from spanproof.evaluation.substitution import (
 )
 from spanproof.text.numerics import canonical_number
 from spanproof.text.tokens import segments
+from spanproof.verify.edits import COORDINATORS
 from spanproof.verify.gates import direction_of, is_negation
 
 _DIRECTED = (
@@ -342,7 +343,9 @@ _PREPOSITION_START = re.compile(
 )
 
 
-Mention = tuple[int, int, str, str, str]  # (start, end, surface, key, shape)
+#: (start, end, surface, key, shape): a number of :func:`_numbers` (its key the canonical
+#: value) or a name of :func:`entity_mentions`.
+Mention = tuple[int, int, str, str, str]
 
 
 def cut_number_mixup(sentence: str, key: str = "") -> Edit | None:
@@ -408,13 +411,6 @@ def _cut_mixup(
     return Edit(claim, f"{old} -> {new} (stated later in the sentence), cut at the clause mark")
 
 
-#: Words that join two figures' phrases: a noun before one of them belongs to the one before.
-_COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
-
-
-Number = tuple[int, int, str, str, str]  # (start, end, surface, value, shape): _numbers
-
-
 def reattribute_number(sentence: str, key: str = "") -> Edit | None:
     """Two figures of one shape in one clause, each after its own noun ("lowered LDL by 30% and
     triglycerides by 15%"): the words from the first figure through the second's noun are
@@ -424,13 +420,13 @@ def reattribute_number(sentence: str, key: str = "") -> Edit | None:
     figure before it), and the dropped words hold a content word ("3 and 6 months" → "6 months"
     drops none and stays true)."""
 
-    def span(first: Number, second: Number) -> tuple[int, int] | None:
+    def span(first: Mention, second: Mention) -> tuple[int, int] | None:
         ws = [w.core.lower() for w in words(sentence[first[0] : second[0]])]
         content = [k for k, w in enumerate(ws) if w.isalpha() and w not in STOPWORDS]
         if len(content) < 1 or content[-1] == len(ws) - 1:
             return None  # no noun of its own, or the noun sits right against the figure
         tie = ws[content[-1] + 1 :]
-        if any(w in _COORDINATORS for w in tie) or not all(w in STOPWORDS for w in tie):
+        if any(w in COORDINATORS for w in tie) or not all(w in STOPWORDS for w in tie):
             return None
         return first[0], second[0]
 
@@ -447,9 +443,9 @@ def carry_number(sentence: str, key: str = "") -> Edit | None:
     before the word that joins the two ("3 and 12 months" → "3 months" drops none and stays
     true), and only function words stand between that word and the second figure."""
 
-    def span(first: Number, second: Number) -> tuple[int, int] | None:
+    def span(first: Mention, second: Mention) -> tuple[int, int] | None:
         ws = [w.core.lower() for w in words(sentence[first[1] : second[0]])]
-        joins = [k for k, w in enumerate(ws) if w in _COORDINATORS]
+        joins = [k for k, w in enumerate(ws) if w in COORDINATORS]
         if not joins or not all(w in STOPWORDS for w in ws[joins[-1] + 1 :]):
             return None
         if not any(w.isalpha() and w not in STOPWORDS for w in ws[: joins[-1]]):
@@ -468,7 +464,7 @@ def _drop_between_figures(
     sentence: str,
     key: str,
     tag: str,
-    span: Callable[[Number, Number], tuple[int, int] | None],
+    span: Callable[[Mention, Mention], tuple[int, int] | None],
     why: str,
 ) -> Edit | None:
     """For each figure, the nearest later one of the same shape and another value in the same

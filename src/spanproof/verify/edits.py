@@ -134,7 +134,7 @@ _ANTONYMS = frozenset(
     for pair in ((a, b), (b, a))
 )
 #: Words that join two phrases: a noun before one belongs to the figure before it (v10).
-_COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
+COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
 _NEGATING_PREFIXES = ("non", "un", "in", "im", "ir", "dis", "anti")
 
 
@@ -393,10 +393,10 @@ def align_edits(
             as a word moved when, at its own place, the window holds another number or name
             the claim lacks: the claim mixed two of the window's figures or names up, a
             substitution (score model v9; False under v4, v6 and v8).
-        moved_figures: a deletion that drops a number or a name across a clause mark, where the
-            claim's next word is a number or name of the same kind aligned to a *later* mention,
-            is no compression: the claim put a later figure in the dropped one's place (score
-            model v10; False before it).
+        moved_figures: a deletion that drops a number or a name is no compression when the
+            claim fills its place with one of the same kind that the window states later, past
+            a clause mark or taken from another noun, or carries an earlier figure on to a later
+            figure's noun (score model v10; False before it).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -568,6 +568,11 @@ def _letter_names(text: Text) -> frozenset[int]:
         if before and before[-1] not in ".!?:;":
             out.add(k)
     return frozenset(out)
+
+
+#: How a judgement names each kind of :func:`_detail_kind` ("different number", "different
+#: entity").
+_JUDGED_KIND = {"number": "number", "name": "entity"}
 
 
 def _detail_kind(text: Text, k: int) -> str | None:
@@ -846,7 +851,7 @@ class _Builder:
             k += 1  # "by" in "by 15%": function words that tie the figure to what precedes
         a, b = later[k]
         kind = _detail_kind(self.c, a)
-        if kind not in dropped or self.c.keys[a] in {self.w.keys[j] for j in wj}:
+        if kind is None or kind not in dropped or self.c.keys[a] in {self.w.keys[j] for j in wj}:
             return None
         text = self.w.text
         opens = text[: self.w.tokens[wj[0]].start].rstrip()[-1:]
@@ -855,7 +860,7 @@ class _Builder:
             return None  # a bracketed aside dropped whole: "(HPV)", "(n = 53)"
         between = text[self.w.tokens[wj[0]].start : self.w.tokens[b].start]
         if re.search(r"[,;:()\[\]]|[.!?]\s", between) or self._own_noun(wj, b):
-            return "number" if kind == "number" else "entity"
+            return _JUDGED_KIND[kind]
         return None
 
     def _figure_carried_on(self, wj: list[int]) -> str | None:
@@ -881,14 +886,14 @@ class _Builder:
             a1, _ = before[len(before) - len(tail) - 1]
             if _detail_kind(self.c, a1) != kind or self.c.keys[a1] == self.w.keys[f2]:
                 continue
-            joins = [j for j in wj if j < f2 and self.w.tokens[j].text.lower() in _COORDINATORS]
+            joins = [j for j in wj if j < f2 and self.w.tokens[j].text.lower() in COORDINATORS]
             if not joins or any(self.w.content[j] for j in range(joins[-1] + 1, f2)):
                 return None
             if not any(
                 self.w.content[j] and _detail_kind(self.w, j) is None and j < joins[-1] for j in wj
             ):
                 return None  # no noun of F1's own: a list item dropped
-            return "number" if kind == "number" else "entity"
+            return _JUDGED_KIND[kind]
         return None
 
     def _own_noun(self, wj: list[int], b: int) -> bool:
@@ -905,7 +910,7 @@ class _Builder:
             return False
         tie = range(nouns[-1] + 1, b)
         return bool(tie) and not any(
-            self.w.content[j] or self.w.tokens[j].text.lower() in _COORDINATORS for j in tie
+            self.w.content[j] or self.w.tokens[j].text.lower() in COORDINATORS for j in tie
         )
 
     def _spliced(self, wj: list[int]) -> bool:
