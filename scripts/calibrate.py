@@ -532,6 +532,7 @@ REALISTIC_GOALS = {
     "cut_entity_mixup": "≥ 98% not supported (as entity substitution)",
     "reattributed_number": "100% not supported (as number swap)",
     "carried_number": "100% not supported (as number swap)",
+    "unit_swap": "100% not supported (as number swap)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -568,9 +569,10 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "states; in `cut_number_mixup` and `cut_entity_mixup` the sentence cut at a clause mark "
         "after a number or a name, swapped for one the sentence states after the cut; in "
         "`reattributed_number` the words from one figure through the next figure's own noun "
-        "dropped, so that figure is given to the first one's noun, and in `carried_number` "
+        "dropped, so that figure is given to the first one's noun, in `carried_number` "
         "the words from one figure's noun through the next figure, so the first is carried on "
-        "to the next one's noun), or faithfully "
+        "to the next one's noun, and in `unit_swap` a figure's unit replaced by another of "
+        "its dimension or a percentage for an absolute unit and back), or faithfully "
         "shortened, against its evidence window (the sentence and none, one or both "
         "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "
         "rationale sentences, and `reworded_substitution` the same claims with an entity or a "

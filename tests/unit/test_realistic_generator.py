@@ -35,6 +35,7 @@ from spanproof.evaluation.rewrite import (
     reattribute_number,
     swap_number,
     swap_roles,
+    swap_unit,
 )
 from spanproof.evaluation.substitution import (
     EntityContexts,
@@ -292,6 +293,38 @@ def test_carry_number_carries_an_earlier_figure_on_to_a_later_noun() -> None:
     # ("30% and triglycerides by 15%": dropping it would leave a true claim).
     assert carry_number("Follow-up visits were done at 3 and 12 months after surgery.") is None
     assert carry_number("Statins lowered LDL by 30% and triglycerides by 15% in the trial.") is None
+
+
+def test_swap_unit_changes_a_figures_unit_and_keeps_its_number() -> None:
+    # A unit another figure of the window carries is preferred: the percentage becomes mg.
+    sentence = "LDL cholesterol fell by 30% at 6 weeks in the trial."
+    window = "Patients took 40 mg of atorvastatin daily. " + sentence
+    edit = swap_unit(sentence, window, "k")
+    assert edit is not None
+    assert edit.claim in {
+        "LDL cholesterol fell by 30 mg at 6 weeks in the trial.",
+        "LDL cholesterol fell by 30% at 6 days in the trial.",
+        "LDL cholesterol fell by 30% at 6 months in the trial.",
+        "LDL cholesterol fell by 30% at 6 years in the trial.",
+    }
+    # Every seed changes one figure's unit and nothing else; the same key, the same edit.
+    claims = {swap_unit(sentence, window, str(k)).claim for k in range(40)}  # type: ignore[union-attr]
+    assert "LDL cholesterol fell by 30 mg at 6 weeks in the trial." in claims
+    assert len(claims) > 1 and swap_unit(sentence, window, "k") == edit
+    # An absolute change may become a percentage; a hyphenated unit stays singular.
+    mmhg = swap_unit("Systolic pressure fell by 5 mmHg in the group.", "", "k")
+    assert mmhg is not None and mmhg.claim == "Systolic pressure fell by 5% in the group."
+    week = swap_unit("Weight fell in the 12-week trial.", "", "k")
+    assert week is not None and re.fullmatch(
+        r"Weight fell in the 12-(day|month|year) trial\.", week.claim
+    )
+    # Left alone: a percentage whose window gives no absolute unit (a duration is none), a
+    # figure without a unit, a decimal written with a middle dot ("5·2 years" is no "2 years").
+    timed = swap_unit("Mortality was 12% after 6 months.", "Mortality was 12% after 6 months.", "k")
+    assert timed is not None and timed.claim.startswith("Mortality was 12% after 6 ")
+    assert swap_unit("Mortality was 12% in the drug group.", "", "k") is None
+    assert swap_unit("The trial enrolled 120 patients.", "", "k") is None
+    assert swap_unit("Follow-up lasted 5·2 years.", "", "k") is None
 
 
 def test_polarity_edits_are_sorted_into_negation_and_direction() -> None:

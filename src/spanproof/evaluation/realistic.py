@@ -33,6 +33,10 @@ Negative kinds (the claim is not supported by the window):
 * ``carried_number``: of two figures of one shape in one clause, each *before* its own noun
   ("0.8 for men and 0.9 for women"), the words from the first figure's noun through the second
   figure dropped, so the first figure is carried on to the second one's noun ("0.8 for women").
+* ``unit_swap``: a figure's unit replaced, its number kept: another unit of the same dimension
+  ("after 12 weeks" → "after 12 months", "40 mg" → "40 g"), or a percentage for an absolute
+  change and back ("fell by 5 mmHg" → "fell by 5%"), preferring a unit that another figure of
+  the window carries.
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -94,6 +98,7 @@ from spanproof.evaluation.rewrite import (
     reattribute_number,
     swap_number,
     swap_roles,
+    swap_unit,
 )
 from spanproof.evaluation.substitution import (
     HEADINGS,
@@ -130,6 +135,7 @@ KINDS = (
     "cut_entity_mixup",
     "reattributed_number",
     "carried_number",
+    "unit_swap",
     "verbatim",
     "first_clause",
     "compression",
@@ -139,8 +145,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:16], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[16:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:17], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[17:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -385,6 +391,7 @@ def _edits(
         ("cut_entity_mixup", cut_entity_mixup(sentence, key)),
         ("reattributed_number", reattribute_number(sentence, key)),
         ("carried_number", carry_number(sentence, key)),
+        ("unit_swap", swap_unit(sentence, window, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

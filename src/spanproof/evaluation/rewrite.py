@@ -490,6 +490,80 @@ def _drop_between_figures(
     return Edit(claim, f"dropped '{sentence[start:end].strip()}' ({why})")
 
 
+#: Units a generated unit swap reads and writes, by dimension (singular, plural); mass and
+#: volume units have no plural. Written apart from the edit check's own unit list.
+_UNIT_DIMENSIONS: tuple[tuple[tuple[str, str], ...], ...] = (
+    (("day", "days"), ("week", "weeks"), ("month", "months"), ("year", "years")),
+    (("hour", "hours"), ("minute", "minutes")),
+    (("mg", "mg"), ("g", "g"), ("kg", "kg"), ("µg", "µg")),
+    (("mL", "mL"), ("L", "L")),
+    (("mmHg", "mmHg"),),
+)
+_UNIT_WORDS = {
+    form: (d, u)
+    for d, dim in enumerate(_UNIT_DIMENSIONS)
+    for u, forms in enumerate(dim)
+    for form in forms
+}
+#: A figure with its unit: "30%", "30 %", "12 weeks", "12-week", "40 mg".
+_FIGURE_UNIT = re.compile(
+    r"(?<![\w.,·-])(\d+(?:[.,]\d+)?)(?:(\s?%)|([ -])("
+    + "|".join(sorted((re.escape(f) for f in _UNIT_WORDS), key=len, reverse=True))
+    + r")(?![\w/-]))"
+)
+
+
+#: The percent sign's place among the units: (dimension, unit) of no dimension.
+_PERCENT = (-1, -1)
+
+
+def _figure_units(text: str) -> list[tuple[re.Match[str], tuple[int, int]]]:
+    """Each figure with a unit in ``text`` and its unit: (dimension, unit) or :data:`_PERCENT`."""
+    return [
+        (m, _PERCENT if m.group(2) else _UNIT_WORDS[m.group(4)])
+        for m in _FIGURE_UNIT.finditer(text)
+    ]
+
+
+def _unit_written(unit: tuple[int, int], like: str, figure: str) -> str:
+    """``unit`` written after ``figure`` the way ``like`` was: "%" joined, a word after a space
+    (after a hyphen when ``like`` was "12-week"), singular after 1 or before a hyphen."""
+    if unit == _PERCENT:
+        return "%"
+    singular = like.startswith("-") or canonical_number(figure) == "1.0"
+    return ("-" if like.startswith("-") else " ") + _UNIT_DIMENSIONS[unit[0]][unit[1]][
+        0 if singular else 1
+    ]
+
+
+def swap_unit(sentence: str, window: str, key: str = "") -> Edit | None:
+    """One figure's unit replaced, its number kept: by another unit of the same dimension ("after
+    12 weeks" → "after 12 months", "40 mg" → "40 g"), or a percentage for an absolute change
+    and back ("fell by 5 mmHg" → "fell by 5%", "fell by 30%" → "fell by 30 mg" where the window
+    gives another figure in mg; never a duration as a percentage). A unit that another figure
+    of the *window* carries is preferred (the new unit is in the evidence, only not here); a
+    percentage whose window gives no absolute unit is left alone."""
+    stated = {unit for _, unit in _figure_units(window)}
+    options: list[tuple[re.Match[str], list[tuple[int, int]]]] = []
+    for match, (d, u) in _figure_units(sentence):
+        if (d, u) == _PERCENT:  # a duration or a time is no percentage's unit
+            found = sorted(x for x in stated if x[0] > 1)
+        else:
+            found = [(d, k) for k in range(len(_UNIT_DIMENSIONS[d])) if k != u]
+            found += [_PERCENT] if d > 1 else []
+            found = [x for x in found if x in stated] or found
+        if found:
+            options.append((match, found))
+    if not options:
+        return None
+    match, found = options[seeded_hash(key, sentence, "unit") % len(options)]
+    new = found[seeded_hash(key, sentence, match.group(0), "unit") % len(found)]
+    figure = match.group(1)
+    written = figure + _unit_written(new, match.group(3) or "", figure)
+    claim = sentence[: match.start()] + written + sentence[match.end() :]
+    return Edit(claim, f"{match.group(0).strip()} -> {written}")
+
+
 _HAVE = frozenset({"has", "have", "had"})
 
 
