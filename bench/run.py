@@ -37,6 +37,7 @@ from spanproof.verify.scoring import (
     V8,
     V9,
     V10,
+    V11,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -170,7 +171,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         # a judge that remembers nothing; "uncached": neither cached.
         judge = JudgeChecker()
         judge_uncached = JudgeChecker(cache_batches=0, cache_pairs=0)
-        for model in (V1, V2, V3, every, V4, V5, V6, V8, V9, V10):
+        for model in (V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11):
             judged = model.combiner is not None
             checker = judge if judged else cross_encoder
             cold_checker = judge_uncached if judged else cross_encoder
@@ -252,7 +253,10 @@ def render(results: dict[str, Any]) -> str:
         "(v8 reading two of the window's figures or names mixed up): cached median "
         f"{v['v9']['cached_median_ms']} ms (p95 {v['v9']['cached_p95_ms']} ms). Score model v10 "
         "(v9 whose shortened copies keep their figures in place): cached median "
-        f"{v['v10']['cached_median_ms']} ms (p95 {v['v10']['cached_p95_ms']} ms). Repeated runs "
+        f"{v['v10']['cached_median_ms']} ms (p95 {v['v10']['cached_p95_ms']} ms). Score model v11 "
+        "(v10 whose copied figures keep their units and whose claims' citation markers are no "
+        f"words): cached median {v['v11']['cached_median_ms']} ms (p95 "
+        f"{v['v11']['cached_p95_ms']} ms). Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",
         "",

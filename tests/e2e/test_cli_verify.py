@@ -224,6 +224,31 @@ def test_score_model_v10_reads_a_later_figure_put_into_a_shortened_copy(tmp_path
     ]
 
 
+def test_score_model_v11_reads_a_figure_given_another_unit(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [{"id": "S1", "text": "Systolic blood pressure fell by 5 mmHg after 12 weeks of walking."}],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "Systolic blood pressure fell by 5% after 12 weeks of walking."},
+            {"id": "b", "text": "Systolic blood pressure fell by 5 mm Hg after 12 weeks."},
+        ],
+    )
+    reports = by_model(claims, evidence, ("v2", "v10", "v11"))
+    # the tokens carry no "%": up to v10 the unit reads as dropped, a compression
+    assert reports["v2"]["a"]["verdict"] == reports["v10"]["a"]["verdict"] == "supported"
+    v11 = reports["v11"]
+    assert v11["a"]["verdict"] == "unsupported"
+    assert ("substitution", "5%", "5 mmHg", "unsupported: different unit") in [
+        (e["op"], e["claim"]["text"], e["evidence"]["text"], e["judgement"])
+        for e in v11["a"]["edits"]
+    ]
+    # the same unit written another way stays supported
+    assert v11["b"]["verdict"] == "supported"
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

@@ -23,6 +23,7 @@ from spanproof.verify.edits import (
     prepare_evidence,
     prepare_text,
     run_share,
+    unit_of,
     window_share,
 )
 from spanproof.verify.scoring import (
@@ -33,6 +34,7 @@ from spanproof.verify.scoring import (
     V8,
     V9,
     V10,
+    V11,
     ScoreModel,
     score_model,
 )
@@ -343,15 +345,25 @@ def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: 
 
 
 @settings(max_examples=150, deadline=None)
-@given(sentences=st.lists(_sentence, min_size=1, max_size=5), pick=st.integers(0, 4))
-def test_under_v10_any_sentence_of_the_window_is_never_capped(
-    sentences: list[str], pick: int
+@given(
+    sentences=st.lists(_sentence, min_size=1, max_size=5),
+    pick=st.integers(0, 4),
+    units=st.booleans(),
+)
+def test_under_v10_and_v11_any_sentence_of_the_window_is_never_capped(
+    sentences: list[str], pick: int, units: bool
 ) -> None:
     window = prepare_evidence("S1", " ".join(sentences))
     for sentence in window.body.text.split(". "):
         claim = sentence if sentence.endswith(".") else sentence + "."
         alignment = align_edits(
-            claim, window, changed_runs=2, run_share_min=0.65, mixups=True, moved_figures=True
+            claim,
+            window,
+            changed_runs=2,
+            run_share_min=0.65,
+            mixups=True,
+            moved_figures=True,
+            units=units,
         )
         result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
         assert result.outcome == "none", (claim, result)
@@ -572,7 +584,9 @@ MIXED_EVIDENCE = "TNF induced IL-6 in macrophages, and IL-10 was measured in ser
 MIXED_CLAIM = "TNF induced IL-10 in macrophages."  # IL-6 and IL-10 of one sentence mixed up
 
 
-def mixed(claim: str, evidence: str, mixups: bool, moved_figures: bool = False) -> EditCheck:
+def mixed(
+    claim: str, evidence: str, mixups: bool, moved_figures: bool = False, units: bool = False
+) -> EditCheck:
     alignment = align_edits(
         claim,
         evidence,
@@ -580,6 +594,7 @@ def mixed(claim: str, evidence: str, mixups: bool, moved_figures: bool = False) 
         run_share_min=0.65,
         mixups=mixups,
         moved_figures=moved_figures,
+        units=units,
     )
     return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
 
@@ -641,9 +656,9 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", ["v9", "v10"])
+@pytest.mark.parametrize("model", ["v9", "v10", "v11"])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
-def test_a_v9_or_v10_trace_replays_exactly(model: str, record: bool) -> None:
+def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
     assert trace.models["score_model"] == model and any("edits" in c for c in trace.claims)
     assert replay(trace).ok
@@ -813,3 +828,116 @@ def test_v10_is_v9_with_moved_figures_and_changes_nothing_else_here() -> None:
     assert SCORE_MODELS["v10"] is V10 and V10.edit_moved_figures and not V9.edit_moved_figures
     assert replace(V10, name="v9", edit_moved_figures=False) == V9
     assert_one_rule_more(V10, V9, CUT_CLAIM, CUT_EVIDENCE)
+
+
+# v11: a copied figure keeps its unit --------------------------------------------------------------
+UNIT_EVIDENCE = "Systolic blood pressure fell by 5 mmHg after 12 weeks of daily walking."
+UNIT_CLAIM = "Systolic blood pressure fell by 5% after 12 weeks of daily walking."
+
+
+@pytest.mark.parametrize(
+    ("text", "figure", "unit"),
+    [
+        ("fell by 5% after", "5", "%"),
+        ("fell by 30 % in", "30", "%"),
+        ("fell by 30 per cent in", "30", "%"),
+        ("fell by 5 mmHg", "5", "mmhg"),
+        ("fell by 5 mm Hg", "5", "mmhg"),
+        ("a 12-week trial", "12", "week"),
+        ("after two weeks", "two", "week"),
+        ("rose by 3 percentage points", "3", "pp"),
+        ("after 12 participants", "12", "count"),
+        ("96-covid-19-patients-recover", "96", None),  # a slug, not a count
+        ("COVID-19-related deaths", "19", None),
+        ("(n = 12) overall", "12", None),
+        ("by 30 in all", "30", None),
+    ],
+)
+def test_a_figure_reads_its_unit(text: str, figure: str, unit: str | None) -> None:
+    prepared = prepare_text(text)
+    k = next(i for i, t in enumerate(prepared.tokens) if t.text == figure)
+    assert prepared.units[k] == unit
+    assert unit_of(prepared.text, prepared.tokens, prepared.content, k) == unit
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "claim_figure", "evidence_figure"),
+    [
+        (UNIT_CLAIM, UNIT_EVIDENCE, "5%", "5 mmHg"),
+        # The percent sign is the only change: the tokens alone quote the span word for word.
+        ("LDL cholesterol fell by 30%.", "LDL cholesterol fell by 30 mg/dL.", "30%", "30 mg"),
+        # The new unit is in the window, so an insertion check alone would allow it.
+        (
+            "LDL cholesterol fell by 30 mg at 6 months.",
+            "Patients took 40 mg daily, and LDL cholesterol fell by 30% at 6 months.",
+            "30 mg",
+            "30%",
+        ),
+        (
+            "Systolic blood pressure fell by 5 mmHg after 12 participants.",
+            "Systolic blood pressure fell by 5 mmHg after 12 weeks; 8 participants dropped out.",
+            "12 participants",
+            "12 weeks",
+        ),
+    ],
+    ids=["percent-for-mmHg", "percent-only", "unit-stated-elsewhere", "count-for-weeks"],
+)
+def test_v11_reads_a_copied_figure_given_another_unit(
+    claim: str, evidence: str, claim_figure: str, evidence_figure: str
+) -> None:
+    before = mixed(claim, evidence, mixups=True, moved_figures=True)
+    after = mixed(claim, evidence, mixups=True, moved_figures=True, units=True)
+    assert after.outcome == "unsupported"
+    unit_edits = [e for e in after.edits if e.judgement == "unsupported: different unit"]
+    assert [(e.claim_text, e.evidence_text) for e in unit_edits] == [
+        (claim_figure, evidence_figure)
+    ]
+    assert not any(e.judgement == "unsupported: different unit" for e in before.edits)
+
+
+def test_v10_misses_a_percent_for_an_absolute_unit_that_v11_reads() -> None:
+    assert mixed(UNIT_CLAIM, UNIT_EVIDENCE, mixups=True, moved_figures=True).outcome == "none"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Systolic blood pressure fell by 5 mm Hg.", "Systolic blood pressure fell by 5 mmHg."),
+        ("LDL cholesterol fell by 30 percent.", "LDL cholesterol fell by 30%."),
+        ("LDL cholesterol fell by 30%.", "LDL cholesterol fell by 30 %."),
+        ("Weight fell in the 12-week trial.", "Weight fell in the 12 weeks trial."),
+        ("Weight fell after 2 weeks of walking.", "Weight fell after two weeks of walking."),
+        ("IL-6 levels rose by 30% in the cohort.", "IL-6 levels rose by 30% in the cohort."),
+        # A unit dropped is a compression: "5" still stands where the window has it.
+        ("Systolic blood pressure fell by 5 after 12 weeks.", UNIT_EVIDENCE),
+    ],
+    ids=["mm-Hg", "percent-word", "percent-space", "hyphen", "number-word", "verbatim", "dropped"],
+)
+def test_v11_allows_a_unit_written_another_way(claim: str, evidence: str) -> None:
+    after = mixed(claim, evidence, mixups=True, moved_figures=True, units=True)
+    assert after.outcome == "none", judgements(after)
+
+
+def test_v11_is_v10_with_units_and_citation_markers_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v11"] is V11 and V11.edit_units and not V10.edit_units
+    assert V11.citation_markers and not V10.citation_markers
+    assert replace(V11, name="v10", edit_units=False, citation_markers=False) == V10
+    assert_one_rule_more(V11, V10, UNIT_CLAIM, UNIT_EVIDENCE)
+
+
+@pytest.mark.parametrize("marker", ["[12]", "[3, 4]", "(Smith et al., 2019)", "[<|cit|>]", "[S1]"])
+def test_v11_reads_a_copied_claim_without_its_citation_marker(marker: str) -> None:
+    claim = [Claim("c1", f"Budesonide reduced relapse in adults with asthma {marker}.")]
+    v2, _ = score_all(claim, SPANS, FakeEmbedder(), V2)
+    v10, _ = score_all(claim, SPANS, FakeEmbedder(), V10)
+    v11, _ = score_all(claim, SPANS, FakeEmbedder(), V11)
+    # Up to v10 the marker's words are the claim's: v2's gates read a number or a name no span
+    # states ("12", "Smith"), v10's edit check an inserted word; v11 blanks the marker.
+    assert (v2[0].verdict is Verdict.SUPPORTED) == (marker in ("[<|cit|>]", "[S1]"))
+    assert v10[0].verdict is not Verdict.SUPPORTED
+    assert v11[0].verdict is Verdict.SUPPORTED and v11[0].text == claim[0].text
+    # A detail changed beside the marker is still read.
+    changed = [Claim("c1", f"Budesonide reduced relapse in adults with eczema {marker}.")]
+    edited, _ = score_all(changed, SPANS, FakeEmbedder(), V11)
+    assert edited[0].verdict is Verdict.UNSUPPORTED
+    assert [e.claim_text for e in edited[0].edits if e.status != "allowed"] == ["eczema"]

@@ -45,16 +45,17 @@ class VerifyRequest(BaseModel):
     policy: Literal["flag", "redact"] | None = Field(
         None, description="Delivery policy for drafts (default: the server's)."
     )
-    score_model: Literal["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10"] | None = (
-        Field(
-            None,
-            description=(
-                "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-                "check, v5 reads every claim with the judge, v6, v8, v9 and v10 read two changed "
-                "details (v9 also two figures or names mixed up, v10 also a figure moved into a "
-                "shortened copy), v7 gates windows that state no finding)."
-            ),
-        )
+    score_model: (
+        Literal["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"] | None
+    ) = Field(
+        None,
+        description=(
+            "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
+            "check, v5 reads every claim with the judge, v6, v8, v9, v10 and v11 read two "
+            "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
+            "into a shortened copy, v11 also a figure's unit changed), v7 gates windows that "
+            "state no finding)."
+        ),
     )
 
     @model_validator(mode="after")

@@ -55,6 +55,7 @@ from spanproof.text.numerics import canonical_number
 from spanproof.text.sentences import split_sentences
 from spanproof.text.stems import stem
 from spanproof.text.tokens import Token, nfc, tokenize
+from spanproof.verify.features import STOP_WORDS
 from spanproof.verify.gates import OPPOSITE, direction_of, entity_shape, is_negation
 
 #: Share of the claim's content words that must be copied (aligned in order, or moved) for
@@ -133,6 +134,28 @@ _ANTONYMS = frozenset(
     for a, b in [tuple(stem(w) for w in words.split("/"))]
     for pair in ((a, b), (b, a))
 )
+#: Units of measure a figure may carry (v11), by surface form → one name per unit: a figure's
+#: unit is part of the figure, so "5 mmHg" is not "5%" and "12 weeks" is not "12 months".
+_UNIT_FORMS = (
+    "%:percent,pct,per_cent pp:percentage_point,percentage_points "
+    "second:sec,secs,seconds minute:min,mins,minutes hour:h,hr,hrs,hours day:d,days "
+    "week:wk,wks,weeks month:mo,mos,months year:y,yr,yrs,years "
+    "ng:nanogram,nanograms µg:μg,ug,mcg,microgram,micrograms mg:milligram,milligrams "
+    "g:gram,grams kg:kilogram,kilograms ml:millilitre,milliliter,millilitres,milliliters "
+    "l:litre,liter,litres,liters dl µl:μl,ul mmhg:mm_hg cm mm km kcal iu mmol µmol:μmol,umol "
+    "nmol pmol mol bpm fold:times"
+)
+UNITS: dict[str, str] = {
+    form.replace("_", " "): name
+    for entry in _UNIT_FORMS.split()
+    for name, _, rest in [entry.partition(":")]
+    for form in (name, *filter(None, rest.split(",")))
+}
+#: A percent sign or word right after a figure (the tokenizer keeps no "%").
+_PERCENT_AFTER = re.compile(r"\s?(?:[%％]|per\s?cent\b)", re.IGNORECASE)
+#: The unit of a figure followed by a content word that is no unit: a count ("12 participants").
+COUNT = "count"
+
 #: Words that join two phrases: a noun before one belongs to the figure before it (v10).
 COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
 _NEGATING_PREFIXES = ("non", "un", "in", "im", "ir", "dis", "anti")
@@ -198,6 +221,8 @@ class Text:
     content: tuple[bool, ...]
     joined: str  # the token texts joined by a separator (for the verbatim test)
     sentences: int = 1
+    #: Per token: a number's unit (a name of :data:`UNITS`, :data:`COUNT`, or None), else None.
+    units: tuple[str | None, ...] = ()
 
     def span(self, first: int, last: int) -> tuple[int, int]:
         """Character range from token ``first`` to token ``last`` (inclusive)."""
@@ -219,14 +244,67 @@ def prepare_text(text: str) -> Text:
     normal = nfc(text)
     tokens = tuple(tokenize(normal))
     starts = {s.start for s in split_sentences(normal)}
+    keys = tuple(_key(t.text) for t in tokens)
+    content = tuple(_is_content(t, normal, t.start in starts) for t in tokens)
     return Text(
         normal,
         tokens,
-        tuple(_key(t.text) for t in tokens),
-        tuple(_is_content(t, normal, t.start in starts) for t in tokens),
+        keys,
+        content,
         "\x1f" + "\x1f".join(t.text for t in tokens) + "\x1f",
         max(1, len(starts)),
+        tuple(
+            unit_of(normal, tokens, content, k) if key.startswith("#") else None
+            for k, key in enumerate(keys)
+        ),
     )
+
+
+def _unit_name(text: Text, indices: Sequence[int]) -> str | None:
+    """The unit these words write ("mm Hg" → ``mmhg``), or None."""
+    return UNITS.get(" ".join(text.tokens[k].text for k in indices))
+
+
+def _figure_range(text: Text, k: int) -> tuple[int, int]:
+    """Characters of the figure at token ``k`` with its unit: "5%", "12 weeks", "5 mm Hg"."""
+    start, end = text.tokens[k].start, text.tokens[k].end
+    unit = text.units[k]
+    if unit == "%":
+        found = _PERCENT_AFTER.match(text.text, end)
+        return start, found.end() if found else end
+    words = (
+        2
+        if k + 2 < len(text.tokens)
+        and unit == UNITS.get(f"{text.tokens[k + 1].text} {text.tokens[k + 2].text}")
+        else 1
+    )
+    return start, text.tokens[min(k + words, len(text.tokens) - 1)].end
+
+
+def unit_of(text: str, tokens: Sequence[Token], content: Sequence[bool], k: int) -> str | None:
+    """The unit of the figure at token ``k``: ``%`` for a percent sign or word right after it,
+    a name of :data:`UNITS` for a unit word joined to it by a space or a hyphen ("5 mmHg",
+    "12-week", "5 mm Hg", "3 percentage points"), :data:`COUNT` for another content word of
+    letters after a space ("12 participants"), else None ("by 30 in", "5 after", "(n = 12)",
+    "19-related")."""
+    end = tokens[k].end
+    if _PERCENT_AFTER.match(text, end):
+        return "%"
+    if k + 1 >= len(tokens):
+        return None
+    joint = text[end : tokens[k + 1].start]
+    if joint not in (" ", "-", "\u00a0"):
+        return None
+    word = tokens[k + 1].text
+    if k + 2 < len(tokens) and text[tokens[k + 1].end : tokens[k + 2].start] == " ":
+        pair = UNITS.get(f"{word} {tokens[k + 2].text}")
+        if pair is not None:
+            return pair
+    if word in UNITS:
+        return UNITS[word]
+    if joint != "-" and content[k + 1] and word not in STOP_WORDS and word.isalpha():
+        return COUNT  # not "96-covid" (a slug) or "19-related" (a compound)
+    return None
 
 
 def _run(keys: Sequence[str]) -> str:
@@ -375,6 +453,7 @@ def align_edits(
     run_share_min: float = 0.0,
     mixups: bool = False,
     moved_figures: bool = False,
+    units: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -397,6 +476,11 @@ def align_edits(
             claim fills its place with one of the same kind that the window states later, past
             a clause mark or taken from another noun, or carries an earlier figure on to a later
             figure's noun (score model v10; False before it).
+        units: a figure's unit is part of the figure: a copied number whose unit differs from
+            the window's ("fell by 5%" against "fell by 5 mmHg", "30 mg" against "30%", "12
+            participants" against "12 weeks") is ``unsupported: different unit`` (score model
+            v11; False before it). The tokens carry no "%", so under this reading a claim with
+            a percent sign is aligned even when its tokens quote the span word for word.
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -404,14 +488,14 @@ def align_edits(
     content = [k for k, f in zip(c.keys, c.content, strict=True) if f]
     if not content:
         return not_near
-    if c.joined in ev.body.joined:  # the claim quotes the span word for word
-        return Alignment(c.text, ev.id, ev.body.text, near_copy=True)
+    if c.joined in ev.body.joined and not (units and "%" in c.units):
+        return Alignment(c.text, ev.id, ev.body.text, near_copy=True)  # quoted word for word
     if not _may_copy(sum(1 for k in content if k in ev.keys), len(content), changed_runs):
         return not_near
     lo, hi, blocks = _best_window(c, ev, around, changed_runs)
     if not blocks:
         return not_near
-    builder = _Builder(c, ev, lo, hi, blocks, mixups, moved_figures)
+    builder = _Builder(c, ev, lo, hi, blocks, mixups, moved_figures, units)
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
     copied = [i in kept for i, f in enumerate(c.content) if f]
@@ -597,12 +681,14 @@ class _Builder:
         blocks: list[Block],
         mixups: bool = False,
         moved_figures: bool = False,
+        units: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
         self.blocks = blocks
         self.mixups = mixups
         self.moved_figures = moved_figures
+        self.units = units
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -783,6 +869,17 @@ class _Builder:
         )
 
     def _equal(self, i: int, j: int) -> None:
+        if (
+            self.units
+            and self.c.units[i]
+            and self.w.units[j]
+            and self.c.units[i] != self.w.units[j]
+        ):
+            claim, window = _figure_range(self.c, i), _figure_range(self.w, j)
+            self.pending.append(
+                Pending("substitution", claim, window, "unsupported: different unit")
+            )
+            return
         if self.c.tokens[i].text == self.w.tokens[j].text:
             return
         why = "number format" if self.c.keys[i].startswith("#") else "morphology"
@@ -966,8 +1063,9 @@ class _Builder:
         numbers = {k for k in c_keys if k.startswith("#")} - set(w_keys)
         if numbers and (numbers - self.ev.keys or any(k.startswith("#") for k in w_keys)):
             return "unsupported: different number"
-        if self._abbreviation(c_keys, w_keys):
-            return "allowed: abbreviation defined in the evidence"
+        written = self._written_otherwise(ci, wj, c_keys, w_keys)
+        if written is not None:
+            return written
         letters = {c.keys[i] for i in ci if i in self.c_letters}
         if letters and not letters <= {w.keys[j] for j in wj}:
             return "unsupported: different entity"  # "type II" → "type I" (v9)
@@ -983,6 +1081,18 @@ class _Builder:
             shaped = entity_shape(surface, c.tokens[i].start == first) is not None
             if shaped and c.content[i] and c.keys[i] not in w_keys:
                 return "unsupported: different entity"
+        return None
+
+    def _written_otherwise(
+        self, ci: list[int], wj: list[int], c_keys: list[str], w_keys: list[str]
+    ) -> str | None:
+        """The same thing written another way: an abbreviation the span defines, or (v11) one
+        unit ("mm Hg" / "mmHg", "wk" / "weeks")."""
+        if self._abbreviation(c_keys, w_keys):
+            return "allowed: abbreviation defined in the evidence"
+        unit = _unit_name(self.c, ci) if self.units else None
+        if unit is not None and unit == _unit_name(self.w, wj):
+            return "allowed: same unit"
         return None
 
     def _abbreviation(self, c_keys: list[str], w_keys: list[str]) -> bool:

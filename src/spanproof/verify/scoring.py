@@ -26,6 +26,7 @@ from spanproof.core.models import (
     SpanRef,
     Verdict,
 )
+from spanproof.text.citations import blank_citations
 from spanproof.text.numerics import numerics
 from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.text.stems import stems
@@ -96,6 +97,13 @@ class ScoreModel:
     #: the window states *later* in its place (:func:`spanproof.verify.edits.align_edits`,
     #: ``moved_figures``); False before v10.
     edit_moved_figures: bool = False
+    #: v11: a copied figure's unit is part of it: "5%" against "5 mmHg", "12 months" against
+    #: "12 weeks" (:func:`spanproof.verify.edits.align_edits`, ``units``); False before v11.
+    edit_units: bool = False
+    #: v11: a claim's citation markers ("[12]", "(Smith et al., 2019)", "[S1]") are blanked
+    #: before the gates and the edit check read its words (:func:`claim_words`); the embedding
+    #: reads the claim as written. False before v11: "X [12]." has a number "12" no span states.
+    citation_markers: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -158,7 +166,13 @@ V9 = replace(V8, name="v9", edit_mixups=True)
 #: across a clause mark and aligns its own number to a later mention ("fell by 5 mmHg after 8
 #: weeks" against "... after 12 weeks; 8 participants dropped out") changed the number.
 V10 = replace(V9, name="v10", edit_moved_figures=True)
-SCORE_MODELS: dict[str, ScoreModel] = {m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10)}
+#: v10 whose copied figures keep their units ("fell by 5%" against "fell by 5 mmHg", "30 mg"
+#: against "30%", "12 participants" against "12 weeks" changed the figure) and whose claims'
+#: citation markers are no words of the claim ("… fibrillation [12]." states no figure 12).
+V11 = replace(V10, name="v11", edit_units=True, citation_markers=True)
+SCORE_MODELS: dict[str, ScoreModel] = {
+    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11)
+}
 DEFAULT_SCORE_MODEL = "v2"
 
 
@@ -301,10 +315,17 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
     return Plan(tuple(prepared), idf, model)
 
 
+def claim_words(claim: Claim, model: ScoreModel) -> str:
+    """The text whose words the gates and the edit check read: the claim, with its citation
+    markers blanked under a model that reads them (v11; same length, so offsets hold)."""
+    return blank_citations(claim.text) if model.citation_markers else claim.text
+
+
 def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
-    tokens = token_texts(claim.text)
     model = plan.model
-    view = entity_view(nfc(claim.text), tokens) if model.entity_gate else None
+    words = claim_words(claim, model)
+    tokens = token_texts(words)
+    view = entity_view(nfc(words), tokens) if model.entity_gate else None
     return PreparedClaim(
         claim=claim,
         weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
@@ -315,7 +336,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         ),
         entity=view,
         cues=cues(tokens),
-        states_finding=model.finding_gate and not states_no_finding(claim.text),
+        states_finding=model.finding_gate and not states_no_finding(words),
     )
 
 
@@ -490,7 +511,7 @@ def edit_alignments(
     copies, by plan index (empty under a model without the check)."""
     if not plan.model.edit_check or not plan.truth_indices:
         return {}
-    text = prepare_text(claim.text)
+    text = prepare_text(claim_words(claim, plan.model))
     out: dict[int, Alignment] = {}
     for i in select_candidates(cosines, resolve_markers(claim.cited_markers, plan), plan):
         runs = plan.model.edit_changed_runs
@@ -506,6 +527,7 @@ def edit_alignments(
             run_share_min=plan.model.edit_run_share_min,
             mixups=plan.model.edit_mixups,
             moved_figures=plan.model.edit_moved_figures,
+            units=plan.model.edit_units,
         )
         if alignment.near_copy:
             out[i] = alignment
