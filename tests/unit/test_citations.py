@@ -17,6 +17,8 @@ from spanproof.text.citations import blank_citations, citation_ranges
         ("Aspirin lowered stroke risk [5–7].", "[5–7]"),
         ("Aspirin lowered stroke risk [S1, S2].", "[S1, S2]"),
         ("Aspirin lowered stroke risk [<|cit|>].", "[<|cit|>]"),
+        ("Aspirin lowered stroke risk (<|other_cit|>).", "<|other_cit|>"),
+        ("Aspirin lowered stroke risk [<|multi_cit|>].", "[<|multi_cit|>]"),
         ("Aspirin lowered stroke risk (Smith et al., 2019).", "(Smith et al., 2019)"),
         ("Aspirin lowered stroke risk (Smith and Lee, 2019a; Park, 2020).",
          "(Smith and Lee, 2019a; Park, 2020)"),
@@ -39,6 +41,8 @@ def test_a_marker_is_blanked_to_spaces(text: str, marker: str) -> None:
         "The odds ratio was 1.5 [1.2–1.9].",
         "Smith et al. (2019) showed that aspirin lowered stroke risk.",  # narrative citation
         "Levels rose in 2019 (after the change).",
+        "Samples were sequenced (August-September 2013).",  # a date, not an author
+        "Samples were sequenced (May 2020).",
     ],
 )
 def test_what_is_no_marker_is_left_alone(text: str) -> None:

@@ -7,11 +7,13 @@ each marker with spaces of the same length, so every offset into the text stays 
 spans still point into the original claim) while a reader of words no longer sees the marker.
 
 Read as markers: square brackets holding only reference numbers, ranges and lists ("[12]",
-"[3, 4]", "[5–7]"), this project's own span markers ("[S1]", "[S1, S2]"), the placeholder
-``<|cit|>`` that citation data sets put where a marker stood, and a parenthetical author–year
+"[3, 4]", "[5–7]"), this project's own span markers ("[S1]", "[S1, S2]"), the placeholders
+``<|cit|>``, ``<|other_cit|>`` and ``<|multi_cit|>`` that citation data sets put where a
+marker stood, and a parenthetical author–year
 citation ("(Smith, 2019)", "(Smith et al., 2019a; Lee and Park, 2020)"). Left alone: a number in
 round brackets ("(12)" may be a count), a bracket with anything else in it ("[95% CI 1.2–3.4]"),
-and a narrative citation ("Smith et al. showed"), whose name is part of the sentence.
+a date in round brackets ("(August-September 2013)"), and a narrative citation ("Smith et al.
+showed"), whose name is part of the sentence.
 """
 
 from __future__ import annotations
@@ -20,8 +22,14 @@ import re
 
 _NUMBER_LIST = r"\d{1,4}(?:\s*[-–—,;]\s*\d{1,4})*"
 _SPAN_LIST = r"S\d+(?:\s*[,;]\s*S\d+)*"
-_PLACEHOLDER = r"<\|cit\|>"
-_NAME = r"[A-Z][\w'’-]+"
+_PLACEHOLDER = r"<\|(?:other_|multi_)?cit\|>"
+#: A date in brackets is no citation: "(August-September 2013)", "(May 2020)".
+_NOT_NAME = (
+    r"(?!(?:January|February|March|April|May|June|July|August|September|October|November"
+    r"|December|Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|Spring|Summer|Autumn|Fall"
+    r"|Winter)\b)"
+)
+_NAME = rf"{_NOT_NAME}[A-Z][\w'’-]+"
 _AUTHORS = rf"{_NAME}(?:\s+et\s+al\.?|\s+(?:and|&)\s+{_NAME})?"
 _AUTHOR_YEAR = rf"{_AUTHORS},?\s+(?:19|20)\d{{2}}[a-z]?"
 _CITATION = re.compile(
