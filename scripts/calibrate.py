@@ -533,6 +533,7 @@ REALISTIC_GOALS = {
     "reattributed_number": "100% not supported (as number swap)",
     "carried_number": "100% not supported (as number swap)",
     "unit_swap": "100% not supported (as number swap)",
+    "overstated": "≥ 90% not supported (as scope change)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -571,8 +572,10 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "`reattributed_number` the words from one figure through the next figure's own noun "
         "dropped, so that figure is given to the first one's noun, in `carried_number` "
         "the words from one figure's noun through the next figure, so the first is carried on "
-        "to the next one's noun, and in `unit_swap` a figure's unit replaced by another of "
-        "its dimension or a percentage for an absolute unit and back), or faithfully "
+        "to the next one's noun, in `unit_swap` a figure's unit replaced by another of "
+        "its dimension or a percentage for an absolute unit and back, and in `overstated` a "
+        "species qualifier or a hedge dropped, or an association stated as an effect), or "
+        "faithfully "
         "shortened, against its evidence window (the sentence and none, one or both "
         "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "
         "rationale sentences, and `reworded_substitution` the same claims with an entity or a "

@@ -32,6 +32,7 @@ from spanproof.evaluation.rewrite import (
     first_clause,
     flip_polarity,
     mix_up_number,
+    overstate,
     reattribute_number,
     swap_number,
     swap_roles,
@@ -325,6 +326,31 @@ def test_swap_unit_changes_a_figures_unit_and_keeps_its_number() -> None:
     assert swap_unit("Mortality was 12% in the drug group.", "", "k") is None
     assert swap_unit("The trial enrolled 120 patients.", "", "k") is None
     assert swap_unit("Follow-up lasted 5·2 years.", "", "k") is None
+
+
+def test_overstate_states_the_finding_more_strongly() -> None:
+    scope = overstate("Metformin reduced tumour growth in mice with colorectal cancer.", "k")
+    assert scope is not None
+    assert scope.claim == "Metformin reduced tumour growth with colorectal cancer."
+    cause = overstate("Statins were associated with a lower risk of dementia in older adults.", "k")
+    assert cause is not None
+    assert cause.claim == "Statins lowered the risk of dementia in older adults."
+    hedge = overstate("These changes may be useful markers of early kidney disease.", "k")
+    assert (
+        hedge is not None
+        and hedge.claim == "These changes are useful markers of early kidney disease."
+    )
+    adverb = overstate("The drug potentially reduces the spread of the virus in hospitals.", "k")
+    assert (
+        adverb is not None
+        and adverb.claim == "The drug reduces the spread of the virus in hospitals."
+    )
+    # Left alone: one of a pair ("in vitro and in vivo"), a sentence that states none.
+    assert (
+        overstate("The compound blocked viral entry in vitro and in vivo in two models.", "k")
+        is None
+    )
+    assert overstate("The trial enrolled 120 patients with heart failure.", "k") is None
 
 
 def test_polarity_edits_are_sorted_into_negation_and_direction() -> None:

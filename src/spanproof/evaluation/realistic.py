@@ -37,6 +37,10 @@ Negative kinds (the claim is not supported by the window):
   ("after 12 weeks" → "after 12 months", "40 mg" → "40 g"), or a percentage for an absolute
   change and back ("fell by 5 mmHg" → "fell by 5%"), preferring a unit that another figure of
   the window carries.
+* ``overstated``: the finding stated more strongly, by a deletion or a rewording a reader of
+  copies takes for a compression: a species or in-vitro qualifier dropped ("in mice"), an
+  association stated as an effect ("were associated with a lower risk of" → "lowered the risk
+  of"), or a hedge dropped ("may be" → "is", "potentially reduces" → "reduces").
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -95,6 +99,7 @@ from spanproof.evaluation.rewrite import (
     first_clause,
     flip_polarity,
     mix_up_number,
+    overstate,
     reattribute_number,
     swap_number,
     swap_roles,
@@ -136,6 +141,7 @@ KINDS = (
     "reattributed_number",
     "carried_number",
     "unit_swap",
+    "overstated",
     "verbatim",
     "first_clause",
     "compression",
@@ -145,8 +151,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:17], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[17:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:18], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[18:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -392,6 +398,7 @@ def _edits(
         ("reattributed_number", reattribute_number(sentence, key)),
         ("carried_number", carry_number(sentence, key)),
         ("unit_swap", swap_unit(sentence, window, key)),
+        ("overstated", overstate(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

@@ -564,6 +564,57 @@ def swap_unit(sentence: str, window: str, key: str = "") -> Edit | None:
     return Edit(claim, f"{match.group(0).strip()} -> {written}")
 
 
+#: A species or in-vitro qualifier a summary may drop, generalising the finding.
+_SCOPE_DROP = re.compile(
+    r",? (?:in|of|from) (?:aged |adult |young |female |male |transgenic |knockout |diabetic "
+    r"|obese |wild-type |pregnant )?(?:mice|rats|mouse models?|rat models?|animals|rodents"
+    r"|zebrafish|vitro)\b",
+    re.IGNORECASE,
+)
+#: An association stated as an effect: "X was associated with a lower risk of Y".
+_ASSOCIATED = re.compile(
+    r"\b(?:was|were|is|are) (?:significantly |independently |inversely |positively |strongly )?"
+    r"associated with (?:a |an )?(?:significantly )?(lower|reduced|decreased|higher|increased"
+    r"|greater|elevated) (risk|incidence|rates?|levels?|mortality|odds|prevalence)\b",
+    re.IGNORECASE,
+)
+_CAUSED = {"lower": "lowered", "reduced": "lowered", "decreased": "lowered"}
+#: A hedge a summary may drop: a modal "may be" or an adverb of likelihood.
+_MODAL_BE = re.compile(r"\b(?:may|might|could) be\b")
+_HEDGE_ADVERB = re.compile(r"\b(?:possibly|potentially|probably|presumably|putatively) ")
+
+
+def overstate(sentence: str, key: str = "") -> Edit | None:
+    """The finding stated more strongly than the sentence states it, by a deletion a check of
+    copies reads as compression: a species or in-vitro qualifier dropped ("reduced tumour growth
+    in mice" → "reduced tumour growth"), an association stated as an effect ("were associated
+    with a lower risk of dementia" → "lowered the risk of dementia"), or a hedge dropped ("may
+    be" → "is", "potentially reduces" → "reduces")."""
+    options: list[tuple[str, str]] = []
+    for m in _SCOPE_DROP.finditer(sentence):
+        after = sentence[m.end() :].lstrip().split(" ", 1)[0].lower()
+        before = sentence[: m.start()].rstrip().rsplit(" ", 1)[-1].lower()
+        if after in {"and", "or", "and/or", "vs", "versus"} or before in {"and", "or"}:
+            continue  # "in vitro and in vivo", "in mice and humans": one of a pair
+        options.append((sentence[: m.start()] + sentence[m.end() :], f"-{m.group().strip(', ')}"))
+    for m in _ASSOCIATED.finditer(sentence):
+        verb = _CAUSED.get(m.group(1).lower(), "raised")
+        new = f"{verb} the {m.group(2)}"
+        options.append((sentence[: m.start()] + new + sentence[m.end() :], f"{m.group()} -> {new}"))
+    for m in _MODAL_BE.finditer(sentence):
+        preceding = sentence[: m.start()].split()
+        subject = preceding[-1].lower() if preceding else ""
+        new = "are" if subject.endswith("s") and not subject.endswith("ss") else "is"
+        options.append((sentence[: m.start()] + new + sentence[m.end() :], f"{m.group()} -> {new}"))
+    for m in _HEDGE_ADVERB.finditer(sentence):
+        options.append((sentence[: m.start()] + sentence[m.end() :], f"-{m.group().strip()}"))
+    options = [(c, d) for c, d in options if len(c.split()) >= 6 and balanced(c)]
+    if not options:
+        return None
+    claim, detail = options[seeded_hash(key, sentence, "overstate") % len(options)]
+    return Edit(claim, detail)
+
+
 _HAVE = frozenset({"has", "have", "had"})
 
 
