@@ -64,25 +64,27 @@ class VerifySettings(BaseModel):
         "five rule checks (the default); a record the rules would verify but the model reads as "
         "contradicted goes to review. false: the rule checks alone.",
     )
-    score_model: Literal["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11"] = (
-        Field(
-            "v2",
-            description=(
-                "Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder; v4 adds the edit "
-                "check, docs/edit-check.md; v5 reads every claim with the judge named by "
-                "verify.judge and decides with the calibrated combiner; v6 is v4 whose edit check "
-                "also reads claims that change two separate details; v7 is v2 whose evidence "
-                "windows must state a finding, not an aim or a method; v8 is v6 whose edit check "
-                "leaves rewordings alone: a near copy must copy most of its words in stretches; "
-                "v9 is v8 whose edit check reads a number or a name put where the window holds "
-                "another, which the window states elsewhere, as a substitution: two figures or "
-                "names mixed up; v10 is v9 whose compressions keep their figures in place: "
-                "dropping a number across a clause mark and aligning the claim's number to a "
-                "later mention changes the number; v11 is v10 whose copied figures keep their "
-                "units ('5%' against '5 mmHg' changes the figure) and whose claims' citation "
-                "markers ('[12]', '(Smith et al., 2019)') are no words of the claim)."
-            ),
-        )
+    score_model: Literal[
+        "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"
+    ] = Field(
+        "v2",
+        description=(
+            "Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder; v4 adds the edit "
+            "check, docs/edit-check.md; v5 reads every claim with the judge named by "
+            "verify.judge and decides with the calibrated combiner; v6 is v4 whose edit check "
+            "also reads claims that change two separate details; v7 is v2 whose evidence "
+            "windows must state a finding, not an aim or a method; v8 is v6 whose edit check "
+            "leaves rewordings alone: a near copy must copy most of its words in stretches; "
+            "v9 is v8 whose edit check reads a number or a name put where the window holds "
+            "another, which the window states elsewhere, as a substitution: two figures or "
+            "names mixed up; v10 is v9 whose compressions keep their figures in place: "
+            "dropping a number across a clause mark and aligning the claim's number to a "
+            "later mention changes the number; v11 is v10 whose copied figures keep their "
+            "units ('5%' against '5 mmHg' changes the figure) and whose claims' citation "
+            "markers ('[12]', '(Smith et al., 2019)') are no words of the claim; v12 is v11 "
+            "whose compressions keep the finding's strength: dropping 'in mice', a hedge "
+            "or an association states more than the window)."
+        ),
     )
     escalation_band: float | None = Field(
         None,

@@ -249,6 +249,43 @@ def test_score_model_v11_reads_a_figure_given_another_unit(tmp_path: Path) -> No
     assert v11["b"]["verdict"] == "supported"
 
 
+def test_score_model_v12_reads_a_finding_stated_more_strongly(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {"id": "S1", "text": "Metformin may reduce tumour growth in mice with colon cancer."},
+            {
+                "id": "S2",
+                "text": "Statins were associated with a lower risk of dementia in older adults.",
+            },
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "Metformin reduces tumour growth in mice with colon cancer."},
+            {"id": "b", "text": "Statins lowered the risk of dementia in older adults."},
+            {"id": "c", "text": "Metformin may reduce tumour growth in mice."},
+        ],
+    )
+    reports = by_model(claims, evidence, ("v2", "v11", "v12"))
+    # a hedge dropped and an association stated as an effect read as compressions up to v11
+    for claim in ("a", "b"):
+        assert reports["v2"][claim]["verdict"] == reports["v11"][claim]["verdict"] == "supported"
+    v12 = reports["v12"]
+    assert [
+        (e["evidence"]["text"], e["judgement"])
+        for e in v12["a"]["edits"]
+        if not e["judgement"].startswith("allowed")
+    ] == [("may", "unsupported: hedge dropped")]
+    assert v12["b"]["verdict"] == "unsupported"
+    assert "unsupported: association stated as an effect" in [
+        e["judgement"] for e in v12["b"]["edits"]
+    ]
+    # a faithful shortening keeps its hedge and its scope
+    assert v12["c"]["verdict"] == "supported"
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

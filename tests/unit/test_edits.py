@@ -35,6 +35,7 @@ from spanproof.verify.scoring import (
     V9,
     V10,
     V11,
+    V12,
     ScoreModel,
     score_model,
 )
@@ -349,9 +350,10 @@ def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: 
     sentences=st.lists(_sentence, min_size=1, max_size=5),
     pick=st.integers(0, 4),
     units=st.booleans(),
+    overstatement=st.booleans(),
 )
-def test_under_v10_and_v11_any_sentence_of_the_window_is_never_capped(
-    sentences: list[str], pick: int, units: bool
+def test_under_v10_to_v12_any_sentence_of_the_window_is_never_capped(
+    sentences: list[str], pick: int, units: bool, overstatement: bool
 ) -> None:
     window = prepare_evidence("S1", " ".join(sentences))
     for sentence in window.body.text.split(". "):
@@ -364,6 +366,7 @@ def test_under_v10_and_v11_any_sentence_of_the_window_is_never_capped(
             mixups=True,
             moved_figures=True,
             units=units,
+            overstatement=overstatement,
         )
         result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
         assert result.outcome == "none", (claim, result)
@@ -585,7 +588,12 @@ MIXED_CLAIM = "TNF induced IL-10 in macrophages."  # IL-6 and IL-10 of one sente
 
 
 def mixed(
-    claim: str, evidence: str, mixups: bool, moved_figures: bool = False, units: bool = False
+    claim: str,
+    evidence: str,
+    mixups: bool,
+    moved_figures: bool = False,
+    units: bool = False,
+    overstatement: bool = False,
 ) -> EditCheck:
     alignment = align_edits(
         claim,
@@ -595,6 +603,7 @@ def mixed(
         mixups=mixups,
         moved_figures=moved_figures,
         units=units,
+        overstatement=overstatement,
     )
     return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
 
@@ -656,7 +665,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", ["v9", "v10", "v11"])
+@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12"])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -941,3 +950,117 @@ def test_v11_reads_a_copied_claim_without_its_citation_marker(marker: str) -> No
     edited, _ = score_all(changed, SPANS, FakeEmbedder(), V11)
     assert edited[0].verdict is Verdict.UNSUPPORTED
     assert [e.claim_text for e in edited[0].edits if e.status != "allowed"] == ["eczema"]
+
+
+# v12: a compression keeps the finding's strength --------------------------------------------------
+def strong(claim: str, evidence: str, overstatement: bool = True) -> EditCheck:
+    return mixed(claim, evidence, mixups=True, moved_figures=True, units=True,
+                 overstatement=overstatement)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "dropped", "why"),
+    [
+        (
+            "Metformin reduced tumour growth with colorectal cancer.",
+            "Metformin reduced tumour growth in mice with colorectal cancer.",
+            "in mice",
+            "scope dropped",
+        ),
+        # Quoting less of the sentence drops the qualifier at its end, or at its start.
+        (
+            "The defect can be pharmacologically corrected by the drug.",
+            "The defect can be pharmacologically corrected by the drug in mice.",
+            "in mice",
+            "scope dropped",
+        ),
+        (
+            "Metformin reduced tumour growth by half.",
+            "In mice, metformin reduced tumour growth by half.",
+            "In mice",
+            "scope dropped",
+        ),
+        (
+            "Metformin reduces tumour growth in patients with colorectal cancer.",
+            "Metformin may reduce tumour growth in patients with colorectal cancer.",
+            "may",
+            "hedge dropped",
+        ),
+        (
+            "Dexamethasone is useful in severe, intubated patients.",
+            "Dexamethasone may be useful in severe, intubated patients.",
+            "may be",
+            "hedge dropped",
+        ),
+        (
+            "Statins lowered the risk of dementia in observational studies.",
+            "Statins were associated with a lower risk of dementia in observational studies.",
+            "were associated with a",
+            "association stated as an effect",
+        ),
+    ],
+    ids=["scope", "scope-tail", "scope-head", "hedge", "modal-be", "association"],
+)
+def test_v12_reads_a_compression_that_overstates_the_finding(
+    claim: str, evidence: str, dropped: str, why: str
+) -> None:
+    assert strong(claim, evidence, overstatement=False).outcome == "none"
+    after = strong(claim, evidence)
+    assert after.outcome == "unsupported"
+    assert [(e.evidence_text, e.judgement) for e in after.edits if e.status != "allowed"] == [
+        (dropped, f"unsupported: {why}")
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # A dropped clause's own hedge or association is not the finding's.
+        (
+            "The rate fell by half in the second year.",
+            "The rate fell by half, which may reflect better screening, in the second year.",
+        ),
+        (
+            "Statins lowered LDL cholesterol in the trial.",
+            "Statins lowered LDL cholesterol (a marker associated with stroke) in the trial.",
+        ),
+        # The claim keeps a hedge or a scope of its own.
+        (
+            "Metformin might reduce tumour growth in patients with cancer.",
+            "Metformin may reduce tumour growth in patients with cancer.",
+        ),
+        # The first clause, the species in the next one.
+        (
+            "Metformin reduced tumour growth in patients.",
+            "Metformin reduced tumour growth in patients, whereas in mice it had no effect.",
+        ),
+        # A dropped conjunct's own scope: the claim states the other conjunct.
+        (
+            "The cells possess the potential to differentiate into hepatocytes.",
+            "The cells can be stably expanded in vitro and possess the potential to "
+            "differentiate into hepatocytes.",
+        ),
+        ("Metformin reduced tumour growth by half.", "Metformin reduced tumour growth by half."),
+    ],
+    ids=[
+        "clause-hedge",
+        "bracket-association",
+        "own-hedge",
+        "next-clause",
+        "conjunct",
+        "verbatim",
+    ],
+)
+def test_v12_leaves_a_faithful_compression_alone(claim: str, evidence: str) -> None:
+    assert strong(claim, evidence).outcome == "none", judgements(strong(claim, evidence))
+
+
+def test_v12_is_v11_with_overstatement_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v12"] is V12 and V12.edit_overstatement and not V11.edit_overstatement
+    assert replace(V12, name="v11", edit_overstatement=False) == V11
+    assert_one_rule_more(
+        V12,
+        V11,
+        "Metformin reduced tumour growth with colorectal cancer.",
+        "Metformin reduced tumour growth in mice with colorectal cancer.",
+    )

@@ -156,6 +156,22 @@ _PERCENT_AFTER = re.compile(r"\s?(?:[%％]|per\s?cent\b)", re.IGNORECASE)
 #: The unit of a figure followed by a content word that is no unit: a count ("12 participants").
 COUNT = "count"
 
+#: What a deletion may not drop, or it states the finding more strongly than the window (v12):
+#: a species or in-vitro qualifier, a hedge, an association (the claim then states an effect).
+_SCOPE_WORDS = frozenset(
+    {"mice", "mouse", "murine", "rat", "rats", "rodent", "rodents", "animal", "animals", "vitro",
+     "zebrafish", "drosophila", "yeast", "monkeys", "primates", "pigs", "piglets", "rabbits",
+     "hamsters"}
+)  # fmt: skip
+_HEDGE_WORDS = frozenset(
+    {"may", "might", "could", "possibly", "potentially", "probably", "likely", "perhaps",
+     "putative", "putatively", "presumably", "presumed"}
+)  # fmt: skip
+_ASSOCIATION_WORDS = frozenset(
+    {"associated", "association", "associations", "correlated", "correlation", "correlations",
+     "correlates", "linked", "link", "links"}
+)  # fmt: skip
+
 #: Words that join two phrases: a noun before one belongs to the figure before it (v10).
 COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
 _NEGATING_PREFIXES = ("non", "un", "in", "im", "ir", "dis", "anti")
@@ -258,6 +274,38 @@ def prepare_text(text: str) -> Text:
             for k, key in enumerate(keys)
         ),
     )
+
+
+def _units_differ(c: Text, w: Text, quoted: range) -> bool:
+    """Whether a claim whose tokens quote ``w``'s at ``quoted`` gives a figure another unit (the
+    tokens carry no "%", so "30%" quotes "30 mg" word for word; v11)."""
+    return any(c.units[i] and w.units[j] and c.units[i] != w.units[j] for i, j in enumerate(quoted))
+
+
+def _edge_scope(c: Text, ev: EvidenceText, first_w: int, last_w: int) -> list[list[int]]:
+    """A species or in-vitro qualifier the claim leaves off by quoting less of the sentence
+    (v12): the window tokens after its last quoted word ``last_w`` up to the sentence's end or
+    next clause mark ("… was corrected" against "… was corrected in mice."), and those before
+    its first quoted word ``first_w`` in the same sentence ("In mice, …"), each when it holds
+    such a word and the claim holds none. Neither is an edit of a copy otherwise."""
+    if {t.text for t in c.tokens} & _SCOPE_WORDS:
+        return []
+    text, tokens = ev.body.text, ev.body.tokens
+    out: list[list[int]] = []
+    for a, b in ev.sentences:
+        if a <= first_w < b:
+            head = list(range(a, first_w))
+            if {tokens[j].text for j in head} & _SCOPE_WORDS:
+                out.append(head)
+        if a <= last_w < b:
+            tail: list[int] = []
+            for j in range(last_w + 1, b):
+                if re.search(r"[,;:(\[]|\s[-–—]\s", text[tokens[j - 1].end : tokens[j].start]):
+                    break
+                tail.append(j)
+            if {tokens[j].text for j in tail} & _SCOPE_WORDS:
+                out.append(tail)
+    return out
 
 
 def _unit_name(text: Text, indices: Sequence[int]) -> str | None:
@@ -454,6 +502,7 @@ def align_edits(
     mixups: bool = False,
     moved_figures: bool = False,
     units: bool = False,
+    overstatement: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -479,8 +528,12 @@ def align_edits(
         units: a figure's unit is part of the figure: a copied number whose unit differs from
             the window's ("fell by 5%" against "fell by 5 mmHg", "30 mg" against "30%", "12
             participants" against "12 weeks") is ``unsupported: different unit`` (score model
-            v11; False before it). The tokens carry no "%", so under this reading a claim with
-            a percent sign is aligned even when its tokens quote the span word for word.
+            v11; False before it). The tokens carry no "%", so under this reading a claim whose
+            tokens quote the span word for word is aligned when a quoted figure's unit differs.
+        overstatement: a deletion may not drop a species or in-vitro qualifier ("in mice"), nor,
+            outside a bracketed or comma-delimited clause, a hedge ("may", "potentially") or an
+            association ("were associated with a"), unless the claim keeps one of its own: the
+            claim states the finding more strongly than the window (score model v12).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -488,14 +541,23 @@ def align_edits(
     content = [k for k, f in zip(c.keys, c.content, strict=True) if f]
     if not content:
         return not_near
-    if c.joined in ev.body.joined and not (units and "%" in c.units):
-        return Alignment(c.text, ev.id, ev.body.text, near_copy=True)  # quoted word for word
+    if c.joined in ev.body.joined:  # the claim quotes the span word for word
+        first = ev.body.joined[: ev.body.joined.index(c.joined)].count("\x1f")
+        quoted = range(first, first + len(c.tokens))
+        if not (units and _units_differ(c, ev.body, quoted)):
+            edges = _edge_scope(c, ev, quoted[0], quoted[-1]) if overstatement else []
+            pending = tuple(
+                Pending("deletion", (0, 0) if j[0] < first else (len(c.text), len(c.text)),
+                        ev.body.span(j[0], j[-1]), "unsupported: scope dropped")
+                for j in edges
+            )  # fmt: skip
+            return Alignment(c.text, ev.id, ev.body.text, near_copy=True, pending=pending)
     if not _may_copy(sum(1 for k in content if k in ev.keys), len(content), changed_runs):
         return not_near
     lo, hi, blocks = _best_window(c, ev, around, changed_runs)
     if not blocks:
         return not_near
-    builder = _Builder(c, ev, lo, hi, blocks, mixups, moved_figures, units)
+    builder = _Builder(c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement)
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
     copied = [i in kept for i, f in enumerate(c.content) if f]
@@ -682,6 +744,7 @@ class _Builder:
         mixups: bool = False,
         moved_figures: bool = False,
         units: bool = False,
+        overstatement: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -689,6 +752,7 @@ class _Builder:
         self.mixups = mixups
         self.moved_figures = moved_figures
         self.units = units
+        self.overstatement = overstatement
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -746,6 +810,12 @@ class _Builder:
                 self._equal(a + n, b + n)
             cursor_c, cursor_w = a + size, b + size
         self._gap(range(cursor_c, len(self.c.tokens)), range(cursor_w, self.hi))
+        if self.overstatement:
+            self._scope_at_the_edges()
+
+    def _scope_at_the_edges(self) -> None:
+        for wj in _edge_scope(self.c, self.ev, self.first_w, self.last_w):
+            self._add("deletion", [], wj, "unsupported: scope dropped")
 
     # edits ------------------------------------------------------------------------------------
     def _add(self, op: str, ci: Sequence[int], wj: Sequence[int], judgement: str | None) -> None:
@@ -922,8 +992,31 @@ class _Builder:
             or (kind := self._figure_carried_on(wj)) is not None
         ):
             self._add("deletion", [], wj, f"unsupported: different {kind}")
+        elif self.overstatement and (why := self._overstated(wj)) is not None:
+            self._add("deletion", [], wj, f"unsupported: {why}")
         else:
             self._add("deletion", [], wj, "allowed: compression")
+
+    def _overstated(self, wj: list[int]) -> str | None:
+        """What the deleted window words ``wj`` qualified the finding with, when the claim keeps
+        nothing of the kind: a species or in-vitro scope (dropped anywhere, brackets too), a
+        hedge or an association (not when a bracketed or comma-delimited clause of two content
+        words or more is dropped whole); else None (v12). A dropped conjunct (two content
+        words or more up to a joining word: "can be stably expanded in vitro and") qualifies
+        only itself."""
+        dropped = {self.w.tokens[j].text for j in wj}
+        kept = {t.text for t in self.c.tokens}
+        if self.w.tokens[wj[-1]].text in COORDINATORS and sum(self.w.content[j] for j in wj) >= 2:
+            return None  # a dropped conjunct's own qualifier: "expanded in vitro and"
+        if dropped & _SCOPE_WORDS and not kept & _SCOPE_WORDS:
+            return "scope dropped"
+        if self._is_clause(wj) and sum(self.w.content[j] for j in wj) >= 2:
+            return None  # a dropped clause's own hedge: ", which may reflect X,"
+        if dropped & _HEDGE_WORDS and not kept & _HEDGE_WORDS:
+            return "hedge dropped"
+        if dropped & _ASSOCIATION_WORDS and not kept & _ASSOCIATION_WORDS:
+            return "association stated as an effect"
+        return None
 
     def _figure_moved_in(self, wj: list[int]) -> str | None:
         """``number`` or ``entity`` when deleted window words ``wj`` hold a number or name and the
@@ -1056,8 +1149,9 @@ class _Builder:
         ours, theirs = _directions(c, ci), _directions(w, wj)
         if any(OPPOSITE[d] in theirs and d not in theirs for d in ours):
             return "contradicted: direction flip"
-        if _opposite([c.tokens[i].text for i in ci], [w.tokens[j].text for j in wj]):
-            return "unsupported: opposite term"
+        stronger = self._opposite_or_stronger(ci, wj)
+        if stronger is not None:
+            return stronger
         c_keys = [c.keys[i] for i in ci if c.content[i]]
         w_keys = [w.keys[j] for j in wj if w.content[j]]
         numbers = {k for k in c_keys if k.startswith("#")} - set(w_keys)
@@ -1081,6 +1175,15 @@ class _Builder:
             shaped = entity_shape(surface, c.tokens[i].start == first) is not None
             if shaped and c.content[i] and c.keys[i] not in w_keys:
                 return "unsupported: different entity"
+        return None
+
+    def _opposite_or_stronger(self, ci: list[int], wj: list[int]) -> str | None:
+        """An opposite term ("older" / "younger"), or (v12) a substitution that drops what
+        qualified the finding ("is" for "may be")."""
+        if _opposite([self.c.tokens[i].text for i in ci], [self.w.tokens[j].text for j in wj]):
+            return "unsupported: opposite term"
+        if self.overstatement and (why := self._overstated(wj)) is not None:
+            return f"unsupported: {why}"
         return None
 
     def _written_otherwise(

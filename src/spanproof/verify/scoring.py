@@ -104,6 +104,10 @@ class ScoreModel:
     #: before the gates and the edit check read its words (:func:`claim_words`); the embedding
     #: reads the claim as written. False before v11: "X [12]." has a number "12" no span states.
     citation_markers: bool = False
+    #: v12: a compression may not state the finding more strongly than the window: drop a
+    #: species qualifier, a hedge or an association (:func:`spanproof.verify.edits.align_edits`,
+    #: ``overstatement``); False before v12.
+    edit_overstatement: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -170,8 +174,12 @@ V10 = replace(V9, name="v10", edit_moved_figures=True)
 #: against "30%", "12 participants" against "12 weeks" changed the figure) and whose claims'
 #: citation markers are no words of the claim ("… fibrillation [12]." states no figure 12).
 V11 = replace(V10, name="v11", edit_units=True, citation_markers=True)
+#: v11 whose compressions keep the finding's strength: "reduced tumour growth" against "…
+#: in mice", "lowered the risk" against "were associated with a lower risk", "is" against
+#: "may be" state more than the window does.
+V12 = replace(V11, name="v12", edit_overstatement=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
-    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11)
+    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12)
 }
 DEFAULT_SCORE_MODEL = "v2"
 
@@ -528,6 +536,7 @@ def edit_alignments(
             mixups=plan.model.edit_mixups,
             moved_figures=plan.model.edit_moved_figures,
             units=plan.model.edit_units,
+            overstatement=plan.model.edit_overstatement,
         )
         if alignment.near_copy:
             out[i] = alignment
