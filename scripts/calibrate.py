@@ -534,6 +534,7 @@ REALISTIC_GOALS = {
     "carried_number": "100% not supported (as number swap)",
     "unit_swap": "100% not supported (as number swap)",
     "overstated": "≥ 90% not supported (as scope change)",
+    "quantifier_swap": "≥ 98% not supported (as substitution)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -573,8 +574,10 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "dropped, so that figure is given to the first one's noun, in `carried_number` "
         "the words from one figure's noun through the next figure, so the first is carried on "
         "to the next one's noun, in `unit_swap` a figure's unit replaced by another of "
-        "its dimension or a percentage for an absolute unit and back, and in `overstated` a "
-        "species qualifier or a hedge dropped, or an association stated as an effect), or "
+        "its dimension or a percentage for an absolute unit and back, in `overstated` a "
+        "species qualifier or a hedge dropped, or an association stated as an effect, and in "
+        "`quantifier_swap` a quantity, frequency or degree word replaced by its opposite or a "
+        "stronger one), or "
         "faithfully "
         "shortened, against its evidence window (the sentence and none, one or both "
         "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "

@@ -35,6 +35,7 @@ from spanproof.evaluation.rewrite import (
     overstate,
     reattribute_number,
     swap_number,
+    swap_quantifier,
     swap_roles,
     swap_unit,
 )
@@ -619,3 +620,35 @@ def test_reworded_substitutions_change_a_detail_of_an_expert_paraphrase(
         original = paraphrases[(source, c.evidence)]  # the paraphrase it was made from
         assert old in original and new in c.claim and c.claim != original, c
         assert lower_words(new) - lower_words(c.evidence), c  # the new words are not the window's
+
+
+def test_swap_quantifier_puts_an_opposite_or_stronger_word() -> None:
+    some = swap_quantifier(
+        "Some patients with sepsis developed kidney injury within 48 hours.", "k"
+    )
+    assert some is not None
+    assert some.claim in {
+        "All patients with sepsis developed kidney injury within 48 hours.",
+        "Most patients with sepsis developed kidney injury within 48 hours.",
+    }
+    rarely = swap_quantifier("Adverse events were rarely reported in the treatment arm.", "k")
+    assert rarely is not None and rarely.claim in {
+        "Adverse events were often reported in the treatment arm.",
+        "Adverse events were frequently reported in the treatment arm.",
+    }
+    few = swap_quantifier("A few participants reported headache after the second dose.", "k")
+    assert few is not None and few.claim.split()[0] in {"Many", "Most"}
+    # Same seed, same sentence, same edit.
+    assert (
+        swap_quantifier("Adverse events were rarely reported in the treatment arm.", "k") == rarely
+    )
+    # Left alone: a superlative "most", a word in a compound, a sentence with none.
+    assert (
+        swap_quantifier("Asthma was the most common diagnosis in the cohort of children.", "k")
+        is None
+    )
+    assert (
+        swap_quantifier("The long-sustained-release tablet was given to 40 adults daily.", "k")
+        is None
+    )
+    assert swap_quantifier("The trial enrolled 120 patients with heart failure.", "k") is None

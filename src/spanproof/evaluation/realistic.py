@@ -41,6 +41,9 @@ Negative kinds (the claim is not supported by the window):
   copies takes for a compression: a species or in-vitro qualifier dropped ("in mice"), an
   association stated as an effect ("were associated with a lower risk of" → "lowered the risk
   of"), or a hedge dropped ("may be" → "is", "potentially reduces" → "reduces").
+* ``quantifier_swap``: a quantity, frequency or degree word replaced by its opposite or a
+  stronger one ("some patients" → "all patients", "rarely" → "often", "partially" →
+  "completely", "a modest reduction" → "a substantial reduction", "at least" → "at most").
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -102,6 +105,7 @@ from spanproof.evaluation.rewrite import (
     overstate,
     reattribute_number,
     swap_number,
+    swap_quantifier,
     swap_roles,
     swap_unit,
 )
@@ -142,6 +146,7 @@ KINDS = (
     "carried_number",
     "unit_swap",
     "overstated",
+    "quantifier_swap",
     "verbatim",
     "first_clause",
     "compression",
@@ -151,8 +156,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:18], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[18:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:19], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[19:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -399,6 +404,7 @@ def _edits(
         ("carried_number", carry_number(sentence, key)),
         ("unit_swap", swap_unit(sentence, window, key)),
         ("overstated", overstate(sentence, key)),
+        ("quantifier_swap", swap_quantifier(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

@@ -615,6 +615,61 @@ def overstate(sentence: str, key: str = "") -> Edit | None:
     return Edit(claim, detail)
 
 
+#: A quantity, frequency or degree word and what a careless summary puts in its place: an
+#: opposite or a stronger word, never a weaker one the sentence entails ("all" → "some").
+_QUANTIFIER_SWAPS: dict[str, tuple[str, ...]] = {
+    "some": ("all", "most"), "several": ("all", "most"), "few": ("many", "most"),
+    "a few": ("many", "most"), "many": ("few",), "most": ("all", "few"),
+    "rarely": ("often", "frequently"), "seldom": ("often",), "often": ("rarely",),
+    "frequently": ("rarely",), "occasionally": ("frequently", "consistently"),
+    "partially": ("completely", "fully"), "partly": ("completely", "fully"),
+    "incompletely": ("completely",), "slightly": ("markedly", "substantially"),
+    "modestly": ("markedly", "substantially"), "marginally": ("substantially",),
+    "markedly": ("slightly",), "substantially": ("slightly",), "dramatically": ("slightly",),
+    "greatly": ("slightly",), "strongly": ("weakly",), "weakly": ("strongly",),
+    "transiently": ("persistently", "permanently"), "transient": ("persistent", "sustained"),
+    "persistent": ("transient",), "sustained": ("transient",), "temporary": ("permanent",),
+    "permanent": ("temporary",), "minority": ("majority",), "majority": ("minority",),
+    "rare": ("frequent",), "infrequent": ("frequent",), "frequent": ("rare",),
+    "modest": ("substantial", "large"), "substantial": ("modest",), "slight": ("marked",),
+    "marked": ("slight", "modest"), "at least": ("at most",), "at most": ("at least",),
+    "up to": ("at least",), "less than": ("more than",), "more than": ("less than",),
+}  # fmt: skip
+_QUANTIFIER = re.compile(
+    r"(?<![\w-])("
+    + "|".join(sorted((re.escape(w) for w in _QUANTIFIER_SWAPS), key=len, reverse=True))
+    + r")(?![\w-])",
+    re.IGNORECASE,
+)
+
+
+def swap_quantifier(sentence: str, key: str = "") -> Edit | None:
+    """A quantity, frequency or degree word replaced by its opposite or a stronger one: "some
+    patients" → "all patients", "rarely" → "often", "partially restored" → "completely
+    restored", "a modest reduction" → "a substantial reduction", "at least" → "at most". "most"
+    counts only before "of" or a plural noun ("most of the", "most patients"; not "the most
+    common"), and a word in a hyphenated compound is left alone."""
+    options: list[tuple[re.Match[str], tuple[str, ...]]] = []
+    for m in _QUANTIFIER.finditer(sentence):
+        word = m.group(1).lower()
+        nxt = sentence[m.end() :].lstrip().split(" ", 1)[0].lower().strip(",.;:)")
+        if word == "most" and not (nxt == "of" or (nxt.endswith("s") and not nxt.endswith("ss"))):
+            continue
+        if word == "few" and sentence[: m.start()].rstrip().lower().endswith((" a", "very")):
+            continue  # "a few" is its own entry; "very few" would read "very many"
+        options.append((m, _QUANTIFIER_SWAPS[word]))
+    if not options:
+        return None
+    m, swaps = options[seeded_hash(key, sentence, "quantifier") % len(options)]
+    new = swaps[seeded_hash(key, sentence, m.group(1), "quantifier") % len(swaps)]
+    if m.group(1)[0].isupper():
+        new = new[0].upper() + new[1:]
+    claim = sentence[: m.start()] + new + sentence[m.end() :]
+    if len(claim.split()) < 6 or not balanced(claim):
+        return None
+    return Edit(claim, f"{m.group(1)} -> {new}")
+
+
 _HAVE = frozenset({"has", "have", "had"})
 
 
