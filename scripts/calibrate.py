@@ -535,6 +535,7 @@ REALISTIC_GOALS = {
     "unit_swap": "100% not supported (as number swap)",
     "overstated": "≥ 90% not supported (as scope change)",
     "quantifier_swap": "≥ 98% not supported (as substitution)",
+    "dropped_inverter": "≥ 98% not supported (as negation flip)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -575,9 +576,10 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "the words from one figure's noun through the next figure, so the first is carried on "
         "to the next one's noun, in `unit_swap` a figure's unit replaced by another of "
         "its dimension or a percentage for an absolute unit and back, in `overstated` a "
-        "species qualifier or a hedge dropped, or an association stated as an effect, and in "
+        "species qualifier or a hedge dropped, or an association stated as an effect, in "
         "`quantifier_swap` a quantity, frequency or degree word replaced by its opposite or a "
-        "stronger one), or "
+        "stronger one, and in `dropped_inverter` what inverts the finding dropped ('Lack of X "
+        "increased Y' → 'X increased Y', 'neither A nor B' → 'A and B')), or "
         "faithfully "
         "shortened, against its evidence window (the sentence and none, one or both "
         "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "

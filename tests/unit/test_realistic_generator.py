@@ -29,6 +29,7 @@ from spanproof.evaluation.rewrite import (
     compress,
     cut_entity_mixup,
     cut_number_mixup,
+    drop_inverter,
     first_clause,
     flip_polarity,
     mix_up_number,
@@ -478,9 +479,11 @@ def cases() -> list[EditCase]:
 def test_every_kind_is_built_with_its_label(cases: list[EditCase]) -> None:
     kinds = Counter(c.kind for c in cases)
     assert set(kinds) == set(KINDS)
-    # carried_number needs two figures each before its own noun in one clause: 85 sentences of
-    # the cited abstracts have them (every other kind has over 100).
-    assert all(kinds[k] >= (80 if k == "carried_number" else 100) for k in KINDS), kinds
+    # Rare shapes: carried_number needs two figures each before its own noun in one clause (85
+    # sentences of the cited abstracts have them), dropped_inverter a head such as "Lack of" at
+    # a clause's start (53); every other kind has over 100.
+    fewest = {"carried_number": 80, "dropped_inverter": 50}
+    assert all(kinds[k] >= fewest.get(k, 100) for k in KINDS), kinds
     assert all(c.label == LABELS[c.kind] for c in cases)
     assert [c.kind for c in cases] == sorted((c.kind for c in cases), key=KINDS.index)
 
@@ -652,3 +655,22 @@ def test_swap_quantifier_puts_an_opposite_or_stronger_word() -> None:
         is None
     )
     assert swap_quantifier("The trial enrolled 120 patients with heart failure.", "k") is None
+
+
+def test_drop_inverter_says_the_opposite_while_quoting() -> None:
+    head = drop_inverter("Lack of exercise increased the risk of falls in older adults.", "k")
+    assert head is not None
+    assert head.claim == "Exercise increased the risk of falls in older adults."
+    gerund = drop_inverter("Blocking TNF reduced joint inflammation in patients with arthritis.")
+    assert gerund is not None
+    assert gerund.claim == "TNF reduced joint inflammation in patients with arthritis."
+    neither = drop_inverter("Neither aspirin nor heparin reduced the rate of stroke in the trial.")
+    assert neither is not None
+    assert neither.claim == "Aspirin and heparin reduced the rate of stroke in the trial."
+    after_that = drop_inverter("We found that loss of BRCA1 impaired repair in epithelial cells.")
+    assert after_that is not None
+    assert after_that.claim == "We found that BRCA1 impaired repair in epithelial cells."
+    # Left alone: a head inside a phrase ("by inhibition of"), one of a pair, none at all.
+    assert drop_inverter("The drug acted by inhibition of mTOR in the tumour cells.") is None
+    assert drop_inverter("Data were missing or inadequate for 40 of the patients.") is None
+    assert drop_inverter("The trial enrolled 120 patients with heart failure.") is None

@@ -44,6 +44,11 @@ Negative kinds (the claim is not supported by the window):
 * ``quantifier_swap``: a quantity, frequency or degree word replaced by its opposite or a
   stronger one ("some patients" → "all patients", "rarely" → "often", "partially" →
   "completely", "a modest reduction" → "a substantial reduction", "at least" → "at most").
+* ``dropped_inverter``: what inverts the finding dropped, so the claim quotes the sentence and
+  says the opposite: the head of a nominal naming a thing's absence, blocking or removal ("Lack
+  of exercise increased falls" → "Exercise increased falls", "Inhibition of mTOR prevented" →
+  "mTOR prevented"), a leading gerund ("Blocking TNF reduced" → "TNF reduced"), a shortfall
+  ("insufficient evidence that" → "evidence that"), or "neither A nor B" made "A and B".
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -99,6 +104,7 @@ from spanproof.evaluation.rewrite import (
     compress,
     cut_entity_mixup,
     cut_number_mixup,
+    drop_inverter,
     first_clause,
     flip_polarity,
     mix_up_number,
@@ -147,6 +153,7 @@ KINDS = (
     "unit_swap",
     "overstated",
     "quantifier_swap",
+    "dropped_inverter",
     "verbatim",
     "first_clause",
     "compression",
@@ -156,8 +163,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:19], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[19:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:20], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[20:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -405,6 +412,7 @@ def _edits(
         ("unit_swap", swap_unit(sentence, window, key)),
         ("overstated", overstate(sentence, key)),
         ("quantifier_swap", swap_quantifier(sentence, key)),
+        ("dropped_inverter", drop_inverter(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

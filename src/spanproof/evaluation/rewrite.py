@@ -670,6 +670,51 @@ def swap_quantifier(sentence: str, key: str = "") -> Edit | None:
     return Edit(claim, f"{m.group(1)} -> {new}")
 
 
+#: What turns a finding about a thing into one about its absence, blocking or removal.
+_INVERTING_HEAD = re.compile(
+    r"(?:(?<=^)|(?<=\bthat )|(?<=\bwhereas )|(?<=; )|(?<=, ))(?:[Tt]he )?"
+    r"(?:[Ll]ack|[Aa]bsence|[Ll]oss|[Dd]eletion|[Dd]epletion|[Ii]nhibition|[Bb]lockade|[Kk]nockdown|[Kk]nockout|[Dd]eficiency"
+    r"|[Ss]ilencing|[Ss]uppression|[Ii]nactivation|[Dd]isruption|[Aa]blation|[Rr]emoval"
+    r"|[Ww]ithdrawal|[Aa]ntagonism|[Dd]ownregulation) of (?:the )?(?=\w)"
+)
+_INVERTING_GERUND = re.compile(
+    r"^(?:Blocking|Inhibiting|Silencing|Deleting|Depleting|Removing|Knocking (?:down|out)) (?=\w)"
+)
+_SHORTFALL = re.compile(r"\b(?:insufficient|inadequate) (?=\w)")
+_NEITHER_NOR = re.compile(r"\b([Nn])either ((?:\S+ ){0,5}?\S+) nor ")
+
+
+def drop_inverter(sentence: str, key: str = "") -> Edit | None:
+    """What inverts a finding dropped, so the claim says the opposite of the sentence while
+    quoting it: the head of a nominal that names a thing's absence, blocking or removal ("Lack
+    of exercise increased falls" → "Exercise increased falls", "Inhibition of mTOR prevented"
+    → "mTOR prevented"), a sentence's leading gerund ("Blocking TNF reduced" → "TNF reduced"),
+    a shortfall ("insufficient evidence that" → "evidence that"), or "neither A nor B" made "A
+    and B". Heads are cut at the sentence's start or after "that", "whereas", a comma or a
+    semicolon, where what is left still reads as a sentence."""
+    options: list[tuple[str, str]] = []
+    for pattern in (_INVERTING_HEAD, _INVERTING_GERUND, _SHORTFALL):
+        for m in pattern.finditer(sentence):
+            if sentence[: m.start()].rstrip().endswith((" or", " and")):
+                continue  # "missing or inadequate radiographs": one of a pair
+            rest = sentence[m.end() :]
+            if m.start() == 0:
+                rest = rest[:1].upper() + rest[1:]
+            options.append((sentence[: m.start()] + rest, f"-{m.group().strip()}"))
+    for m in _NEITHER_NOR.finditer(sentence):
+        first = m.group(2)
+        if m.start() == 0:
+            first = first[:1].upper() + first[1:]
+        new = f"{first} and "
+        claim = sentence[: m.start()] + new + sentence[m.end() :]
+        options.append((claim, f"{m.group().strip()} -> {new.strip()}"))
+    options = [(c, d) for c, d in options if len(c.split()) >= 6 and balanced(c)]
+    if not options:
+        return None
+    claim, detail = options[seeded_hash(key, sentence, "inverter") % len(options)]
+    return Edit(claim, detail)
+
+
 _HAVE = frozenset({"has", "have", "had"})
 
 
