@@ -65,7 +65,7 @@ class VerifySettings(BaseModel):
         "contradicted goes to review. false: the rule checks alone.",
     )
     score_model: Literal[
-        "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"
+        "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"
     ] = Field(
         "v2",
         description=(
@@ -83,7 +83,9 @@ class VerifySettings(BaseModel):
             "units ('5%' against '5 mmHg' changes the figure) and whose claims' citation "
             "markers ('[12]', '(Smith et al., 2019)') are no words of the claim; v12 is v11 "
             "whose compressions keep the finding's strength: dropping 'in mice', a hedge "
-            "or an association states more than the window)."
+            "or an association states more than the window; v13 is v12 whose compressions "
+            "keep what inverts the finding: dropping 'lack of', 'inhibition of' or 'neither' "
+            "before the words the claim keeps states the opposite)."
         ),
     )
     escalation_band: float | None = Field(

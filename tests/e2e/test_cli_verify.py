@@ -286,6 +286,30 @@ def test_score_model_v12_reads_a_finding_stated_more_strongly(tmp_path: Path) ->
     assert v12["c"]["verdict"] == "supported"
 
 
+def test_score_model_v13_reads_what_inverts_the_finding_dropped(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [{"id": "S1", "text": "Lack of exercise increased the risk of falls in older adults."}],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "Exercise increased the risk of falls in older adults."},
+            {"id": "b", "text": "Lack of exercise increased the risk of falls."},
+        ],
+    )
+    reports = by_model(claims, evidence, ("v2", "v12", "v13"))
+    # a verbatim copy of the sentence's tail: supported up to v12
+    assert reports["v2"]["a"]["verdict"] == reports["v12"]["a"]["verdict"] == "supported"
+    v13 = reports["v13"]
+    assert v13["a"]["verdict"] == "unsupported"
+    assert [(e["op"], e["evidence"]["text"], e["judgement"]) for e in v13["a"]["edits"]] == [
+        ("deletion", "Lack of", "unsupported: inverting word dropped")
+    ]
+    # a faithful shortening keeps its head
+    assert v13["b"]["verdict"] == "supported"
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

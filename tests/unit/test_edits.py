@@ -36,6 +36,7 @@ from spanproof.verify.scoring import (
     V10,
     V11,
     V12,
+    V13,
     ScoreModel,
     score_model,
 )
@@ -351,9 +352,10 @@ def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: 
     pick=st.integers(0, 4),
     units=st.booleans(),
     overstatement=st.booleans(),
+    inversions=st.booleans(),
 )
-def test_under_v10_to_v12_any_sentence_of_the_window_is_never_capped(
-    sentences: list[str], pick: int, units: bool, overstatement: bool
+def test_under_v10_to_v13_any_sentence_of_the_window_is_never_capped(
+    sentences: list[str], pick: int, units: bool, overstatement: bool, inversions: bool
 ) -> None:
     window = prepare_evidence("S1", " ".join(sentences))
     for sentence in window.body.text.split(". "):
@@ -367,6 +369,7 @@ def test_under_v10_to_v12_any_sentence_of_the_window_is_never_capped(
             moved_figures=True,
             units=units,
             overstatement=overstatement,
+            inversions=inversions,
         )
         result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
         assert result.outcome == "none", (claim, result)
@@ -594,6 +597,7 @@ def mixed(
     moved_figures: bool = False,
     units: bool = False,
     overstatement: bool = False,
+    inversions: bool = False,
 ) -> EditCheck:
     alignment = align_edits(
         claim,
@@ -604,6 +608,7 @@ def mixed(
         moved_figures=moved_figures,
         units=units,
         overstatement=overstatement,
+        inversions=inversions,
     )
     return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
 
@@ -665,7 +670,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12"])
+@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12", "v13"])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -1063,4 +1068,86 @@ def test_v12_is_v11_with_overstatement_and_changes_nothing_else_here() -> None:
         V11,
         "Metformin reduced tumour growth with colorectal cancer.",
         "Metformin reduced tumour growth in mice with colorectal cancer.",
+    )
+
+
+# v13: a compression keeps what inverts the finding ---------------------------------------------
+def inverted(claim: str, evidence: str, inversions: bool = True) -> EditCheck:
+    return mixed(claim, evidence, mixups=True, moved_figures=True, units=True,
+                 overstatement=True, inversions=inversions)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "dropped"),
+    [
+        # Quoted from just after the head: a verbatim copy of the sentence's tail.
+        (
+            "Exercise increased the risk of falls in elderly patients.",
+            "Lack of exercise increased the risk of falls in elderly patients.",
+            "Lack of",
+        ),
+        (
+            "TNF reduced joint inflammation in patients with arthritis.",
+            "Blocking TNF reduced joint inflammation in patients with arthritis.",
+            "Blocking",
+        ),
+        # The head inside the quote, after a lead-in the claim keeps.
+        (
+            "In mice, Nrf2 increased oxidative damage in the liver after injury.",
+            "In mice, deletion of Nrf2 increased oxidative damage in the liver after injury.",
+            "deletion of",
+        ),
+        (
+            "There was evidence that vitamin D reduces fracture risk in older women.",
+            "There was insufficient evidence that vitamin D reduces fracture risk in older women.",
+            "insufficient",
+        ),
+        (
+            "Aspirin and heparin reduced the rate of stroke in the trial.",
+            "Neither aspirin nor heparin reduced the rate of stroke in the trial.",
+            "Neither",
+        ),
+    ],
+    ids=["head-noun", "head-gerund", "inside", "shortfall", "neither"],
+)
+def test_v13_reads_a_compression_that_drops_what_inverts_the_finding(
+    claim: str, evidence: str, dropped: str
+) -> None:
+    assert inverted(claim, evidence, inversions=False).outcome == "none"
+    after = inverted(claim, evidence)
+    assert after.outcome == "unsupported", judgements(after)
+    assert (dropped, "unsupported: inverting word dropped") in [
+        (e.evidence_text, e.judgement) for e in after.edits
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # The head belongs to a word the claim does not quote: the claim starts later.
+        (
+            "Exercise increased the risk of falls in elderly patients.",
+            "Lack of sleep was common, and exercise increased the risk of falls in elderly "
+            "patients.",
+        ),
+        # The inverting words stay in the claim.
+        (
+            "Lack of exercise increased the risk of falls.",
+            "Lack of exercise increased the risk of falls in elderly patients.",
+        ),
+    ],
+    ids=["another-clause", "kept"],
+)
+def test_v13_leaves_a_faithful_compression_alone(claim: str, evidence: str) -> None:
+    assert inverted(claim, evidence).outcome == "none", judgements(inverted(claim, evidence))
+
+
+def test_v13_is_v12_with_inversions_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v13"] is V13 and V13.edit_inversions and not V12.edit_inversions
+    assert replace(V13, name="v12", edit_inversions=False) == V12
+    assert_one_rule_more(
+        V13,
+        V12,
+        "Exercise increased the risk of falls in elderly patients.",
+        "Lack of exercise increased the risk of falls in elderly patients.",
     )

@@ -46,15 +46,17 @@ class VerifyRequest(BaseModel):
         None, description="Delivery policy for drafts (default: the server's)."
     )
     score_model: (
-        Literal["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"] | None
+        Literal["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"]
+        | None
     ) = Field(
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v12 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v13 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
-            "overstated), v7 gates windows that state no finding)."
+            "overstated, v13 also what inverts it dropped), v7 gates windows that state no "
+            "finding)."
         ),
     )
 

@@ -266,7 +266,9 @@ def _claims_text(r: AnswerResult) -> str:
 @click.argument("answers_path", metavar="ANSWERS.jsonl", type=click.Path(path_type=Path))
 @click.option(
     "--score-model",
-    type=click.Choice(["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12"]),
+    type=click.Choice(
+        ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"]
+    ),
     default=None,
     help="Score model (default: the configured one, v2).",
 )

@@ -172,6 +172,20 @@ _ASSOCIATION_WORDS = frozenset(
      "correlates", "linked", "link", "links"}
 )  # fmt: skip
 
+#: What makes the words after it a thing's absence, blocking or removal (v13): dropped right
+#: before a word the claim keeps ("Lack of exercise increased falls" → "Exercise increased
+#: falls"), the claim states the finding of the thing itself.
+_INVERTERS = frozenset(
+    {"lack", "lacking", "absence", "loss", "deletion", "depletion", "inhibition", "inhibiting",
+     "blockade", "blocking", "knockdown", "knockout", "knocking", "deficiency", "silencing",
+     "suppression", "inactivation", "disruption", "ablation", "removal", "withdrawal",
+     "antagonism", "downregulation", "insufficient", "inadequate", "neither", "without",
+     "failure"}
+)  # fmt: skip
+#: Words that may stand between an inverting word and what it inverts: "loss of the", "knocking
+#: down".
+_INVERTER_LINKS = frozenset({"of", "the", "a", "an", "down", "out"})
+
 #: Words that join two phrases: a noun before one belongs to the figure before it (v10).
 COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
 _NEGATING_PREFIXES = ("non", "un", "in", "im", "ir", "dis", "anti")
@@ -280,6 +294,33 @@ def _units_differ(c: Text, w: Text, quoted: range) -> bool:
     """Whether a claim whose tokens quote ``w``'s at ``quoted`` gives a figure another unit (the
     tokens carry no "%", so "30%" quotes "30 mg" word for word; v11)."""
     return any(c.units[i] and w.units[j] and c.units[i] != w.units[j] for i, j in enumerate(quoted))
+
+
+def _inverting(w: Text, wj: Sequence[int], claim: Text, at: int) -> bool:
+    """Whether window words ``wj`` end (past linking words: "of", "the", "down") in a word that
+    inverts what follows them ("lack of", "inhibition of the", "Blocking", "neither"), and the
+    claim does not say it within two words of ``at``, its word for what follows ("Weight loss"
+    for "Loss of weight" keeps it) (v13)."""
+    words = [w.tokens[j].text.lower() for j in wj]
+    while words and words[-1] in _INVERTER_LINKS:
+        words.pop()
+    near = {t.text.lower() for t in claim.tokens[max(0, at - 2) : at + 3]}
+    return bool(words) and words[-1] in _INVERTERS and words[-1] not in near
+
+
+def _edge_inverter(c: Text, ev: EvidenceText, first_w: int, first_c: int) -> list[int]:
+    """The window words before the claim's first quoted word ``first_w`` (the claim's
+    ``first_c``), in its sentence, when they end in an inverting word the claim drops by
+    starting after it ("Lack of exercise increased falls" quoted from "exercise"), from that
+    word on; else none (v13)."""
+    for a, b in ev.sentences:
+        if a <= first_w < b:
+            head = list(range(a, first_w))
+            while head and ev.body.tokens[head[-1]].text.lower() in _INVERTER_LINKS:
+                head.pop()
+            if head and _inverting(ev.body, head, c, first_c):
+                return list(range(head[-1], first_w))
+    return []
 
 
 def _edge_scope(c: Text, ev: EvidenceText, first_w: int, last_w: int) -> list[list[int]]:
@@ -503,6 +544,7 @@ def align_edits(
     moved_figures: bool = False,
     units: bool = False,
     overstatement: bool = False,
+    inversions: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -534,6 +576,9 @@ def align_edits(
             outside a bracketed or comma-delimited clause, a hedge ("may", "potentially") or an
             association ("were associated with a"), unless the claim keeps one of its own: the
             claim states the finding more strongly than the window (score model v12).
+        inversions: a deletion may not drop, right before a word the claim keeps, what inverts
+            it ("lack of", "inhibition of", a leading "Blocking", "insufficient", "neither"),
+            nor may a claim quote a sentence from just after such a word (score model v13).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -551,13 +596,21 @@ def align_edits(
                         ev.body.span(j[0], j[-1]), "unsupported: scope dropped")
                 for j in edges
             )  # fmt: skip
+            head = _edge_inverter(c, ev, first, 0) if inversions else []
+            if head:
+                pending += (
+                    Pending("deletion", (0, 0), ev.body.span(head[0], head[-1]),
+                            "unsupported: inverting word dropped"),
+                )  # fmt: skip
             return Alignment(c.text, ev.id, ev.body.text, near_copy=True, pending=pending)
     if not _may_copy(sum(1 for k in content if k in ev.keys), len(content), changed_runs):
         return not_near
     lo, hi, blocks = _best_window(c, ev, around, changed_runs)
     if not blocks:
         return not_near
-    builder = _Builder(c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement)
+    builder = _Builder(
+        c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions
+    )
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
     copied = [i in kept for i, f in enumerate(c.content) if f]
@@ -745,6 +798,7 @@ class _Builder:
         moved_figures: bool = False,
         units: bool = False,
         overstatement: bool = False,
+        inversions: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -753,6 +807,7 @@ class _Builder:
         self.moved_figures = moved_figures
         self.units = units
         self.overstatement = overstatement
+        self.inversions = inversions
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -812,6 +867,11 @@ class _Builder:
         self._gap(range(cursor_c, len(self.c.tokens)), range(cursor_w, self.hi))
         if self.overstatement:
             self._scope_at_the_edges()
+        first_c = min((a for a, _ in self._pairs()), default=0)
+        head = _edge_inverter(self.c, self.ev, self.first_w, first_c) if self.inversions else []
+        if head and not any(self.c.content[i] for i in range(first_c)):
+            # The claim starts where the quote does: no word of its own stands for the head.
+            self._add("deletion", [], head, "unsupported: inverting word dropped")
 
     def _scope_at_the_edges(self) -> None:
         for wj in _edge_scope(self.c, self.ev, self.first_w, self.last_w):
@@ -838,6 +898,10 @@ class _Builder:
         before = [b for a, b in self._pairs() if a < min(ci)]
         pos = self.w.tokens[max(before)].end if before else self.w.tokens[self.first_w].start
         return pos, pos
+
+    def _claim_at(self, j: int) -> int | None:
+        """The claim word aligned to window word ``j``, if any."""
+        return next((a for a, b in self._pairs() if b == j), None)
 
     def _pairs(self) -> list[tuple[int, int]]:
         return [(a + n, b + n) for a, b, size in self.blocks for n in range(size)]
@@ -994,6 +1058,12 @@ class _Builder:
             self._add("deletion", [], wj, f"unsupported: different {kind}")
         elif self.overstatement and (why := self._overstated(wj)) is not None:
             self._add("deletion", [], wj, f"unsupported: {why}")
+        elif (
+            self.inversions
+            and (at := self._claim_at(wj[-1] + 1)) is not None
+            and _inverting(self.w, wj, self.c, at)
+        ):
+            self._add("deletion", [], wj, "unsupported: inverting word dropped")
         else:
             self._add("deletion", [], wj, "allowed: compression")
 

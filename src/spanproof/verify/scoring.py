@@ -108,6 +108,10 @@ class ScoreModel:
     #: species qualifier, a hedge or an association (:func:`spanproof.verify.edits.align_edits`,
     #: ``overstatement``); False before v12.
     edit_overstatement: bool = False
+    #: v13: a compression may not drop what inverts the words the claim keeps: "Lack of
+    #: exercise increased falls" quoted as "Exercise increased falls", "neither A nor B" as "A
+    #: and B" (:func:`spanproof.verify.edits.align_edits`, ``inversions``); False before v13.
+    edit_inversions: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -178,8 +182,11 @@ V11 = replace(V10, name="v11", edit_units=True, citation_markers=True)
 #: in mice", "lowered the risk" against "were associated with a lower risk", "is" against
 #: "may be" state more than the window does.
 V12 = replace(V11, name="v12", edit_overstatement=True)
+#: v12 whose compressions keep what inverts the finding: "Exercise increased falls" against
+#: "Lack of exercise increased falls", "mTOR prevented" against "Inhibition of mTOR prevented".
+V13 = replace(V12, name="v13", edit_inversions=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
-    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12)
+    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13)
 }
 DEFAULT_SCORE_MODEL = "v2"
 
@@ -537,6 +544,7 @@ def edit_alignments(
             moved_figures=plan.model.edit_moved_figures,
             units=plan.model.edit_units,
             overstatement=plan.model.edit_overstatement,
+            inversions=plan.model.edit_inversions,
         )
         if alignment.near_copy:
             out[i] = alignment
