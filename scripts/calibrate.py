@@ -536,6 +536,7 @@ REALISTIC_GOALS = {
     "overstated": "≥ 90% not supported (as scope change)",
     "quantifier_swap": "≥ 98% not supported (as substitution)",
     "dropped_inverter": "≥ 98% not supported (as negation flip)",
+    "unasserted_frame": "≥ 98% not supported (as negation flip)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -578,8 +579,10 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "its dimension or a percentage for an absolute unit and back, in `overstated` a "
         "species qualifier or a hedge dropped, or an association stated as an effect, in "
         "`quantifier_swap` a quantity, frequency or degree word replaced by its opposite or a "
-        "stronger one, and in `dropped_inverter` what inverts the finding dropped ('Lack of X "
-        "increased Y' → 'X increased Y', 'neither A nor B' → 'A and B')), or "
+        "stronger one, in `dropped_inverter` what inverts the finding dropped ('Lack of X "
+        "increased Y' → 'X increased Y', 'neither A nor B' → 'A and B'), and in "
+        "`unasserted_frame` the complement of a head that denies, doubts, supposes or asks it "
+        "quoted as a finding ('There is no evidence that X' → 'X')), or "
         "faithfully "
         "shortened, against its evidence window (the sentence and none, one or both "
         "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "

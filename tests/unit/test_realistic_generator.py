@@ -32,6 +32,7 @@ from spanproof.evaluation.rewrite import (
     drop_inverter,
     first_clause,
     flip_polarity,
+    lift_from_frame,
     mix_up_number,
     overstate,
     reattribute_number,
@@ -481,8 +482,9 @@ def test_every_kind_is_built_with_its_label(cases: list[EditCase]) -> None:
     assert set(kinds) == set(KINDS)
     # Rare shapes: carried_number needs two figures each before its own noun in one clause (85
     # sentences of the cited abstracts have them), dropped_inverter a head such as "Lack of" at
-    # a clause's start (53); every other kind has over 100.
-    fewest = {"carried_number": 80, "dropped_inverter": 50}
+    # a clause's start (53), unasserted_frame a head such as "no evidence that" or "whether"
+    # (80); every other kind has over 100.
+    fewest = {"carried_number": 80, "dropped_inverter": 50, "unasserted_frame": 80}
     assert all(kinds[k] >= fewest.get(k, 100) for k in KINDS), kinds
     assert all(c.label == LABELS[c.kind] for c in cases)
     assert [c.kind for c in cases] == sorted((c.kind for c in cases), key=KINDS.index)
@@ -674,3 +676,23 @@ def test_drop_inverter_says_the_opposite_while_quoting() -> None:
     assert drop_inverter("The drug acted by inhibition of mTOR in the tumour cells.") is None
     assert drop_inverter("Data were missing or inadequate for 40 of the patients.") is None
     assert drop_inverter("The trial enrolled 120 patients with heart failure.") is None
+
+
+def test_lift_from_frame_quotes_what_the_sentence_does_not_assert() -> None:
+    denied = lift_from_frame("There is no evidence that vitamin C prevents the common cold.", "k")
+    assert denied is not None
+    assert denied.claim == "Vitamin C prevents the common cold."
+    asked = lift_from_frame("It remains unclear whether aspirin reduces the risk of cancer.")
+    assert asked is not None and asked.claim == "Aspirin reduces the risk of cancer."
+    aim = lift_from_frame(
+        "To test whether zinc shortens the duration of colds, we enrolled adults."
+    )
+    assert aim is not None and aim.claim == "Zinc shortens the duration of colds."
+    # Left alone: an asserting head, a backed hypothesis, "regardless of whether", a whether
+    # clause that is the subject.
+    assert lift_from_frame("We found that vitamin C prevents the common cold in adults.") is None
+    assert (
+        lift_from_frame("Our data support the hypothesis that vitamin C prevents the cold.") is None
+    )
+    assert lift_from_frame("Risk rose regardless of whether patients took the drug daily.") is None
+    assert lift_from_frame("Whether zinc shortens the duration of colds remains unknown.") is None

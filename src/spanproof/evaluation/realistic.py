@@ -49,6 +49,9 @@ Negative kinds (the claim is not supported by the window):
   of exercise increased falls" → "Exercise increased falls", "Inhibition of mTOR prevented" →
   "mTOR prevented"), a leading gerund ("Blocking TNF reduced" → "TNF reduced"), a shortfall
   ("insufficient evidence that" → "evidence that"), or "neither A nor B" made "A and B".
+* ``unasserted_frame``: what the sentence does not assert quoted as a finding: the complement
+  of a head that denies, doubts, supposes or asks it ("There is no evidence that vitamin C
+  prevents colds" → "Vitamin C prevents colds", "We investigated whether …").
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -107,6 +110,7 @@ from spanproof.evaluation.rewrite import (
     drop_inverter,
     first_clause,
     flip_polarity,
+    lift_from_frame,
     mix_up_number,
     overstate,
     reattribute_number,
@@ -154,6 +158,7 @@ KINDS = (
     "overstated",
     "quantifier_swap",
     "dropped_inverter",
+    "unasserted_frame",
     "verbatim",
     "first_clause",
     "compression",
@@ -163,8 +168,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:20], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[20:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:21], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[21:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -413,6 +418,7 @@ def _edits(
         ("overstated", overstate(sentence, key)),
         ("quantifier_swap", swap_quantifier(sentence, key)),
         ("dropped_inverter", drop_inverter(sentence, key)),
+        ("unasserted_frame", lift_from_frame(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

@@ -715,6 +715,57 @@ def drop_inverter(sentence: str, key: str = "") -> Edit | None:
     return Edit(claim, detail)
 
 
+#: A head under which what follows "that" is not asserted: denied, doubted, supposed or asked.
+_FRAME_HEAD = re.compile(
+    r"\b(?:no|not|never|failed|fails?|unable|cannot|unlikely|unclear|unknown|uncertain"
+    r"|controversial|debated|hypothes[ie][sz]\w*|speculat\w+|postulat\w+|believed|assumed"
+    r"|presumed|myth|belief|contrary|refuted|disproved|questioned|tested|test"
+    r"|investigated|examined|asked|aimed)\b",
+    re.IGNORECASE,
+)
+_COMPLEMENT = re.compile(r"\b(that|whether) (?=\w)")
+_BACKED = re.compile(r"\b(?:support\w*|confirm\w*|consistent with)\b", re.IGNORECASE)
+_DENIED = re.compile(r"\b(?:no|not|never|failed|unable|cannot)\b", re.IGNORECASE)
+_UNSETTLED = re.compile(
+    r"\b(?:remains?|is|are|was|were|has been|have been) (?:still )?(?:unknown|unclear|uncertain"
+    r"|debated|controversial|not (?:known|clear|understood))\b"
+)
+
+
+def lift_from_frame(sentence: str, key: str = "") -> Edit | None:
+    """What the sentence does not assert, quoted as a finding: the complement of a head that
+    denies, doubts, supposes or asks it ("There is no evidence that vitamin C prevents colds" →
+    "Vitamin C prevents colds", "It remains unclear whether aspirin reduces the risk" → "Aspirin
+    reduces the risk", "We tested the hypothesis that …", "We investigated whether …"). The
+    head is the sentence from its last clause mark to "that" or "whether", two words or more,
+    the denying or doubting word among its last five; "whether" needs no other word (but not
+    "regardless of whether"). The complement ends where a main clause starts (", we …")."""
+    options: list[tuple[str, str]] = []
+    for m in _COMPLEMENT.finditer(sentence):
+        head = re.split(r"[,;:]", sentence[: m.start()])[-1]
+        near = " ".join(head.split()[-5:])
+        if m.group(1) == "that" and not _FRAME_HEAD.search(near):
+            continue
+        if _BACKED.search(near) and not _DENIED.search(near):
+            continue  # "evidence strongly supporting the hypothesis that X" asserts X
+        if len(head.split()) < 2 or re.search(r"(?:regardless|irrespective) of$", head.strip()):
+            continue  # "but whether X is unclear": the complement is the subject
+        rest = sentence[m.end() :]
+        if _UNSETTLED.search(rest):
+            continue  # "… and whether X remains unknown": the claim would carry the frame
+        # "To test whether X, we measured …": X ends where the main clause starts.
+        rest = re.split(r", (?:we|and we|our|this|these)\b", rest)[0].rstrip(".") + "."
+        first = rest.split(" ", 1)[0]
+        if first.isalpha() and first.islower():
+            rest = rest[:1].upper() + rest[1:]
+        options.append((rest, f"-{head.strip()} {m.group(1)}"))
+    options = [(c, d) for c, d in options if len(c.split()) >= 6 and balanced(c)]
+    if not options:
+        return None
+    claim, detail = options[seeded_hash(key, sentence, "frame") % len(options)]
+    return Edit(claim, detail)
+
+
 _HAVE = frozenset({"has", "have", "had"})
 
 
