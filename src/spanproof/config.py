@@ -65,7 +65,7 @@ class VerifySettings(BaseModel):
         "contradicted goes to review. false: the rule checks alone.",
     )
     score_model: Literal[
-        "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"
+        "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14"
     ] = Field(
         "v2",
         description=(
@@ -85,7 +85,9 @@ class VerifySettings(BaseModel):
             "whose compressions keep the finding's strength: dropping 'in mice', a hedge "
             "or an association states more than the window; v13 is v12 whose compressions "
             "keep what inverts the finding: dropping 'lack of', 'inhibition of' or 'neither' "
-            "before the words the claim keeps states the opposite)."
+            "before the words the claim keeps states the opposite; v14 is v13 whose claims may "
+            "not quote what the window denies, doubts, supposes or asks: 'X' against 'there is "
+            "no evidence that X' or 'it is unclear whether X')."
         ),
     )
     escalation_band: float | None = Field(

@@ -310,6 +310,24 @@ def test_score_model_v13_reads_what_inverts_the_finding_dropped(tmp_path: Path) 
     assert v13["b"]["verdict"] == "supported"
 
 
+def test_score_model_v14_reads_a_claim_the_window_does_not_assert(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [{"id": "S1", "text": "There is no evidence that zinc shortens colds in adults."}],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [{"id": "a", "text": "Zinc shortens colds in adults."}],
+    )
+    reports = by_model(claims, evidence, ("v13", "v14"))
+    # a verbatim copy of the complement: supported up to v13
+    assert reports["v13"]["a"]["verdict"] == "supported"
+    assert reports["v14"]["a"]["verdict"] == "unsupported"
+    assert [(e["evidence"]["text"], e["judgement"]) for e in reports["v14"]["a"]["edits"]] == [
+        ("There is no evidence that", "unsupported: not asserted by the window")
+    ]
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

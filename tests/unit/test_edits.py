@@ -37,6 +37,7 @@ from spanproof.verify.scoring import (
     V11,
     V12,
     V13,
+    V14,
     ScoreModel,
     score_model,
 )
@@ -353,9 +354,15 @@ def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: 
     units=st.booleans(),
     overstatement=st.booleans(),
     inversions=st.booleans(),
+    frames=st.booleans(),
 )
-def test_under_v10_to_v13_any_sentence_of_the_window_is_never_capped(
-    sentences: list[str], pick: int, units: bool, overstatement: bool, inversions: bool
+def test_under_v10_to_v14_any_sentence_of_the_window_is_never_capped(
+    sentences: list[str],
+    pick: int,
+    units: bool,
+    overstatement: bool,
+    inversions: bool,
+    frames: bool,
 ) -> None:
     window = prepare_evidence("S1", " ".join(sentences))
     for sentence in window.body.text.split(". "):
@@ -370,6 +377,7 @@ def test_under_v10_to_v13_any_sentence_of_the_window_is_never_capped(
             units=units,
             overstatement=overstatement,
             inversions=inversions,
+            frames=frames,
         )
         result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
         assert result.outcome == "none", (claim, result)
@@ -598,6 +606,7 @@ def mixed(
     units: bool = False,
     overstatement: bool = False,
     inversions: bool = False,
+    frames: bool = False,
 ) -> EditCheck:
     alignment = align_edits(
         claim,
@@ -609,6 +618,7 @@ def mixed(
         units=units,
         overstatement=overstatement,
         inversions=inversions,
+        frames=frames,
     )
     return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
 
@@ -670,7 +680,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12", "v13"])
+@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12", "v13", "v14"])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -1150,4 +1160,100 @@ def test_v13_is_v12_with_inversions_and_changes_nothing_else_here() -> None:
         V12,
         "Exercise increased the risk of falls in elderly patients.",
         "Lack of exercise increased the risk of falls in elderly patients.",
+    )
+
+
+# v14: a claim quotes only what the window asserts ----------------------------------------------
+def framed(claim: str, evidence: str, frames: bool = True) -> EditCheck:
+    return mixed(claim, evidence, mixups=True, moved_figures=True, units=True,
+                 overstatement=True, inversions=True, frames=frames)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "head"),
+    [
+        (
+            "Vitamin C prevents the common cold in adults.",
+            "There is no evidence that vitamin C prevents the common cold in adults.",
+            "There is no evidence that",
+        ),
+        (
+            "Aspirin reduces the risk of cancer in older adults.",
+            "It remains unclear whether aspirin reduces the risk of cancer in older adults.",
+            "It remains unclear whether",
+        ),
+        (
+            "Obesity impairs wound healing in diabetic patients.",
+            "We tested the hypothesis that obesity impairs wound healing in diabetic patients.",
+            "We tested the hypothesis that",
+        ),
+        # The head from the clause mark: the lead-in before it is not the frame.
+        (
+            "Antibiotics shorten the illness in children with otitis.",
+            "In 2019, the claim that antibiotics shorten the illness in children with otitis was "
+            "refuted.",
+            "the claim that",
+        ),
+        # Inside the quote: the claim keeps the lead-in and drops the frame.
+        (
+            "In adults, vitamin C prevents the common cold.",
+            "In adults, it is unlikely that vitamin C prevents the common cold.",
+            "it is unlikely that",
+        ),
+    ],
+    ids=["denied", "asked", "supposed", "after-clause-mark", "inside"],
+)
+def test_v14_reads_a_claim_quoted_from_what_the_window_does_not_assert(
+    claim: str, evidence: str, head: str
+) -> None:
+    assert framed(claim, evidence, frames=False).outcome == "none"
+    after = framed(claim, evidence)
+    assert after.outcome == "unsupported", judgements(after)
+    assert (head, "unsupported: not asserted by the window") in [
+        (e.evidence_text, e.judgement) for e in after.edits
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # An asserting lead-in is a compression.
+        (
+            "Vitamin C prevents the common cold in adults.",
+            "Our results suggest that vitamin C prevents the common cold in adults.",
+        ),
+        (
+            "Vitamin C prevents the common cold in adults.",
+            "These data support the hypothesis that vitamin C prevents the common cold in adults.",
+        ),
+        # A negation far from "that" belongs to its own words.
+        (
+            "Tumour-intrinsic factors influence metastatic seeding in mice.",
+            "Carcinomas that did not metastasize in the same animals suggest that "
+            "tumour-intrinsic factors influence metastatic seeding in mice.",
+        ),
+        (
+            "Risk rose in both groups over the five years of follow-up.",
+            "Regardless of whether risk rose in both groups over the five years of follow-up.",
+        ),
+        # The claim keeps the frame.
+        (
+            "It is unclear whether aspirin reduces the risk of cancer.",
+            "It is unclear whether aspirin reduces the risk of cancer in older adults.",
+        ),
+    ],
+    ids=["suggest-that", "backed-hypothesis", "far-negation", "regardless", "kept"],
+)
+def test_v14_leaves_a_faithful_compression_alone(claim: str, evidence: str) -> None:
+    assert framed(claim, evidence).outcome == "none", judgements(framed(claim, evidence))
+
+
+def test_v14_is_v13_with_frames_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v14"] is V14 and V14.edit_frames and not V13.edit_frames
+    assert replace(V14, name="v13", edit_frames=False) == V13
+    assert_one_rule_more(
+        V14,
+        V13,
+        "Vitamin C prevents the common cold in adults.",
+        "There is no evidence that vitamin C prevents the common cold in adults.",
     )

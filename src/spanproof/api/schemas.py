@@ -46,16 +46,19 @@ class VerifyRequest(BaseModel):
         None, description="Delivery policy for drafts (default: the server's)."
     )
     score_model: (
-        Literal["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13"]
+        Literal[
+            "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14"
+        ]
         | None
     ) = Field(
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v13 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v14 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
-            "overstated, v13 also what inverts it dropped), v7 gates windows that state no "
+            "overstated, v13 also what inverts it dropped, v14 also what the window does not "
+            "assert), v7 gates windows that state no "
             "finding)."
         ),
     )

@@ -186,6 +186,23 @@ _INVERTERS = frozenset(
 #: down".
 _INVERTER_LINKS = frozenset({"of", "the", "a", "an", "down", "out"})
 
+#: Words under which what follows "that" is not asserted but denied, doubted, supposed or asked
+#: (v14), besides the negations: "no evidence that", "unclear whether", "the hypothesis that".
+_FRAME_WORDS = frozenset(
+    {"unlikely", "unclear", "unknown", "uncertain", "controversial", "debated", "hypothesis",
+     "hypotheses", "hypothesized", "hypothesised", "hypothesize", "hypothesise", "speculated",
+     "speculate", "postulated", "postulate", "believed", "assumed", "presumed", "myth",
+     "belief", "contrary", "refuted", "disproved", "questioned", "test", "tested", "failed",
+     "fail", "fails", "unable", "investigate", "investigated", "examine", "examined", "asked",
+     "aimed", "claim", "claims", "notion", "idea", "theory", "possibility", "speculation",
+     "assumption"}
+)  # fmt: skip
+#: Words that make a frame assert what follows after all: "data supporting the hypothesis that".
+_BACKING_WORDS = frozenset(
+    {"support", "supports", "supported", "supporting", "confirm", "confirms", "confirmed",
+     "consistent"}
+)  # fmt: skip
+
 #: Words that join two phrases: a noun before one belongs to the figure before it (v10).
 COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
 _NEGATING_PREFIXES = ("non", "un", "in", "im", "ir", "dis", "anti")
@@ -320,6 +337,41 @@ def _edge_inverter(c: Text, ev: EvidenceText, first_w: int, first_c: int) -> lis
                 head.pop()
             if head and _inverting(ev.body, head, c, first_c):
                 return list(range(head[-1], first_w))
+    return []
+
+
+def _framing(w: Text, wj: Sequence[int]) -> bool:
+    """Whether window words ``wj`` end in a head under which what follows is not asserted:
+    "whether" (not "regardless of whether"), or "that" after a negation or a word of
+    :data:`_FRAME_WORDS` among its five words before, with no backing word unless negated
+    ("There is no evidence that", "We tested the hypothesis that", "It is unclear whether";
+    not "We found that", "Our results suggest that") (v14)."""
+    words = [w.tokens[j].text.lower() for j in wj]
+    if not words or words[-1] not in {"that", "whether"}:
+        return False
+    near = words[-6:-1]
+    if words[-1] == "whether":
+        return near[-2:] not in (["regardless", "of"], ["irrespective", "of"])
+    denied = any(is_negation(t) for t in near)
+    if set(near) & _BACKING_WORDS and not denied:
+        return False
+    return denied or bool(set(near) & _FRAME_WORDS)
+
+
+def _edge_frame(c: Text, ev: EvidenceText, first_w: int) -> list[int]:
+    """The head of the clause the claim quotes from its start, when the claim starts right
+    after a framing "that" or "whether" (:func:`_framing`): the head from its clause mark or
+    the sentence's start; else none (v14)."""
+    for a, b in ev.sentences:
+        if a <= first_w < b:
+            text, tokens = ev.body.text, ev.body.tokens
+            head = list(range(a, first_w))
+            for k in range(len(head) - 1, 0, -1):
+                if re.search(r"[,;:]", text[tokens[head[k - 1]].end : tokens[head[k]].start]):
+                    head = head[k:]
+                    break
+            if head and _framing(ev.body, head):
+                return head
     return []
 
 
@@ -545,6 +597,7 @@ def align_edits(
     units: bool = False,
     overstatement: bool = False,
     inversions: bool = False,
+    frames: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -579,6 +632,9 @@ def align_edits(
         inversions: a deletion may not drop, right before a word the claim keeps, what inverts
             it ("lack of", "inhibition of", a leading "Blocking", "insufficient", "neither"),
             nor may a claim quote a sentence from just after such a word (score model v13).
+        frames: a claim may not quote, as a finding, what its sentence denies, doubts,
+            supposes or asks: the complement of "no evidence that", "unclear whether", "the
+            hypothesis that" (score model v14).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -602,6 +658,12 @@ def align_edits(
                     Pending("deletion", (0, 0), ev.body.span(head[0], head[-1]),
                             "unsupported: inverting word dropped"),
                 )  # fmt: skip
+            frame = _edge_frame(c, ev, first) if frames else []
+            if frame:
+                pending += (
+                    Pending("deletion", (0, 0), ev.body.span(frame[0], frame[-1]),
+                            "unsupported: not asserted by the window"),
+                )  # fmt: skip
             return Alignment(c.text, ev.id, ev.body.text, near_copy=True, pending=pending)
     if not _may_copy(sum(1 for k in content if k in ev.keys), len(content), changed_runs):
         return not_near
@@ -609,7 +671,7 @@ def align_edits(
     if not blocks:
         return not_near
     builder = _Builder(
-        c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions
+        c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames
     )
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -799,6 +861,7 @@ class _Builder:
         units: bool = False,
         overstatement: bool = False,
         inversions: bool = False,
+        frames: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -808,6 +871,7 @@ class _Builder:
         self.units = units
         self.overstatement = overstatement
         self.inversions = inversions
+        self.frames = frames
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -872,6 +936,9 @@ class _Builder:
         if head and not any(self.c.content[i] for i in range(first_c)):
             # The claim starts where the quote does: no word of its own stands for the head.
             self._add("deletion", [], head, "unsupported: inverting word dropped")
+        frame = _edge_frame(self.c, self.ev, self.first_w) if self.frames else []
+        if frame and not any(self.c.content[i] for i in range(first_c)):
+            self._add("deletion", [], frame, "unsupported: not asserted by the window")
 
     def _scope_at_the_edges(self) -> None:
         for wj in _edge_scope(self.c, self.ev, self.first_w, self.last_w):
@@ -1064,6 +1131,8 @@ class _Builder:
             and _inverting(self.w, wj, self.c, at)
         ):
             self._add("deletion", [], wj, "unsupported: inverting word dropped")
+        elif self.frames and _framing(self.w, wj):
+            self._add("deletion", [], wj, "unsupported: not asserted by the window")
         else:
             self._add("deletion", [], wj, "allowed: compression")
 

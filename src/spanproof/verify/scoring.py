@@ -112,6 +112,10 @@ class ScoreModel:
     #: exercise increased falls" quoted as "Exercise increased falls", "neither A nor B" as "A
     #: and B" (:func:`spanproof.verify.edits.align_edits`, ``inversions``); False before v13.
     edit_inversions: bool = False
+    #: v14: a claim may not quote, as a finding, what its window denies, doubts, supposes or
+    #: asks: "Vitamin C prevents colds" against "There is no evidence that vitamin C prevents
+    #: colds" (:func:`spanproof.verify.edits.align_edits`, ``frames``); False before v14.
+    edit_frames: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -185,8 +189,11 @@ V12 = replace(V11, name="v12", edit_overstatement=True)
 #: v12 whose compressions keep what inverts the finding: "Exercise increased falls" against
 #: "Lack of exercise increased falls", "mTOR prevented" against "Inhibition of mTOR prevented".
 V13 = replace(V12, name="v13", edit_inversions=True)
+#: v13 whose claims may not quote what the window does not assert: "Vitamin C prevents colds"
+#: against "There is no evidence that vitamin C prevents colds", "… unclear whether …".
+V14 = replace(V13, name="v14", edit_frames=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
-    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13)
+    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14)
 }
 DEFAULT_SCORE_MODEL = "v2"
 
@@ -545,6 +552,7 @@ def edit_alignments(
             units=plan.model.edit_units,
             overstatement=plan.model.edit_overstatement,
             inversions=plan.model.edit_inversions,
+            frames=plan.model.edit_frames,
         )
         if alignment.near_copy:
             out[i] = alignment
