@@ -564,6 +564,16 @@ def swap_unit(sentence: str, window: str, key: str = "") -> Edit | None:
     return Edit(claim, f"{match.group(0).strip()} -> {written}")
 
 
+def _pick_claim(options: list[tuple[str, str]], key: str, sentence: str, salt: str) -> Edit | None:
+    """One of the (claim, detail) options of six words or more with balanced brackets, chosen
+    by a hash of the seed, the sentence and ``salt``; None when none is left."""
+    options = [(c, d) for c, d in options if len(c.split()) >= 6 and balanced(c)]
+    if not options:
+        return None
+    claim, detail = options[seeded_hash(key, sentence, salt) % len(options)]
+    return Edit(claim, detail)
+
+
 #: A species or in-vitro qualifier a summary may drop, generalising the finding.
 _SCOPE_DROP = re.compile(
     r",? (?:in|of|from) (?:aged |adult |young |female |male |transgenic |knockout |diabetic "
@@ -608,11 +618,7 @@ def overstate(sentence: str, key: str = "") -> Edit | None:
         options.append((sentence[: m.start()] + new + sentence[m.end() :], f"{m.group()} -> {new}"))
     for m in _HEDGE_ADVERB.finditer(sentence):
         options.append((sentence[: m.start()] + sentence[m.end() :], f"-{m.group().strip()}"))
-    options = [(c, d) for c, d in options if len(c.split()) >= 6 and balanced(c)]
-    if not options:
-        return None
-    claim, detail = options[seeded_hash(key, sentence, "overstate") % len(options)]
-    return Edit(claim, detail)
+    return _pick_claim(options, key, sentence, "overstate")
 
 
 #: A quantity, frequency or degree word and what a careless summary puts in its place: an
@@ -708,11 +714,7 @@ def drop_inverter(sentence: str, key: str = "") -> Edit | None:
         new = f"{first} and "
         claim = sentence[: m.start()] + new + sentence[m.end() :]
         options.append((claim, f"{m.group().strip()} -> {new.strip()}"))
-    options = [(c, d) for c, d in options if len(c.split()) >= 6 and balanced(c)]
-    if not options:
-        return None
-    claim, detail = options[seeded_hash(key, sentence, "inverter") % len(options)]
-    return Edit(claim, detail)
+    return _pick_claim(options, key, sentence, "inverter")
 
 
 #: A head under which what follows "that" is not asserted: denied, doubted, supposed or asked.
@@ -759,11 +761,7 @@ def lift_from_frame(sentence: str, key: str = "") -> Edit | None:
         if first.isalpha() and first.islower():
             rest = rest[:1].upper() + rest[1:]
         options.append((rest, f"-{head.strip()} {m.group(1)}"))
-    options = [(c, d) for c, d in options if len(c.split()) >= 6 and balanced(c)]
-    if not options:
-        return None
-    claim, detail = options[seeded_hash(key, sentence, "frame") % len(options)]
-    return Edit(claim, detail)
+    return _pick_claim(options, key, sentence, "frame")
 
 
 _HAVE = frozenset({"has", "have", "had"})
