@@ -537,6 +537,7 @@ REALISTIC_GOALS = {
     "quantifier_swap": "≥ 98% not supported (as substitution)",
     "dropped_inverter": "≥ 98% not supported (as negation flip)",
     "unasserted_frame": "≥ 98% not supported (as negation flip)",
+    "dropped_restriction": "≥ 90% not supported (as scope change)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -580,9 +581,11 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "species qualifier or a hedge dropped, or an association stated as an effect, in "
         "`quantifier_swap` a quantity, frequency or degree word replaced by its opposite or a "
         "stronger one, in `dropped_inverter` what inverts the finding dropped ('Lack of X "
-        "increased Y' → 'X increased Y', 'neither A nor B' → 'A and B'), and in "
+        "increased Y' → 'X increased Y', 'neither A nor B' → 'A and B'), in "
         "`unasserted_frame` the complement of a head that denies, doubts, supposes or asks it "
-        "quoted as a finding ('There is no evidence that X' → 'X')), or "
+        "quoted as a finding ('There is no evidence that X' → 'X'), and in "
+        "`dropped_restriction` a co-intervention, a dose, a lead-in's population or a "
+        "subgroup dropped ('Among smokers, X reduced Y' → 'X reduced Y')), or "
         "faithfully "
         "shortened, against its evidence window (the sentence and none, one or both "
         "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "

@@ -30,6 +30,7 @@ from spanproof.evaluation.rewrite import (
     cut_entity_mixup,
     cut_number_mixup,
     drop_inverter,
+    drop_restriction,
     first_clause,
     flip_polarity,
     lift_from_frame,
@@ -483,8 +484,14 @@ def test_every_kind_is_built_with_its_label(cases: list[EditCase]) -> None:
     # Rare shapes: carried_number needs two figures each before its own noun in one clause (85
     # sentences of the cited abstracts have them), dropped_inverter a head such as "Lack of" at
     # a clause's start (53), unasserted_frame a head such as "no evidence that" or "whether"
-    # (80); every other kind has over 100.
-    fewest = {"carried_number": 80, "dropped_inverter": 50, "unasserted_frame": 80}
+    # (80), dropped_restriction a co-intervention, a dose or a lead-in's population (49); every
+    # other kind has over 100.
+    fewest = {
+        "carried_number": 80,
+        "dropped_inverter": 50,
+        "unasserted_frame": 80,
+        "dropped_restriction": 45,
+    }
     assert all(kinds[k] >= fewest.get(k, 100) for k in KINDS), kinds
     assert all(c.label == LABELS[c.kind] for c in cases)
     assert [c.kind for c in cases] == sorted((c.kind for c in cases), key=KINDS.index)
@@ -696,3 +703,25 @@ def test_lift_from_frame_quotes_what_the_sentence_does_not_assert() -> None:
     )
     assert lift_from_frame("Risk rose regardless of whether patients took the drug daily.") is None
     assert lift_from_frame("Whether zinc shortens the duration of colds remains unknown.") is None
+
+
+def test_drop_restriction_drops_what_restricts_the_finding() -> None:
+    combo = drop_restriction(
+        "Metformin in combination with insulin reduced HbA1c in teens with diabetes."
+    )
+    assert combo is not None and combo.claim == "Metformin reduced HbA1c in teens with diabetes."
+    dose = drop_restriction("High-dose vitamin D reduced the rate of falls in older women.")
+    assert dose is not None and dose.claim == "Vitamin D reduced the rate of falls in older women."
+    lead = drop_restriction("Among smokers, the intervention reduced lung cancer incidence by 20%.")
+    assert (
+        lead is not None and lead.claim == "The intervention reduced lung cancer incidence by 20%."
+    )
+    sub = drop_restriction("The drug lowered blood pressure in a subgroup of patients on dialysis.")
+    assert (
+        sub is not None and sub.claim == "The drug lowered blood pressure in patients on dialysis."
+    )
+    # Left alone: a lead-in that restricts nothing, a sentence with no restriction.
+    assert (
+        drop_restriction("In all participants, walking improved lung function for a day.") is None
+    )
+    assert drop_restriction("The trial enrolled 120 patients with heart failure.") is None

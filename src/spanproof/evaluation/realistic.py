@@ -52,6 +52,9 @@ Negative kinds (the claim is not supported by the window):
 * ``unasserted_frame``: what the sentence does not assert quoted as a finding: the complement
   of a head that denies, doubts, supposes or asks it ("There is no evidence that vitamin C
   prevents colds" → "Vitamin C prevents colds", "We investigated whether …").
+* ``dropped_restriction``: what restricts the finding dropped: a co-intervention ("in
+  combination with insulin"), a dose or an intensity ("High-dose"), the population of a
+  lead-in ("Among smokers,") or a subgroup ("in a subgroup of patients" → "in patients").
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -108,6 +111,7 @@ from spanproof.evaluation.rewrite import (
     cut_entity_mixup,
     cut_number_mixup,
     drop_inverter,
+    drop_restriction,
     first_clause,
     flip_polarity,
     lift_from_frame,
@@ -159,6 +163,7 @@ KINDS = (
     "quantifier_swap",
     "dropped_inverter",
     "unasserted_frame",
+    "dropped_restriction",
     "verbatim",
     "first_clause",
     "compression",
@@ -168,8 +173,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:21], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[21:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:22], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[22:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -419,6 +424,7 @@ def _edits(
         ("quantifier_swap", swap_quantifier(sentence, key)),
         ("dropped_inverter", drop_inverter(sentence, key)),
         ("unasserted_frame", lift_from_frame(sentence, key)),
+        ("dropped_restriction", drop_restriction(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

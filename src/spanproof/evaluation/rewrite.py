@@ -764,6 +764,38 @@ def lift_from_frame(sentence: str, key: str = "") -> Edit | None:
     return _pick_claim(options, key, sentence, "frame")
 
 
+#: What restricts a finding to some of those it could apply to, which a summary may drop: a
+#: co-intervention, a dose or an intensity, a population named in the lead-in, a subgroup.
+_CO_INTERVENTION = re.compile(
+    r" (?:in combination with|combined with|plus|together with|co-administered with)"
+    r" [^,;()]{2,40}?(?= (?:\w+ed|was|were|is|are|has|had)\b)"
+)
+_DOSE = re.compile(r"\b(?:[Hh]igh|[Ll]ow)-(?:dose|intensity) (?=\w)")
+_LEAD_POPULATION = re.compile(
+    r"^(?:Among|In) (?:[\w-]+ ){0,4}?(?:patients|participants|subjects|women|men|children"
+    r"|adults|smokers|individuals|users|survivors|infants|adolescents)\b[^,;()]{0,60}, "
+)
+_SUBGROUP = re.compile(r"(?<= in )(?:a|the) subgroup of (?=\w)")
+
+
+def drop_restriction(sentence: str, key: str = "") -> Edit | None:
+    """The finding without what restricts it, by a deletion a reader of copies takes for a
+    compression: a co-intervention ("Metformin in combination with insulin reduced" →
+    "Metformin reduced"), a dose or an intensity ("High-dose vitamin D" → "Vitamin D"), the
+    population of a lead-in ("Among smokers, the intervention reduced" → "The intervention
+    reduced") or a subgroup ("in a subgroup of patients" → "in patients")."""
+    options: list[tuple[str, str]] = []
+    for pattern in (_CO_INTERVENTION, _DOSE, _LEAD_POPULATION, _SUBGROUP):
+        for m in pattern.finditer(sentence):
+            if re.match(r"(?:Among|In) all\b", m.group()):
+                continue  # "In all participants," restricts nothing
+            rest = sentence[m.end() :]
+            if m.start() == 0:
+                rest = rest[:1].upper() + rest[1:]
+            options.append((sentence[: m.start()] + rest, f"-{m.group().strip(', ')}"))
+    return _pick_claim(options, key, sentence, "restriction")
+
+
 _HAVE = frozenset({"has", "have", "had"})
 
 
