@@ -325,18 +325,48 @@ def _inverting(w: Text, wj: Sequence[int], claim: Text, at: int) -> bool:
     return bool(words) and words[-1] in _INVERTERS and words[-1] not in near
 
 
+def _head_of(ev: EvidenceText, first_w: int) -> list[int]:
+    """The window words of ``first_w``'s sentence before it: what a claim quoting from
+    ``first_w`` leaves unquoted at its start."""
+    return next((list(range(a, first_w)) for a, b in ev.sentences if a <= first_w < b), [])
+
+
+def _edge_edits(
+    c: Text,
+    ev: EvidenceText,
+    quote: tuple[int, int, int],
+    overstatement: bool,
+    inversions: bool,
+    frames: bool,
+) -> list[tuple[list[int], str]]:
+    """The unquoted window words around a quote that change what it says, each with its
+    judgement: a scope at either edge (v12), and, when the claim puts no content word of its
+    own in front of the quote, an inverting word (v13) or a frame (v14) right before it.
+    ``quote`` is the first and last quoted window words and the claim word at the first."""
+    first_w, last_w, first_c = quote
+    scopes = _edge_scope(c, ev, first_w, last_w) if overstatement else []
+    out = [(wj, "unsupported: scope dropped") for wj in scopes]
+    if any(c.content[i] for i in range(first_c)):
+        return out
+    head = _edge_inverter(c, ev, first_w, first_c) if inversions else []
+    if head:
+        out.append((head, "unsupported: inverting word dropped"))
+    frame = _edge_frame(ev, first_w) if frames else []
+    if frame:
+        out.append((frame, "unsupported: not asserted by the window"))
+    return out
+
+
 def _edge_inverter(c: Text, ev: EvidenceText, first_w: int, first_c: int) -> list[int]:
     """The window words before the claim's first quoted word ``first_w`` (the claim's
     ``first_c``), in its sentence, when they end in an inverting word the claim drops by
     starting after it ("Lack of exercise increased falls" quoted from "exercise"), from that
     word on; else none (v13)."""
-    for a, b in ev.sentences:
-        if a <= first_w < b:
-            head = list(range(a, first_w))
-            while head and ev.body.tokens[head[-1]].text.lower() in _INVERTER_LINKS:
-                head.pop()
-            if head and _inverting(ev.body, head, c, first_c):
-                return list(range(head[-1], first_w))
+    head = _head_of(ev, first_w)
+    while head and ev.body.tokens[head[-1]].text.lower() in _INVERTER_LINKS:
+        head.pop()
+    if head and _inverting(ev.body, head, c, first_c):
+        return list(range(head[-1], first_w))
     return []
 
 
@@ -358,21 +388,17 @@ def _framing(w: Text, wj: Sequence[int]) -> bool:
     return denied or bool(set(near) & _FRAME_WORDS)
 
 
-def _edge_frame(c: Text, ev: EvidenceText, first_w: int) -> list[int]:
+def _edge_frame(ev: EvidenceText, first_w: int) -> list[int]:
     """The head of the clause the claim quotes from its start, when the claim starts right
     after a framing "that" or "whether" (:func:`_framing`): the head from its clause mark or
     the sentence's start; else none (v14)."""
-    for a, b in ev.sentences:
-        if a <= first_w < b:
-            text, tokens = ev.body.text, ev.body.tokens
-            head = list(range(a, first_w))
-            for k in range(len(head) - 1, 0, -1):
-                if re.search(r"[,;:]", text[tokens[head[k - 1]].end : tokens[head[k]].start]):
-                    head = head[k:]
-                    break
-            if head and _framing(ev.body, head):
-                return head
-    return []
+    text, tokens = ev.body.text, ev.body.tokens
+    head = _head_of(ev, first_w)
+    for k in range(len(head) - 1, 0, -1):
+        if re.search(r"[,;:]", text[tokens[head[k - 1]].end : tokens[head[k]].start]):
+            head = head[k:]
+            break
+    return head if head and _framing(ev.body, head) else []
 
 
 def _edge_scope(c: Text, ev: EvidenceText, first_w: int, last_w: int) -> list[list[int]]:
@@ -384,12 +410,9 @@ def _edge_scope(c: Text, ev: EvidenceText, first_w: int, last_w: int) -> list[li
     if {t.text for t in c.tokens} & _SCOPE_WORDS:
         return []
     text, tokens = ev.body.text, ev.body.tokens
-    out: list[list[int]] = []
+    head = _head_of(ev, first_w)
+    out = [head] if {tokens[j].text for j in head} & _SCOPE_WORDS else []
     for a, b in ev.sentences:
-        if a <= first_w < b:
-            head = list(range(a, first_w))
-            if {tokens[j].text for j in head} & _SCOPE_WORDS:
-                out.append(head)
         if a <= last_w < b:
             tail: list[int] = []
             for j in range(last_w + 1, b):
@@ -646,24 +669,14 @@ def align_edits(
         first = ev.body.joined[: ev.body.joined.index(c.joined)].count("\x1f")
         quoted = range(first, first + len(c.tokens))
         if not (units and _units_differ(c, ev.body, quoted)):
-            edges = _edge_scope(c, ev, quoted[0], quoted[-1]) if overstatement else []
+            edges = _edge_edits(
+                c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames
+            )
             pending = tuple(
                 Pending("deletion", (0, 0) if j[0] < first else (len(c.text), len(c.text)),
-                        ev.body.span(j[0], j[-1]), "unsupported: scope dropped")
-                for j in edges
+                        ev.body.span(j[0], j[-1]), why)
+                for j, why in edges
             )  # fmt: skip
-            head = _edge_inverter(c, ev, first, 0) if inversions else []
-            if head:
-                pending += (
-                    Pending("deletion", (0, 0), ev.body.span(head[0], head[-1]),
-                            "unsupported: inverting word dropped"),
-                )  # fmt: skip
-            frame = _edge_frame(c, ev, first) if frames else []
-            if frame:
-                pending += (
-                    Pending("deletion", (0, 0), ev.body.span(frame[0], frame[-1]),
-                            "unsupported: not asserted by the window"),
-                )  # fmt: skip
             return Alignment(c.text, ev.id, ev.body.text, near_copy=True, pending=pending)
     if not _may_copy(sum(1 for k in content if k in ev.keys), len(content), changed_runs):
         return not_near
@@ -929,20 +942,12 @@ class _Builder:
                 self._equal(a + n, b + n)
             cursor_c, cursor_w = a + size, b + size
         self._gap(range(cursor_c, len(self.c.tokens)), range(cursor_w, self.hi))
-        if self.overstatement:
-            self._scope_at_the_edges()
         first_c = min((a for a, _ in self._pairs()), default=0)
-        head = _edge_inverter(self.c, self.ev, self.first_w, first_c) if self.inversions else []
-        if head and not any(self.c.content[i] for i in range(first_c)):
-            # The claim starts where the quote does: no word of its own stands for the head.
-            self._add("deletion", [], head, "unsupported: inverting word dropped")
-        frame = _edge_frame(self.c, self.ev, self.first_w) if self.frames else []
-        if frame and not any(self.c.content[i] for i in range(first_c)):
-            self._add("deletion", [], frame, "unsupported: not asserted by the window")
-
-    def _scope_at_the_edges(self) -> None:
-        for wj in _edge_scope(self.c, self.ev, self.first_w, self.last_w):
-            self._add("deletion", [], wj, "unsupported: scope dropped")
+        quote = (self.first_w, self.last_w, first_c)
+        for wj, why in _edge_edits(
+            self.c, self.ev, quote, self.overstatement, self.inversions, self.frames
+        ):
+            self._add("deletion", [], wj, why)
 
     # edits ------------------------------------------------------------------------------------
     def _add(self, op: str, ci: Sequence[int], wj: Sequence[int], judgement: str | None) -> None:
