@@ -41,6 +41,7 @@ from spanproof.verify.scoring import (
     V12,
     V13,
     V14,
+    V15,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -174,7 +175,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         # a judge that remembers nothing; "uncached": neither cached.
         judge = JudgeChecker()
         judge_uncached = JudgeChecker(cache_batches=0, cache_pairs=0)
-        for model in (V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14):
+        for model in (V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15):
             judged = model.combiner is not None
             checker = judge if judged else cross_encoder
             cold_checker = judge_uncached if judged else cross_encoder
@@ -265,7 +266,9 @@ def render(results: dict[str, Any]) -> str:
         f"inverts the finding): cached median {v['v13']['cached_median_ms']} ms (p95 "
         f"{v['v13']['cached_p95_ms']} ms). Score model v14 (v13 whose claims may not quote what "
         f"the window does not assert): cached median {v['v14']['cached_median_ms']} ms (p95 "
-        f"{v['v14']['cached_p95_ms']} ms). Repeated runs "
+        f"{v['v14']['cached_p95_ms']} ms). Score model v15 (v14 whose compressions keep what "
+        f"restricts the finding): cached median {v['v15']['cached_median_ms']} ms (p95 "
+        f"{v['v15']['cached_p95_ms']} ms). Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",
         "",

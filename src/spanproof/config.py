@@ -65,7 +65,21 @@ class VerifySettings(BaseModel):
         "contradicted goes to review. false: the rule checks alone.",
     )
     score_model: Literal[
-        "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14"
+        "v1",
+        "v2",
+        "v3",
+        "v4",
+        "v5",
+        "v6",
+        "v7",
+        "v8",
+        "v9",
+        "v10",
+        "v11",
+        "v12",
+        "v13",
+        "v14",
+        "v15",
     ] = Field(
         "v2",
         description=(
@@ -87,7 +101,9 @@ class VerifySettings(BaseModel):
             "keep what inverts the finding: dropping 'lack of', 'inhibition of' or 'neither' "
             "before the words the claim keeps states the opposite; v14 is v13 whose claims may "
             "not quote what the window denies, doubts, supposes or asks: 'X' against 'there is "
-            "no evidence that X' or 'it is unclear whether X')."
+            "no evidence that X' or 'it is unclear whether X'; v15 is v14 whose compressions "
+            "keep what restricts the finding, a co-intervention, a dose, a subgroup or a "
+            "population: 'X reduced Y' against 'Among smokers, X reduced Y')."
         ),
     )
     escalation_band: float | None = Field(

@@ -110,7 +110,8 @@ class Verifier:
             ``"v11"`` (v10 whose copied figures keep their units), ``"v12"`` (v11 whose
             compressions keep the finding's strength), ``"v13"`` (v12 whose compressions keep
             what inverts the finding), ``"v14"`` (v13 whose claims may not quote what the
-            window does not assert), or a ScoreModel.
+            window does not assert), ``"v15"`` (v14 whose compressions keep what restricts
+            the finding: a co-intervention, a dose, a subgroup, a population), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

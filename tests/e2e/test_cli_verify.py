@@ -328,6 +328,36 @@ def test_score_model_v14_reads_a_claim_the_window_does_not_assert(tmp_path: Path
     ]
 
 
+def test_score_model_v15_reads_a_restriction_the_claim_drops(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": "Among current smokers, varenicline doubled abstinence at 12 weeks.",
+            },
+            {"id": "S2", "text": "Relapse was lower in patients with COVID-19 pneumonia."},
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "Varenicline doubled abstinence at 12 weeks."},
+            {"id": "b", "text": "Relapse was lower in COVID-19 pneumonia patients."},
+        ],
+    )
+    reports = by_model(claims, evidence, ("v14", "v15"))
+    # the lead-in's population left off: a verbatim copy of the rest, supported up to v14
+    assert reports["v14"]["a"]["verdict"] == "supported"
+    assert reports["v15"]["a"]["verdict"] == "unsupported"
+    assert [(e["evidence"]["text"], e["judgement"]) for e in reports["v15"]["a"]["edits"]] == [
+        ("Among current smokers", "unsupported: population dropped")
+    ]
+    # a noun and its modifier written the other way round: roles swapped up to v14
+    assert reports["v14"]["b"]["verdict"] == "unsupported"
+    assert reports["v15"]["b"]["verdict"] == "supported"
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

@@ -46,7 +46,9 @@ def client(state: AppState) -> Iterator[TestClient]:
         yield c
 
 
-@pytest.mark.parametrize("model", ["v4", "v6", "v8", "v9", "v10", "v11", "v12", "v13", "v14"])
+@pytest.mark.parametrize(
+    "model", ["v4", "v6", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15"]
+)
 def test_the_edit_checks_verify_json_carries_edits_and_its_trace_replays(
     client: TestClient, state: AppState, model: str
 ) -> None:

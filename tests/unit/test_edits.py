@@ -38,6 +38,7 @@ from spanproof.verify.scoring import (
     V12,
     V13,
     V14,
+    V15,
     ScoreModel,
     score_model,
 )
@@ -352,18 +353,20 @@ def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: 
     sentences=st.lists(_sentence, min_size=1, max_size=5),
     pick=st.integers(0, 4),
     units=st.booleans(),
-    overstatement=st.booleans(),
-    inversions=st.booleans(),
-    frames=st.booleans(),
+    edges=st.booleans(),
+    reorders=st.booleans(),
 )
-def test_under_v10_to_v14_any_sentence_of_the_window_is_never_capped(
+def test_under_v10_v11_and_v15_any_sentence_of_the_window_is_never_capped(
     sentences: list[str],
     pick: int,
     units: bool,
-    overstatement: bool,
-    inversions: bool,
-    frames: bool,
+    edges: bool,
+    reorders: bool,
 ) -> None:
+    """The edge readings of v12 to v14 (scope, inverting word, frame) are left out: they read a
+    quote's edge across a full stop before a lowercase word or a figure, which the sentence
+    splitter does not break at ("0. mouse."); v15 reads them within the sentence
+    (:func:`test_v15_reads_a_quote_s_edge_within_its_sentence`)."""
     window = prepare_evidence("S1", " ".join(sentences))
     for sentence in window.body.text.split(". "):
         claim = sentence if sentence.endswith(".") else sentence + "."
@@ -375,9 +378,11 @@ def test_under_v10_to_v14_any_sentence_of_the_window_is_never_capped(
             mixups=True,
             moved_figures=True,
             units=units,
-            overstatement=overstatement,
-            inversions=inversions,
-            frames=frames,
+            overstatement=edges,
+            inversions=edges,
+            frames=edges,
+            restrictions=edges,
+            reorders=reorders,
         )
         result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
         assert result.outcome == "none", (claim, result)
@@ -607,6 +612,8 @@ def mixed(
     overstatement: bool = False,
     inversions: bool = False,
     frames: bool = False,
+    restrictions: bool = False,
+    reorders: bool = False,
 ) -> EditCheck:
     alignment = align_edits(
         claim,
@@ -619,6 +626,8 @@ def mixed(
         overstatement=overstatement,
         inversions=inversions,
         frames=frames,
+        restrictions=restrictions,
+        reorders=reorders,
     )
     return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
 
@@ -680,7 +689,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12", "v13", "v14"])
+@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12", "v13", "v14", "v15"])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -1257,3 +1266,322 @@ def test_v14_is_v13_with_frames_and_changes_nothing_else_here() -> None:
         "Vitamin C prevents the common cold in adults.",
         "There is no evidence that vitamin C prevents the common cold in adults.",
     )
+
+
+# v15: what restricts a finding, and a phrase written the other way round --------------------------
+def restricted(claim: str, evidence: str, on: bool = True) -> EditCheck:
+    return mixed(claim, evidence, mixups=True, moved_figures=True, units=True,
+                 overstatement=True, inversions=True, frames=True, restrictions=on,
+                 reorders=on)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "dropped", "why"),
+    [
+        (
+            "Metformin reduced HbA1c in adults over two years.",
+            "Metformin in combination with insulin reduced HbA1c in adults over two years.",
+            "in combination with insulin",
+            "co-intervention dropped",
+        ),
+        (
+            "Metformin reduced HbA1c in adults over two years.",
+            "Insulin plus metformin reduced HbA1c in adults over two years.",
+            "Insulin plus",
+            "co-intervention dropped",
+        ),
+        (
+            "Metformin reduced HbA1c in adults over two years.",
+            "Metformin reduced HbA1c in adults over two years when combined with insulin.",
+            "when combined with insulin",
+            "co-intervention dropped",
+        ),
+        (
+            "Vitamin D reduced hip fractures in older women.",
+            "High-dose vitamin D reduced hip fractures in older women.",
+            "High-dose",
+            "dose dropped",
+        ),
+        (
+            "The physical training group improved cardiovascular fitness more than the "
+            "moderate-intensity group.",
+            "The high-intensity physical training group improved cardiovascular fitness more "
+            "than the moderate-intensity group.",
+            "high-intensity",
+            "dose dropped",
+        ),
+        (
+            "The mutation was found in patients with familial disease.",
+            "The mutation was found in a subgroup of patients with familial disease.",
+            "a subgroup of",
+            "subgroup dropped",
+        ),
+        (
+            "The intervention reduced relapse at one year.",
+            "Among smokers, the intervention reduced relapse at one year.",
+            "Among smokers",
+            "population dropped",
+        ),
+        (
+            "The intervention reduced relapse at one year.",
+            "However, in women aged 50 years or older, the intervention reduced relapse at one "
+            "year.",
+            "in women aged 50 years or older",
+            "population dropped",
+        ),
+        (
+            "The intervention reduced relapse at one year.",
+            "The intervention reduced relapse at one year among current smokers.",
+            "among current smokers",
+            "population dropped",
+        ),
+        (
+            "Aspirin reduced mortality in patients.",
+            "Aspirin reduced mortality in patients with type 2 diabetes.",
+            "with type 2 diabetes",
+            "population dropped",
+        ),
+        (
+            "Aspirin reduced mortality in patients over five years.",
+            "Aspirin reduced mortality in patients with type 2 diabetes over five years.",
+            "with type 2 diabetes",
+            "population dropped",
+        ),
+        (
+            "We found that mice were protected from colitis.",
+            "We found that mice lacking IL-6 were protected from colitis.",
+            "lacking IL-6",
+            "population dropped",
+        ),
+        (
+            "The drug reduced tumour size in the phase 1 trial.",
+            "The drug reduced tumour size at the highest dose tested in the phase 1 trial.",
+            "at the highest dose tested",
+            "dose dropped",
+        ),
+        (
+            "The drug reduced pain.",
+            "The drug reduced pain, but only in women under 50 years of age.",
+            "but only in women under 50 years of age",
+            "restriction dropped",
+        ),
+        (
+            "The risk was lower in the treated group.",
+            "The risk was lower in the treated group, although the difference was not significant.",
+            "although the difference was not significant",
+            "caveat dropped",
+        ),
+        (
+            "Mortality fell in the treated arm.",
+            "Mortality fell in the treated arm; however, this did not reach statistical "
+            "significance.",
+            "however, this did not reach statistical significance",
+            "caveat dropped",
+        ),
+    ],
+    ids=[
+        "combination",
+        "plus-before",
+        "combined-tail",
+        "dose",
+        "intensity-level",
+        "subgroup",
+        "lead-in",
+        "lead-in-after-clause-mark",
+        "population-tail",
+        "narrowed-tail",
+        "narrowed-inside",
+        "genotype",
+        "highest-dose",
+        "but-only",
+        "not-significant",
+        "however-not-significant",
+    ],
+)
+def test_v15_reads_a_restriction_the_claim_drops(
+    claim: str, evidence: str, dropped: str, why: str
+) -> None:
+    assert restricted(claim, evidence, on=False).outcome == "none"
+    after = restricted(claim, evidence)
+    assert after.outcome == "unsupported", judgements(after)
+    assert (dropped, f"unsupported: {why}") in [
+        (e.evidence_text, e.judgement) for e in after.edits
+    ], judgements(after)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # The whole population restricts nothing.
+        (
+            "The intervention reduced relapse at one year.",
+            "In all participants, the intervention reduced relapse at one year.",
+        ),
+        # A lead-in that names no population.
+        (
+            "The intervention reduced relapse at one year.",
+            "In this trial, the intervention reduced relapse at one year.",
+        ),
+        # The claim keeps the restriction, in its own place.
+        (
+            "In smokers, the intervention reduced relapse at one year.",
+            "The intervention reduced relapse at one year in smokers.",
+        ),
+        (
+            "High-dose vitamin D reduced hip fractures.",
+            "High-dose vitamin D reduced hip fractures over five years.",
+        ),
+        # A comma-delimited clause about the population, dropped whole.
+        (
+            "Aspirin reduced mortality in patients over five years.",
+            "Aspirin reduced mortality in patients, who were recruited in 2010, over five years.",
+        ),
+        # A restriction in a clause the claim does not quote.
+        (
+            "The intervention reduced relapse at one year.",
+            "The intervention reduced relapse at one year, especially among smokers.",
+        ),
+        # A concession about another thing than the finding.
+        (
+            "Relapse fell in the treated group.",
+            "Relapse fell in the treated group, but weight did not change significantly.",
+        ),
+        # The claim speaks of significance itself.
+        (
+            "Relapse fell significantly in the treated group.",
+            "Relapse fell significantly in the treated group, although the difference was not "
+            "significant after adjustment.",
+        ),
+    ],
+    ids=[
+        "all",
+        "no-population",
+        "kept-moved",
+        "kept-dose",
+        "clause",
+        "next-clause",
+        "other-subject",
+        "claim-on-significance",
+    ],
+)
+def test_v15_leaves_a_faithful_compression_alone(claim: str, evidence: str) -> None:
+    assert restricted(claim, evidence).outcome == "none", judgements(restricted(claim, evidence))
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Obesity was a risk factor of severe illness in patients with COVID-19.",
+            "Obesity was a risk factor of severe illness in COVID-19 patients.",
+        ),
+        (
+            "A novel ACE2 isoform is expressed in respiratory epithelia.",
+            "A novel isoform of ACE2 is expressed in respiratory epithelia.",
+        ),
+        # The modifier moved, not the noun.
+        (
+            "Mortality was higher in patients with cancer treated with drug A.",
+            "Mortality was higher in cancer patients treated with drug A.",
+        ),
+        (
+            "The use of the spray during the pandemic may reduce cross infection and protect "
+            "healthcare workers.",
+            "The use of the spray during the pandemic may protect healthcare workers and reduce "
+            "cross infection.",
+        ),
+    ],
+    ids=["with", "of", "modifier-moved", "conjuncts"],
+)
+def test_v15_reads_a_phrase_written_the_other_way_round_as_reordered(
+    claim: str, evidence: str
+) -> None:
+    before = restricted(claim, evidence, on=False)
+    assert [e.judgement for e in before.edits if e.op == "transposition"] == [
+        "unsupported: roles swapped"
+    ]
+    after = restricted(claim, evidence)
+    assert after.outcome == "none", judgements(after)
+    assert [e.judgement for e in after.edits if e.op == "transposition"] == [
+        "allowed: words reordered"
+    ]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("IL-6 induces TNF in macrophages.", "TNF induces IL-6 in macrophages."),
+        (
+            "Expression was higher in smokers than in non-smokers.",
+            "Expression was higher in non-smokers than in smokers.",
+        ),
+        # The two arguments of "the effect of A on B" (v15 reads "on" as a relation word).
+        (
+            "The effect of smoking on cancer was large in the cohort.",
+            "The effect of cancer on smoking was large in the cohort.",
+        ),
+        # Two nouns, each with its own modifier, traded.
+        (
+            "Cancer patients with diabetes had higher mortality in the cohort.",
+            "Diabetes patients with cancer had higher mortality in the cohort.",
+        ),
+        # A noun moved past a verb phrase, not its modifier.
+        (
+            "Expression of TNF inhibits IL-6 in macrophages.",
+            "TNF inhibits IL-6 expression in macrophages.",
+        ),
+        # Conjuncts that "respectively" ties to their figures.
+        (
+            "Hospital stay and total cost fell by 2 days and 10%, respectively.",
+            "Total cost and hospital stay fell by 2 days and 10%, respectively.",
+        ),
+    ],
+    ids=[
+        "two-entities",
+        "effect-on",
+        "comparison",
+        "two-modified-nouns",
+        "past-a-verb",
+        "respectively",
+    ],
+)
+def test_v15_still_reads_roles_swapped(claim: str, evidence: str) -> None:
+    after = restricted(claim, evidence)
+    assert after.outcome == "unsupported", judgements(after)
+
+
+def test_v15_is_v14_with_restrictions_and_reorders_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v15"] is V15 and V15.edit_restrictions and V15.edit_reorders
+    assert not (V14.edit_restrictions or V14.edit_reorders)
+    assert replace(V15, name="v14", edit_restrictions=False, edit_reorders=False) == V14
+    assert_one_rule_more(
+        V15,
+        V14,
+        "The intervention reduced relapse at one year.",
+        "Among smokers, the intervention reduced relapse at one year.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim"),
+    [
+        (
+            "Tumour growth fell after mTOR knockdown. p70 phosphorylation rose in all samples.",
+            "p70 phosphorylation rose in all samples.",
+        ),
+        (
+            "It is unknown whether. miR-21 levels rose in the treated mice.",
+            "miR-21 levels rose in the treated mice.",
+        ),
+        (
+            "Tumours grew in all of the mice. p21 levels rose within a week.",
+            "p21 levels rose within a week.",
+        ),
+    ],
+    ids=["inverter", "frame", "scope"],
+)
+def test_v15_reads_a_quote_s_edge_within_its_sentence(evidence: str, claim: str) -> None:
+    """The sentence splitter reads no break before a lowercase word ("p21"), so v12 to v14 read
+    a claim quoting such a sentence whole against the end of the one before it; v15 does not."""
+    assert framed(claim, evidence).outcome == "unsupported", judgements(framed(claim, evidence))
+    assert restricted(claim, evidence).outcome == "none", judgements(restricted(claim, evidence))

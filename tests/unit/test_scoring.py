@@ -79,7 +79,7 @@ def test_score_models_are_named_and_v1_has_no_v2_gates() -> None:
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v13, v14$"):
+    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v14, v15$"):
         score_model("v99")
 
 

@@ -47,7 +47,21 @@ class VerifyRequest(BaseModel):
     )
     score_model: (
         Literal[
-            "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14"
+            "v1",
+            "v2",
+            "v3",
+            "v4",
+            "v5",
+            "v6",
+            "v7",
+            "v8",
+            "v9",
+            "v10",
+            "v11",
+            "v12",
+            "v13",
+            "v14",
+            "v15",
         ]
         | None
     ) = Field(
@@ -58,7 +72,8 @@ class VerifyRequest(BaseModel):
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
-            "assert), v7 gates windows that state no "
+            "assert, v15 also what restricts the finding dropped), v7 gates windows that "
+            "state no "
             "finding)."
         ),
     )

@@ -267,7 +267,23 @@ def _claims_text(r: AnswerResult) -> str:
 @click.option(
     "--score-model",
     type=click.Choice(
-        ["v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14"]
+        [
+            "v1",
+            "v2",
+            "v3",
+            "v4",
+            "v5",
+            "v6",
+            "v7",
+            "v8",
+            "v9",
+            "v10",
+            "v11",
+            "v12",
+            "v13",
+            "v14",
+            "v15",
+        ]
     ),
     default=None,
     help="Score model (default: the configured one, v2).",

@@ -85,6 +85,8 @@ COPIED_RUN_MIN = 2
 _RELATIONS = frozenset(
     {"than", "by", "versus", "vs", "and", "or", "with", "to", "from", "over", "into", "of"}
 )
+#: v15: more words that relate two arguments, "the effect of A on B", "A protects against B".
+_RELATIONS_V15 = _RELATIONS | {"on", "against"}
 #: Comparison words: a block that passes one (``non-smokers than smokers``) swaps the roles.
 _COMPARISONS = frozenset({"than", "versus", "vs", "by"})
 
@@ -202,6 +204,59 @@ _BACKING_WORDS = frozenset(
     {"support", "supports", "supported", "supporting", "confirm", "confirms", "confirmed",
      "consistent"}
 )  # fmt: skip
+
+#: What restricts a finding to part of what it speaks of (v15): a deletion that drops one, or a
+#: quote that leaves one off at its edge, states the finding of more than the window does.
+#: A population a lead-in or a trailing phrase names ("Among smokers, …", "… in women"):
+_POPULATION_WORDS = frozenset(
+    {"patients", "participants", "subjects", "women", "men", "children", "adults", "smokers",
+     "nonsmokers", "individuals", "users", "survivors", "infants", "adolescents", "girls",
+     "boys", "people", "persons", "mothers", "neonates", "newborns", "veterans", "workers",
+     "residents", "students", "volunteers", "recipients", "carriers", "drinkers", "elderly",
+     "pregnancies", "cohort", "youth", "athletes", "employees", "outpatients", "inpatients",
+     "donors", "population", "populations"}
+)  # fmt: skip
+#: Words that open a phrase naming a population ("among smokers", "in women aged 50 or more").
+_POPULATION_OPENERS = frozenset({"among", "amongst", "in", "within", "for"})
+#: Words right after a population noun that narrow it ("patients with diabetes", "adults aged").
+_POPULATION_QUALIFIERS = frozenset(
+    {"with", "without", "who", "whose", "aged", "receiving", "undergoing", "treated", "taking",
+     "having", "at", "on", "lacking", "deficient", "expressing", "overexpressing", "carrying",
+     "harbouring", "harboring", "bearing", "fed", "infected"}
+)  # fmt: skip
+#: Words after an opener that name the whole population, which restricts nothing ("In all
+#: patients,").
+_WHOLE_WORDS = frozenset({"all", "both", "each", "every", "any"})
+#: A co-intervention: the finding is of the combination ("Metformin in combination with insulin").
+_CO_INTERVENTIONS = (
+    ("in", "combination", "with"), ("combined", "with"), ("plus",), ("together", "with"),
+    ("co", "administered", "with"), ("coadministered", "with"), ("in", "conjunction", "with"),
+    ("added", "to"),
+)  # fmt: skip
+#: A dose or an intensity, when a level word stands right before it ("high-dose", "low
+#: intensity").
+_DOSE_WORDS = frozenset({"dose", "doses", "dosage", "dosages", "dosing", "intensity"})
+_DOSE_LEVELS = frozenset(
+    {"high", "low", "higher", "lower", "highest", "lowest", "moderate", "very"}
+)
+_SUBGROUP_WORDS = frozenset(
+    {"subgroup", "subgroups", "subset", "subsets", "subpopulation", "subpopulations"}
+)
+#: Words that open a clause conceding something about the finding before it (v15).
+_CONCESSIONS = frozenset({"although", "though", "but", "however", "yet"})
+#: What a concession may speak of and still be about the finding: "although the difference was
+#: not significant", "but this did not reach statistical significance".
+_FINDING_NOUNS = frozenset(
+    {"difference", "differences", "effect", "effects", "association", "associations", "trend",
+     "trends", "reduction", "reductions", "increase", "increases", "decrease", "decreases",
+     "change", "changes", "result", "results", "finding", "findings", "benefit", "benefits",
+     "improvement", "improvements", "comparison", "comparisons", "statistical", "statistically",
+     "reach", "reached", "achieve", "achieved"}
+)  # fmt: skip
+_SIGNIFICANCE = frozenset({"significant", "significantly", "significance"})
+#: Words that may link a noun to its modifier written after it (v15): "patients with COVID-19"
+#: for "COVID-19 patients", "isoform of ACE2" for "ACE2 isoform".
+_MODIFIER_LINKS = frozenset({"of", "with", "in", "for", "from", "among", "on"})
 
 #: Words that join two phrases: a noun before one belongs to the figure before it (v10).
 COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas", "while"})
@@ -325,10 +380,186 @@ def _inverting(w: Text, wj: Sequence[int], claim: Text, at: int) -> bool:
     return bool(words) and words[-1] in _INVERTERS and words[-1] not in near
 
 
-def _head_of(ev: EvidenceText, first_w: int) -> list[int]:
+def _ends_sentence(w: Text, j: int) -> bool:
+    """Whether a full stop, "!" or "?" and a space stand between window word ``j`` and the next
+    word: a sentence may end there whatever the next word's case ("… after knockdown. p53
+    levels rose"), though the sentence splitter reads no break before a lowercase word (v15).
+    An abbreviation ("vs.", "et al.") ends a quote's edge too: the edge reads less, never
+    more."""
+    end = w.tokens[j + 1].start if j + 1 < len(w.tokens) else len(w.text)
+    return re.search(r"[.!?]\s", w.text[w.tokens[j].end : end]) is not None
+
+
+def _head_of(ev: EvidenceText, first_w: int, stops: bool = False) -> list[int]:
     """The window words of ``first_w``'s sentence before it: what a claim quoting from
-    ``first_w`` leaves unquoted at its start."""
-    return next((list(range(a, first_w)) for a, b in ev.sentences if a <= first_w < b), [])
+    ``first_w`` leaves unquoted at its start; with ``stops`` (v15), only those after the last
+    word that :func:`_ends_sentence`."""
+    head = next((list(range(a, first_w)) for a, b in ev.sentences if a <= first_w < b), [])
+    if stops:
+        for k in range(len(head) - 1, -1, -1):
+            if _ends_sentence(ev.body, head[k]):
+                return head[k + 1 :]
+    return head
+
+
+def _clause_head(ev: EvidenceText, first_w: int, stops: bool = False) -> list[int]:
+    """The words of :func:`_head_of` from its last clause mark on: the clause a quote from
+    ``first_w`` starts in, or the sentence's start."""
+    text, tokens = ev.body.text, ev.body.tokens
+    head = _head_of(ev, first_w, stops)
+    for k in range(len(head) - 1, 0, -1):
+        if re.search(r"[,;:]", text[tokens[head[k - 1]].end : tokens[head[k]].start]):
+            return head[k:]
+    return head
+
+
+def _holds(words: Sequence[str], phrase: Sequence[str]) -> bool:
+    """Whether ``phrase`` stands in ``words``, word for word."""
+    n = len(phrase)
+    return any(tuple(words[k : k + n]) == tuple(phrase) for k in range(len(words) - n + 1))
+
+
+def _restriction(w: Text, wj: Sequence[int], claim: Text) -> str | None:
+    """What window words ``wj`` restrict the finding with, when the claim says nothing of the
+    kind: a co-intervention with a named thing beside it in ``wj`` ("in combination with
+    insulin", "insulin plus", not "plus or minus"), a dose or an intensity level the claim does
+    not state ("high-dose", "at low doses"), a subgroup ("a subgroup of"); else None (v15)."""
+    words = [w.tokens[j].text for j in wj]
+    named = [w.content[j] and not w.keys[j].startswith("#") for j in wj]
+    kept = [t.text for t in claim.tokens]
+    for marker in _CO_INTERVENTIONS:
+        n = len(marker)
+        for k in range(len(words) - n + 1):
+            if tuple(words[k : k + n]) != marker or words[k + n : k + n + 1] == ["or"]:
+                continue
+            if (any(named[:k]) or any(named[k + n :])) and not _holds(kept, marker):
+                return "co-intervention dropped"
+    if any(
+        a in _DOSE_LEVELS and b in _DOSE_WORDS and not _holds(kept, (a, b))
+        for a, b in pairwise(words)
+    ):
+        return "dose dropped"
+    if set(words) & _SUBGROUP_WORDS and not set(kept) & _SUBGROUP_WORDS:
+        return "subgroup dropped"
+    return None
+
+
+def _population_phrase(w: Text, wj: Sequence[int], claim: Text) -> bool:
+    """Whether window words ``wj`` are a phrase naming a population the claim leaves out: an
+    opener ("among", "in") and a population noun the claim does not hold ("Among smokers",
+    "in women aged 50 or more"), not the whole population ("In all patients") (v15)."""
+    words = [w.tokens[j].text for j in wj]
+    if not words or words[0] not in _POPULATION_OPENERS or set(words[1:2]) & _WHOLE_WORDS:
+        return False
+    return bool(set(words) & _POPULATION_WORDS - {t.text for t in claim.tokens})
+
+
+def _narrowing(w: Text, wj: Sequence[int], noun: int) -> bool:
+    """Whether window words ``wj`` narrow the population or species noun at ``noun`` right
+    before them: "patients | with diabetes", "adults | aged 65 or more", "mice | lacking IL-6"
+    (v15)."""
+    return (
+        noun >= 0
+        and w.tokens[noun].text in _POPULATION_WORDS | _SCOPE_WORDS
+        and w.tokens[wj[0]].text in _POPULATION_QUALIFIERS
+        and any(w.content[j] for j in wj)
+    )
+
+
+def _tail_of(ev: EvidenceText, last_w: int, stops: bool = False) -> list[int]:
+    """The window words after ``last_w`` up to its sentence's end or next clause mark: what a
+    claim quoting up to ``last_w`` leaves unquoted at its end; with ``stops`` (v15), up to a
+    word that :func:`_ends_sentence` too."""
+    text, tokens = ev.body.text, ev.body.tokens
+    tail: list[int] = []
+    for a, b in ev.sentences:
+        if a <= last_w < b:
+            for j in range(last_w + 1, b):
+                if re.search(r"[,;:(\[]|\s[-–—]\s", text[tokens[j - 1].end : tokens[j].start]):
+                    break
+                if stops and _ends_sentence(ev.body, j - 1):
+                    break
+                tail.append(j)
+    return tail
+
+
+def _caveat(w: Text, clause: Sequence[int], claim: Text) -> str | None:
+    """What the clause right after a quote's last word (past a comma or a semicolon) takes back
+    from the finding, when the claim says nothing of it (v15): "but only in women under 50"
+    (``restriction dropped``), "although the difference was not significant" (``caveat
+    dropped``: a concession of non-significance about the finding itself, not "whereas B did
+    not change significantly", whose subject is another thing); else None."""
+    words = [w.tokens[j].text for j in clause]
+    kept = {t.text for t in claim.tokens}
+    if (words[:1] == ["only"] or words[:2] == ["but", "only"]) and "only" not in kept:
+        return "restriction dropped"
+    if not words or words[0] not in _CONCESSIONS or kept & _SIGNIFICANCE:
+        return None
+    for k, word in enumerate(words):
+        negated = word in {"nonsignificant", "insignificant"} or (
+            word in _SIGNIFICANCE and {"not", "no", "non"} & set(words[max(0, k - 3) : k])
+        )
+        if negated:
+            subject = [
+                j
+                for j in clause[1:k]
+                if w.content[j]
+                and w.tokens[j].text not in _FINDING_NOUNS
+                and not is_negation(w.tokens[j].text)
+            ]
+            return None if subject else "caveat dropped"
+    return None
+
+
+def _next_clause(ev: EvidenceText, last_w: int) -> list[int]:
+    """The clause after a comma or a semicolon right after ``last_w``, in its sentence, up to
+    the next clause mark or the sentence's end (:func:`_tail_of` past the mark); past a lone
+    concession word's own comma ("; however, the difference …")."""
+    w = ev.body
+    if last_w + 1 >= len(w.tokens) or not re.fullmatch(
+        r"\s*[,;]\s*", w.text[w.tokens[last_w].end : w.tokens[last_w + 1].start]
+    ):
+        return []
+    if not any(a <= last_w + 1 < b for a, b in ev.sentences):
+        return []
+    clause = [last_w + 1, *_tail_of(ev, last_w + 1, stops=True)]
+    last = clause[-1]
+    lone = clause == [last_w + 1] and w.tokens[last].text in _CONCESSIONS  # "; however, the …"
+    if lone and any(a <= last + 1 < b for a, b in ev.sentences):
+        clause += [last + 1, *_tail_of(ev, last + 1, stops=True)]
+    return clause
+
+
+def _edge_restrictions(
+    c: Text, ev: EvidenceText, first_w: int, last_w: int, quoted_head: bool
+) -> list[tuple[list[int], str]]:
+    """What restricts the finding at the quote's edges that the claim leaves off (v15): after
+    its last quoted word ``last_w``, a co-intervention, a dose, a subgroup, a population ("…
+    reduced falls | in women") or what narrows a quoted population noun ("… in patients | with
+    diabetes"), or, past a comma or a semicolon, a clause that takes the finding back in part
+    (:func:`_caveat`); before its first ``first_w``, unless the claim puts words of its own there
+    (``quoted_head`` False), the same in the clause before it, a population only as a lead-in
+    closed by a comma ("Among smokers, | the intervention reduced …")."""
+    w = ev.body
+    out: list[tuple[list[int], str]] = []
+    tail = _tail_of(ev, last_w, stops=True)
+    if tail:
+        why = _restriction(w, tail, c)
+        if why is None and (_population_phrase(w, tail, c) or _narrowing(w, tail, last_w)):
+            why = "population dropped"
+        if why is not None:
+            out.append((tail, f"unsupported: {why}"))
+    elif (clause := _next_clause(ev, last_w)) and (why := _caveat(w, clause, c)) is not None:
+        out.append((clause, f"unsupported: {why}"))
+    head = _clause_head(ev, first_w, stops=True)
+    if quoted_head and head:
+        why = _restriction(w, head, c)
+        lead_in = "," in w.text[w.tokens[head[-1]].end : w.tokens[first_w].start]
+        if why is None and lead_in and _population_phrase(w, head, c):
+            why = "population dropped"
+        if why is not None:
+            out.append((head, f"unsupported: {why}"))
+    return out
 
 
 def _edge_edits(
@@ -338,31 +569,40 @@ def _edge_edits(
     overstatement: bool,
     inversions: bool,
     frames: bool,
+    restrictions: bool = False,
 ) -> list[tuple[list[int], str]]:
     """The unquoted window words around a quote that change what it says, each with its
-    judgement: a scope at either edge (v12), and, when the claim puts no content word of its
-    own in front of the quote, an inverting word (v13) or a frame (v14) right before it.
-    ``quote`` is the first and last quoted window words and the claim word at the first."""
+    judgement: a scope at either edge (v12), a restriction (v15), and, when the claim puts no
+    content word of its own in front of the quote, an inverting word (v13) or a frame (v14)
+    right before it. ``quote`` is the first and last quoted window words and the claim word at
+    the first. Under v15 (``restrictions``) every edge ends where a sentence does, whatever the
+    next word's case (:func:`_ends_sentence`)."""
     first_w, last_w, first_c = quote
-    scopes = _edge_scope(c, ev, first_w, last_w) if overstatement else []
+    stops = restrictions
+    scopes = _edge_scope(c, ev, first_w, last_w, stops) if overstatement else []
     out = [(wj, "unsupported: scope dropped") for wj in scopes]
-    if any(c.content[i] for i in range(first_c)):
+    own_head = any(c.content[i] for i in range(first_c))
+    if restrictions:
+        out += _edge_restrictions(c, ev, first_w, last_w, not own_head)
+    if own_head:
         return out
-    head = _edge_inverter(c, ev, first_w, first_c) if inversions else []
+    head = _edge_inverter(c, ev, first_w, first_c, stops) if inversions else []
     if head:
         out.append((head, "unsupported: inverting word dropped"))
-    frame = _edge_frame(ev, first_w) if frames else []
+    frame = _edge_frame(ev, first_w, stops) if frames else []
     if frame:
         out.append((frame, "unsupported: not asserted by the window"))
     return out
 
 
-def _edge_inverter(c: Text, ev: EvidenceText, first_w: int, first_c: int) -> list[int]:
+def _edge_inverter(
+    c: Text, ev: EvidenceText, first_w: int, first_c: int, stops: bool = False
+) -> list[int]:
     """The window words before the claim's first quoted word ``first_w`` (the claim's
     ``first_c``), in its sentence, when they end in an inverting word the claim drops by
     starting after it ("Lack of exercise increased falls" quoted from "exercise"), from that
     word on; else none (v13)."""
-    head = _head_of(ev, first_w)
+    head = _head_of(ev, first_w, stops)
     while head and ev.body.tokens[head[-1]].text.lower() in _INVERTER_LINKS:
         head.pop()
     if head and _inverting(ev.body, head, c, first_c):
@@ -388,20 +628,17 @@ def _framing(w: Text, wj: Sequence[int]) -> bool:
     return denied or bool(set(near) & _FRAME_WORDS)
 
 
-def _edge_frame(ev: EvidenceText, first_w: int) -> list[int]:
+def _edge_frame(ev: EvidenceText, first_w: int, stops: bool = False) -> list[int]:
     """The head of the clause the claim quotes from its start, when the claim starts right
     after a framing "that" or "whether" (:func:`_framing`): the head from its clause mark or
     the sentence's start; else none (v14)."""
-    text, tokens = ev.body.text, ev.body.tokens
-    head = _head_of(ev, first_w)
-    for k in range(len(head) - 1, 0, -1):
-        if re.search(r"[,;:]", text[tokens[head[k - 1]].end : tokens[head[k]].start]):
-            head = head[k:]
-            break
+    head = _clause_head(ev, first_w, stops)
     return head if head and _framing(ev.body, head) else []
 
 
-def _edge_scope(c: Text, ev: EvidenceText, first_w: int, last_w: int) -> list[list[int]]:
+def _edge_scope(
+    c: Text, ev: EvidenceText, first_w: int, last_w: int, stops: bool = False
+) -> list[list[int]]:
     """A species or in-vitro qualifier the claim leaves off by quoting less of the sentence
     (v12): the window tokens after its last quoted word ``last_w`` up to the sentence's end or
     next clause mark ("… was corrected" against "… was corrected in mice."), and those before
@@ -409,18 +646,12 @@ def _edge_scope(c: Text, ev: EvidenceText, first_w: int, last_w: int) -> list[li
     such a word and the claim holds none. Neither is an edit of a copy otherwise."""
     if {t.text for t in c.tokens} & _SCOPE_WORDS:
         return []
-    text, tokens = ev.body.text, ev.body.tokens
-    head = _head_of(ev, first_w)
+    tokens = ev.body.tokens
+    head = _head_of(ev, first_w, stops)
     out = [head] if {tokens[j].text for j in head} & _SCOPE_WORDS else []
-    for a, b in ev.sentences:
-        if a <= last_w < b:
-            tail: list[int] = []
-            for j in range(last_w + 1, b):
-                if re.search(r"[,;:(\[]|\s[-–—]\s", text[tokens[j - 1].end : tokens[j].start]):
-                    break
-                tail.append(j)
-            if {tokens[j].text for j in tail} & _SCOPE_WORDS:
-                out.append(tail)
+    tail = _tail_of(ev, last_w, stops)
+    if {tokens[j].text for j in tail} & _SCOPE_WORDS:
+        out.append(tail)
     return out
 
 
@@ -621,6 +852,8 @@ def align_edits(
     overstatement: bool = False,
     inversions: bool = False,
     frames: bool = False,
+    restrictions: bool = False,
+    reorders: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -658,6 +891,14 @@ def align_edits(
         frames: a claim may not quote, as a finding, what its sentence denies, doubts,
             supposes or asks: the complement of "no evidence that", "unclear whether", "the
             hypothesis that" (score model v14).
+        restrictions: a deletion may not drop, nor a quote leave off at its edges, what
+            restricts the finding: a co-intervention ("in combination with insulin"), a dose
+            ("High-dose"), a subgroup, a population ("Among smokers,", "in patients | with
+            diabetes") (score model v15).
+        reorders: a noun and its modifier written the other way round ("COVID-19 patients" /
+            "patients with COVID-19") and two conjuncts of two content words or more traded
+            ("protect workers and reduce infection") reorder the words; they swap no roles
+            (score model v15).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -670,7 +911,7 @@ def align_edits(
         quoted = range(first, first + len(c.tokens))
         if not (units and _units_differ(c, ev.body, quoted)):
             edges = _edge_edits(
-                c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames
+                c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions
             )
             pending = tuple(
                 Pending("deletion", (0, 0) if j[0] < first else (len(c.text), len(c.text)),
@@ -684,8 +925,9 @@ def align_edits(
     if not blocks:
         return not_near
     builder = _Builder(
-        c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames
-    )
+        c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
+        restrictions, reorders,
+    )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
     copied = [i in kept for i, f in enumerate(c.content) if f]
@@ -875,6 +1117,8 @@ class _Builder:
         overstatement: bool = False,
         inversions: bool = False,
         frames: bool = False,
+        restrictions: bool = False,
+        reorders: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -885,6 +1129,8 @@ class _Builder:
         self.overstatement = overstatement
         self.inversions = inversions
         self.frames = frames
+        self.restrictions = restrictions
+        self.reorders = reorders
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -945,8 +1191,9 @@ class _Builder:
         first_c = min((a for a, _ in self._pairs()), default=0)
         quote = (self.first_w, self.last_w, first_c)
         for wj, why in _edge_edits(
-            self.c, self.ev, quote, self.overstatement, self.inversions, self.frames
-        ):
+            self.c, self.ev, quote, self.overstatement, self.inversions, self.frames,
+            self.restrictions,
+        ):  # fmt: skip
             self._add("deletion", [], wj, why)
 
     # edits ------------------------------------------------------------------------------------
@@ -1012,14 +1259,36 @@ class _Builder:
         # Trading places: nothing but function words between the block and the words it passed
         # (``A than in B``), on both sides; content words in between mean a restructured
         # sentence, not a swap.
-        gaps = (
-            self._gap_words(self.c, self.moved_c, {a for a, _ in crossed}, self.aligned_c),
-            self._gap_words(self.w, self.moved_w, {b for _, b in crossed}, self.aligned_w),
-        )
-        if None in gaps:
+        gap_c = self._gap_words(self.c, self.moved_c, {a for a, _ in crossed}, self.aligned_c)
+        gap_w = self._gap_words(self.w, self.moved_w, {b for _, b in crossed}, self.aligned_w)
+        if gap_c is None or gap_w is None:
             return False
         passed = {self.c.tokens[a].text for a, _ in crossed}
-        return bool(passed & _COMPARISONS) or any(w in _RELATIONS for g in gaps if g for w in g)
+        relations = _RELATIONS_V15 if self.reorders else _RELATIONS
+        swapped = bool(passed & _COMPARISONS) or any(w in relations for w in (*gap_c, *gap_w))
+        return swapped and not (self.reorders and self._rephrased(crossed, (gap_c, gap_w)))
+
+    def _rephrased(self, crossed: list[tuple[int, int]], gaps: tuple[list[str], list[str]]) -> bool:
+        """Whether the moved block and the words it passed are one phrase written another way,
+        not two roles traded (v15): a noun and its modifier, side by side on one side and across
+        one linking word on the other, whichever of the two moved ("COVID-19 patients" /
+        "patients with COVID-19", "ACE2 isoform" / "isoform of ACE2"; at most two words each as
+        written), or two conjuncts of two content words or more each traded across
+        "and" ("protect workers and reduce infection" / "reduce infection and protect
+        workers"), with no "respectively" in either text."""
+        moved = sum(self.c.content[a] for a in self.moved_c)
+        passed = sum(self.c.content[a] for a, _ in crossed)
+        compound, linked = sorted(gaps, key=len)
+        if not compound and len(linked) == 1 and linked[0] in _MODIFIER_LINKS:
+            crossed_c = [a for a, _ in crossed]
+            return self._words(self.moved_c) <= 2 and self._words(crossed_c) <= 2
+        respectively = any(t.text == "respectively" for t in (*self.c.tokens, *self.w.tokens))
+        return gaps == (["and"], ["and"]) and moved >= 2 and passed >= 2 and not respectively
+
+    def _words(self, tokens: Iterable[int]) -> int:
+        """How many words, as written ("COVID-19" is one), claim tokens ``tokens`` span."""
+        first, last = min(tokens), max(tokens)
+        return len(self.c.text[self.c.tokens[first].start : self.c.tokens[last].end].split())
 
     @staticmethod
     def _gap_words(
@@ -1138,8 +1407,24 @@ class _Builder:
             self._add("deletion", [], wj, "unsupported: inverting word dropped")
         elif self.frames and _framing(self.w, wj):
             self._add("deletion", [], wj, "unsupported: not asserted by the window")
+        elif self.restrictions and (why := self._restricted(wj)) is not None:
+            self._add("deletion", [], wj, f"unsupported: {why}")
         else:
             self._add("deletion", [], wj, "allowed: compression")
+
+    def _restricted(self, wj: list[int]) -> str | None:
+        """What the deleted window words ``wj`` restricted the finding with (v15): a
+        co-intervention, a dose or a subgroup (:func:`_restriction`), or, unless they are a
+        bracketed or comma-delimited clause dropped whole, a population ("in women aged 50 or
+        more") or what narrows a population noun the claim keeps ("patients | with diabetes");
+        else None."""
+        why = _restriction(self.w, wj, self.c)
+        if why is not None or self._is_clause(wj):
+            return why
+        noun = wj[0] - 1 if wj[0] - 1 in self.aligned_w else -1
+        if _population_phrase(self.w, wj, self.c) or _narrowing(self.w, wj, noun):
+            return "population dropped"
+        return None
 
     def _overstated(self, wj: list[int]) -> str | None:
         """What the deleted window words ``wj`` qualified the finding with, when the claim keeps

@@ -116,6 +116,15 @@ class ScoreModel:
     #: asks: "Vitamin C prevents colds" against "There is no evidence that vitamin C prevents
     #: colds" (:func:`spanproof.verify.edits.align_edits`, ``frames``); False before v14.
     edit_frames: bool = False
+    #: v15: a compression may not drop, nor a quote leave off at its edges, what restricts the
+    #: finding: a co-intervention, a dose, a subgroup, a population ("Among smokers, X reduced
+    #: Y" is not "X reduced Y") (:func:`spanproof.verify.edits.align_edits`,
+    #: ``restrictions``); False before v15.
+    edit_restrictions: bool = False
+    #: v15: a noun written with its modifier the other way round ("COVID-19 patients" /
+    #: "patients with COVID-19") or two conjuncts of two content words or more traded swap no
+    #: roles (:func:`spanproof.verify.edits.align_edits`, ``reorders``); False before v15.
+    edit_reorders: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -192,8 +201,13 @@ V13 = replace(V12, name="v13", edit_inversions=True)
 #: v13 whose claims may not quote what the window does not assert: "Vitamin C prevents colds"
 #: against "There is no evidence that vitamin C prevents colds", "… unclear whether …".
 V14 = replace(V13, name="v14", edit_frames=True)
+#: v14 whose compressions keep what restricts the finding: "Metformin reduced HbA1c" against
+#: "Metformin in combination with insulin reduced HbA1c", "The intervention reduced relapse"
+#: against "Among smokers, the intervention reduced relapse"; and whose edit check reads
+#: "patients with COVID-19" against "COVID-19 patients" as words reordered, not roles swapped.
+V15 = replace(V14, name="v15", edit_restrictions=True, edit_reorders=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
-    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14)
+    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15)
 }
 DEFAULT_SCORE_MODEL = "v2"
 
@@ -553,6 +567,8 @@ def edit_alignments(
             overstatement=plan.model.edit_overstatement,
             inversions=plan.model.edit_inversions,
             frames=plan.model.edit_frames,
+            restrictions=plan.model.edit_restrictions,
+            reorders=plan.model.edit_reorders,
         )
         if alignment.near_copy:
             out[i] = alignment
