@@ -541,6 +541,7 @@ REALISTIC_GOALS = {
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
+    "reordered": "≥ 99% supported (as compression)",
     "paraphrase": "supported ≥ v2",
 }
 
@@ -586,17 +587,19 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "quoted as a finding ('There is no evidence that X' → 'X'), and in "
         "`dropped_restriction` a co-intervention, a dose, a lead-in's population or a "
         "subgroup dropped ('Among smokers, X reduced Y' → 'X reduced Y')), or "
-        "faithfully "
-        "shortened, against its evidence window (the sentence and none, one or both "
-        "neighbours, as one span); `paraphrase` is SciFact's expert claims against their "
-        "rationale sentences, and `reworded_substitution` the same claims with an entity or a "
-        "phrase swapped the same way, so they change a detail without copying the window. The "
+        "faithfully shortened or, in `reordered`, reworded by writing a noun's 'of' phrase as "
+        "a compound ('expression of IL-6' → 'IL-6 expression'), against its evidence window "
+        "(the sentence and none, one or both neighbours, as one span); `paraphrase` is "
+        "SciFact's expert claims against their rationale sentences, and "
+        "`reworded_substitution` the same claims with an entity or a phrase swapped the same "
+        "way, so they change a detail without copying the window. The "
         "halves are split by a hash of the source abstract, so no abstract is in both. Each "
         "model is the shipped one (no threshold tuning). "
         f"Embedding model: `{embed_model}`. Run time: {section['seconds']} s.",
         "",
         "Each cell is the share judged as expected: `supported` for the positive kinds "
-        "(verbatim, first clause, compression, paraphrase), not `supported` for the others; "
+        "(verbatim, first clause, compression, reordered, paraphrase), not `supported` for the "
+        "others; "
         'for negation and direction flips, "not supported / contradicted".',
         "",
     ]

@@ -33,6 +33,7 @@ from spanproof.evaluation.rewrite import (
     drop_restriction,
     first_clause,
     flip_polarity,
+    invert_modifier,
     lift_from_frame,
     mix_up_number,
     overstate,
@@ -725,3 +726,26 @@ def test_drop_restriction_drops_what_restricts_the_finding() -> None:
         drop_restriction("In all participants, walking improved lung function for a day.") is None
     )
     assert drop_restriction("The trial enrolled 120 patients with heart failure.") is None
+
+
+def test_invert_modifier_writes_an_of_phrase_as_a_compound() -> None:
+    lead = invert_modifier(
+        "Expression of IL-6 was higher in patients with sepsis than in controls."
+    )
+    assert lead is not None
+    assert lead.claim == "IL-6 expression was higher in patients with sepsis than in controls."
+    inner = invert_modifier("The risk of cancer rose in women who smoked heavily for years.")
+    assert (
+        inner is not None
+        and inner.claim == "The cancer risk rose in women who smoked heavily for years."
+    )
+    # Left alone: a part or a share, the first of a list, a noun that a modifier follows.
+    assert (
+        invert_modifier("The number of patients was low in the treated arm of the trial.") is None
+    )
+    assert (
+        invert_modifier("Levels of IL-6 and TNF were higher in the treated group of mice.") is None
+    )
+    assert (
+        invert_modifier("Cells from the liver of fasted mice were collected for analysis.") is None
+    )

@@ -75,8 +75,10 @@ Negative kinds (the claim is not supported by the window):
   that reads only copies cannot see it.
 
 Positive kinds (supported): ``verbatim``, ``first_clause`` (the first main clause of a sentence
-that has more), ``compression`` (a parenthetical, a relative clause or a lead-in dropped) and
-``paraphrase`` (SciFact SUPPORT claims against their rationale sentences).
+that has more), ``compression`` (a parenthetical, a relative clause or a lead-in dropped),
+``reordered`` (a noun with an "of" phrase written as a compound: "expression of IL-6" → "IL-6
+expression", the same roles in another word order) and ``paraphrase`` (SciFact SUPPORT claims
+against their rationale sentences).
 
 Every choice is made by a hash of the seed and the text, so the same data and seed always give
 the same list. The split (calibration or held-out) is a hash of the source abstract's id alone.
@@ -114,6 +116,7 @@ from spanproof.evaluation.rewrite import (
     drop_restriction,
     first_clause,
     flip_polarity,
+    invert_modifier,
     lift_from_frame,
     mix_up_number,
     overstate,
@@ -167,6 +170,7 @@ KINDS = (
     "verbatim",
     "first_clause",
     "compression",
+    "reordered",
     "paraphrase",
 )
 SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradicted"
@@ -429,6 +433,7 @@ def _edits(
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),
         ("compression", compress(sentence, key)),
+        ("reordered", invert_modifier(sentence, key)),
     ]
     out = []
     for kind, edit in found:

@@ -796,6 +796,53 @@ def drop_restriction(sentence: str, key: str = "") -> Edit | None:
     return _pick_claim(options, key, sentence, "restriction")
 
 
+#: "N1 of N2" that a faithful rewording writes "N2 N1" ("expression of IL-6" → "IL-6
+#: expression"): a head noun of four letters or more, "of", one word (a name, or a noun of four
+#: letters or more), then a word that ends the phrase — never "and", "or" or a comma, which
+#: would make N2 the first of a list.
+_OF_PHRASE = re.compile(
+    r"\b([A-Za-z][a-z]{3,}) of ([A-Za-z][\w-]*[\w])(?= (?:in|was|were|is|are|has|have|had|by"
+    r"|after|during|at|from|with|for|to|on|than|that|which|between|among|but|did|does|could"
+    r"|may|might|can|remained|increased|decreased|improved|declined|rose|fell)\b|[.;](?:\s|$))"
+)
+#: Heads whose "of" phrase is a part or a share, not a kind ("number of patients" is no
+#: "patients number"), an inverting head (left to ``dropped_inverter``) or an idiom ("in spite
+#: of").
+_PARTITIVES = frozenset(
+    {"number", "numbers", "majority", "minority", "proportion", "proportions", "percentage",
+     "percentages", "fraction", "half", "part", "parts", "portion", "amount", "amounts",
+     "total", "series", "range", "subset", "subgroup", "group", "groups", "cohort", "sample",
+     "samples", "population", "populations", "none", "each", "both", "most", "many", "some",
+     "presence", "absence", "lack", "loss", "years", "months", "weeks", "days", "hours",
+     "this", "that", "these", "those", "terms", "means", "because", "instead",
+     "course", "case", "cases", "result", "results", "end", "onset", "time", "period",
+     "spite", "view", "light", "addition", "front", "place", "favor", "favour", "behalf",
+     "account", "order", "regardless"}
+)  # fmt: skip
+
+
+def invert_modifier(sentence: str, key: str = "") -> Edit | None:
+    """A faithful rewording: a noun with an "of" phrase written as a compound, "expression of
+    IL-6" → "IL-6 expression", "risk of cancer" → "cancer risk" (a positive: the roles are the
+    same). Not a part or a share ("number of patients"), not the first of a list ("expression
+    of IL-6 and TNF")."""
+    options: list[tuple[str, str]] = []
+    for m in _OF_PHRASE.finditer(sentence):
+        head, noun = m.group(1), m.group(2)
+        if head.lower() in _PARTITIVES or head.lower() in STOPWORDS:
+            continue
+        if noun.lower() in STOPWORDS or (noun.isalpha() and noun.islower() and len(noun) < 4):
+            continue
+        if noun.lower() in _PARTITIVES:
+            continue
+        compound = f"{noun} {head.lower()}"
+        if m.start() == 0:
+            compound = compound[:1].upper() + compound[1:]
+        claim = sentence[: m.start()] + compound + sentence[m.end() :]
+        options.append((claim, f"{m.group()} -> {compound}"))
+    return _pick_claim(options, key, sentence, "modifier")
+
+
 _HAVE = frozenset({"has", "have", "had"})
 
 
