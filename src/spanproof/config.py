@@ -19,6 +19,8 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from spanproof.core.models import ScoreModelName
+
 
 def _default_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
@@ -64,23 +66,7 @@ class VerifySettings(BaseModel):
         "five rule checks (the default); a record the rules would verify but the model reads as "
         "contradicted goes to review. false: the rule checks alone.",
     )
-    score_model: Literal[
-        "v1",
-        "v2",
-        "v3",
-        "v4",
-        "v5",
-        "v6",
-        "v7",
-        "v8",
-        "v9",
-        "v10",
-        "v11",
-        "v12",
-        "v13",
-        "v14",
-        "v15",
-    ] = Field(
+    score_model: ScoreModelName = Field(
         "v2",
         description=(
             "Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder; v4 adds the edit "

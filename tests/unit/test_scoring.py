@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from spanproof.core.errors import ConfigurationError
 from spanproof.core.models import (
+    SCORE_MODEL_NAMES,
     Claim,
     ClaimVerdict,
     ErasedRange,
@@ -20,6 +21,7 @@ from spanproof.core.models import (
 )
 from spanproof.verify.fusion import fuse
 from spanproof.verify.scoring import (
+    SCORE_MODELS,
     V1,
     V2,
     ScoreModel,
@@ -76,6 +78,10 @@ def test_score_models_are_named_and_v1_has_no_v2_gates() -> None:
     assert V1.gate_cap == 0.2
     assert V1.partial_min <= V1.supported_min <= 1.0
     assert V2.partial_min <= V2.supported_min <= 1.0
+
+
+def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None:
+    assert tuple(SCORE_MODELS) == SCORE_MODEL_NAMES
 
 
 def test_unknown_score_model_names_the_choices() -> None:

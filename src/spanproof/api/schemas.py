@@ -6,7 +6,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
-from spanproof.core.models import Outcome
+from spanproof.core.models import Outcome, ScoreModelName
 
 MAX_ITEMS = 10_000
 #: The largest integer a query or path parameter accepts (``offset``, version numbers): SQLite
@@ -45,26 +45,7 @@ class VerifyRequest(BaseModel):
     policy: Literal["flag", "redact"] | None = Field(
         None, description="Delivery policy for drafts (default: the server's)."
     )
-    score_model: (
-        Literal[
-            "v1",
-            "v2",
-            "v3",
-            "v4",
-            "v5",
-            "v6",
-            "v7",
-            "v8",
-            "v9",
-            "v10",
-            "v11",
-            "v12",
-            "v13",
-            "v14",
-            "v15",
-        ]
-        | None
-    ) = Field(
+    score_model: ScoreModelName | None = Field(
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "

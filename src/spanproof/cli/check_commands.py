@@ -30,6 +30,7 @@ from spanproof.cli.outcome import (
 )
 from spanproof.cli.render import progress_bar
 from spanproof.core.errors import InvalidInputError
+from spanproof.core.models import SCORE_MODEL_NAMES
 from spanproof.core.outcome import FailOn
 from spanproof.services.answer_check import (
     WORST_DEFAULT,
@@ -266,25 +267,7 @@ def _claims_text(r: AnswerResult) -> str:
 @click.argument("answers_path", metavar="ANSWERS.jsonl", type=click.Path(path_type=Path))
 @click.option(
     "--score-model",
-    type=click.Choice(
-        [
-            "v1",
-            "v2",
-            "v3",
-            "v4",
-            "v5",
-            "v6",
-            "v7",
-            "v8",
-            "v9",
-            "v10",
-            "v11",
-            "v12",
-            "v13",
-            "v14",
-            "v15",
-        ]
-    ),
+    type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
     help="Score model (default: the configured one, v2).",
 )

@@ -13,6 +13,7 @@ from spanproof.cli.errors import error_object, handle_errors
 from spanproof.cli.jsonl import iter_lines, parse_line, read_jsonl, read_text, require_fields
 from spanproof.cli.outcome import EXIT_FAIL_ON, FAIL_ON_OPTION, exit_status
 from spanproof.core.errors import InvalidInputError, SpanproofError
+from spanproof.core.models import SCORE_MODEL_NAMES
 from spanproof.core.outcome import FailOn, fails
 
 if TYPE_CHECKING:
@@ -67,25 +68,7 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
 )
 @click.option(
     "--score-model",
-    type=click.Choice(
-        [
-            "v1",
-            "v2",
-            "v3",
-            "v4",
-            "v5",
-            "v6",
-            "v7",
-            "v8",
-            "v9",
-            "v10",
-            "v11",
-            "v12",
-            "v13",
-            "v14",
-            "v15",
-        ]
-    ),
+    type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
     help="Score model (default: v2).",
 )
