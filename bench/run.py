@@ -42,6 +42,7 @@ from spanproof.verify.scoring import (
     V13,
     V14,
     V15,
+    V16,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -175,7 +176,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         # a judge that remembers nothing; "uncached": neither cached.
         judge = JudgeChecker()
         judge_uncached = JudgeChecker(cache_batches=0, cache_pairs=0)
-        for model in (V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15):
+        for model in (V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16):
             judged = model.combiner is not None
             checker = judge if judged else cross_encoder
             cold_checker = judge_uncached if judged else cross_encoder
@@ -268,7 +269,10 @@ def render(results: dict[str, Any]) -> str:
         f"the window does not assert): cached median {v['v14']['cached_median_ms']} ms (p95 "
         f"{v['v14']['cached_p95_ms']} ms). Score model v15 (v14 whose compressions keep what "
         f"restricts the finding): cached median {v['v15']['cached_median_ms']} ms (p95 "
-        f"{v['v15']['cached_p95_ms']} ms). Repeated runs "
+        f"{v['v15']['cached_p95_ms']} ms). Score model v16 (v15 whose kept qualifiers must "
+        f"cover what was dropped, bounds kept): cached median "
+        f"{v['v16']['cached_median_ms']} ms (p95 "
+        f"{v['v16']['cached_p95_ms']} ms). Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",
         "",

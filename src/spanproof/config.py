@@ -89,7 +89,10 @@ class VerifySettings(BaseModel):
             "not quote what the window denies, doubts, supposes or asks: 'X' against 'there is "
             "no evidence that X' or 'it is unclear whether X'; v15 is v14 whose compressions "
             "keep what restricts the finding, a co-intervention, a dose, a subgroup or a "
-            "population: 'X reduced Y' against 'Among smokers, X reduced Y')."
+            "population: 'X reduced Y' against 'Among smokers, X reduced Y'; v16 is v15 "
+            "whose kept qualifiers must cover what was dropped: 'in vitro' keeps no dropped "
+            "'in mice', a 'may' in one clause no 'may' dropped from another, and whose "
+            "compressions keep a figure's bound: 'over 50%' is no '50%')."
         ),
     )
     escalation_band: float | None = Field(

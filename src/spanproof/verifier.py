@@ -111,7 +111,9 @@ class Verifier:
             compressions keep the finding's strength), ``"v13"`` (v12 whose compressions keep
             what inverts the finding), ``"v14"`` (v13 whose claims may not quote what the
             window does not assert), ``"v15"`` (v14 whose compressions keep what restricts
-            the finding: a co-intervention, a dose, a subgroup, a population), or a ScoreModel.
+            the finding: a co-intervention, a dose, a subgroup, a population), ``"v16"`` (v15
+            whose kept qualifiers must cover what was dropped and whose compressions keep a
+            figure's bound), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -358,6 +358,60 @@ def test_score_model_v15_reads_a_restriction_the_claim_drops(tmp_path: Path) -> 
     assert reports["v15"]["b"]["verdict"] == "supported"
 
 
+def test_score_model_v16_reads_a_qualifier_dropped_where_the_claim_keeps_another(
+    tmp_path: Path,
+) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": "Blockade of the integrin reduces podocyte motility in vitro and lowers "
+                "proteinuria in mice.",
+            },
+            {
+                "id": "S2",
+                "text": "HAND2 methylation could potentially be employed as a biomarker of "
+                "endometrial cancer.",
+            },
+            {
+                "id": "S3",
+                "text": "In over 50% of adult patients the disease relapsed within a year.",
+            },
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {
+                "id": "a",
+                "text": "Blockade of the integrin reduces podocyte motility in vitro and lowers "
+                "proteinuria.",
+            },
+            {
+                "id": "b",
+                "text": "HAND2 methylation could be employed as a biomarker of endometrial cancer.",
+            },
+            {"id": "c", "text": "In 50% of adult patients the disease relapsed within a year."},
+        ],
+    )
+    reports = by_model(claims, evidence, ("v15", "v16"))
+    # "in vitro" kept elsewhere in the claim kept the dropped "in mice" up to v15
+    assert reports["v15"]["a"]["verdict"] == "supported"
+    assert reports["v16"]["a"]["verdict"] == "unsupported"
+    assert [(e["evidence"]["text"], e["judgement"]) for e in reports["v16"]["a"]["edits"]] == [
+        ("in mice", "unsupported: scope dropped")
+    ]
+    # a hedge kept beside the dropped one keeps the claim hedged
+    assert reports["v15"]["b"]["verdict"] == reports["v16"]["b"]["verdict"] == "supported"
+    # a figure's bound dropped: a compression up to v15
+    assert reports["v15"]["c"]["verdict"] == "supported"
+    assert reports["v16"]["c"]["verdict"] == "unsupported"
+    assert [(e["evidence"]["text"], e["judgement"]) for e in reports["v16"]["c"]["edits"]] == [
+        ("over", "unsupported: bound dropped")
+    ]
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

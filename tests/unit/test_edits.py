@@ -39,6 +39,7 @@ from spanproof.verify.scoring import (
     V13,
     V14,
     V15,
+    V16,
     ScoreModel,
     score_model,
 )
@@ -356,7 +357,7 @@ def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: 
     edges=st.booleans(),
     reorders=st.booleans(),
 )
-def test_under_v10_v11_and_v15_any_sentence_of_the_window_is_never_capped(
+def test_under_v10_v11_v15_and_v16_any_sentence_of_the_window_is_never_capped(
     sentences: list[str],
     pick: int,
     units: bool,
@@ -383,6 +384,9 @@ def test_under_v10_v11_and_v15_any_sentence_of_the_window_is_never_capped(
             frames=edges,
             restrictions=edges,
             reorders=reorders,
+            local_qualifiers=edges,
+            figure_nouns=edges,
+            bounds=edges,
         )
         result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
         assert result.outcome == "none", (claim, result)
@@ -614,6 +618,9 @@ def mixed(
     frames: bool = False,
     restrictions: bool = False,
     reorders: bool = False,
+    local_qualifiers: bool = False,
+    figure_nouns: bool = False,
+    bounds: bool = False,
 ) -> EditCheck:
     alignment = align_edits(
         claim,
@@ -628,6 +635,9 @@ def mixed(
         frames=frames,
         restrictions=restrictions,
         reorders=reorders,
+        local_qualifiers=local_qualifiers,
+        figure_nouns=figure_nouns,
+        bounds=bounds,
     )
     return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
 
@@ -689,7 +699,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12", "v13", "v14", "v15"])
+@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16"])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -1585,3 +1595,299 @@ def test_v15_reads_a_quote_s_edge_within_its_sentence(evidence: str, claim: str)
     a claim quoting such a sentence whole against the end of the one before it; v15 does not."""
     assert framed(claim, evidence).outcome == "unsupported", judgements(framed(claim, evidence))
     assert restricted(claim, evidence).outcome == "none", judgements(restricted(claim, evidence))
+
+
+# v16: what keeps a dropped qualifier is read where it was dropped ---------------------------------
+def local(claim: str, evidence: str, on: bool = True) -> EditCheck:
+    return mixed(claim, evidence, mixups=True, moved_figures=True, units=True,
+                 overstatement=True, inversions=True, frames=True, restrictions=True,
+                 reorders=True, local_qualifiers=on)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "dropped", "why"),
+    [
+        # A scope of another kind keeps none: "in vitro" is no "in mice".
+        (
+            "Blockade of the integrin reduces podocyte motility in vitro and lowers proteinuria.",
+            "Blockade of the integrin reduces podocyte motility in vitro and lowers proteinuria "
+            "in mice.",
+            "in mice",
+            "scope dropped",
+        ),
+        (
+            "DNA release is proinflammatory, and when this DNA is injected into mice, it "
+            "stimulates interferon signalling.",
+            "DNA release is proinflammatory in vitro, and when this DNA is injected into mice, "
+            "it stimulates interferon signalling.",
+            "in vitro",
+            "scope dropped",
+        ),
+        # A closing phrase set off by a comma scopes the whole sentence.
+        (
+            "The antagonists suppressed tumour growth without overt toxicity.",
+            "The antagonists suppressed tumour growth without overt toxicity, in mice.",
+            "in mice",
+            "scope dropped",
+        ),
+        # A hedge kept in another clause keeps none in this one.
+        (
+            "Dexamethasone may be useful in severe patients, but is dangerous during recovery.",
+            "Dexamethasone may be useful in severe patients, but could be dangerous during "
+            "recovery.",
+            "could be",
+            "hedge dropped",
+        ),
+        # A hedge reaches over the conjuncts after it, not over those before it.
+        (
+            "The drug reduces relapse in adults and may reduce it in children with asthma.",
+            "The drug potentially reduces relapse in adults and may reduce it in children with "
+            "asthma.",
+            "potentially",
+            "hedge dropped",
+        ),
+        (
+            "Infection may be a cause of gastric cancer; half of all cases are associated with it.",
+            "Infection may be a cause of gastric cancer; half of all cases may be associated "
+            "with it.",
+            "may be",
+            "hedge dropped",
+        ),
+        # An association kept in another clause does not keep this one.
+        (
+            "The haplotype correlates with weak IL-2 signalling, and lowered FOXP3 levels in "
+            "regulatory T cells.",
+            "The haplotype correlates with weak IL-2 signalling, and is associated with lower "
+            "FOXP3 levels in regulatory T cells.",
+            "is associated with",
+            "association stated as an effect",
+        ),
+    ],
+    ids=[
+        "vitro-for-mice",
+        "mice-for-vitro",
+        "closing-phrase",
+        "but-clause",
+        "and-phrase",
+        "semicolon",
+        "association",
+    ],
+)
+def test_v16_reads_a_qualifier_dropped_where_the_claim_keeps_another(
+    claim: str, evidence: str, dropped: str, why: str
+) -> None:
+    after = local(claim, evidence)
+    assert local(claim, evidence, on=False).outcome == "none", judgements(
+        local(claim, evidence, on=False)
+    )
+    assert after.outcome == "unsupported", judgements(after)
+    assert any(
+        dropped in e.evidence_text and e.judgement == f"unsupported: {why}" for e in after.edits
+    ), judgements(after)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # The same kind of scope, kept elsewhere in the claim.
+        (
+            "In a rat model of panic, inhibition of GABA synthesis in the hypothalamus produces "
+            "anxiety.",
+            "In a rat model of panic, inhibition of GABA synthesis in the hypothalamus of rats "
+            "produces anxiety.",
+        ),
+        # A broad scope kept by a species the claim names.
+        (
+            "ACE2 is similar in different species such as pigs, cats and monkeys.",
+            "ACE2 is similar in different species of animals such as pigs, cats and monkeys.",
+        ),
+        # A hedge kept in the same stretch of the claim.
+        (
+            "HAND2 methylation could be employed as a biomarker of endometrial cancer.",
+            "HAND2 methylation could potentially be employed as a biomarker of endometrial cancer.",
+        ),
+        # A hedge before the edit reaches over the conjunct after "and".
+        (
+            "Exercise may reduce falls in older adults and also reduce fractures.",
+            "Exercise may reduce falls in older adults and may also reduce fractures.",
+        ),
+        # A phrase after a comma that is longer than a closing scope: another clause.
+        (
+            "The antagonists suppressed tumour growth without overt toxicity.",
+            "The antagonists suppressed tumour growth without overt toxicity, as seen in our "
+            "earlier studies of mice.",
+        ),
+    ],
+    ids=["same-species", "broad-by-species", "same-stretch", "over-and", "long-phrase"],
+)
+def test_v16_leaves_a_qualifier_the_claim_keeps_alone(claim: str, evidence: str) -> None:
+    assert local(claim, evidence).outcome == "none", judgements(local(claim, evidence))
+
+
+def figures(claim: str, evidence: str, on: bool = True) -> EditCheck:
+    return mixed(claim, evidence, mixups=True, moved_figures=True, units=True,
+                 overstatement=True, inversions=True, frames=True, restrictions=True,
+                 reorders=True, local_qualifiers=True, figure_nouns=on)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # "below" places the later figure; "a pH" before it is its noun.
+        (
+            "The enzyme buffers the periplasm to a pH of roughly 2.0.",
+            "The enzyme buffers the periplasm to a pH of roughly 6.1 even in gastric juice at a "
+            "pH below 2.0.",
+        ),
+        # "over" bounds the later figure; "exons that can produce" names the earlier one.
+        (
+            "The gene has a complex organization with 31,000 potential splice forms.",
+            "The gene has a complex organization with 101 exons that can produce over 31,000 "
+            "potential splice forms.",
+        ),
+        # A label's noun right before the later figure, past another figure dropped.
+        (
+            "The share diagnosed early rose from 22.5% in period 1 to 25.5% in period 3.",
+            "The share diagnosed early rose from 22.5% in period 1 to 25.5% in period 2 and "
+            "26.3% in period 3.",
+        ),
+        # The earlier figure carried on to a later noun past "over".
+        (
+            "Despite chemotherapy, 20% of adult patients with ALL relapse.",
+            "Despite chemotherapy, 20% of pediatric patients and over 50% of adult patients "
+            "with ALL relapse.",
+        ),
+    ],
+    ids=["below", "over", "label", "carried-past-over"],
+)
+def test_v16_reads_a_figure_given_another_figure_s_noun(claim: str, evidence: str) -> None:
+    assert figures(claim, evidence, on=False).outcome == "none"
+    after = figures(claim, evidence)
+    assert after.outcome == "unsupported", judgements(after)
+    assert "unsupported: different number" in [e.judgement for e in after.edits]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Mortality was 20% at one year.", "Mortality was 12% at 30 days and 20% at one year."),
+        ("Survival was 35% in stage 3.", "Survival was 60% in stage 2 and 35% in stage 3."),
+        ("The risk rose in type 2 diabetes.", "The risk rose in type 1 and type 2 diabetes."),
+        (
+            "HbA1c fell by 0.7% in phase 3.",
+            "HbA1c fell by 0.5% in the first phase 2 trial and by 0.7% in phase 3.",
+        ),
+        (
+            "Levels were above 40 ng/mL in 30 patients.",
+            "Levels were above 40 ng/mL in 30 patients and below 10 ng/mL in 12.",
+        ),
+        (
+            "Of the patients, over 50 relapsed within a year.",
+            "Of the 120 patients, over 50 relapsed within a year.",
+        ),
+    ],
+    ids=["list-item", "stage", "label-list", "phase", "tail", "count-dropped"],
+)
+def test_v16_leaves_a_figure_kept_with_its_noun_alone(claim: str, evidence: str) -> None:
+    assert figures(claim, evidence).outcome == "none", judgements(figures(claim, evidence))
+
+
+def bounded(claim: str, evidence: str, on: bool = True) -> EditCheck:
+    return mixed(claim, evidence, mixups=True, moved_figures=True, units=True,
+                 overstatement=True, inversions=True, frames=True, restrictions=True,
+                 reorders=True, local_qualifiers=True, figure_nouns=True,
+                 bounds=on)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "bound"),
+    [
+        (
+            "Adverse events occurred in 5% of patients receiving the drug.",
+            "Adverse events occurred in less than 5% of patients receiving the drug.",
+            "less than",
+        ),
+        (
+            "In 50% of adult patients the disease relapsed within a year.",
+            "In over 50% of adult patients the disease relapsed within a year.",
+            "over",
+        ),
+        # At a quote's start.
+        (
+            "50% of adult patients with ALL relapse within a year.",
+            "Over 50% of adult patients with ALL relapse within a year.",
+            "Over",
+        ),
+        (
+            "The drug reduced mortality by 30% in adults with sepsis.",
+            "The drug reduced mortality by up to 30% in adults with sepsis.",
+            "up to",
+        ),
+    ],
+    ids=["less-than", "over", "quote-start", "up-to"],
+)
+def test_v16_reads_a_figure_s_bound_dropped(claim: str, evidence: str, bound: str) -> None:
+    before = bounded(claim, evidence, on=False)
+    assert "unsupported: bound dropped" not in [e.judgement for e in before.edits]
+    after = bounded(claim, evidence)
+    assert after.outcome == "unsupported", judgements(after)
+    assert (bound, "unsupported: bound dropped") in [
+        (e.evidence_text, e.judgement) for e in after.edits
+    ], judgements(after)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # An approximation dropped: no bound, and "by about 30%" names no agent.
+        (
+            "The drug reduced mortality by 30% in adults with sepsis.",
+            "The drug reduced mortality by about 30% in adults with sepsis.",
+        ),
+        (
+            "The drug reduced mortality by 30% in adults with sepsis.",
+            "The drug reduced mortality by approximately 30% in adults with sepsis.",
+        ),
+        # The bound kept.
+        (
+            "Over 50% of adult patients with ALL relapse within a year.",
+            "Over 50% of adult patients with ALL relapse within a year, and most die.",
+        ),
+        # "over" before no figure.
+        (
+            "Patients were followed for a year after surgery.",
+            "Patients were followed for over a year after surgery.",
+        ),
+    ],
+    ids=["about", "approximately", "kept", "no-figure"],
+)
+def test_v16_leaves_an_approximation_or_a_kept_bound_alone(claim: str, evidence: str) -> None:
+    assert bounded(claim, evidence).outcome == "none", judgements(bounded(claim, evidence))
+
+
+def test_up_to_v15_an_amount_behind_an_approximation_reads_as_an_agent() -> None:
+    """Up to v15 "reduced … by about 30%" reads as a passive with an agent, so a claim that
+    drops "about" changes the voice: roles swapped. v16 reads the amount."""
+    claim = "The drug reduced mortality by 30% in adults with sepsis."
+    evidence = "The drug reduced mortality by about 30% in adults with sepsis."
+    before = bounded(claim, evidence, on=False)
+    assert before.outcome == "unsupported"
+    assert "unsupported: roles swapped (voice changed, word order kept)" in [
+        e.judgement for e in before.edits
+    ]
+
+
+def test_v16_is_v15_with_local_qualifiers_figure_nouns_and_bounds_and_nothing_else_here() -> None:
+    assert SCORE_MODELS["v16"] is V16
+    assert V16.edit_local_qualifiers and V16.edit_figure_nouns and V16.edit_bounds
+    assert not (V15.edit_local_qualifiers or V15.edit_figure_nouns or V15.edit_bounds)
+    plain = replace(
+        V16, name="v15", edit_local_qualifiers=False, edit_figure_nouns=False, edit_bounds=False
+    )
+    assert plain == V15
+    assert_one_rule_more(
+        V16,
+        V15,
+        "Dexamethasone may be useful in severe patients, but is dangerous during recovery.",
+        "Dexamethasone may be useful in severe patients, but could be dangerous during recovery.",
+    )

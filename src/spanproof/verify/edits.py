@@ -173,6 +173,26 @@ _ASSOCIATION_WORDS = frozenset(
     {"associated", "association", "associations", "correlated", "correlation", "correlations",
      "correlates", "linked", "link", "links"}
 )  # fmt: skip
+#: v16: which scope a species or in-vitro word names. A dropped scope is kept only by a word of
+#: its own kind ("in mice" by "mouse", not by "in vitro"); a broad one ("animals", "rodents")
+#: is kept by any species and keeps any.
+_SCOPE_KINDS = {
+    "mice": "mouse", "mouse": "mouse", "murine": "mouse", "rat": "rat", "rats": "rat",
+    "rodent": "broad", "rodents": "broad", "animal": "broad", "animals": "broad",
+    "vitro": "vitro", "zebrafish": "zebrafish", "drosophila": "drosophila", "yeast": "yeast",
+    "monkeys": "primate", "primates": "primate", "pigs": "pig", "piglets": "pig",
+    "rabbits": "rabbit", "hamsters": "hamster",
+}  # fmt: skip
+#: v16: what bounds the stretch of a claim a hedge or an association qualifies: a clause mark
+#: or a word that sets two clauses against each other ("may be useful …, but is dangerous");
+#: after the edit, "and" and "or" too: a hedge reaches over the conjuncts after it ("may reduce
+#: falls and also reduce fractures"), not over those before it.
+_QUALIFIER_BOUND = re.compile(
+    r"[,;:()\[\]]|\b(?:but|whereas|while|although|though|yet)\b", re.IGNORECASE
+)
+_QUALIFIER_BOUND_AFTER = re.compile(
+    r"[,;:()\[\]]|\b(?:and|or|but|whereas|while|although|though|yet)\b", re.IGNORECASE
+)
 
 #: What makes the words after it a thing's absence, blocking or removal (v13): dropped right
 #: before a word the claim keeps ("Lack of exercise increased falls" → "Exercise increased
@@ -483,6 +503,64 @@ def _tail_of(ev: EvidenceText, last_w: int, stops: bool = False) -> list[int]:
     return tail
 
 
+#: v16: words that bound or place a figure rather than name what it counts ("over 50%", "a pH
+#: below 2.0", "before 2002"): the edit check reads past them to the figure's noun.
+_FIGURE_MODIFIERS = frozenset(
+    {"over", "under", "below", "above", "about", "approximately", "around", "nearly", "almost",
+     "roughly", "least", "most", "up", "than", "more", "less", "fewer", "greater", "before",
+     "after", "since", "until", "exceeding", "beyond", "within"}
+)  # fmt: skip
+
+#: v16: what bounds a figure from one side: dropped right before a figure the claim keeps
+#: ("over 50% of patients" → "50% of patients", "less than 5%" → "5%"), the claim states a
+#: figure the source does not. Approximations ("about", "approximately") are left alone.
+_BOUNDS = (
+    ("less", "than"), ("more", "than"), ("fewer", "than"), ("greater", "than"),
+    ("higher", "than"), ("lower", "than"), ("at", "least"), ("at", "most"), ("up", "to"),
+    ("over",), ("under",), ("below",), ("above",), ("exceeding",), ("nearly",), ("almost",),
+)  # fmt: skip
+
+
+def _bound_before(w: Text, j: int) -> list[int]:
+    """The words of a bound (:data:`_BOUNDS`) right before window word ``j`` when ``j`` is a
+    number ("over" in "over 50%", "less than" in "less than 5%"), with nothing but spaces
+    between; else none (v16)."""
+    if not 0 <= j < len(w.tokens) or _detail_kind(w, j) != "number":
+        return []
+    for phrase in _BOUNDS:
+        first = j - len(phrase)
+        words = range(first, j)
+        if first < 0 or tuple(w.tokens[k].text for k in words) != phrase:
+            continue
+        if all(not w.text[w.tokens[k].end : w.tokens[k + 1].start].strip() for k in words):
+            return list(words)
+    return []
+
+
+#: v16: the most words a phrase set off by a comma at a sentence's end may have to be read as
+#: that sentence's scope (", in mice.").
+CLOSING_PHRASE_MAX = 3
+
+
+def _closing_phrase(ev: EvidenceText, last_w: int, stops: bool = False) -> list[int]:
+    """The rest of ``last_w``'s sentence when a comma or a semicolon sets it off and it has at
+    most :data:`CLOSING_PHRASE_MAX` words: a closing phrase such as ", in mice." qualifies the
+    whole sentence, not the clause before it (v16); else none."""
+    text, tokens = ev.body.text, ev.body.tokens
+    for a, b in ev.sentences:
+        if a <= last_w < b:
+            rest = list(range(last_w + 1, b))
+            if not rest:
+                return []
+            gap = text[tokens[last_w].end : tokens[rest[0]].start]
+            if len(rest) > CLOSING_PHRASE_MAX or not re.fullmatch(r"\s*[,;]\s*", gap):
+                return []
+            if stops and any(_ends_sentence(ev.body, j) for j in [last_w, *rest[:-1]]):
+                return []
+            return rest
+    return []
+
+
 def _caveat(w: Text, clause: Sequence[int], claim: Text) -> str | None:
     """What the clause right after a quote's last word (past a comma or a semicolon) takes back
     from the finding, when the claim says nothing of it (v15): "but only in women under 50"
@@ -570,18 +648,25 @@ def _edge_edits(
     inversions: bool,
     frames: bool,
     restrictions: bool = False,
+    local_qualifiers: bool = False,
+    bounds: bool = False,
 ) -> list[tuple[list[int], str]]:
     """The unquoted window words around a quote that change what it says, each with its
     judgement: a scope at either edge (v12), a restriction (v15), and, when the claim puts no
     content word of its own in front of the quote, an inverting word (v13) or a frame (v14)
     right before it. ``quote`` is the first and last quoted window words and the claim word at
     the first. Under v15 (``restrictions``) every edge ends where a sentence does, whatever the
-    next word's case (:func:`_ends_sentence`)."""
+    next word's case (:func:`_ends_sentence`). Under v16 (``local_qualifiers``) a scope is
+    kept only by one of its kind (:func:`_scopes_kept`), and (``bounds``) a quote that starts
+    at a figure may not leave off its bound ("Over | 50% of patients", :func:`_bound_before`)."""
     first_w, last_w, first_c = quote
     stops = restrictions
-    scopes = _edge_scope(c, ev, first_w, last_w, stops) if overstatement else []
+    scopes = _edge_scope(c, ev, first_w, last_w, stops, local_qualifiers) if overstatement else []
     out = [(wj, "unsupported: scope dropped") for wj in scopes]
     own_head = any(c.content[i] for i in range(first_c))
+    bound = _bound_before(ev.body, first_w) if bounds and first_c == 0 else []
+    if bound and bound[0] >= next((a for a, b in ev.sentences if a <= first_w < b), 0):
+        out.append((bound, "unsupported: bound dropped"))
     if restrictions:
         out += _edge_restrictions(c, ev, first_w, last_w, not own_head)
     if own_head:
@@ -636,22 +721,53 @@ def _edge_frame(ev: EvidenceText, first_w: int, stops: bool = False) -> list[int
     return head if head and _framing(ev.body, head) else []
 
 
+def _scopes_kept(dropped: Iterable[str], kept: Iterable[str]) -> bool:
+    """Whether the claim words ``kept`` keep every species or in-vitro scope the window words
+    ``dropped`` name, kind by kind (:data:`_SCOPE_KINDS`; v16)."""
+    ours = {_SCOPE_KINDS[t] for t in map(str.lower, kept) if t in _SCOPE_KINDS}
+    species = ours - {"vitro"}
+    for word in dropped:
+        kind = _SCOPE_KINDS.get(word.lower())
+        if kind is None or kind in ours:
+            continue
+        if (kind == "broad" and species) or (kind != "vitro" and "broad" in ours):
+            continue
+        return False
+    return True
+
+
+def _reach(c: Text, start: int, end: int) -> set[str]:
+    """The claim's words in the stretch around characters ``start``..``end`` that no clause
+    mark or joining word cuts (:data:`_QUALIFIER_BOUND` before it,
+    :data:`_QUALIFIER_BOUND_AFTER` after it): where a hedge or an association would qualify
+    what stands there (v16)."""
+    text = c.text
+    left = max((m.end() for m in _QUALIFIER_BOUND.finditer(text, 0, start)), default=0)
+    right = next((m.start() for m in _QUALIFIER_BOUND_AFTER.finditer(text, end)), len(text))
+    return {t.text for t in c.tokens if t.start >= left and t.end <= right}
+
+
 def _edge_scope(
-    c: Text, ev: EvidenceText, first_w: int, last_w: int, stops: bool = False
+    c: Text, ev: EvidenceText, first_w: int, last_w: int, stops: bool = False, by_kind: bool = False
 ) -> list[list[int]]:
     """A species or in-vitro qualifier the claim leaves off by quoting less of the sentence
     (v12): the window tokens after its last quoted word ``last_w`` up to the sentence's end or
     next clause mark ("… was corrected" against "… was corrected in mice."), and those before
     its first quoted word ``first_w`` in the same sentence ("In mice, …"), each when it holds
-    such a word and the claim holds none. Neither is an edit of a copy otherwise."""
-    if {t.text for t in c.tokens} & _SCOPE_WORDS:
+    such a word and the claim holds none (under v16, ``by_kind``: none of its kind,
+    :func:`_scopes_kept`). Neither is an edit of a copy otherwise."""
+    kept = [t.text for t in c.tokens]
+    if not by_kind and set(kept) & _SCOPE_WORDS:
         return []
     tokens = ev.body.tokens
-    head = _head_of(ev, first_w, stops)
-    out = [head] if {tokens[j].text for j in head} & _SCOPE_WORDS else []
+    out = []
     tail = _tail_of(ev, last_w, stops)
-    if {tokens[j].text for j in tail} & _SCOPE_WORDS:
-        out.append(tail)
+    if by_kind and not tail:
+        tail = _closing_phrase(ev, last_w, stops)
+    for edge in (_head_of(ev, first_w, stops), tail):
+        dropped = [tokens[j].text for j in edge]
+        if set(dropped) & _SCOPE_WORDS and not (by_kind and _scopes_kept(dropped, kept)):
+            out.append(edge)
     return out
 
 
@@ -854,6 +970,9 @@ def align_edits(
     frames: bool = False,
     restrictions: bool = False,
     reorders: bool = False,
+    local_qualifiers: bool = False,
+    figure_nouns: bool = False,
+    bounds: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -899,6 +1018,21 @@ def align_edits(
             "patients with COVID-19") and two conjuncts of two content words or more traded
             ("protect workers and reduce infection") reorder the words; they swap no roles
             (score model v15).
+        local_qualifiers: what keeps a dropped qualifier is read where it was dropped: a
+            species or in-vitro scope only by one of its kind ("in vitro" keeps no "in mice"),
+            a hedge or an association only by one in the same stretch of the claim, between
+            clause marks and joining words ("may be useful …, but is dangerous" drops the
+            second "may") (score model v16).
+        figure_nouns: in reading whose noun a figure has (``moved_figures``), a word that bounds
+            or places a figure ("over", "below", "before") is none, and a noun right before the
+            later figure is its own ("in period 2 and 26.3% in period 3"): "a pH of 2.0"
+            against "a pH of 6.1 even in gastric juice at a pH below 2.0" gives the later figure
+            to the earlier noun (score model v16).
+        bounds: a deletion, or a quote's start, may not leave off what bounds a figure the
+            claim keeps ("over 50% of patients" → "50% of patients", "less than 5%" → "5%";
+            not an approximation, "about 30%"), and "by" before an amount behind such words
+            ("reduced by about 30%") names no agent: dropping "about" changes no voice (score
+            model v16).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -911,8 +1045,9 @@ def align_edits(
         quoted = range(first, first + len(c.tokens))
         if not (units and _units_differ(c, ev.body, quoted)):
             edges = _edge_edits(
-                c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions
-            )
+                c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions,
+                local_qualifiers, bounds,
+            )  # fmt: skip
             pending = tuple(
                 Pending("deletion", (0, 0) if j[0] < first else (len(c.text), len(c.text)),
                         ev.body.span(j[0], j[-1]), why)
@@ -926,7 +1061,7 @@ def align_edits(
         return not_near
     builder = _Builder(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
-        restrictions, reorders,
+        restrictions, reorders, local_qualifiers, figure_nouns, bounds,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1055,14 +1190,32 @@ def _opposite(ours: Sequence[str], theirs: Sequence[str]) -> bool:
     return False
 
 
-def passive(text: Text, indices: Sequence[int]) -> bool:
-    """Whether the tokens read as a passive with an agent: ``... induced by X``."""
+#: v16: words that may stand between "by" and an amount: "by about 30%", "by up to 5 mmHg",
+#: "by a mean of 2 kg".
+_AMOUNT_LEAD = frozenset(
+    {"about", "approximately", "around", "roughly", "nearly", "almost", "up", "to", "over",
+     "under", "more", "less", "than", "at", "least", "most", "a", "an", "mean", "average",
+     "median", "of", "only", "just", "some", "another", "further", "additional", "estimated"}
+)  # fmt: skip
+#: The most such words read past.
+AMOUNT_LEAD_MAX = 3
+
+
+def passive(text: Text, indices: Sequence[int], amounts: bool = False) -> bool:
+    """Whether the tokens read as a passive with an agent: ``... induced by X``. With
+    ``amounts`` (v16), "by" before an amount behind up to :data:`AMOUNT_LEAD_MAX` words of
+    :data:`_AMOUNT_LEAD` ("reduced by about 30%") is no agent either."""
     words = [text.tokens[i].text for i in indices]
     for n, word in enumerate(words):
         if word != "by" or n == 0 or n + 1 >= len(words):
             continue
         if _key(words[n + 1]).startswith("#"):
             continue  # "increased by 20%": an amount, not an agent
+        lead = n + 1
+        while amounts and lead < len(words) - 1 and words[lead] in _AMOUNT_LEAD:
+            lead += 1
+        if amounts and lead - n - 1 <= AMOUNT_LEAD_MAX and _key(words[lead]).startswith("#"):
+            continue  # "reduced by about 30%"
         before = words[max(0, n - 2) : n]
         if any(w.endswith(("ed", "en")) or w in _IRREGULAR_PARTICIPLES for w in before):
             return True
@@ -1119,6 +1272,9 @@ class _Builder:
         frames: bool = False,
         restrictions: bool = False,
         reorders: bool = False,
+        local_qualifiers: bool = False,
+        figure_nouns: bool = False,
+        bounds: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1131,6 +1287,9 @@ class _Builder:
         self.frames = frames
         self.restrictions = restrictions
         self.reorders = reorders
+        self.local_qualifiers = local_qualifiers
+        self.figure_nouns = figure_nouns
+        self.bounds = bounds
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -1192,7 +1351,7 @@ class _Builder:
         quote = (self.first_w, self.last_w, first_c)
         for wj, why in _edge_edits(
             self.c, self.ev, quote, self.overstatement, self.inversions, self.frames,
-            self.restrictions,
+            self.restrictions, self.local_qualifiers, self.bounds,
         ):  # fmt: skip
             self._add("deletion", [], wj, why)
 
@@ -1316,7 +1475,7 @@ class _Builder:
     def _voice_differs(self) -> bool:
         claim = range(len(self.c.tokens))
         window = [j for j in range(self.first_w, self.last_w + 1) if not self._in_clause(j)]
-        return passive(self.c, claim) != passive(self.w, window)
+        return passive(self.c, claim, self.bounds) != passive(self.w, window, self.bounds)
 
     def _in_clause(self, j: int) -> bool:
         """Window token ``j`` lies in a dropped bracketed or comma-delimited clause."""
@@ -1397,8 +1556,10 @@ class _Builder:
             or (kind := self._figure_carried_on(wj)) is not None
         ):
             self._add("deletion", [], wj, f"unsupported: different {kind}")
-        elif self.overstatement and (why := self._overstated(wj)) is not None:
+        elif self.overstatement and (why := self._overstated(wj, [])) is not None:
             self._add("deletion", [], wj, f"unsupported: {why}")
+        elif self.bounds and self._bound_dropped(wj):
+            self._add("deletion", [], wj, "unsupported: bound dropped")
         elif (
             self.inversions
             and (at := self._claim_at(wj[-1] + 1)) is not None
@@ -1411,6 +1572,13 @@ class _Builder:
             self._add("deletion", [], wj, f"unsupported: {why}")
         else:
             self._add("deletion", [], wj, "allowed: compression")
+
+    def _bound_dropped(self, wj: list[int]) -> bool:
+        """Whether the deleted window words ``wj`` end in the bound of the figure right after
+        them, which the claim keeps ("over" of "over 50%"; :func:`_bound_before`; v16)."""
+        after = wj[-1] + 1
+        bound = _bound_before(self.w, after)
+        return bool(bound) and after in self.aligned_w and set(bound) <= set(wj)
 
     def _restricted(self, wj: list[int]) -> str | None:
         """What the deleted window words ``wj`` restricted the finding with (v15): a
@@ -1426,18 +1594,24 @@ class _Builder:
             return "population dropped"
         return None
 
-    def _overstated(self, wj: list[int]) -> str | None:
+    def _overstated(self, wj: list[int], ci: list[int]) -> str | None:
         """What the deleted window words ``wj`` qualified the finding with, when the claim keeps
         nothing of the kind: a species or in-vitro scope (dropped anywhere, brackets too), a
         hedge or an association (not when a bracketed or comma-delimited clause of two content
         words or more is dropped whole); else None (v12). A dropped conjunct (two content
         words or more up to a joining word: "can be stably expanded in vitro and") qualifies
-        only itself."""
+        only itself. Under v16 (``local_qualifiers``) a scope is kept only by one of its kind
+        (:func:`_scopes_kept`), a hedge or an association only by one in the claim's stretch
+        around the edit (``ci``, or the point of a deletion; :func:`_reach`)."""
         dropped = {self.w.tokens[j].text for j in wj}
         kept = {t.text for t in self.c.tokens}
         if self.w.tokens[wj[-1]].text in COORDINATORS and sum(self.w.content[j] for j in wj) >= 2:
             return None  # a dropped conjunct's own qualifier: "expanded in vitro and"
-        if dropped & _SCOPE_WORDS and not kept & _SCOPE_WORDS:
+        if self.local_qualifiers:
+            if dropped & _SCOPE_WORDS and not _scopes_kept(dropped, kept):
+                return "scope dropped"
+            kept = _reach(self.c, *self._claim_range(ci, wj))
+        elif dropped & _SCOPE_WORDS and not kept & _SCOPE_WORDS:
             return "scope dropped"
         if self._is_clause(wj) and sum(self.w.content[j] for j in wj) >= 2:
             return None  # a dropped clause's own hedge: ", which may reflect X,"
@@ -1506,7 +1680,7 @@ class _Builder:
             if _detail_kind(self.c, a1) != kind or self.c.keys[a1] == self.w.keys[f2]:
                 continue
             joins = [j for j in wj if j < f2 and self.w.tokens[j].text.lower() in COORDINATORS]
-            if not joins or any(self.w.content[j] for j in range(joins[-1] + 1, f2)):
+            if not joins or any(self._noun(j) for j in range(joins[-1] + 1, f2)):
                 return None
             if not any(
                 self.w.content[j] and _detail_kind(self.w, j) is None and j < joins[-1] for j in wj
@@ -1524,13 +1698,25 @@ class _Builder:
         last = max((j for j in wj if _detail_kind(self.w, j) == kind), default=None)
         if last is None:
             return False
-        nouns = [j for j in range(last + 1, b) if self.w.content[j]]
+        nouns = [j for j in range(last + 1, b) if self._noun(j)]
         if not nouns:
             return False
         tie = range(nouns[-1] + 1, b)
+        if self.figure_nouns and not tie:
+            # A label's noun right before its figure ("in period 3") is its own when the
+            # dropped words hold another figure too: "25.5% in period 2 and 26.3% in period 3";
+            # a list of labels drops an item ("type 1 and type 2 diabetes").
+            return sum(_detail_kind(self.w, j) == kind for j in wj) >= 2
         return bool(tie) and not any(
-            self.w.content[j] or self.w.tokens[j].text.lower() in COORDINATORS for j in tie
+            self._noun(j) or self.w.tokens[j].text.lower() in COORDINATORS for j in tie
         )
+
+    def _noun(self, j: int) -> bool:
+        """Whether window word ``j`` may name what a figure counts: a content word, and under
+        v16 (``figure_nouns``) none of :data:`_FIGURE_MODIFIERS`."""
+        if self.figure_nouns and self.w.tokens[j].text.lower() in _FIGURE_MODIFIERS:
+            return False
+        return self.w.content[j]
 
     def _spliced(self, wj: list[int]) -> bool:
         """A deletion across a sentence boundary that drops the next sentence's own content
@@ -1611,7 +1797,7 @@ class _Builder:
         qualified the finding ("is" for "may be")."""
         if _opposite([self.c.tokens[i].text for i in ci], [self.w.tokens[j].text for j in wj]):
             return "unsupported: opposite term"
-        if self.overstatement and (why := self._overstated(wj)) is not None:
+        if self.overstatement and (why := self._overstated(wj, ci)) is not None:
             return f"unsupported: {why}"
         return None
 

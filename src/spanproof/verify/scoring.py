@@ -125,6 +125,18 @@ class ScoreModel:
     #: "patients with COVID-19") or two conjuncts of two content words or more traded swap no
     #: roles (:func:`spanproof.verify.edits.align_edits`, ``reorders``); False before v15.
     edit_reorders: bool = False
+    #: v16: what keeps a dropped qualifier is read where it was dropped: a species or in-vitro
+    #: scope only by one of its kind, a hedge or an association only by one in the same stretch
+    #: of the claim (:func:`spanproof.verify.edits.align_edits`, ``local_qualifiers``); False
+    #: before v16.
+    edit_local_qualifiers: bool = False
+    #: v16: in reading whose noun a figure has, "over", "below" or "before" is none, and a noun
+    #: right before a later figure is its own (:func:`spanproof.verify.edits.align_edits`,
+    #: ``figure_nouns``); False before v16.
+    edit_figure_nouns: bool = False
+    #: v16: a compression may not drop what bounds a figure the claim keeps ("over 50%" →
+    #: "50%") (:func:`spanproof.verify.edits.align_edits`, ``bounds``); False before v16.
+    edit_bounds: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -206,8 +218,14 @@ V14 = replace(V13, name="v14", edit_frames=True)
 #: against "Among smokers, the intervention reduced relapse"; and whose edit check reads
 #: "patients with COVID-19" against "COVID-19 patients" as words reordered, not roles swapped.
 V15 = replace(V14, name="v15", edit_restrictions=True, edit_reorders=True)
+#: v15 whose kept qualifiers must cover what was dropped ("in vitro" kept does not keep a
+#: dropped "in mice", nor a "may" in one clause the "may" dropped from another ("may be
+#: useful …, but is dangerous" against "… but could be dangerous"), and which reads a figure
+#: given another's noun past "over" or "below" ("a pH of 2.0" against "a pH of 6.1 even in
+#: gastric juice at a pH below 2.0") and a figure's bound dropped ("over 50%" → "50%").
+V16 = replace(V15, name="v16", edit_local_qualifiers=True, edit_figure_nouns=True, edit_bounds=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
-    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15)
+    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16)
 }
 DEFAULT_SCORE_MODEL = "v2"
 
@@ -569,6 +587,9 @@ def edit_alignments(
             frames=plan.model.edit_frames,
             restrictions=plan.model.edit_restrictions,
             reorders=plan.model.edit_reorders,
+            local_qualifiers=plan.model.edit_local_qualifiers,
+            figure_nouns=plan.model.edit_figure_nouns,
+            bounds=plan.model.edit_bounds,
         )
         if alignment.near_copy:
             out[i] = alignment
