@@ -255,6 +255,27 @@ def test_number_mixup_brings_a_figure_of_the_same_shape_from_the_window() -> Non
     assert mix_up_number("IL-6 and T2 rose.", "IL-8 and T3 rose. IL-6 and T2 rose.") is None
 
 
+@pytest.mark.parametrize("marker", ["[1]", "[2-6]", "(Conti et al., 2020)"])
+def test_number_kinds_never_change_a_citation_marker(marker: str) -> None:
+    """A citation marker's number names a reference, not a figure of the finding: changing it
+    makes no number swap or mixup (score models from v11 read no marker as the claim's)."""
+    sentence = f"Compartments are a conserved strategy of development {marker}."
+    assert swap_number(sentence, sentence) is None
+    window = f"Signals cross boundaries [7]. {sentence}"
+    assert mix_up_number(sentence, window) is None
+    # A figure outside the marker is still changed (when the seeded pick falls on it), and
+    # mixed up with the window's figures only.
+    counted = [f"Compartments formed in {n} of 14 embryos {marker}." for n in range(2, 12)]
+    swapped = [e.claim for c in counted if (e := swap_number(c, c)) is not None]
+    assert swapped and all(claim.endswith(f"{marker}.") for claim in swapped)
+    window = f"9 died [8]. {counted[0]}"
+    got = {e.claim for k in range(20) if (e := mix_up_number(counted[0], window, str(k)))}
+    assert got == {  # never the 8 of the window's marker
+        f"Compartments formed in 9 of 14 embryos {marker}.",
+        f"Compartments formed in 2 of 9 embryos {marker}.",
+    }
+
+
 def test_cut_number_mixup_puts_a_later_figure_into_a_shortened_copy() -> None:
     sentence = "Systolic pressure was 5 mmHg lower after 12 weeks; 8 participants dropped out."
     got = {e.claim for k in range(40) if (e := cut_number_mixup(sentence, str(k)))}

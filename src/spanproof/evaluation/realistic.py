@@ -62,6 +62,10 @@ Negative kinds (the claim is not supported by the window):
   → "in rats") or, where the sentence names none, one added at its end.
 * ``number_swap`` (not supported), ``negation_flip`` and ``direction_flip`` (contradicted): the
   seed's builders of :mod:`spanproof.evaluation.adversarial`.
+
+No number kind changes, or takes from the window, a figure inside a citation marker ("[1]" →
+"[3]", "(Conti et al., 2020)" → "2021"): the marker names a reference, not a figure of the
+finding, and score models from v11 read no marker as part of the claim.
 * ``two_details``: a phrase substitution and a second, separate change (an entity substitution,
   a scope change or another phrase substitution) in the same sentence — a claim that copies less
   of its source than a one-detail edit does, so a check that only looks at near copies of one

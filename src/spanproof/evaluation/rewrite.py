@@ -27,6 +27,7 @@ from spanproof.evaluation.substitution import (
     with_article,
     words,
 )
+from spanproof.text.citations import citation_ranges
 from spanproof.text.numerics import canonical_number
 from spanproof.text.tokens import segments
 from spanproof.verify.edits import COORDINATORS
@@ -284,26 +285,37 @@ def word_diff(old: str, new: str) -> str:
     return "; ".join(notes)
 
 
+def _in_citation(text: str, at: int) -> bool:
+    """Whether character ``at`` of ``text`` lies in a citation marker ("[3]", "(Smith et al.,
+    2019)"): a reference, not a figure of the finding (:mod:`spanproof.text.citations`)."""
+    return any(a <= at < b for a, b in citation_ranges(text))
+
+
 def swap_number(sentence: str, window: str) -> Edit | None:
-    """The seed's number swap, kept only when the number stands alone (not "IL-6" → "IL-7")."""
+    """The seed's number swap, kept only when the number stands alone (not "IL-6" → "IL-7")
+    and is no citation marker's ("[1]" → "[3]" changes the reference, not the finding)."""
     edited = adv.number_swap(sentence, window)
     if edited is None or edited == sentence:
         return None
     changed = next(k for k, (x, y) in enumerate(zip(sentence, edited, strict=True)) if x != y)
     word = next((w for w in words(edited) if w.start <= changed < w.end), None)
-    if word is None or word.core[:1].isalpha():
+    if word is None or word.core[:1].isalpha() or _in_citation(sentence, changed):
         return None
     return Edit(edited, word_diff(sentence, edited))
 
 
 def _numbers(text: str) -> list[tuple[int, int, str, str, str]]:
     """(start, end, surface, canonical value, shape) of each number that stands alone as a word
-    (not part of "IL-6" or "T2"); the shape is ``%`` for a percentage, ``.`` for a decimal,
-    else ``#``."""
+    (not part of "IL-6" or "T2") and outside a citation marker ("[12]", "(Smith, 2019)": a
+    reference, not a figure); the shape is ``%`` for a percentage, ``.`` for a decimal, else
+    ``#``."""
     out = []
+    markers = citation_ranges(text)
     for surface, start, end in segments(text):
         value = canonical_number(surface)
         if value is None or not re.fullmatch(r"[0-9][0-9.,]*", surface):
+            continue
+        if any(a <= start < b for a, b in markers):
             continue
         before, after = text[start - 1 : start], text[end : end + 1]
         if before.isalnum() or (before == "-" and text[start - 2 : start - 1].isalnum()):
