@@ -538,6 +538,7 @@ REALISTIC_GOALS = {
     "dropped_inverter": "≥ 98% not supported (as negation flip)",
     "unasserted_frame": "≥ 98% not supported (as negation flip)",
     "dropped_restriction": "≥ 90% not supported (as scope change)",
+    "dropped_bound": "100% not supported (as number swap)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -586,7 +587,9 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "`unasserted_frame` the complement of a head that denies, doubts, supposes or asks it "
         "quoted as a finding ('There is no evidence that X' → 'X'), and in "
         "`dropped_restriction` a co-intervention, a dose, a lead-in's population or a "
-        "subgroup dropped ('Among smokers, X reduced Y' → 'X reduced Y')), or "
+        "subgroup dropped ('Among smokers, X reduced Y' → 'X reduced Y'), and in "
+        "`dropped_bound` what bounds a figure dropped ('in over 50% of patients' → 'in 50% "
+        "of patients')), or "
         "faithfully shortened or, in `reordered`, reworded by writing a noun's 'of' phrase as "
         "a compound ('expression of IL-6' → 'IL-6 expression'), against its evidence window "
         "(the sentence and none, one or both neighbours, as one span); `paraphrase` is "

@@ -29,6 +29,7 @@ from spanproof.evaluation.rewrite import (
     compress,
     cut_entity_mixup,
     cut_number_mixup,
+    drop_bound,
     drop_inverter,
     drop_restriction,
     first_clause,
@@ -506,13 +507,15 @@ def test_every_kind_is_built_with_its_label(cases: list[EditCase]) -> None:
     # Rare shapes: carried_number needs two figures each before its own noun in one clause (85
     # sentences of the cited abstracts have them), dropped_inverter a head such as "Lack of" at
     # a clause's start (53), unasserted_frame a head such as "no evidence that" or "whether"
-    # (80), dropped_restriction a co-intervention, a dose or a lead-in's population (49); every
-    # other kind has over 100.
+    # (80), dropped_restriction a co-intervention, a dose or a lead-in's population (49),
+    # dropped_bound "over", "less than" or "at least" right before a figure (65); every other
+    # kind has over 100.
     fewest = {
         "carried_number": 80,
         "dropped_inverter": 50,
         "unasserted_frame": 80,
         "dropped_restriction": 45,
+        "dropped_bound": 60,
     }
     assert all(kinds[k] >= fewest.get(k, 100) for k in KINDS), kinds
     assert all(c.label == LABELS[c.kind] for c in cases)
@@ -725,6 +728,17 @@ def test_lift_from_frame_quotes_what_the_sentence_does_not_assert() -> None:
     )
     assert lift_from_frame("Risk rose regardless of whether patients took the drug daily.") is None
     assert lift_from_frame("Whether zinc shortens the duration of colds remains unknown.") is None
+
+
+def test_drop_bound_drops_what_bounds_a_figure() -> None:
+    less = drop_bound("Adverse events occurred in less than 5% of patients receiving the drug.")
+    assert less is not None and less.detail == "-less than"
+    assert less.claim == "Adverse events occurred in 5% of patients receiving the drug."
+    lead = drop_bound("Over 50% of adult patients with ALL relapse within five years.")
+    assert lead is not None and lead.claim.startswith("50% of adult patients")
+    # "over" a span of time is no bound; nor a bound before no figure.
+    assert drop_bound("Weight fell by 5 kg over 12 weeks in the treated group.") is None
+    assert drop_bound("Patients were followed for over a year after the surgery.") is None
 
 
 def test_drop_restriction_drops_what_restricts_the_finding() -> None:

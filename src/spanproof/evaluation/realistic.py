@@ -55,6 +55,8 @@ Negative kinds (the claim is not supported by the window):
 * ``dropped_restriction``: what restricts the finding dropped: a co-intervention ("in
   combination with insulin"), a dose or an intensity ("High-dose"), the population of a
   lead-in ("Among smokers,") or a subgroup ("in a subgroup of patients" → "in patients").
+* ``dropped_bound``: what bounds a figure dropped ("in over 50% of patients" → "in 50% of
+  patients", "less than 5%" → "5%", "at least 3" → "3"; not "over 12 weeks", a span of time).
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -116,6 +118,7 @@ from spanproof.evaluation.rewrite import (
     compress,
     cut_entity_mixup,
     cut_number_mixup,
+    drop_bound,
     drop_inverter,
     drop_restriction,
     first_clause,
@@ -171,6 +174,7 @@ KINDS = (
     "dropped_inverter",
     "unasserted_frame",
     "dropped_restriction",
+    "dropped_bound",
     "verbatim",
     "first_clause",
     "compression",
@@ -181,8 +185,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:22], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[22:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:23], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[23:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -433,6 +437,7 @@ def _edits(
         ("dropped_inverter", drop_inverter(sentence, key)),
         ("unasserted_frame", lift_from_frame(sentence, key)),
         ("dropped_restriction", drop_restriction(sentence, key)),
+        ("dropped_bound", drop_bound(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

@@ -808,6 +808,26 @@ def drop_restriction(sentence: str, key: str = "") -> Edit | None:
     return _pick_claim(options, key, sentence, "restriction")
 
 
+#: What bounds a figure from one side, right before it: "over 50%", "less than 5%", "at least
+#: 3". Not "over" before a span of time ("over 12 weeks": during, not more than).
+_BOUND = re.compile(
+    r"\b(?:[Ll]ess than|[Mm]ore than|[Ff]ewer than|[Gg]reater than|[Aa]t least|[Aa]t most"
+    r"|[Uu]p to|[Oo]ver|[Uu]nder|[Bb]elow|[Aa]bove|[Nn]early|[Aa]lmost|[Ee]xceeding) (?=\d)"
+    r"(?![\d.,]+(?:-| )(?:days?|weeks?|months?|years?|hours?|decades?|minutes?|h|d|wk|y)\b)"
+)
+
+
+def drop_bound(sentence: str, key: str = "") -> Edit | None:
+    """A figure without what bounds it, by a deletion a reader of copies takes for a
+    compression: "in over 50% of patients" → "in 50% of patients", "less than 5%" → "5%",
+    "at least 3 episodes" → "3 episodes" (the claim states a figure the sentence does not)."""
+    options: list[tuple[str, str]] = []
+    for m in _BOUND.finditer(sentence):
+        rest = sentence[m.end() :]
+        options.append((sentence[: m.start()] + rest, f"-{m.group().strip()}"))
+    return _pick_claim(options, key, sentence, "bound")
+
+
 #: "N1 of N2" that a faithful rewording writes "N2 N1" ("expression of IL-6" → "IL-6
 #: expression"): a head noun of four letters or more, "of", one word (a name, or a noun of four
 #: letters or more), then a word that ends the phrase — never "and", "or" or a comma, which
