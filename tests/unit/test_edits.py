@@ -1865,6 +1865,84 @@ def test_v16_leaves_an_approximation_or_a_kept_bound_alone(claim: str, evidence:
     assert bounded(claim, evidence).outcome == "none", judgements(bounded(claim, evidence))
 
 
+@pytest.mark.parametrize(
+    ("claim", "evidence", "why"),
+    [
+        (
+            "Adverse events occurred in 5% of patients receiving the drug.",
+            "Adverse events occurred in <5% of patients receiving the drug.",
+            "bound dropped",
+        ),
+        (
+            "The difference was significant (P = .001) in all of the groups.",
+            "The difference was significant (P<.001) in all of the groups.",
+            "bound dropped",
+        ),
+        (
+            "Patients aged 65 years were included in the trial cohort.",
+            "Patients aged ≥65 years were included in the trial cohort.",
+            "bound dropped",
+        ),
+        (
+            "Adverse events occurred in >5% of patients receiving the drug.",
+            "Adverse events occurred in <5% of patients receiving the drug.",
+            "different bound",
+        ),
+        (
+            "Adverse events occurred in <5% of patients receiving the drug.",
+            "Adverse events occurred in 5% of patients receiving the drug.",
+            "different bound",
+        ),
+        (
+            "Adverse events occurred in over 5% of patients receiving the drug.",
+            "Adverse events occurred in under 5% of patients receiving the drug.",
+            "different bound",
+        ),
+    ],
+    ids=["sign-dropped", "p-value", "at-least-sign", "sign-flipped", "sign-added", "words-flipped"],
+)
+def test_v16_reads_a_comparison_sign_the_claim_drops_or_changes(
+    claim: str, evidence: str, why: str
+) -> None:
+    """The signs are no tokens: up to v15 "5%" quotes "<5%" word for word."""
+    assert f"unsupported: {why}" not in [
+        e.judgement for e in bounded(claim, evidence, on=False).edits
+    ]
+    after = bounded(claim, evidence)
+    assert after.outcome == "unsupported", judgements(after)
+    assert f"unsupported: {why}" in [e.judgement for e in after.edits], judgements(after)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Adverse events occurred in less than 5% of patients receiving the drug.",
+            "Adverse events occurred in <5% of patients receiving the drug.",
+        ),
+        (
+            "Adverse events occurred in <5% of patients receiving the drug.",
+            "Adverse events occurred in less than 5% of patients receiving the drug.",
+        ),
+        (
+            "Adverse events occurred in under 5% of patients receiving the drug.",
+            "Adverse events occurred in below 5% of patients receiving the drug.",
+        ),
+        (
+            "The difference was significant (p < 0.05) in all of the groups.",
+            "The difference was significant (p<0.05) in all of the groups.",
+        ),
+        (
+            "The mean age was 54 ± 3 years in the group.",
+            "The mean age was 54 ± 3 years in the group.",
+        ),
+    ],
+    ids=["words-for-sign", "sign-for-words", "same-side-words", "spacing", "plus-minus"],
+)
+def test_v16_reads_a_bound_written_another_way_as_the_same(claim: str, evidence: str) -> None:
+    assert bounded(claim, evidence).outcome == "none", judgements(bounded(claim, evidence))
+
+
 def test_up_to_v15_an_amount_behind_an_approximation_reads_as_an_agent() -> None:
     """Up to v15 "reduced … by about 30%" reads as a passive with an agent, so a claim that
     drops "about" changes the voice: roles swapped. v16 reads the amount."""

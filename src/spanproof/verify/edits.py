@@ -519,6 +519,18 @@ _BOUNDS = (
     ("higher", "than"), ("lower", "than"), ("at", "least"), ("at", "most"), ("up", "to"),
     ("over",), ("under",), ("below",), ("above",), ("exceeding",), ("nearly",), ("almost",),
 )  # fmt: skip
+#: Which side each bound, written in words or as a sign, puts the true value on: ``lt`` (below
+#: the figure: "less than", "up to", "nearly", "<", "≤") or ``gt`` ("more than", "over", "at
+#: least", ">", "≥"). Two bounds of one side say the same for the check ("under 5%" / "<5%").
+_BOUND_SIDES: dict[tuple[str, ...], str] = {
+    **dict.fromkeys(
+        [("less", "than"), ("fewer", "than"), ("lower", "than"), ("at", "most"), ("up", "to"),
+         ("under",), ("below",), ("nearly",), ("almost",)], "lt"),
+    **dict.fromkeys(
+        [("more", "than"), ("greater", "than"), ("higher", "than"), ("at", "least"), ("over",),
+         ("above",), ("exceeding",)], "gt"),
+}  # fmt: skip
+_SIGN_SIDES = {"<": "lt", "≤": "lt", "⩽": "lt", ">": "gt", "≥": "gt", "⩾": "gt"}
 
 
 def _bound_before(w: Text, j: int) -> list[int]:
@@ -535,6 +547,33 @@ def _bound_before(w: Text, j: int) -> list[int]:
         if all(not w.text[w.tokens[k].end : w.tokens[k + 1].start].strip() for k in words):
             return list(words)
     return []
+
+
+def _sign_before(text: Text, k: int) -> str | None:
+    """The side (``lt``/``gt``) of a comparison sign written right before number token ``k``
+    ("<5%", "p < 0.05", "≥65 years"): the sign is no token, so a reader of words misses it
+    (v16); else None."""
+    if not 0 <= k < len(text.tokens) or _detail_kind(text, k) != "number":
+        return None
+    start = text.tokens[k - 1].end if k > 0 else 0
+    gap = text.text[start : text.tokens[k].start]
+    gap = gap.removesuffix(".").strip()  # "P<.001": the token is "001"
+    return _SIGN_SIDES.get(gap[-1:]) if gap else None
+
+
+def _bound_side(text: Text, k: int) -> str | None:
+    """The side of the bound on number token ``k``, in words (:func:`_bound_before`) or as a
+    sign (:func:`_sign_before`); None when it has none (v16)."""
+    words = _bound_before(text, k)
+    if words:
+        return _BOUND_SIDES[tuple(text.tokens[j].text for j in words)]
+    return _sign_before(text, k)
+
+
+def _signs_differ(c: Text, w: Text, quoted: range) -> bool:
+    """Whether a claim whose tokens quote ``w``'s at ``quoted`` writes a figure's comparison
+    sign otherwise ("5%" against "<5%"; the signs are no tokens; v16)."""
+    return any(_sign_before(c, i) != _sign_before(w, j) for i, j in enumerate(quoted))
 
 
 #: v16: the most words a phrase set off by a comma at a sentence's end may have to be read as
@@ -1030,9 +1069,11 @@ def align_edits(
             to the earlier noun (score model v16).
         bounds: a deletion, or a quote's start, may not leave off what bounds a figure the
             claim keeps ("over 50% of patients" → "50% of patients", "less than 5%" → "5%";
-            not an approximation, "about 30%"), and "by" before an amount behind such words
-            ("reduced by about 30%") names no agent: dropping "about" changes no voice (score
-            model v16).
+            not an approximation, "about 30%"), nor drop or change a comparison sign, which is
+            no token ("5%" against "<5%", "P = .001" against "P<.001", ">5%" against "<5%"; a
+            bound in words and a sign of the same side say the same: "less than 5%" / "<5%");
+            and "by" before an amount behind such words ("reduced by about 30%") names no
+            agent: dropping "about" changes no voice (score model v16).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1043,7 +1084,9 @@ def align_edits(
     if c.joined in ev.body.joined:  # the claim quotes the span word for word
         first = ev.body.joined[: ev.body.joined.index(c.joined)].count("\x1f")
         quoted = range(first, first + len(c.tokens))
-        if not (units and _units_differ(c, ev.body, quoted)):
+        if not (units and _units_differ(c, ev.body, quoted)) and not (
+            bounds and _signs_differ(c, ev.body, quoted)
+        ):
             edges = _edge_edits(
                 c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions,
                 local_qualifiers, bounds,
@@ -1514,10 +1557,32 @@ class _Builder:
                 Pending("substitution", claim, window, "unsupported: different unit")
             )
             return
+        if self.bounds and (why := self._sign_changed(i, j)) is not None:
+            start = self.w.tokens[j - 1].end if j > 0 else 0
+            gap = self.w.text[start : self.w.tokens[j].start]
+            sign = start + max(gap.rfind(ch) for ch in _SIGN_SIDES)
+            window = (min(sign, self.w.tokens[j].start), self.w.tokens[j].end)
+            self.pending.append(Pending("substitution", self.c.span(i, i), window, why))
+            return
         if self.c.tokens[i].text == self.w.tokens[j].text:
             return
         why = "number format" if self.c.keys[i].startswith("#") else "morphology"
         self._add("substitution", [i], [j], f"allowed: {why}")
+
+    def _sign_changed(self, i: int, j: int) -> str | None:
+        """The judgement on claim figure ``i`` copied from window figure ``j`` when their
+        comparison signs differ ("5%" against "<5%", "p > 0.05" against "p < 0.05"), unless the
+        claim states the sign's bound in words ("less than 5%") (v16); else None."""
+        theirs, ours = _sign_before(self.w, j), _sign_before(self.c, i)
+        if theirs == ours or (theirs is None and ours is None):
+            return None
+        if ours is None and _bound_side(self.c, i) == theirs:
+            return None  # "less than 5%" against "<5%"
+        if theirs is None and _bound_side(self.w, j) == ours:
+            return None  # "<5%" against "less than 5%"
+        if theirs is not None and ours is None and _bound_side(self.c, i) is None:
+            return "unsupported: bound dropped"
+        return "unsupported: different bound"
 
     def _gap(self, claim: range, window: range) -> None:
         ci = [i for i in claim if i not in self.moved_c]
@@ -1578,7 +1643,10 @@ class _Builder:
         them, which the claim keeps ("over" of "over 50%"; :func:`_bound_before`; v16)."""
         after = wj[-1] + 1
         bound = _bound_before(self.w, after)
-        return bool(bound) and after in self.aligned_w and set(bound) <= set(wj)
+        if not bound or after not in self.aligned_w or not set(bound) <= set(wj):
+            return False
+        at = self._claim_at(after)  # the claim may write the bound as a sign: "<5%"
+        return at is None or _sign_before(self.c, at) != _bound_side(self.w, after)
 
     def _restricted(self, wj: list[int]) -> str | None:
         """What the deleted window words ``wj`` restricted the finding with (v15): a
@@ -1736,12 +1804,28 @@ class _Builder:
             self._add(op, ci, wj, "contradicted: negation added")
             return
         content = [i for i in ci if self.c.content[i]]
-        if not content:
+        if self.bounds and self._bound_written_out(ci):
+            self._add(op, ci, wj, "allowed: same bound")
+        elif not content:
             self._add(op, ci, wj, "allowed: function words")
         elif self.ev.states([self.c.keys[i] for i in content]):
             self._add(op, ci, wj, "allowed: stated in the evidence")
         else:
             self._add(op, ci, wj, "unsupported: not in the evidence")
+
+    def _bound_written_out(self, ci: list[int]) -> bool:
+        """Whether inserted claim words ``ci`` are the bound, in words, of the claim figure
+        right after them, which the window writes as a sign of the same side ("less than 5%"
+        against "<5%"; v16)."""
+        after = ci[-1] + 1
+        words = _bound_before(self.c, after)
+        j = next((b for a, b in self._pairs() if a == after), None)
+        return (
+            bool(words)
+            and set(ci) <= set(words)
+            and j is not None
+            and _sign_before(self.w, j) == _bound_side(self.c, after)
+        )
 
     def _substitution(self, ci: list[int], wj: list[int]) -> None:
         ruled = self._rule(ci, wj)
@@ -1792,9 +1876,23 @@ class _Builder:
                 return "unsupported: different entity"
         return None
 
+    def _bounds_traded(self, ci: list[int], wj: list[int]) -> str | None:
+        """A bound in words put for another before the same figure: the same side ("under 5%"
+        / "below 5%") is allowed, the other side ("over 5%" / "under 5%") is not (v16)."""
+        c_after, w_after = ci[-1] + 1, wj[-1] + 1
+        ours, theirs = _bound_before(self.c, c_after), _bound_before(self.w, w_after)
+        if ours != ci or theirs != wj or (c_after, w_after) not in set(self._pairs()):
+            return None
+        if _bound_side(self.c, c_after) == _bound_side(self.w, w_after):
+            return "allowed: same bound"
+        return "unsupported: different bound"
+
     def _opposite_or_stronger(self, ci: list[int], wj: list[int]) -> str | None:
-        """An opposite term ("older" / "younger"), or (v12) a substitution that drops what
-        qualified the finding ("is" for "may be")."""
+        """An opposite term ("older" / "younger"), (v12) a substitution that drops what
+        qualified the finding ("is" for "may be"), or (v16) a figure's bound put for another
+        (:meth:`_bounds_traded`)."""
+        if self.bounds and (bound := self._bounds_traded(ci, wj)) is not None:
+            return bound
         if _opposite([self.c.tokens[i].text for i in ci], [self.w.tokens[j].text for j in wj]):
             return "unsupported: opposite term"
         if self.overstatement and (why := self._overstated(wj, ci)) is not None:

@@ -135,7 +135,8 @@ class ScoreModel:
     #: ``figure_nouns``); False before v16.
     edit_figure_nouns: bool = False
     #: v16: a compression may not drop what bounds a figure the claim keeps ("over 50%" →
-    #: "50%") (:func:`spanproof.verify.edits.align_edits`, ``bounds``); False before v16.
+    #: "50%", "<5%" → "5%"), nor change its side ("<5%" → ">5%")
+    #: (:func:`spanproof.verify.edits.align_edits`, ``bounds``); False before v16.
     edit_bounds: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
