@@ -508,14 +508,12 @@ def test_every_kind_is_built_with_its_label(cases: list[EditCase]) -> None:
     # sentences of the cited abstracts have them), dropped_inverter a head such as "Lack of" at
     # a clause's start (53), unasserted_frame a head such as "no evidence that" or "whether"
     # (80), dropped_restriction a co-intervention, a dose or a lead-in's population (49),
-    # dropped_bound "over", "less than" or "at least" right before a figure (65); every other
-    # kind has over 100.
+    # every other kind has over 100.
     fewest = {
         "carried_number": 80,
         "dropped_inverter": 50,
         "unasserted_frame": 80,
         "dropped_restriction": 45,
-        "dropped_bound": 60,
     }
     assert all(kinds[k] >= fewest.get(k, 100) for k in KINDS), kinds
     assert all(c.label == LABELS[c.kind] for c in cases)
@@ -736,6 +734,12 @@ def test_drop_bound_drops_what_bounds_a_figure() -> None:
     assert less.claim == "Adverse events occurred in 5% of patients receiving the drug."
     lead = drop_bound("Over 50% of adult patients with ALL relapse within five years.")
     assert lead is not None and lead.claim.startswith("50% of adult patients")
+    sign = drop_bound("Adverse events occurred in a small group (<5%) of patients on the drug.")
+    assert sign is not None and sign.claim.endswith("small group (5%) of patients on the drug.")
+    p_value = drop_bound(
+        "The difference between the two arms was significant (p<0.05) at one year."
+    )
+    assert p_value is not None and "(p = 0.05)" in p_value.claim
     # "over" a span of time is no bound; nor a bound before no figure.
     assert drop_bound("Weight fell by 5 kg over 12 weeks in the treated group.") is None
     assert drop_bound("Patients were followed for over a year after the surgery.") is None

@@ -817,14 +817,26 @@ _BOUND = re.compile(
 )
 
 
+#: A comparison sign right before a figure, after a space, a bracket or the sentence's start:
+#: "(<5%)", "aged ≥65 years". The sign is no word, so a reader of words misses it.
+_BOUND_SIGN = re.compile(r"(?:(?<=[\s(\[])|^)[<>≤≥] ?(?=\d)")
+#: A P value's sign: "p<0.05", "P > .001".
+_P_SIGN = re.compile(r"(?<=\b[Pp]) ?[<>≤≥] ?(?=0?\.\d)")
+
+
 def drop_bound(sentence: str, key: str = "") -> Edit | None:
     """A figure without what bounds it, by a deletion a reader of copies takes for a
     compression: "in over 50% of patients" → "in 50% of patients", "less than 5%" → "5%",
-    "at least 3 episodes" → "3 episodes" (the claim states a figure the sentence does not)."""
+    "at least 3 episodes" → "3 episodes", "(<5%)" → "(5%)", or a P value's sign made "="
+    ("p<0.05" → "p = 0.05"): the claim states a figure the sentence does not."""
     options: list[tuple[str, str]] = []
-    for m in _BOUND.finditer(sentence):
-        rest = sentence[m.end() :]
-        options.append((sentence[: m.start()] + rest, f"-{m.group().strip()}"))
+    for pattern in (_BOUND, _BOUND_SIGN):
+        for m in pattern.finditer(sentence):
+            rest = sentence[m.end() :]
+            options.append((sentence[: m.start()] + rest, f"-{m.group().strip()}"))
+    for m in _P_SIGN.finditer(sentence):
+        claim = sentence[: m.start()] + " = " + sentence[m.end() :]
+        options.append((claim, f"{m.group().strip()} -> ="))
     return _pick_claim(options, key, sentence, "bound")
 
 
