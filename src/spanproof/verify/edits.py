@@ -190,9 +190,7 @@ _SCOPE_KINDS = {
 _QUALIFIER_BOUND = re.compile(
     r"[,;:()\[\]]|\b(?:but|whereas|while|although|though|yet)\b", re.IGNORECASE
 )
-_QUALIFIER_BOUND_AFTER = re.compile(
-    r"[,;:()\[\]]|\b(?:and|or|but|whereas|while|although|though|yet)\b", re.IGNORECASE
-)
+_QUALIFIER_BOUND_AFTER = re.compile(_QUALIFIER_BOUND.pattern + r"|\b(?:and|or)\b", re.IGNORECASE)
 
 #: What makes the words after it a thing's absence, blocking or removal (v13): dropped right
 #: before a word the claim keeps ("Lack of exercise increased falls" → "Exercise increased
@@ -1574,13 +1572,13 @@ class _Builder:
         comparison signs differ ("5%" against "<5%", "p > 0.05" against "p < 0.05"), unless the
         claim states the sign's bound in words ("less than 5%") (v16); else None."""
         theirs, ours = _sign_before(self.w, j), _sign_before(self.c, i)
-        if theirs == ours or (theirs is None and ours is None):
+        if theirs == ours:
             return None
         if ours is None and _bound_side(self.c, i) == theirs:
             return None  # "less than 5%" against "<5%"
         if theirs is None and _bound_side(self.w, j) == ours:
             return None  # "<5%" against "less than 5%"
-        if theirs is not None and ours is None and _bound_side(self.c, i) is None:
+        if ours is None and _bound_side(self.c, i) is None:
             return "unsupported: bound dropped"
         return "unsupported: different bound"
 
