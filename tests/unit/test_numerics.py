@@ -169,3 +169,16 @@ _atoms = st.lists(st.integers(0, 50).map(lambda n: repr(float(n))), max_size=6)
 @given(_atoms, _atoms)
 def test_gate_is_universal_coverage(claim: list[str], span: list[str]) -> None:
     assert numeric_gate_trips(claim, span) == (not set(claim) <= set(span))
+
+
+@pytest.mark.parametrize(
+    ("surface", "atom"),
+    [(".001", "0.001"), ("2\u00b79", "2.9"), ("671 945", "671945.0"), ("10\u2009000", "10000.0"),
+     ("1\u00a0234\u00a0567", "1234567.0"), ("1,500", "1500.0")],
+)  # fmt: skip
+def test_a_figure_in_another_format_reads_as_its_number(surface: str, atom: str) -> None:
+    assert canonical_number(surface) == atom
+
+
+def test_a_space_not_between_digit_groups_is_no_number() -> None:
+    assert canonical_number("12 34") is None and canonical_number("1 2345") is None

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import itertools
 import unicodedata
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spanproof.text.tokens import lower_chars, nfc, token_texts, tokenize
+from spanproof.text.tokens import lower_chars, nfc, number_segments, segments, token_texts, tokenize
 
 
 def texts(s: str) -> list[str]:
@@ -131,3 +133,45 @@ def test_token_offsets_slice_back_to_the_token(text: str) -> None:
 @given(st.lists(_PIECE, max_size=30).map("".join))
 def test_tokens_are_invariant_under_normalization_form(text: str) -> None:
     assert token_texts(unicodedata.normalize("NFD", text)) == token_texts(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "figures"),
+    [
+        ("Lower mortality (P < .001) and (P=.04).", [".001", ".04"]),
+        ("A ratio of .85 in the trial", [".85"]),
+        (".5 of them", [".5"]),
+        ("gained 2\u00b79 years (2\u00b79-3\u00b70)", ["2\u00b79", "2\u00b79", "3\u00b70"]),
+        ("in 671 945 women and 10\u2009000 men", ["671 945", "10\u2009000"]),
+        ("n = 1 234 567 people", ["1 234 567"]),
+        # not decimals: a dot after a letter or a closing bracket (a footnote)
+        ("cells.5 and (OMIM 608612).12 These", ["5", "608612", "12"]),
+        # not one figure: a hyphen or a dot before the first group, a group of two or four
+        ("aged 60-64 100 patients", ["60", "64", "100"]),
+        ("in 2010 2 000 patients and 12 34 mice", ["2010", "2 000", "12", "34"]),
+        ("dose 12.5 mg and 1,500 units", ["12.5", "1,500"]),
+    ],
+)
+def test_number_segments_keep_a_figure_word_segmentation_splits(
+    text: str, figures: list[str]
+) -> None:
+    found = [seg for seg, _, _ in number_segments(text) if any(c.isdigit() for c in seg)]
+    assert found == figures
+
+
+def test_tokens_keep_plain_word_segmentation_unless_asked() -> None:
+    assert texts("P < .001 in 671 945 women") == ["p", "001", "in", "671", "945", "women"]
+    assert [t.text for t in tokenize("P < .001 in 671 945 women", number_formats=True)] == [
+        "p", ".001", "in", "671 945", "women"
+    ]  # fmt: skip
+    assert token_texts("2\u00b79 years", number_formats=True) == ["2\u00b79", "years"]
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=" .,()<=-\u00b7\u2009\u00a0019aB", max_size=40))
+def test_number_segments_index_the_text_and_only_widen_figures(text: str) -> None:
+    found = number_segments(text)
+    assert all(text[start:end] == seg for seg, start, end in found)
+    assert all(a[2] <= b[1] for a, b in itertools.pairwise(found))
+    words = [seg for seg, _, _ in segments(text) if not any(c.isdigit() for c in seg)]
+    assert [seg for seg, _, _ in found if not any(c.isdigit() for c in seg)] == words

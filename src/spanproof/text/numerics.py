@@ -30,11 +30,17 @@ _SPLIT = re.compile(r"[-/:]")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NUMBER_UNIT = re.compile(r"([0-9]+(?:\.[0-9]+)?)[^\W\d_]+")
 _DIGIT_GROUP_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+#: A space, no-break space or thin space between digit groups ("671 945"), and a middle dot
+#: as a decimal point ("2·9"): only :func:`spanproof.text.tokens.number_segments` (score models
+#: from v17) keeps such a figure in one token; word segmentation splits it.
+_DIGIT_GROUP_SPACE = re.compile(r"(?<=\d)[ \u00a0\u2009\u202f](?=\d{3}(?!\d))")
+_MIDDLE_DOT_DECIMAL = re.compile(r"(?<=\d)\u00b7(?=\d)")
 
 
 def canonical_number(text: str) -> str | None:
     """Canonical string of a numeric part, or None when it does not parse as a finite float."""
-    cleaned = _DIGIT_GROUP_COMMA.sub("", text)
+    cleaned = _DIGIT_GROUP_SPACE.sub("", _DIGIT_GROUP_COMMA.sub("", text))
+    cleaned = _MIDDLE_DOT_DECIMAL.sub(".", cleaned)
     # ASCII digits only, no underscores: what a strict float parser (Rust's f64) accepts.
     if not _FLOAT.fullmatch(cleaned):
         return None

@@ -56,13 +56,80 @@ def segments(text: str) -> list[tuple[str, int, int]]:
     return out
 
 
-def tokenize(text: str) -> list[Token]:
-    """Tokens of ``text`` with offsets into ``nfc(text)``."""
-    normal = nfc(text)
-    return [Token(lower_chars(seg), start, end) for seg, start, end in segments(normal)]
+#: What may stand right before a decimal written without its leading zero (".001" in "P < .001",
+#: "P=.04", "(.85"): a space, an opening bracket, a comparison or a list mark. Not a letter, a
+#: digit or a closing bracket: "cells.5" and "(OMIM 608612).12" (a footnote) are no decimals.
+_BEFORE_LEADING_DOT = frozenset(" \t\n\u00a0\u2009\u202f([=<>\u2264\u2265\u00b1~\u2248,;:")
+#: Digit-group separators other than the comma: a space, a no-break space, a thin space
+#: ("671 945", "10\u2009000": the Lancet's and the SI's way of writing thousands).
+_GROUP_SPACES = frozenset(" \u00a0\u2009\u202f")
+#: What may stand right before a figure grouped by spaces: not a digit, a dot, a hyphen or a
+#: slash ("aged 60-64 100 patients" holds no 64,100).
+_BEFORE_GROUPS = _BEFORE_LEADING_DOT - {","}
 
 
-def token_texts(text: str) -> list[str]:
-    """Just the token strings of ``text`` (the lexical score's input)."""
+def _digits(segment: str) -> bool:
+    return segment.isascii() and segment.isdigit()
+
+
+def number_segments(text: str) -> list[tuple[str, int, int]]:
+    """:func:`segments`, with a figure that word segmentation splits kept as one segment
+    (score models from v17): a decimal without its leading zero (".001"), a decimal point
+    written as a middle dot ("2·9", the Lancet's style) and thousands grouped by spaces
+    ("671 945", "10\u2009000"). :func:`spanproof.text.numerics.canonical_number` reads each as
+    the number it writes, so "P < .001" and "P < 0.001", "2·9" and "2.9", "671 945" and
+    "671,945" are one figure.
+    """
+    plain = segments(text)
+    out: list[tuple[str, int, int]] = []
+    i = 0
+    while i < len(plain):
+        seg, start, end = plain[i]
+        if not _digits(seg):
+            out.append((seg, start, end))
+            i += 1
+            continue
+        if (
+            start >= 1
+            and text[start - 1] == "."
+            and (start == 1 or text[start - 2] in _BEFORE_LEADING_DOT)
+        ):
+            start -= 1  # ".001"
+        j = i + 1
+        after = plain[j] if j < len(plain) else None
+        if after and after[1] == end + 1 and text[end] == "\u00b7" and _digits(after[0]):
+            end = plain[j][2]  # "2·9"
+            j += 1
+        elif (
+            len(seg) <= 3
+            and text[start] != "."
+            and (start == 0 or text[start - 1] in _BEFORE_GROUPS)
+        ):
+            while (
+                j < len(plain)
+                and plain[j][1] == end + 1
+                and text[end] in _GROUP_SPACES
+                and len(plain[j][0]) == 3
+                and _digits(plain[j][0])
+            ):
+                end = plain[j][2]  # "671 945"
+                j += 1
+        out.append((text[start:end], start, end))
+        i = j
+    return out
+
+
+def tokenize(text: str, number_formats: bool = False) -> list[Token]:
+    """Tokens of ``text`` with offsets into ``nfc(text)``; ``number_formats``: figures as
+    :func:`number_segments` keeps them (score models from v17)."""
     normal = nfc(text)
-    return [lower_chars(seg) for seg, _, _ in segments(normal)]
+    found = number_segments(normal) if number_formats else segments(normal)
+    return [Token(lower_chars(seg), start, end) for seg, start, end in found]
+
+
+def token_texts(text: str, number_formats: bool = False) -> list[str]:
+    """Just the token strings of ``text`` (the lexical score's input); ``number_formats`` as
+    for :func:`tokenize`."""
+    normal = nfc(text)
+    found = number_segments(normal) if number_formats else segments(normal)
+    return [lower_chars(seg) for seg, _, _ in found]
