@@ -43,6 +43,7 @@ from spanproof.verify.scoring import (
     V14,
     V15,
     V16,
+    V17,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -176,7 +177,8 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         # a judge that remembers nothing; "uncached": neither cached.
         judge = JudgeChecker()
         judge_uncached = JudgeChecker(cache_batches=0, cache_pairs=0)
-        for model in (V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16):
+        models = (V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17)
+        for model in models:
             judged = model.combiner is not None
             checker = judge if judged else cross_encoder
             cold_checker = judge_uncached if judged else cross_encoder
@@ -272,7 +274,9 @@ def render(results: dict[str, Any]) -> str:
         f"{v['v15']['cached_p95_ms']} ms). Score model v16 (v15 whose kept qualifiers must "
         f"cover what was dropped, bounds kept): cached median "
         f"{v['v16']['cached_median_ms']} ms (p95 "
-        f"{v['v16']['cached_p95_ms']} ms). Repeated runs "
+        f"{v['v16']['cached_p95_ms']} ms). Score model v17 (v16 reading figures in other "
+        f"formats): cached median {v['v17']['cached_median_ms']} ms (p95 "
+        f"{v['v17']['cached_p95_ms']} ms). Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",
         "",

@@ -92,7 +92,9 @@ class VerifySettings(BaseModel):
             "population: 'X reduced Y' against 'Among smokers, X reduced Y'; v16 is v15 "
             "whose kept qualifiers must cover what was dropped: 'in vitro' keeps no dropped "
             "'in mice', a 'may' in one clause no 'may' dropped from another, and whose "
-            "compressions keep a figure's bound: 'over 50%' is no '50%')."
+            "compressions keep a figure's bound: 'over 50%' is no '50%'; v17 is v16 that reads "
+            "a figure in another format as the figure it is: 'P < .001' is 'P < 0.001', '2·9' "
+            "is '2.9', '671 945' is '671,945')."
         ),
     )
     escalation_band: float | None = Field(

@@ -412,6 +412,37 @@ def test_score_model_v16_reads_a_qualifier_dropped_where_the_claim_keeps_another
     ]
 
 
+def test_score_model_v17_reads_a_figure_written_another_way_as_the_figure_it_is(
+    tmp_path: Path,
+) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {"id": "S1", "text": "Mortality was lower in the treated group (P < .001)."},
+            {"id": "S2", "text": "Seventy studies involving 671 945 women were included."},
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "Mortality was lower in the treated group (P < 0.001)."},
+            {"id": "b", "text": "Mortality was lower in the treated group (P < .01)."},
+            {"id": "c", "text": "Seventy studies involving 945 women were included."},
+        ],
+    )
+    reports = by_model(claims, evidence, ("v16", "v17"))
+    # ".001" was read as "001" (the number 1) up to v16: "0.001" tripped the numeric gate ...
+    assert reports["v16"]["a"]["verdict"] == "unsupported"
+    assert reports["v17"]["a"]["verdict"] == "supported"
+    # ... and ".01" quoted it
+    assert reports["v16"]["b"]["verdict"] == "supported"
+    assert reports["v17"]["b"]["verdict"] == "unsupported"
+    # thousands grouped by a space were two numbers: "945 women" quoted "671 945 women"
+    assert reports["v16"]["c"]["verdict"] == "supported"
+    assert reports["v17"]["c"]["verdict"] == "unsupported"
+    assert reports["v17"]["c"]["numeric_gated"] is True
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

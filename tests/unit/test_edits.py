@@ -40,6 +40,7 @@ from spanproof.verify.scoring import (
     V14,
     V15,
     V16,
+    V17,
     ScoreModel,
     score_model,
 )
@@ -699,7 +700,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16"])
+@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17"])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -1969,3 +1970,97 @@ def test_v16_is_v15_with_local_qualifiers_figure_nouns_and_bounds_and_nothing_el
         "Dexamethasone may be useful in severe patients, but is dangerous during recovery.",
         "Dexamethasone may be useful in severe patients, but could be dangerous during recovery.",
     )
+
+
+# v17: a figure written another way is the figure it is -------------------------------------------
+def _verdict(model: ScoreModel, claim: str, evidence: str) -> Verdict:
+    verdicts, status = score_all(
+        [Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), model
+    )
+    assert status == "verified"
+    return verdicts[0].verdict
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Mortality was lower in the treated group (P < 0.001).",
+            "Mortality was lower in the treated group (P < .001).",
+        ),
+        (
+            "Mortality was lower in the treated group (P<.001).",
+            "Mortality was lower in the treated group (P < 0.001).",
+        ),
+        (
+            "The hazard ratio for death was 0.85 in adults.",
+            "The hazard ratio for death was .85 in adults.",
+        ),
+        (
+            "Life expectancy rose by an average of 2.9 years in the region.",
+            "Life expectancy rose by an average of 2\u00b79 years in the region.",
+        ),
+        (
+            "Seventy studies involving 671,945 women were included.",
+            "Seventy studies involving 671 945 women were included.",
+        ),
+        (
+            "Cancer was assessed in 14336 first-degree relatives of the cases.",
+            "Cancer was assessed in 14\u2009336 first-degree relatives of the cases.",
+        ),
+    ],
+    ids=["leading-dot-in-evidence", "leading-dot-in-claim", "ratio", "middle-dot", "space", "thin"],
+)
+def test_v17_reads_a_figure_written_another_way_as_the_same(claim: str, evidence: str) -> None:
+    assert _verdict(V16, claim, evidence) is Verdict.UNSUPPORTED
+    assert _verdict(V17, claim, evidence) is Verdict.SUPPORTED
+    ev = prepare_evidence("S1", evidence, number_formats=True)
+    result = judge_edits(align_edits(prepare_text(claim, number_formats=True), ev), [], THRESHOLD)
+    assert result.outcome == "none", judgements(result)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Mortality was lower in the treated group (P < .01).",
+            "Mortality was lower in the treated group (P < .001).",
+        ),
+        (
+            "Seventy studies involving 945 women were included.",
+            "Seventy studies involving 671 945 women were included.",
+        ),
+        (
+            "Life expectancy rose by an average of 9 years in the region.",
+            "Life expectancy rose by an average of 2\u00b79 years in the region.",
+        ),
+    ],
+    ids=["another-decimal", "one-group", "one-part"],
+)
+def test_v17_refuses_what_up_to_v16_quoted_from_a_split_figure(claim: str, evidence: str) -> None:
+    assert _verdict(V16, claim, evidence) is Verdict.SUPPORTED
+    assert _verdict(V17, claim, evidence) is Verdict.UNSUPPORTED
+
+
+def test_v17_is_v16_with_number_formats_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v17"] is V17 and V17.number_formats and not V16.number_formats
+    assert replace(V17, name="v16", number_formats=False) == V16
+    assert_one_rule_more(
+        V17,
+        V16,
+        "Mortality was lower in the treated group (P < .01).",
+        "Mortality was lower in the treated group (P < .001).",
+    )
+
+
+def test_v17_reads_a_detail_changed_in_a_copy_whose_figures_use_middle_dots() -> None:
+    """A figure kept in one token must not hide the copy from the check's cheap bound (the span's
+    words are counted with the same tokens)."""
+    evidence = (
+        "Associations were strongest for intracerebral haemorrhage (hazard ratio 1\u00b744 [95% "
+        "CI 1\u00b732-1\u00b758]) and stable angina (1\u00b741 [1\u00b736-1\u00b746])."
+    )
+    claim = evidence.replace("stable angina", "unstable angina")
+    assert _verdict(V16, claim, evidence) is Verdict.UNSUPPORTED
+    assert _verdict(V17, claim, evidence) is Verdict.UNSUPPORTED
+    assert _verdict(V17, evidence, evidence) is Verdict.SUPPORTED

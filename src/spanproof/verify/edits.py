@@ -360,9 +360,11 @@ def _is_content(token: Token, text: str, first: bool) -> bool:
     return entity_shape(text[token.start : token.end], first) is not None
 
 
-def prepare_text(text: str) -> Text:
+def prepare_text(text: str, number_formats: bool = False) -> Text:
+    """``text`` tokenised for the alignment; ``number_formats``: a figure in another format is
+    one token (score models from v17, :func:`spanproof.text.tokens.number_segments`)."""
     normal = nfc(text)
-    tokens = tuple(tokenize(normal))
+    tokens = tuple(tokenize(normal, number_formats))
     starts = {s.start for s in split_sentences(normal)}
     keys = tuple(_key(t.text) for t in tokens)
     content = tuple(_is_content(t, normal, t.start in starts) for t in tokens)
@@ -876,8 +878,8 @@ class EvidenceText:
         return _run(keys) in self.content_run
 
 
-def prepare_evidence(span_id: str, text: str) -> EvidenceText:
-    body = prepare_text(text)
+def prepare_evidence(span_id: str, text: str, number_formats: bool = False) -> EvidenceText:
+    body = prepare_text(text, number_formats)
     ranges: list[tuple[int, int]] = []
     index = 0
     for sentence in split_sentences(body.text):

@@ -138,6 +138,12 @@ class ScoreModel:
     #: "50%", "<5%" → "5%"), nor change its side ("<5%" → ">5%")
     #: (:func:`spanproof.verify.edits.align_edits`, ``bounds``); False before v16.
     edit_bounds: bool = False
+    #: v17: a figure written without its leading zero (".001"), with a middle dot for its
+    #: decimal point ("2·9") or with its thousands grouped by spaces ("671 945") is one figure,
+    #: the same as "0.001", "2.9" and "671,945", for the numeric gate and the edit check
+    #: (:func:`spanproof.text.tokens.number_segments`); False before v17: ".001" read as "001"
+    #: (1), so "P < .01" quoted "P < .001" and "P < 0.001" tripped the gate.
+    number_formats: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -225,8 +231,12 @@ V15 = replace(V14, name="v15", edit_restrictions=True, edit_reorders=True)
 #: given another's noun past "over" or "below" ("a pH of 2.0" against "a pH of 6.1 even in
 #: gastric juice at a pH below 2.0") and a figure's bound dropped ("over 50%" → "50%").
 V16 = replace(V15, name="v16", edit_local_qualifiers=True, edit_figure_nouns=True, edit_bounds=True)
+#: v16 that reads a figure in the other common formats as the figure it is: "P < .001" is
+#: "P < 0.001" (and not "P < .01"), "2·9 years" is "2.9 years", "671 945 women" is "671,945
+#: women" (and not "945 women").
+V17 = replace(V16, name="v17", number_formats=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
-    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16)
+    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17)
 }
 DEFAULT_SCORE_MODEL = "v2"
 
@@ -312,7 +322,9 @@ class Plan:
         found = self.edit_spans.get(index)
         if found is None:
             span = self.spans[index].span
-            found = self.edit_spans[index] = prepare_evidence(span.id, span.text)
+            found = self.edit_spans[index] = prepare_evidence(
+                span.id, span.text, number_formats=self.model.number_formats
+            )
         return found
 
 
@@ -323,7 +335,10 @@ def lexical_terms(tokens: list[str], model: ScoreModel) -> list[str]:
 
 def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
     """Tokenise every span once and build the plan's IDF table."""
-    token_lists = [token_texts(s.text) for s in spans]
+    # Under v17 a figure in another format is one token for the lexical score, the numeric gate
+    # and the edit check's bound (:func:`~spanproof.verify.edits.may_copy`); the entity view
+    # reads the plain word segmentation.
+    token_lists = [token_texts(s.text, number_formats=model.number_formats) for s in spans]
     lexical_lists = [lexical_terms(t, model) for t in token_lists]
     idf = PlanIdf(lexical_lists)
     prepared = []
@@ -362,7 +377,11 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                         number_parts=model.number_parts,
                     )
                 ),
-                entity=entity_view(text, tokens, segmented) if model.entity_gate else None,
+                entity=entity_view(
+                    text, token_texts(text) if model.number_formats else tokens, segmented
+                )
+                if model.entity_gate
+                else None,
                 sentences=sentences,
                 finding_sentences=findings,
             )
@@ -379,14 +398,20 @@ def claim_words(claim: Claim, model: ScoreModel) -> str:
 def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
     model = plan.model
     words = claim_words(claim, model)
-    tokens = token_texts(words)
-    view = entity_view(nfc(words), tokens) if model.entity_gate else None
+    tokens = token_texts(words, number_formats=model.number_formats)
+    view = (
+        entity_view(nfc(words), token_texts(words) if model.number_formats else tokens)
+        if model.entity_gate
+        else None
+    )
     return PreparedClaim(
         claim=claim,
         weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
         numerics=frozenset(
             numerics(
-                tokens, months_need_digits=model.months_need_digits, number_parts=model.number_parts
+                tokens,
+                months_need_digits=model.months_need_digits,
+                number_parts=model.number_parts,
             )
         ),
         entity=view,
@@ -566,7 +591,7 @@ def edit_alignments(
     copies, by plan index (empty under a model without the check)."""
     if not plan.model.edit_check or not plan.truth_indices:
         return {}
-    text = prepare_text(claim_words(claim, plan.model))
+    text = prepare_text(claim_words(claim, plan.model), number_formats=plan.model.number_formats)
     out: dict[int, Alignment] = {}
     for i in select_candidates(cosines, resolve_markers(claim.cited_markers, plan), plan):
         runs = plan.model.edit_changed_runs
