@@ -539,11 +539,13 @@ REALISTIC_GOALS = {
     "unasserted_frame": "≥ 98% not supported (as negation flip)",
     "dropped_restriction": "≥ 90% not supported (as scope change)",
     "dropped_bound": "100% not supported (as number swap)",
+    "decimal_shift": "100% not supported (as number swap)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
     "reordered": "≥ 99% supported (as compression)",
     "paraphrase": "supported ≥ v2",
+    "number_format": "≥ 99% supported (as compression: a number in another format)",
 }
 
 
@@ -589,9 +591,12 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "`dropped_restriction` a co-intervention, a dose, a lead-in's population or a "
         "subgroup dropped ('Among smokers, X reduced Y' → 'X reduced Y'), and in "
         "`dropped_bound` what bounds a figure dropped ('in over 50% of patients' → 'in 50% "
-        "of patients')), or "
+        "of patients'), and in `decimal_shift` a decimal written without its leading zero "
+        "given one zero more or fewer ('P < .001' → 'P < .01')), or "
         "faithfully shortened or, in `reordered`, reworded by writing a noun's 'of' phrase as "
-        "a compound ('expression of IL-6' → 'IL-6 expression'), against its evidence window "
+        "a compound ('expression of IL-6' → 'IL-6 expression') or, in `number_format`, by "
+        "writing one figure in the common format ('P < .001' → 'P < 0.001', '2·9' → '2.9', "
+        "'671 945' → '671,945'), against its evidence window "
         "(the sentence and none, one or both neighbours, as one span); `paraphrase` is "
         "SciFact's expert claims against their rationale sentences, and "
         "`reworded_substitution` the same claims with an entity or a phrase swapped the same "

@@ -39,6 +39,8 @@ from spanproof.evaluation.rewrite import (
     mix_up_number,
     overstate,
     reattribute_number,
+    rewrite_number_format,
+    shift_decimal,
     swap_number,
     swap_quantifier,
     swap_roles,
@@ -508,8 +510,10 @@ def test_every_kind_is_built_with_its_label(cases: list[EditCase]) -> None:
     # sentences of the cited abstracts have them), dropped_inverter a head such as "Lack of" at
     # a clause's start (53), unasserted_frame a head such as "no evidence that" or "whether"
     # (80), dropped_restriction a co-intervention, a dose or a lead-in's population (49),
-    # every other kind has over 100.
+    # decimal_shift a decimal written without its leading zero (83), every other kind has over
+    # 100.
     fewest = {
+        "decimal_shift": 80,
         "carried_number": 80,
         "dropped_inverter": 50,
         "unasserted_frame": 80,
@@ -743,6 +747,30 @@ def test_drop_bound_drops_what_bounds_a_figure() -> None:
     # "over" a span of time is no bound; nor a bound before no figure.
     assert drop_bound("Weight fell by 5 kg over 12 weeks in the treated group.") is None
     assert drop_bound("Patients were followed for over a year after the surgery.") is None
+
+
+def test_rewrite_number_format_writes_one_figure_in_the_common_format() -> None:
+    p_value = rewrite_number_format(
+        "Mortality was lower in the treated group (P < .001) at one year."
+    )
+    assert p_value is not None and p_value.detail == ".001 -> 0.001"
+    assert p_value.claim == "Mortality was lower in the treated group (P < 0.001) at one year."
+    lancet = rewrite_number_format("Life expectancy rose by 2\u00b79 years between 2005 and 2015.")
+    assert lancet is not None and "by 2.9 years" in lancet.claim
+    spaced = rewrite_number_format("Seventy studies involving 671 945 women were included here.")
+    assert spaced is not None and "671,945 women" in spaced.claim
+    # no figure written apart: a decimal after a letter or a footnote after a bracket
+    assert rewrite_number_format("The cells.5 were counted twice (OMIM 608612).12 These.") is None
+    assert rewrite_number_format("Mortality was lower in the treated group (P < 0.001).") is None
+
+
+def test_shift_decimal_misreports_a_decimal_without_its_leading_zero_tenfold() -> None:
+    fewer = shift_decimal("Mortality was lower in the treated group (P < .001) at one year.")
+    assert fewer is not None and fewer.detail == ".001 -> .01"
+    assert fewer.claim == "Mortality was lower in the treated group (P < .01) at one year."
+    more = shift_decimal("The correlation between the two scores was .45 in adults.")
+    assert more is not None and more.claim.endswith("scores was .045 in adults.")
+    assert shift_decimal("Mortality was lower in the treated group (P < 0.001).") is None
 
 
 def test_drop_restriction_drops_what_restricts_the_finding() -> None:

@@ -57,6 +57,9 @@ Negative kinds (the claim is not supported by the window):
   lead-in ("Among smokers,") or a subgroup ("in a subgroup of patients" → "in patients").
 * ``dropped_bound``: what bounds a figure dropped ("in over 50% of patients" → "in 50% of
   patients", "less than 5%" → "5%", "at least 3" → "3"; not "over 12 weeks", a span of time).
+* ``decimal_shift``: a decimal written without its leading zero given one zero more or fewer in
+  the same style ("P < .001" → "P < .01", ".04" → ".004"): a P value or a coefficient
+  misreported tenfold, which word segmentation reads as the same whole number ("001", "01").
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -83,8 +86,9 @@ finding, and score models from v11 read no marker as part of the claim.
 Positive kinds (supported): ``verbatim``, ``first_clause`` (the first main clause of a sentence
 that has more), ``compression`` (a parenthetical, a relative clause or a lead-in dropped),
 ``reordered`` (a noun with an "of" phrase written as a compound: "expression of IL-6" → "IL-6
-expression", the same roles in another word order) and ``paraphrase`` (SciFact SUPPORT claims
-against their rationale sentences).
+expression", the same roles in another word order), ``paraphrase`` (SciFact SUPPORT claims
+against their rationale sentences) and ``number_format`` (one figure written in the common
+format: "P < .001" → "P < 0.001", "2·9" → "2.9", "671 945" → "671,945").
 
 Every choice is made by a hash of the seed and the text, so the same data and seed always give
 the same list. The split (calibration or held-out) is a hash of the source abstract's id alone.
@@ -128,6 +132,8 @@ from spanproof.evaluation.rewrite import (
     mix_up_number,
     overstate,
     reattribute_number,
+    rewrite_number_format,
+    shift_decimal,
     swap_number,
     swap_quantifier,
     swap_roles,
@@ -175,18 +181,20 @@ KINDS = (
     "unasserted_frame",
     "dropped_restriction",
     "dropped_bound",
+    "decimal_shift",
     "verbatim",
     "first_clause",
     "compression",
     "reordered",
     "paraphrase",
+    "number_format",
 )
 SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradicted"
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:23], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[23:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:24], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[24:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -438,11 +446,13 @@ def _edits(
         ("unasserted_frame", lift_from_frame(sentence, key)),
         ("dropped_restriction", drop_restriction(sentence, key)),
         ("dropped_bound", drop_bound(sentence, key)),
+        ("decimal_shift", shift_decimal(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),
         ("compression", compress(sentence, key)),
         ("reordered", invert_modifier(sentence, key)),
+        ("number_format", rewrite_number_format(sentence, key)),
     ]
     out = []
     for kind, edit in found:

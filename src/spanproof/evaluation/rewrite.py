@@ -840,6 +840,55 @@ def drop_bound(sentence: str, key: str = "") -> Edit | None:
     return _pick_claim(options, key, sentence, "bound")
 
 
+#: A decimal written without its leading zero (".001" after a space, a bracket or a comparison:
+#: "P < .001", "P=.04", "(.85"); not after a letter, a digit or a closing bracket (a footnote).
+_LEADING_DOT = re.compile(r"(?:(?<=[\s(\[=<>≤≥±])|^)\.(\d+)\b(?![.,·]\d)")
+#: A middle dot for the decimal point ("2·9", the Lancet's style).
+_MIDDLE_DOT = re.compile(r"(?<![\d.,·])\d+·\d+(?![\d.,·])")
+#: Thousands grouped by spaces ("671 945", "10 000"; a no-break or thin space too), after a
+#: space, a bracket or a comparison and not before another digit, dot or comma.
+_SPACE_GROUPS = re.compile(
+    r"(?:(?<=[\s(\[=<>≤≥±~])|^)\d{1,3}(?:[ \u00a0\u2009\u202f]\d{3})+(?![\d.,·])"
+)
+
+
+def _figures_written_apart(sentence: str) -> list[tuple[re.Match[str], str]]:
+    """The figures of ``sentence`` in a format that word segmentation splits, each with the
+    same figure in the common format: ".001" → "0.001", "2·9" → "2.9", "671 945" →
+    "671,945". Not inside a citation marker."""
+    found = [
+        *((m, "0" + m.group()) for m in _LEADING_DOT.finditer(sentence)),
+        *((m, m.group().replace("·", ".")) for m in _MIDDLE_DOT.finditer(sentence)),
+        *((m, re.sub(r"\s", ",", m.group())) for m in _SPACE_GROUPS.finditer(sentence)),
+    ]
+    return [(m, new) for m, new in found if not _in_citation(sentence, m.start())]
+
+
+def rewrite_number_format(sentence: str, key: str = "") -> Edit | None:
+    """A faithful restatement: one figure written in the common format ("P < .001" → "P <
+    0.001", "2·9 years" → "2.9 years", "671 945 women" → "671,945 women"), as a writer who
+    copies a Lancet or JAMA abstract does: the same figure, so a positive."""
+    options = [
+        (sentence[: m.start()] + new + sentence[m.end() :], f"{m.group()} -> {new}")
+        for m, new in _figures_written_apart(sentence)
+    ]
+    return _pick_claim(options, key, sentence, "format")
+
+
+def shift_decimal(sentence: str, key: str = "") -> Edit | None:
+    """A decimal without its leading zero given one zero more or fewer, in the same style
+    (".001" → ".01", ".04" → ".004"): a P value or a coefficient misreported by a factor of
+    ten. Word segmentation reads both as the same whole number ("001", "01")."""
+    options = []
+    for m in _LEADING_DOT.finditer(sentence):
+        if _in_citation(sentence, m.start()):
+            continue
+        digits = m.group(1)
+        new = "." + (digits[1:] if digits.startswith("0") and len(digits) > 1 else "0" + digits)
+        options.append((sentence[: m.start()] + new + sentence[m.end() :], f"{m.group()} -> {new}"))
+    return _pick_claim(options, key, sentence, "shift")
+
+
 #: "N1 of N2" that a faithful rewording writes "N2 N1" ("expression of IL-6" → "IL-6
 #: expression"): a head noun of four letters or more, "of", one word (a name, or a noun of four
 #: letters or more), then a word that ends the phrase — never "and", "or" or a comma, which
