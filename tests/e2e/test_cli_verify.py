@@ -412,7 +412,7 @@ def test_score_model_v16_reads_a_qualifier_dropped_where_the_claim_keeps_another
     ]
 
 
-def test_score_model_v17_reads_a_figure_written_another_way_as_the_figure_it_is(
+def test_score_model_v17_reads_figures_and_contractions_written_another_way(
     tmp_path: Path,
 ) -> None:
     evidence = write_jsonl(
@@ -420,6 +420,11 @@ def test_score_model_v17_reads_a_figure_written_another_way_as_the_figure_it_is(
         [
             {"id": "S1", "text": "Mortality was lower in the treated group (P < .001)."},
             {"id": "S2", "text": "Seventy studies involving 671 945 women were included."},
+            {
+                "id": "S3",
+                "text": "Vitamin D supplementation does not reduce the risk of fractures in "
+                "older adults.",
+            },
         ],
     )
     claims = write_jsonl(
@@ -428,6 +433,11 @@ def test_score_model_v17_reads_a_figure_written_another_way_as_the_figure_it_is(
             {"id": "a", "text": "Mortality was lower in the treated group (P < 0.001)."},
             {"id": "b", "text": "Mortality was lower in the treated group (P < .01)."},
             {"id": "c", "text": "Seventy studies involving 945 women were included."},
+            {
+                "id": "d",
+                "text": "Vitamin D supplementation doesn't reduce the risk of fractures in older "
+                "adults.",
+            },
         ],
     )
     reports = by_model(claims, evidence, ("v16", "v17"))
@@ -441,6 +451,9 @@ def test_score_model_v17_reads_a_figure_written_another_way_as_the_figure_it_is(
     assert reports["v16"]["c"]["verdict"] == "supported"
     assert reports["v17"]["c"]["verdict"] == "unsupported"
     assert reports["v17"]["c"]["numeric_gated"] is True
+    # a contraction was a phrase of another meaning up to v16
+    assert reports["v16"]["d"]["verdict"] == "unsupported"
+    assert reports["v17"]["d"]["verdict"] == "supported"
 
 
 def test_draft_with_redact_policy_removes_unsupported_claims(

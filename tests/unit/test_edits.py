@@ -357,23 +357,25 @@ def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: 
     units=st.booleans(),
     edges=st.booleans(),
     reorders=st.booleans(),
+    formats=st.booleans(),
 )
-def test_under_v10_v11_v15_and_v16_any_sentence_of_the_window_is_never_capped(
+def test_under_v10_v11_v15_v16_and_v17_any_sentence_of_the_window_is_never_capped(
     sentences: list[str],
     pick: int,
     units: bool,
     edges: bool,
     reorders: bool,
+    formats: bool,
 ) -> None:
     """The edge readings of v12 to v14 (scope, inverting word, frame) are left out: they read a
     quote's edge across a full stop before a lowercase word or a figure, which the sentence
     splitter does not break at ("0. mouse."); v15 reads them within the sentence
     (:func:`test_v15_reads_a_quote_s_edge_within_its_sentence`)."""
-    window = prepare_evidence("S1", " ".join(sentences))
+    window = prepare_evidence("S1", " ".join(sentences), number_formats=formats)
     for sentence in window.body.text.split(". "):
         claim = sentence if sentence.endswith(".") else sentence + "."
         alignment = align_edits(
-            claim,
+            prepare_text(claim, number_formats=formats),
             window,
             changed_runs=2,
             run_share_min=0.65,
@@ -388,6 +390,7 @@ def test_under_v10_v11_v15_and_v16_any_sentence_of_the_window_is_never_capped(
             local_qualifiers=edges,
             figure_nouns=edges,
             bounds=edges,
+            contractions=formats,
         )
         result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
         assert result.outcome == "none", (claim, result)
@@ -622,6 +625,7 @@ def mixed(
     local_qualifiers: bool = False,
     figure_nouns: bool = False,
     bounds: bool = False,
+    contractions: bool = False,
 ) -> EditCheck:
     alignment = align_edits(
         claim,
@@ -639,6 +643,7 @@ def mixed(
         local_qualifiers=local_qualifiers,
         figure_nouns=figure_nouns,
         bounds=bounds,
+        contractions=contractions,
     )
     return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
 
@@ -2042,9 +2047,67 @@ def test_v17_refuses_what_up_to_v16_quoted_from_a_split_figure(claim: str, evide
     assert _verdict(V17, claim, evidence) is Verdict.UNSUPPORTED
 
 
-def test_v17_is_v16_with_number_formats_and_changes_nothing_else_here() -> None:
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Vitamin D supplementation doesn't reduce the risk of fractures in older adults.",
+            "Vitamin D supplementation does not reduce the risk of fractures in older adults.",
+        ),
+        (
+            "Vitamin D supplementation does not reduce the risk of fractures in older adults.",
+            "Vitamin D supplementation doesn\u2019t reduce the risk of fractures in older adults.",
+        ),
+        (
+            "The vaccine can't prevent infection in children under five.",
+            "The vaccine cannot prevent infection in children under five.",
+        ),
+        (
+            "In the pandemic, we're making decisions without reliable data.",
+            "In the pandemic, we are making decisions without reliable data.",
+        ),
+    ],
+    ids=["doesn't", "does-not", "can't", "we're"],
+)
+def test_v17_reads_a_contraction_as_the_words_it_stands_for(claim: str, evidence: str) -> None:
+    before = mixed(claim, evidence, mixups=True)
+    assert before.outcome == "unsupported", judgements(before)
+    after = mixed(claim, evidence, mixups=True, contractions=True)
+    assert after.outcome == "none", judgements(after)
+    assert "allowed: same words (contraction)" in [e.judgement for e in after.edits]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "why"),
+    [
+        (
+            "Vitamin D supplementation does reduce the risk of fractures in older adults.",
+            "Vitamin D supplementation doesn't reduce the risk of fractures in older adults.",
+            "contradicted: negation flip",
+        ),
+        (
+            "The vaccine can prevent infection in children under five.",
+            "The vaccine can't prevent infection in children under five.",
+            "contradicted: negation flip",
+        ),
+        (
+            "In the pandemic, they're making decisions without reliable data.",
+            "In the pandemic, we are making decisions without reliable data.",
+            "unsupported: not in the evidence",
+        ),
+    ],
+    ids=["negation-dropped", "can", "another-pronoun"],
+)
+def test_v17_leaves_a_contraction_of_other_words_alone(claim: str, evidence: str, why: str) -> None:
+    result = mixed(claim, evidence, mixups=True, contractions=True)
+    assert result.outcome != "none"
+    assert why in [e.judgement for e in result.edits], judgements(result)
+
+
+def test_v17_is_v16_with_number_formats_and_contractions_and_changes_nothing_else_here() -> None:
     assert SCORE_MODELS["v17"] is V17 and V17.number_formats and not V16.number_formats
-    assert replace(V17, name="v16", number_formats=False) == V16
+    assert V17.edit_contractions and not V16.edit_contractions
+    assert replace(V17, name="v16", number_formats=False, edit_contractions=False) == V16
     assert_one_rule_more(
         V17,
         V16,

@@ -55,7 +55,8 @@ class VerifyRequest(BaseModel):
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
             "assert, v15 also what restricts the finding dropped, v16 also a qualifier dropped "
             "where the claim keeps only another, or a figure's bound, v17 also a figure written "
-            "another way: '.001', '2·9', '671 945'), v7 gates windows that "
+            "another way, '.001', '2·9', '671 945', or a contraction, 'doesn't'), v7 gates "
+            "windows that "
             "state no "
             "finding)."
         ),

@@ -1012,6 +1012,7 @@ def align_edits(
     local_qualifiers: bool = False,
     figure_nouns: bool = False,
     bounds: bool = False,
+    contractions: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1074,6 +1075,8 @@ def align_edits(
             bound in words and a sign of the same side say the same: "less than 5%" / "<5%");
             and "by" before an amount behind such words ("reduced by about 30%") names no
             agent: dropping "about" changes no voice (score model v16).
+        contractions: a contraction and the words it stands for are the same words ("doesn't"
+            / "does not", "can't" / "cannot", "we're" / "we are") (score model v17).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1104,7 +1107,7 @@ def align_edits(
         return not_near
     builder = _Builder(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
-        restrictions, reorders, local_qualifiers, figure_nouns, bounds,
+        restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1207,6 +1210,31 @@ def _density(blocks: Sequence[Block]) -> float:
 def _contains(ev: EvidenceText, k: int, char: int) -> bool:
     a, b = ev.sentences[k]
     return ev.body.tokens[a].start <= char < ev.body.tokens[b - 1].end
+
+
+#: v17: contractions and the words they stand for. "'s" and "'d" are left out: "it's" may be "it
+#: is" or "it has", "Smith's" a possessive, "we'd" "we would" or "we had".
+_CONTRACTED = {"n't": "not", "'re": "are", "'ve": "have", "'ll": "will", "'m": "am"}
+_CONTRACTED_WHOLE = {
+    "can't": ("can", "not"), "cannot": ("can", "not"), "won't": ("will", "not"),
+    "shan't": ("shall", "not"), "ain't": ("is", "not"),
+}  # fmt: skip
+
+
+def _expanded(text: Text, indices: Sequence[int]) -> list[str]:
+    """The stems of tokens ``indices`` with each contraction written out ("doesn't" → does,
+    not; "we're" → we, are; "cannot" → can, not) (v17)."""
+    out: list[str] = []
+    for i in indices:
+        word = text.tokens[i].text.replace("\u2019", "'")
+        suffix = next((s for s in _CONTRACTED if word.endswith(s) and len(word) > len(s)), None)
+        words = (
+            _CONTRACTED_WHOLE.get(word)
+            or (suffix and (word[: -len(suffix)], _CONTRACTED[suffix]))
+            or (word,)
+        )
+        out.extend(stem(w) for w in words)
+    return out
 
 
 def _negations(text: Text, indices: Sequence[int]) -> int:
@@ -1318,6 +1346,7 @@ class _Builder:
         local_qualifiers: bool = False,
         figure_nouns: bool = False,
         bounds: bool = False,
+        contractions: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1333,6 +1362,7 @@ class _Builder:
         self.local_qualifiers = local_qualifiers
         self.figure_nouns = figure_nouns
         self.bounds = bounds
+        self.contractions = contractions
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -1902,8 +1932,11 @@ class _Builder:
     def _written_otherwise(
         self, ci: list[int], wj: list[int], c_keys: list[str], w_keys: list[str]
     ) -> str | None:
-        """The same thing written another way: an abbreviation the span defines, or (v11) one
-        unit ("mm Hg" / "mmHg", "wk" / "weeks")."""
+        """The same thing written another way: an abbreviation the span defines, (v11) one
+        unit ("mm Hg" / "mmHg", "wk" / "weeks"), or (v17) a contraction and its words ("doesn't"
+        / "does not")."""
+        if self.contractions and _expanded(self.c, ci) == _expanded(self.w, wj):
+            return "allowed: same words (contraction)"
         if self._abbreviation(c_keys, w_keys):
             return "allowed: abbreviation defined in the evidence"
         unit = _unit_name(self.c, ci) if self.units else None

@@ -144,6 +144,11 @@ class ScoreModel:
     #: (:func:`spanproof.text.tokens.number_segments`); False before v17: ".001" read as "001"
     #: (1), so "P < .01" quoted "P < .001" and "P < 0.001" tripped the gate.
     number_formats: bool = False
+    #: v17: a contraction and the words it stands for are the same words for the edit check
+    #: ("doesn't" / "does not", "can't" / "cannot", "we're" / "we are";
+    #: :func:`spanproof.verify.edits.align_edits`, ``contractions``); False before v17: the
+    #: check read them as a phrase of another meaning or words not in the evidence.
+    edit_contractions: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -233,8 +238,9 @@ V15 = replace(V14, name="v15", edit_restrictions=True, edit_reorders=True)
 V16 = replace(V15, name="v16", edit_local_qualifiers=True, edit_figure_nouns=True, edit_bounds=True)
 #: v16 that reads a figure in the other common formats as the figure it is: "P < .001" is
 #: "P < 0.001" (and not "P < .01"), "2·9 years" is "2.9 years", "671 945 women" is "671,945
-#: women" (and not "945 women").
-V17 = replace(V16, name="v17", number_formats=True)
+#: women" (and not "945 women"); and whose edit check reads a contraction as the words it stands
+#: for ("doesn't" / "does not").
+V17 = replace(V16, name="v17", number_formats=True, edit_contractions=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17)
 }
@@ -616,6 +622,7 @@ def edit_alignments(
             local_qualifiers=plan.model.edit_local_qualifiers,
             figure_nouns=plan.model.edit_figure_nouns,
             bounds=plan.model.edit_bounds,
+            contractions=plan.model.edit_contractions,
         )
         if alignment.near_copy:
             out[i] = alignment
