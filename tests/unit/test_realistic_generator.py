@@ -27,6 +27,7 @@ from spanproof.evaluation.rewrite import (
     carry_number,
     change_scope,
     compress,
+    contract,
     cut_entity_mixup,
     cut_number_mixup,
     drop_bound,
@@ -762,6 +763,17 @@ def test_rewrite_number_format_writes_one_figure_in_the_common_format() -> None:
     # no figure written apart: a decimal after a letter or a footnote after a bracket
     assert rewrite_number_format("The cells.5 were counted twice (OMIM 608612).12 These.") is None
     assert rewrite_number_format("Mortality was lower in the treated group (P < 0.001).") is None
+
+
+def test_contract_writes_a_verb_and_not_as_one_word() -> None:
+    did = contract("Mortality did not differ between the two groups at one year of follow-up.")
+    assert did is not None and did.detail == "did not -> didn't"
+    assert did.claim == "Mortality didn't differ between the two groups at one year of follow-up."
+    cannot = contract("The drug cannot prevent relapse in most adult patients with asthma.")
+    assert cannot is not None and "drug can't prevent" in cannot.claim
+    will = contract("The drug will not reduce relapse in adults with severe asthma.")
+    assert will is not None and "drug won't reduce" in will.claim
+    assert contract("There was no difference in mortality between the two groups.") is None
 
 
 def test_shift_decimal_misreports_a_decimal_without_its_leading_zero_tenfold() -> None:

@@ -88,7 +88,8 @@ that has more), ``compression`` (a parenthetical, a relative clause or a lead-in
 ``reordered`` (a noun with an "of" phrase written as a compound: "expression of IL-6" → "IL-6
 expression", the same roles in another word order), ``paraphrase`` (SciFact SUPPORT claims
 against their rationale sentences) and ``number_format`` (one figure written in the common
-format: "P < .001" → "P < 0.001", "2·9" → "2.9", "671 945" → "671,945").
+format: "P < .001" → "P < 0.001", "2·9" → "2.9", "671 945" → "671,945") and ``contracted``
+(one verb and "not" written as a contraction: "did not differ" → "didn't differ").
 
 Every choice is made by a hash of the seed and the text, so the same data and seed always give
 the same list. The split (calibration or held-out) is a hash of the source abstract's id alone.
@@ -120,6 +121,7 @@ from spanproof.evaluation.rewrite import (
     carry_number,
     change_scope,
     compress,
+    contract,
     cut_entity_mixup,
     cut_number_mixup,
     drop_bound,
@@ -188,6 +190,7 @@ KINDS = (
     "reordered",
     "paraphrase",
     "number_format",
+    "contracted",
 )
 SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradicted"
 LABELS: dict[str, str] = {
@@ -453,6 +456,7 @@ def _edits(
         ("compression", compress(sentence, key)),
         ("reordered", invert_modifier(sentence, key)),
         ("number_format", rewrite_number_format(sentence, key)),
+        ("contracted", contract(sentence, key)),
     ]
     out = []
     for kind, edit in found:

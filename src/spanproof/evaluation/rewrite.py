@@ -889,6 +889,30 @@ def shift_decimal(sentence: str, key: str = "") -> Edit | None:
     return _pick_claim(options, key, sentence, "shift")
 
 
+#: A verb and "not" that a contraction writes as one word ("did not" → "didn't"), and "cannot".
+_CONTRACTIBLE = re.compile(
+    r"\b(is|are|was|were|do|does|did|has|have|had|could|would|should|need) not\b|\b(can)not\b"
+    r"|\b(will) not\b",
+    re.IGNORECASE,
+)
+_IRREGULAR_CONTRACTIONS = {"can": "can't", "will": "won't"}
+
+
+def contract(sentence: str, key: str = "") -> Edit | None:
+    """A faithful restatement: one verb and "not" written as a contraction ("did not differ" →
+    "didn't differ", "cannot" → "can't", "will not" → "won't"), as a writer of an informal
+    summary does: the same words, so a positive."""
+    options = []
+    for m in _CONTRACTIBLE.finditer(sentence):
+        verb = next(g for g in m.groups() if g is not None)
+        written = _IRREGULAR_CONTRACTIONS.get(verb.lower(), verb.lower() + "n't")
+        written = _cased(verb, written)
+        options.append(
+            (sentence[: m.start()] + written + sentence[m.end() :], f"{m.group()} -> {written}")
+        )
+    return _pick_claim(options, key, sentence, "contract")
+
+
 #: "N1 of N2" that a faithful rewording writes "N2 N1" ("expression of IL-6" → "IL-6
 #: expression"): a head noun of four letters or more, "of", one word (a name, or a noun of four
 #: letters or more), then a word that ends the phrase — never "and", "or" or a comma, which
