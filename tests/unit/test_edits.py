@@ -2066,13 +2066,27 @@ def test_v17_refuses_what_up_to_v16_quoted_from_a_split_figure(claim: str, evide
             "In the pandemic, we're making decisions without reliable data.",
             "In the pandemic, we are making decisions without reliable data.",
         ),
+        # at a quote's edge the contraction stands against both words, not the verb alone
+        (
+            "Controls replenished their hepatic ATP stores during follow-up but patients didn't.",
+            "Controls replenished their hepatic ATP stores during follow-up but patients did not.",
+        ),
+        (
+            "Researchers've shown that the drug is safe in mice.",
+            "Researchers have shown that the drug is safe in mice.",
+        ),
+        # "couldn't" keeps the "could" of "could not": no hedge dropped
+        (
+            "Differences between model predictions couldn't be explained by model structure.",
+            "Differences between model predictions could not be explained by model structure.",
+        ),
     ],
-    ids=["doesn't", "does-not", "can't", "we're"],
+    ids=["doesn't", "does-not", "can't", "we're", "sentence-end", "sentence-start", "couldn't"],
 )
 def test_v17_reads_a_contraction_as_the_words_it_stands_for(claim: str, evidence: str) -> None:
-    before = mixed(claim, evidence, mixups=True)
-    assert before.outcome == "unsupported", judgements(before)
-    after = mixed(claim, evidence, mixups=True, contractions=True)
+    before = mixed(claim, evidence, mixups=True, overstatement=True)
+    assert before.outcome != "none", judgements(before)
+    after = mixed(claim, evidence, mixups=True, overstatement=True, contractions=True)
     assert after.outcome == "none", judgements(after)
     assert "allowed: same words (contraction)" in [e.judgement for e in after.edits]
 

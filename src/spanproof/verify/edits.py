@@ -1634,12 +1634,13 @@ class _Builder:
 
     def _edge_width(self, ci: list[int]) -> int:
         """How many unquoted window words at an edge stand against claim words ``ci``: as many
-        as the claim has, or a whole long form when the claim gives its defined short form."""
+        as the claim has, a whole long form when the claim gives its defined short form, or
+        (v17) as many as its contractions write out ("didn't" stands against "did not")."""
         keys = [self.c.keys[i] for i in ci if self.c.content[i]]
         for short, long in self.ev.abbreviations:
             if keys == [short]:
                 return max(len(ci), len(long))
-        return len(ci)
+        return len(_expanded(self.c, ci)) if self.contractions else len(ci)
 
     def _deletion(self, wj: list[int]) -> None:
         if _negations(self.w, wj) % 2 and not self._is_clause(wj):
@@ -1870,17 +1871,25 @@ class _Builder:
             self.questions.append(Question(self._phrase(self.c, ci), self._phrase(self.w, wj)))
             self._add("substitution", ci, wj, None)
 
-    def _rule(self, ci: list[int], wj: list[int]) -> str | None:
-        """A judgement the words decide alone, ``"insertion"``, or None (ask about meaning)."""
+    def _polarity(self, ci: list[int], wj: list[int]) -> str | None:
+        """A negation or a direction flipped, or (v17) a contraction and the words it writes out
+        ("doesn't" / "does not": read before the hedge of "could not" can seem dropped)."""
         c, w = self.c, self.w
         if _negations(c, ci) % 2 != _negations(w, wj) % 2:
             return "contradicted: negation flip"
         ours, theirs = _directions(c, ci), _directions(w, wj)
         if any(OPPOSITE[d] in theirs and d not in theirs for d in ours):
             return "contradicted: direction flip"
-        stronger = self._opposite_or_stronger(ci, wj)
-        if stronger is not None:
-            return stronger
+        if self.contractions and _expanded(c, ci) == _expanded(w, wj):
+            return "allowed: same words (contraction)"
+        return None
+
+    def _rule(self, ci: list[int], wj: list[int]) -> str | None:
+        """A judgement the words decide alone, ``"insertion"``, or None (ask about meaning)."""
+        c, w = self.c, self.w
+        decided = self._polarity(ci, wj) or self._opposite_or_stronger(ci, wj)
+        if decided is not None:
+            return decided
         c_keys = [c.keys[i] for i in ci if c.content[i]]
         w_keys = [w.keys[j] for j in wj if w.content[j]]
         numbers = {k for k in c_keys if k.startswith("#")} - set(w_keys)
@@ -1932,11 +1941,8 @@ class _Builder:
     def _written_otherwise(
         self, ci: list[int], wj: list[int], c_keys: list[str], w_keys: list[str]
     ) -> str | None:
-        """The same thing written another way: an abbreviation the span defines, (v11) one
-        unit ("mm Hg" / "mmHg", "wk" / "weeks"), or (v17) a contraction and its words ("doesn't"
-        / "does not")."""
-        if self.contractions and _expanded(self.c, ci) == _expanded(self.w, wj):
-            return "allowed: same words (contraction)"
+        """The same thing written another way: an abbreviation the span defines, or (v11) one
+        unit ("mm Hg" / "mmHg", "wk" / "weeks")."""
         if self._abbreviation(c_keys, w_keys):
             return "allowed: abbreviation defined in the evidence"
         unit = _unit_name(self.c, ci) if self.units else None
