@@ -371,11 +371,11 @@ def test_under_v10_v11_v15_v16_and_v17_any_sentence_of_the_window_is_never_cappe
     quote's edge across a full stop before a lowercase word or a figure, which the sentence
     splitter does not break at ("0. mouse."); v15 reads them within the sentence
     (:func:`test_v15_reads_a_quote_s_edge_within_its_sentence`)."""
-    window = prepare_evidence("S1", " ".join(sentences), number_formats=formats)
+    window = prepare_evidence("S1", " ".join(sentences), formats, spellings=formats)
     for sentence in window.body.text.split(". "):
         claim = sentence if sentence.endswith(".") else sentence + "."
         alignment = align_edits(
-            prepare_text(claim, number_formats=formats),
+            prepare_text(claim, formats, spellings=formats),
             window,
             changed_runs=2,
             run_share_min=0.65,
@@ -2118,10 +2118,46 @@ def test_v17_leaves_a_contraction_of_other_words_alone(claim: str, evidence: str
     assert why in [e.judgement for e in result.edits], judgements(result)
 
 
-def test_v17_is_v16_with_number_formats_and_contractions_and_changes_nothing_else_here() -> None:
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Intracerebral hemorrhage was more common in the treated group of older adults.",
+            "Intracerebral haemorrhage was more common in the treated group of older adults.",
+        ),
+        (
+            "Pediatric patients with leukemia received the drug for six months.",
+            "Paediatric patients with leukaemia received the drug for six months.",
+        ),
+        (
+            "Beta-blockers reduced mortality after myocardial infarction in the trial.",
+            "\u03b2-blockers reduced mortality after myocardial infarction in the trial.",
+        ),
+        (
+            "Patients with solid tumors were followed at three centres for a year.",
+            "Patients with solid tumors were followed at three centers for a year.",
+        ),
+    ],
+    ids=["haemorrhage", "paediatric-leukaemia", "greek-letter", "american-in-the-window"],
+)
+def test_v17_reads_a_british_spelling_as_the_american_one(claim: str, evidence: str) -> None:
+    assert _verdict(V16, claim, evidence) is Verdict.UNSUPPORTED
+    assert _verdict(V17, claim, evidence) is Verdict.SUPPORTED
+
+
+def test_v17_still_reads_another_word_in_a_respelled_copy() -> None:
+    evidence = "Intracerebral haemorrhage was more common in the treated group of older adults."
+    claim = "Intracerebral thrombosis was more common in the treated group of older adults."
+    assert _verdict(V17, claim, evidence) is Verdict.UNSUPPORTED
+    assert _verdict(V17, claim.replace("thrombosis", "hemorrhage"), evidence) is Verdict.SUPPORTED
+
+
+def test_v17_is_v16_with_formats_contractions_and_spellings_and_changes_nothing_else_here() -> None:
     assert SCORE_MODELS["v17"] is V17 and V17.number_formats and not V16.number_formats
     assert V17.edit_contractions and not V16.edit_contractions
-    assert replace(V17, name="v16", number_formats=False, edit_contractions=False) == V16
+    assert V17.spellings and not V16.spellings
+    plain = replace(V17, name="v16", number_formats=False, edit_contractions=False, spellings=False)
+    assert plain == V16
     assert_one_rule_more(
         V17,
         V16,

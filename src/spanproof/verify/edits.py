@@ -53,6 +53,7 @@ from spanproof.core.models import Edit
 from spanproof.text.abbreviations import definitions
 from spanproof.text.numerics import canonical_number
 from spanproof.text.sentences import split_sentences
+from spanproof.text.spelling import american
 from spanproof.text.stems import stem
 from spanproof.text.tokens import Token, nfc, tokenize
 from spanproof.verify.features import STOP_WORDS
@@ -360,13 +361,15 @@ def _is_content(token: Token, text: str, first: bool) -> bool:
     return entity_shape(text[token.start : token.end], first) is not None
 
 
-def prepare_text(text: str, number_formats: bool = False) -> Text:
+def prepare_text(text: str, number_formats: bool = False, spellings: bool = False) -> Text:
     """``text`` tokenised for the alignment; ``number_formats``: a figure in another format is
-    one token (score models from v17, :func:`spanproof.text.tokens.number_segments`)."""
+    one token (score models from v17, :func:`spanproof.text.tokens.number_segments`);
+    ``spellings``: a word's key is its American spelling, a Greek letter its name (v17,
+    :func:`spanproof.text.spelling.american`)."""
     normal = nfc(text)
     tokens = tuple(tokenize(normal, number_formats))
     starts = {s.start for s in split_sentences(normal)}
-    keys = tuple(_key(t.text) for t in tokens)
+    keys = tuple(_key(american(t.text) if spellings else t.text) for t in tokens)
     content = tuple(_is_content(t, normal, t.start in starts) for t in tokens)
     return Text(
         normal,
@@ -878,8 +881,11 @@ class EvidenceText:
         return _run(keys) in self.content_run
 
 
-def prepare_evidence(span_id: str, text: str, number_formats: bool = False) -> EvidenceText:
-    body = prepare_text(text, number_formats)
+def prepare_evidence(
+    span_id: str, text: str, number_formats: bool = False, spellings: bool = False
+) -> EvidenceText:
+    body = prepare_text(text, number_formats, spellings)
+    spelt = american if spellings else str
     ranges: list[tuple[int, int]] = []
     index = 0
     for sentence in split_sentences(body.text):
@@ -897,7 +903,7 @@ def prepare_evidence(span_id: str, text: str, number_formats: bool = False) -> E
         tuple(frozenset(body.keys[a:b]) for a, b in ranges),
         frozenset(body.keys),
         tuple(
-            (_key(d.short), tuple(_key(w) for w in d.long))
+            (_key(spelt(d.short)), tuple(_key(spelt(w)) for w in d.long))
             for d in definitions(body.text, list(body.tokens))
         ),
         _run([k for k, f in zip(body.keys, body.content, strict=True) if f]),
@@ -2005,12 +2011,16 @@ def _diagnostic_window(
     return c, ev, _best_window(c, ev, None, changed_runs)
 
 
-def may_copy(claim: Text, span_stems: Mapping[str, int], changed_runs: int = 1) -> bool:
+def may_copy(
+    claim: Text, span_stems: Mapping[str, int], changed_runs: int = 1, spellings: bool = False
+) -> bool:
     """A cheap bound: could ``claim`` nearly copy a span with these word stems (counts)?
 
     False means :func:`align_edits` would find no near copy, so the span need not be prepared.
+    ``spellings``: the stems are of American spellings (v17), as the span's are.
     """
-    content = [stem(t.text) for t, f in zip(claim.tokens, claim.content, strict=True) if f]
+    spelt = american if spellings else str
+    content = [stem(spelt(t.text)) for t, f in zip(claim.tokens, claim.content, strict=True) if f]
     return _may_copy(sum(1 for s in content if s in span_stems), len(content), changed_runs)
 
 

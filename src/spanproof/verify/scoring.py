@@ -29,6 +29,7 @@ from spanproof.core.models import (
 from spanproof.text.citations import blank_citations
 from spanproof.text.numerics import numerics
 from spanproof.text.sentences import Sentence, split_sentences
+from spanproof.text.spelling import american
 from spanproof.text.stems import stems
 from spanproof.text.tokens import lower_chars, nfc, segments, token_texts
 from spanproof.verify.combiner_weights import COMBINER_V5
@@ -149,6 +150,11 @@ class ScoreModel:
     #: :func:`spanproof.verify.edits.align_edits`, ``contractions``); False before v17: the
     #: check read them as a phrase of another meaning or words not in the evidence.
     edit_contractions: bool = False
+    #: v17: a British spelling is read as the American one and a Greek letter as its name
+    #: ("haemorrhage" / "hemorrhage", "randomised" / "randomized", "IL-1β" / "IL-1beta") by the
+    #: lexical score and the edit check (:func:`spanproof.text.spelling.american`); False before
+    #: v17: the edit check read them as phrases of another meaning (cosine 0.61-0.85).
+    spellings: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -239,8 +245,9 @@ V16 = replace(V15, name="v16", edit_local_qualifiers=True, edit_figure_nouns=Tru
 #: v16 that reads a figure in the other common formats as the figure it is: "P < .001" is
 #: "P < 0.001" (and not "P < .01"), "2·9 years" is "2.9 years", "671 945 women" is "671,945
 #: women" (and not "945 women"); and whose edit check reads a contraction as the words it stands
-#: for ("doesn't" / "does not").
-V17 = replace(V16, name="v17", number_formats=True, edit_contractions=True)
+#: for ("doesn't" / "does not") and a British spelling as the American one ("haemorrhage" /
+#: "hemorrhage").
+V17 = replace(V16, name="v17", number_formats=True, edit_contractions=True, spellings=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17)
 }
@@ -329,13 +336,16 @@ class Plan:
         if found is None:
             span = self.spans[index].span
             found = self.edit_spans[index] = prepare_evidence(
-                span.id, span.text, number_formats=self.model.number_formats
+                span.id, span.text, self.model.number_formats, self.model.spellings
             )
         return found
 
 
 def lexical_terms(tokens: list[str], model: ScoreModel) -> list[str]:
-    """The tokens lexical coverage counts: stems under models that stem, else the tokens."""
+    """The tokens lexical coverage counts: stems under models that stem, else the tokens; under
+    v17 the stems of their American spellings."""
+    if model.spellings:
+        tokens = [american(t) for t in tokens]
     return stems(tokens) if model.stem else tokens
 
 
@@ -597,11 +607,14 @@ def edit_alignments(
     copies, by plan index (empty under a model without the check)."""
     if not plan.model.edit_check or not plan.truth_indices:
         return {}
-    text = prepare_text(claim_words(claim, plan.model), number_formats=plan.model.number_formats)
+    text = prepare_text(
+        claim_words(claim, plan.model), plan.model.number_formats, plan.model.spellings
+    )
     out: dict[int, Alignment] = {}
     for i in select_candidates(cosines, resolve_markers(claim.cited_markers, plan), plan):
         runs = plan.model.edit_changed_runs
-        if not may_copy(text, plan.spans[i].counts, runs):  # the counts are stems under v4
+        # the counts are stems under v4 (of American spellings under v17)
+        if not may_copy(text, plan.spans[i].counts, runs, plan.model.spellings):
             continue
         evidence = plan.edit_span(i)
         window = windows[i] if windows is not None else None
