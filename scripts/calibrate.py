@@ -547,6 +547,7 @@ REALISTIC_GOALS = {
     "paraphrase": "supported ≥ v2",
     "number_format": "≥ 99% supported (as compression: a number in another format)",
     "contracted": "≥ 99% supported (as compression: the same words)",
+    "respelled": "≥ 99% supported (as compression: the same words)",
 }
 
 
@@ -598,7 +599,9 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "a compound ('expression of IL-6' → 'IL-6 expression') or, in `number_format`, by "
         "writing one figure in the common format ('P < .001' → 'P < 0.001', '2·9' → '2.9', "
         "'671 945' → '671,945') or, in `contracted`, by writing a verb and 'not' as a "
-        "contraction ('did not differ' → 'didn't differ'), against its evidence window "
+        "contraction ('did not differ' → 'didn't differ') or, in `respelled`, by writing a "
+        "British spelling the American way or a Greek letter as its name ('haemorrhage' → "
+        "'hemorrhage', 'IL-1β' → 'IL-1beta'), against its evidence window "
         "(the sentence and none, one or both neighbours, as one span); `paraphrase` is "
         "SciFact's expert claims against their rationale sentences, and "
         "`reworded_substitution` the same claims with an entity or a phrase swapped the same "

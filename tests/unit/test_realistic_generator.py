@@ -40,6 +40,7 @@ from spanproof.evaluation.rewrite import (
     mix_up_number,
     overstate,
     reattribute_number,
+    respell,
     rewrite_number_format,
     shift_decimal,
     swap_number,
@@ -774,6 +775,17 @@ def test_contract_writes_a_verb_and_not_as_one_word() -> None:
     will = contract("The drug will not reduce relapse in adults with severe asthma.")
     assert will is not None and "drug won't reduce" in will.claim
     assert contract("There was no difference in mortality between the two groups.") is None
+
+
+def test_respell_writes_one_british_spelling_the_american_way() -> None:
+    blood = respell("Intracerebral haemorrhage was more common in the treated older adults.")
+    assert blood is not None and blood.detail == "haemorrhage -> hemorrhage"
+    assert blood.claim == "Intracerebral hemorrhage was more common in the treated older adults."
+    greek = respell("Activation of NF-\u03baB was seen in most of the samples examined here.")
+    assert greek is not None and "NF-kappaB was seen" in greek.claim
+    # an "-ise" word is left alone: "exercise" is no British spelling
+    assert respell("Patients were randomised to exercise or to usual care for a year.") is None
+    assert respell("Patients were assigned to exercise or to usual care for a year.") is None
 
 
 def test_shift_decimal_misreports_a_decimal_without_its_leading_zero_tenfold() -> None:

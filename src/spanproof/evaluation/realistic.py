@@ -89,7 +89,9 @@ that has more), ``compression`` (a parenthetical, a relative clause or a lead-in
 expression", the same roles in another word order), ``paraphrase`` (SciFact SUPPORT claims
 against their rationale sentences) and ``number_format`` (one figure written in the common
 format: "P < .001" → "P < 0.001", "2·9" → "2.9", "671 945" → "671,945") and ``contracted``
-(one verb and "not" written as a contraction: "did not differ" → "didn't differ").
+(one verb and "not" written as a contraction: "did not differ" → "didn't differ") and
+``respelled`` (one British spelling written the American way, "haemorrhage" → "hemorrhage", or
+a Greek letter as its name, "IL-1β" → "IL-1beta").
 
 Every choice is made by a hash of the seed and the text, so the same data and seed always give
 the same list. The split (calibration or held-out) is a hash of the source abstract's id alone.
@@ -134,6 +136,7 @@ from spanproof.evaluation.rewrite import (
     mix_up_number,
     overstate,
     reattribute_number,
+    respell,
     rewrite_number_format,
     shift_decimal,
     swap_number,
@@ -191,6 +194,7 @@ KINDS = (
     "paraphrase",
     "number_format",
     "contracted",
+    "respelled",
 )
 SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradicted"
 LABELS: dict[str, str] = {
@@ -457,6 +461,7 @@ def _edits(
         ("reordered", invert_modifier(sentence, key)),
         ("number_format", rewrite_number_format(sentence, key)),
         ("contracted", contract(sentence, key)),
+        ("respelled", respell(sentence, key)),
     ]
     out = []
     for kind, edit in found:

@@ -29,6 +29,7 @@ from spanproof.evaluation.substitution import (
 )
 from spanproof.text.citations import citation_ranges
 from spanproof.text.numerics import canonical_number
+from spanproof.text.spelling import american
 from spanproof.text.tokens import segments
 from spanproof.verify.edits import COORDINATORS
 from spanproof.verify.gates import direction_of, is_negation
@@ -911,6 +912,30 @@ def contract(sentence: str, key: str = "") -> Edit | None:
             (sentence[: m.start()] + written + sentence[m.end() :], f"{m.group()} -> {written}")
         )
     return _pick_claim(options, key, sentence, "contract")
+
+
+#: A British "-ise" or "-yse" ending: left alone by :func:`respell`, as the rule that writes it
+#: "-ize" also rewrites words spelt "-ise" in American English ("exercise", "advise").
+_ISE_ENDING = re.compile(r"(?:is|ys)(?:e|ed|es|ing|ation|ations|er|ers)$")
+
+
+def respell(sentence: str, key: str = "") -> Edit | None:
+    """A faithful restatement: one word with a British spelling written the American way
+    ("haemorrhage" → "hemorrhage", "tumours" → "tumors", "centre" → "center") or a Greek
+    letter written as its name ("IL-1β" → "IL-1beta"), as a summary in American English does:
+    the same words, so a positive. Not an "-ise" word (some are "-ise" in American English)."""
+    options = []
+    for surface, start, end in segments(sentence):
+        low = surface.lower()
+        written = american(low)
+        if written == low or _ISE_ENDING.search(low):
+            continue
+        if low.isascii():
+            new = _cased(surface, written)
+        else:  # a Greek letter inside a name: spell the letter, keep the rest as written
+            new = "".join(american(ch) if not ch.isascii() else ch for ch in surface)
+        options.append((sentence[:start] + new + sentence[end:], f"{surface} -> {new}"))
+    return _pick_claim(options, key, sentence, "respell")
 
 
 #: "N1 of N2" that a faithful rewording writes "N2 N1" ("expression of IL-6" → "IL-6
