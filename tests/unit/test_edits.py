@@ -2133,16 +2133,33 @@ def test_v17_leaves_a_contraction_of_other_words_alone(claim: str, evidence: str
             "Beta-blockers reduced mortality after myocardial infarction in the trial.",
             "\u03b2-blockers reduced mortality after myocardial infarction in the trial.",
         ),
+        # a Greek letter in a name: one entity for the entity gate too
+        (
+            "IL-1beta levels were elevated in the synovial fluid of patients with gout.",
+            "IL-1\u03b2 levels were elevated in the synovial fluid of patients with gout.",
+        ),
         (
             "Patients with solid tumors were followed at three centres for a year.",
             "Patients with solid tumors were followed at three centers for a year.",
         ),
     ],
-    ids=["haemorrhage", "paediatric-leukaemia", "greek-letter", "american-in-the-window"],
+    ids=[
+        "haemorrhage",
+        "paediatric-leukaemia",
+        "greek-letter",
+        "greek-in-a-name",
+        "american-in-the-window",
+    ],
 )
 def test_v17_reads_a_british_spelling_as_the_american_one(claim: str, evidence: str) -> None:
     assert _verdict(V16, claim, evidence) is Verdict.UNSUPPORTED
     assert _verdict(V17, claim, evidence) is Verdict.SUPPORTED
+
+
+def test_v17_still_gates_another_name_written_with_a_greek_letter() -> None:
+    evidence = "IL-1\u03b2 levels were elevated in the synovial fluid of patients with gout."
+    claim = "IL-1alpha levels were elevated in the synovial fluid of patients with gout."
+    assert _verdict(V17, claim, evidence) is Verdict.UNSUPPORTED
 
 
 def test_v17_still_reads_another_word_in_a_respelled_copy() -> None:

@@ -64,6 +64,12 @@ _RULES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
 )
 
 
+def greek_named(text: str) -> str:
+    """``text`` with each Greek letter of :data:`_GREEK` written as its name ("IL-1β" →
+    "IL-1beta", "NF-κB" → "NF-kappaB"): the text the entity gate reads under v17."""
+    return _GREEK_RE.sub(lambda m: _GREEK[m.group()], text) if _GREEK_RE.search(text) else text
+
+
 @lru_cache(maxsize=65536)
 def american(word: str) -> str:
     """``word`` (lowercase) with a British spelling written the American way and a Greek letter

@@ -29,7 +29,7 @@ from spanproof.core.models import (
 from spanproof.text.citations import blank_citations
 from spanproof.text.numerics import numerics
 from spanproof.text.sentences import Sentence, split_sentences
-from spanproof.text.spelling import american
+from spanproof.text.spelling import american, greek_named
 from spanproof.text.stems import stems
 from spanproof.text.tokens import lower_chars, nfc, segments, token_texts
 from spanproof.verify.combiner_weights import COMBINER_V5
@@ -393,16 +393,29 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                         number_parts=model.number_parts,
                     )
                 ),
-                entity=entity_view(
-                    text, token_texts(text) if model.number_formats else tokens, segmented
-                )
-                if model.entity_gate
-                else None,
+                entity=_entity_view(text, tokens, segmented, model) if model.entity_gate else None,
                 sentences=sentences,
                 finding_sentences=findings,
             )
         )
     return Plan(tuple(prepared), idf, model)
+
+
+def _entity_view(
+    text: str,
+    tokens: list[str],
+    segmented: list[tuple[str, list[tuple[str, int, int]]]] | None,
+    model: ScoreModel,
+) -> EntityView:
+    """The entity gate's view of ``text``: its plain words (under v17, not the figures kept in
+    one token), and (v17) Greek letters written as their names, so "IL-1β" and "IL-1beta" are
+    one entity."""
+    if not (model.number_formats or model.spellings):
+        return entity_view(text, tokens, segmented)
+    named = greek_named(text) if model.spellings else text
+    if named != text and segmented is not None:
+        segmented = [(s.text, segments(s.text)) for s in split_sentences(named)]
+    return entity_view(named, token_texts(named), segmented)
 
 
 def claim_words(claim: Claim, model: ScoreModel) -> str:
@@ -415,11 +428,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
     model = plan.model
     words = claim_words(claim, model)
     tokens = token_texts(words, number_formats=model.number_formats)
-    view = (
-        entity_view(nfc(words), token_texts(words) if model.number_formats else tokens)
-        if model.entity_gate
-        else None
-    )
+    view = _entity_view(nfc(words), tokens, None, model) if model.entity_gate else None
     return PreparedClaim(
         claim=claim,
         weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
