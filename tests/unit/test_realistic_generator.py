@@ -783,6 +783,9 @@ def test_respell_writes_one_british_spelling_the_american_way() -> None:
     assert blood.claim == "Intracerebral hemorrhage was more common in the treated older adults."
     greek = respell("Activation of NF-\u03baB was seen in most of the samples examined here.")
     assert greek is not None and "NF-kappaB was seen" in greek.claim
+    # a name keeps its spelling: a genus, a capitalised word inside the sentence
+    assert respell("Children were given a vaccine against Haemophilus influenzae type b.") is None
+    assert respell("Patients were seen at the Medical Research Centre in the first year.") is None
     # an "-ise" word is left alone: "exercise" is no British spelling
     assert respell("Patients were randomised to exercise or to usual care for a year.") is None
     assert respell("Patients were assigned to exercise or to usual care for a year.") is None

@@ -928,8 +928,10 @@ def respell(sentence: str, key: str = "") -> Edit | None:
     for surface, start, end in segments(sentence):
         low = surface.lower()
         written = american(low)
-        if written == low or _ISE_ENDING.search(low):
-            continue
+        if written == low or _ISE_ENDING.search(low) or low.startswith("haemophil"):
+            continue  # "Haemophilus", a genus, keeps its spelling in American English
+        if low.isascii() and surface[:1].isupper() and start > 0:
+            continue  # a name ("Medical Research Centre") keeps its spelling
         if low.isascii():
             new = _cased(surface, written)
         else:  # a Greek letter inside a name: spell the letter, keep the rest as written
