@@ -95,7 +95,8 @@ class VerifySettings(BaseModel):
             "compressions keep a figure's bound: 'over 50%' is no '50%'; v17 is v16 that reads "
             "a figure in another format as the figure it is: 'P < .001' is 'P < 0.001', '2·9' "
             "is '2.9', '671 945' is '671,945', a contraction is its words: 'doesn't' is 'does "
-            "not', and a British spelling the American one: 'haemorrhage' is 'hemorrhage')."
+            "not', a British spelling the American one: 'haemorrhage' is 'hemorrhage', and an "
+            "abbreviation another passage of the source defines is defined)."
         ),
     )
     escalation_band: float | None = Field(

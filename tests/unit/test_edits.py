@@ -16,6 +16,7 @@ from spanproof.services.verification import score_all
 from spanproof.testing.fakes import FakeEmbedder
 from spanproof.verify.edits import (
     EditCheck,
+    abbreviation_keys,
     align_edits,
     claim_run_share,
     judge_edits,
@@ -391,6 +392,7 @@ def test_under_v10_v11_v15_v16_and_v17_any_sentence_of_the_window_is_never_cappe
             figure_nouns=edges,
             bounds=edges,
             contractions=formats,
+            abbreviated=formats,
         )
         result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
         assert result.outcome == "none", (claim, result)
@@ -2173,7 +2175,15 @@ def test_v17_is_v16_with_formats_contractions_and_spellings_and_changes_nothing_
     assert SCORE_MODELS["v17"] is V17 and V17.number_formats and not V16.number_formats
     assert V17.edit_contractions and not V16.edit_contractions
     assert V17.spellings and not V16.spellings
-    plain = replace(V17, name="v16", number_formats=False, edit_contractions=False, spellings=False)
+    assert V17.edit_shared_abbreviations and not V16.edit_shared_abbreviations
+    plain = replace(
+        V17,
+        name="v16",
+        number_formats=False,
+        edit_contractions=False,
+        spellings=False,
+        edit_shared_abbreviations=False,
+    )
     assert plain == V16
     assert_one_rule_more(
         V17,
@@ -2194,3 +2204,54 @@ def test_v17_reads_a_detail_changed_in_a_copy_whose_figures_use_middle_dots() ->
     assert _verdict(V16, claim, evidence) is Verdict.UNSUPPORTED
     assert _verdict(V17, claim, evidence) is Verdict.UNSUPPORTED
     assert _verdict(V17, evidence, evidence) is Verdict.SUPPORTED
+
+
+_DEFINES = (
+    "Treatment with the G4-stabilizing compound pyridostatin (PDS) increases telomere fragility "
+    "in BRCA2-deficient cells."
+)
+_USES = (
+    "Remarkably, PDS reduces proliferation of HR-defective cells by inducing DSB accumulation, "
+    "checkpoint activation, and deregulated G2/M progression."
+)
+
+
+def test_v17_reads_an_abbreviation_another_span_of_the_source_defines() -> None:
+    claim = "Pyridostatin reduces proliferation of HR-defective cells by inducing DSB accumulation."
+    together = [EvidenceSpan("S1", _DEFINES), EvidenceSpan("S2", _USES)]
+    apart = [
+        EvidenceSpan("S1", _DEFINES, source={"source_id": "a"}),
+        EvidenceSpan("S2", _USES, source={"source_id": "b"}),
+    ]
+    for model, spans, expected in [
+        (V16, together, Verdict.UNSUPPORTED),
+        (V17, together, Verdict.SUPPORTED),
+        (V17, apart, Verdict.UNSUPPORTED),  # another source's definition is not this one's
+    ]:
+        verdicts, _ = score_all([Claim("c1", claim)], spans, FakeEmbedder(), model)
+        assert verdicts[0].verdict is expected, (model.name, spans, verdicts[0].edits)
+
+
+def test_v17_reads_a_long_form_put_in_for_its_abbreviation_as_stated() -> None:
+    claim = "Pyridostatin deregulates G2/M progression."
+    window = prepare_evidence("S2", _USES, shared=abbreviation_keys(_DEFINES))
+    for abbreviated, judgement in [
+        (False, "unsupported: not in the evidence"),
+        (True, "allowed: stated in the evidence (abbreviated)"),
+    ]:
+        alignment = align_edits(
+            claim, window, changed_runs=2, run_share_min=0.65, mixups=True, abbreviated=abbreviated
+        )
+        result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
+        assert judgement in [e.judgement for e in result.edits], judgements(result)
+    # a long form the window's abbreviation does not stand for is still new
+    other = align_edits(
+        "Olaparib deregulates G2/M progression.",
+        window,
+        changed_runs=2,
+        run_share_min=0.65,
+        mixups=True,
+        abbreviated=True,
+    )
+    result = judge_edits(other, [0.0] * len(other.questions), THRESHOLD)
+    assert result.outcome == "unsupported", judgements(result)

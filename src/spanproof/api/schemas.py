@@ -56,7 +56,7 @@ class VerifyRequest(BaseModel):
             "assert, v15 also what restricts the finding dropped, v16 also a qualifier dropped "
             "where the claim keeps only another, or a figure's bound, v17 also a figure written "
             "another way, '.001', '2·9', '671 945', a contraction, 'doesn't', or a British "
-            "spelling, 'haemorrhage'), v7 gates "
+            "spelling, 'haemorrhage', or an abbreviation another passage defines), v7 gates "
             "windows that "
             "state no "
             "finding)."

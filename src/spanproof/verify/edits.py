@@ -873,7 +873,7 @@ class EvidenceText:
     sentences: tuple[tuple[int, int], ...]  # token index ranges [start, end)
     sentence_keys: tuple[frozenset[str], ...]
     keys: frozenset[str]
-    abbreviations: tuple[tuple[str, tuple[str, ...]], ...]  # (short key, long-form keys)
+    abbreviations: tuple[Abbreviation, ...]  # (short key, long-form keys)
     content_run: str = ""  # the content-word keys in order, joined (``_run``)
 
     def states(self, keys: Sequence[str]) -> bool:
@@ -881,11 +881,32 @@ class EvidenceText:
         return _run(keys) in self.content_run
 
 
-def prepare_evidence(
-    span_id: str, text: str, number_formats: bool = False, spellings: bool = False
-) -> EvidenceText:
-    body = prepare_text(text, number_formats, spellings)
+#: An abbreviation as the check reads it: its short form's key and its long form's keys.
+Abbreviation = tuple[str, tuple[str, ...]]
+
+
+def abbreviation_keys(
+    text: str, tokens: Sequence[Token] | None = None, spellings: bool = False
+) -> tuple[Abbreviation, ...]:
+    """The abbreviations ``text`` defines ("pyridostatin (PDS)"), as keys."""
     spelt = american if spellings else str
+    return tuple(
+        (_key(spelt(d.short)), tuple(_key(spelt(w)) for w in d.long))
+        for d in definitions(nfc(text), None if tokens is None else list(tokens))
+    )
+
+
+def prepare_evidence(
+    span_id: str,
+    text: str,
+    number_formats: bool = False,
+    spellings: bool = False,
+    shared: Sequence[Abbreviation] = (),
+) -> EvidenceText:
+    """``text`` prepared for the edit check; ``shared``: abbreviations other spans of its source
+    define (score model v17), read as if the span defined them too."""
+    body = prepare_text(text, number_formats, spellings)
+    own = abbreviation_keys(body.text, body.tokens, spellings)
     ranges: list[tuple[int, int]] = []
     index = 0
     for sentence in split_sentences(body.text):
@@ -902,10 +923,7 @@ def prepare_evidence(
         tuple(ranges),
         tuple(frozenset(body.keys[a:b]) for a, b in ranges),
         frozenset(body.keys),
-        tuple(
-            (_key(spelt(d.short)), tuple(_key(spelt(w)) for w in d.long))
-            for d in definitions(body.text, list(body.tokens))
-        ),
+        own + tuple(d for d in dict.fromkeys(shared) if d not in own),
         _run([k for k, f in zip(body.keys, body.content, strict=True) if f]),
     )
 
@@ -1019,6 +1037,7 @@ def align_edits(
     figure_nouns: bool = False,
     bounds: bool = False,
     contractions: bool = False,
+    abbreviated: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1083,6 +1102,10 @@ def align_edits(
             agent: dropping "about" changes no voice (score model v16).
         contractions: a contraction and the words it stands for are the same words ("doesn't"
             / "does not", "can't" / "cannot", "we're" / "we are") (score model v17).
+        abbreviated: an inserted long form whose abbreviation the window states, or an inserted
+            abbreviation whose long form it states, is stated in the evidence ("Pyridostatin"
+            against a window that writes "PDS", defined as "pyridostatin (PDS)" in the span or,
+            under v17, in another span of its source) (score model v17).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1113,7 +1136,7 @@ def align_edits(
         return not_near
     builder = _Builder(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
-        restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions,
+        restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1353,6 +1376,7 @@ class _Builder:
         figure_nouns: bool = False,
         bounds: bool = False,
         contractions: bool = False,
+        abbreviated: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1369,6 +1393,7 @@ class _Builder:
         self.figure_nouns = figure_nouns
         self.bounds = bounds
         self.contractions = contractions
+        self.abbreviated = abbreviated
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -1847,8 +1872,19 @@ class _Builder:
             self._add(op, ci, wj, "allowed: function words")
         elif self.ev.states([self.c.keys[i] for i in content]):
             self._add(op, ci, wj, "allowed: stated in the evidence")
+        elif self.abbreviated and self._stated_abbreviated([self.c.keys[i] for i in content]):
+            self._add(op, ci, wj, "allowed: stated in the evidence (abbreviated)")
         else:
             self._add(op, ci, wj, "unsupported: not in the evidence")
+
+    def _stated_abbreviated(self, keys: list[str]) -> bool:
+        """Whether inserted content words ``keys`` are a long form whose abbreviation the window
+        states, or an abbreviation whose long form it states (v17)."""
+        return any(
+            (tuple(keys) == long and short in self.ev.keys)
+            or (keys == [short] and self.ev.states(list(long)))
+            for short, long in self.ev.abbreviations
+        )
 
     def _bound_written_out(self, ci: list[int]) -> bool:
         """Whether inserted claim words ``ci`` are the bound, in words, of the claim figure

@@ -34,9 +34,11 @@ from spanproof.text.stems import stems
 from spanproof.text.tokens import lower_chars, nfc, segments, token_texts
 from spanproof.verify.combiner_weights import COMBINER_V5
 from spanproof.verify.edits import (
+    Abbreviation,
     Alignment,
     EditCheck,
     EvidenceText,
+    abbreviation_keys,
     align_edits,
     may_copy,
     prepare_evidence,
@@ -155,6 +157,11 @@ class ScoreModel:
     #: lexical score and the edit check (:func:`spanproof.text.spelling.american`); False before
     #: v17: the edit check read them as phrases of another meaning (cosine 0.61-0.85).
     spellings: bool = False
+    #: v17: an abbreviation another span of the same source defines counts as defined in the
+    #: span ("pyridostatin (PDS)" in one sentence, "PDS reduces …" in the next), and a claim
+    #: that writes out an abbreviation the window states, or abbreviates a long form it states,
+    #: states nothing new (:func:`spanproof.verify.edits.align_edits`, ``abbreviated``).
+    edit_shared_abbreviations: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -247,7 +254,14 @@ V16 = replace(V15, name="v16", edit_local_qualifiers=True, edit_figure_nouns=Tru
 #: women" (and not "945 women"); and whose edit check reads a contraction as the words it stands
 #: for ("doesn't" / "does not") and a British spelling as the American one ("haemorrhage" /
 #: "hemorrhage").
-V17 = replace(V16, name="v17", number_formats=True, edit_contractions=True, spellings=True)
+V17 = replace(
+    V16,
+    name="v17",
+    number_formats=True,
+    edit_contractions=True,
+    spellings=True,
+    edit_shared_abbreviations=True,
+)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17)
 }
@@ -325,6 +339,10 @@ class Plan:
     edit_spans: dict[int, EvidenceText] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
+    #: v17: the abbreviations each source's spans define, by source, built on first use.
+    source_abbreviations: dict[str | None, tuple[Abbreviation, ...]] = field(
+        default_factory=dict, compare=False, hash=False, repr=False
+    )
 
     @property
     def truth_indices(self) -> list[int]:
@@ -336,9 +354,32 @@ class Plan:
         if found is None:
             span = self.spans[index].span
             found = self.edit_spans[index] = prepare_evidence(
-                span.id, span.text, self.model.number_formats, self.model.spellings
+                span.id,
+                span.text,
+                self.model.number_formats,
+                self.model.spellings,
+                self._shared_abbreviations(span) if self.model.edit_shared_abbreviations else (),
             )
         return found
+
+    def _shared_abbreviations(self, span: EvidenceSpan) -> tuple[Abbreviation, ...]:
+        """What every span of ``span``'s source defines (v17). A span without a ``source_id``
+        shares with the other spans without one: evidence given as a list of passages."""
+        source = _source_of(span)
+        found = self.source_abbreviations.get(source)
+        if found is None:
+            found = self.source_abbreviations[source] = tuple(
+                d
+                for p in self.spans
+                if _source_of(p.span) == source
+                for d in abbreviation_keys(p.span.text, spellings=self.model.spellings)
+            )
+        return found
+
+
+def _source_of(span: EvidenceSpan) -> str | None:
+    source = span.source.get("source_id")
+    return None if source is None else str(source)
 
 
 def lexical_terms(tokens: list[str], model: ScoreModel) -> list[str]:
@@ -645,6 +686,7 @@ def edit_alignments(
             figure_nouns=plan.model.edit_figure_nouns,
             bounds=plan.model.edit_bounds,
             contractions=plan.model.edit_contractions,
+            abbreviated=plan.model.edit_shared_abbreviations,
         )
         if alignment.near_copy:
             out[i] = alignment
