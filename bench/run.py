@@ -274,9 +274,9 @@ def render(results: dict[str, Any]) -> str:
         f"{v['v15']['cached_p95_ms']} ms). Score model v16 (v15 whose kept qualifiers must "
         f"cover what was dropped, bounds kept): cached median "
         f"{v['v16']['cached_median_ms']} ms (p95 "
-        f"{v['v16']['cached_p95_ms']} ms). Score model v17 (v16 reading figures, contractions "
-        f"and spellings written other ways): cached median {v['v17']['cached_median_ms']} ms (p95 "
-        f"{v['v17']['cached_p95_ms']} ms). Repeated runs "
+        f"{v['v16']['cached_p95_ms']} ms). Score model v17 (v16 reading figures, contractions, "
+        "spellings and abbreviations written other ways): cached median "
+        f"{v['v17']['cached_median_ms']} ms (p95 {v['v17']['cached_p95_ms']} ms). Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",
         "",
