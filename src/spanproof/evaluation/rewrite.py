@@ -29,7 +29,7 @@ from spanproof.evaluation.substitution import (
 )
 from spanproof.text.citations import citation_ranges
 from spanproof.text.numerics import canonical_number
-from spanproof.text.spelling import american
+from spanproof.text.spelling import american, greek_named
 from spanproof.text.tokens import segments
 from spanproof.verify.edits import COORDINATORS
 from spanproof.verify.gates import direction_of, is_negation
@@ -932,10 +932,8 @@ def respell(sentence: str, key: str = "") -> Edit | None:
             continue  # "Haemophilus", a genus, keeps its spelling in American English
         if low.isascii() and surface[:1].isupper() and start > 0:
             continue  # a name ("Medical Research Centre") keeps its spelling
-        if low.isascii():
-            new = _cased(surface, written)
-        else:  # a Greek letter inside a name: spell the letter, keep the rest as written
-            new = "".join(american(ch) if not ch.isascii() else ch for ch in surface)
+        # a Greek letter inside a name: spell the letter, keep the rest as written
+        new = _cased(surface, written) if low.isascii() else greek_named(surface)
         options.append((sentence[:start] + new + sentence[end:], f"{surface} -> {new}"))
     return _pick_claim(options, key, sentence, "respell")
 

@@ -75,7 +75,7 @@ def american(word: str) -> str:
     """``word`` (lowercase) with a British spelling written the American way and a Greek letter
     written as its name: "haemorrhage" → "hemorrhage", "randomised" → "randomized", "1β" →
     "1beta". A word with neither is returned unchanged."""
-    out = _GREEK_RE.sub(lambda m: _GREEK[m.group()], word)
+    out = greek_named(word)
     if not out.isascii():
         return out
     for pattern, replacement in _RULES:

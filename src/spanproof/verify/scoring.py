@@ -143,9 +143,9 @@ class ScoreModel:
     edit_bounds: bool = False
     #: v17: a figure written without its leading zero (".001"), with a middle dot for its
     #: decimal point ("2·9") or with its thousands grouped by spaces ("671 945") is one figure,
-    #: the same as "0.001", "2.9" and "671,945", for the numeric gate and the edit check
-    #: (:func:`spanproof.text.tokens.number_segments`); False before v17: ".001" read as "001"
-    #: (1), so "P < .01" quoted "P < .001" and "P < 0.001" tripped the gate.
+    #: the same as "0.001", "2.9" and "671,945", for the lexical score, the numeric gate and the
+    #: edit check (:func:`spanproof.text.tokens.number_segments`); False before v17: ".001"
+    #: read as "001" (1), so "P < .01" quoted "P < .001" and "P < 0.001" tripped the gate.
     number_formats: bool = False
     #: v17: a contraction and the words it stands for are the same words for the edit check
     #: ("doesn't" / "does not", "can't" / "cannot", "we're" / "we are";
@@ -252,8 +252,8 @@ V16 = replace(V15, name="v16", edit_local_qualifiers=True, edit_figure_nouns=Tru
 #: v16 that reads a figure in the other common formats as the figure it is: "P < .001" is
 #: "P < 0.001" (and not "P < .01"), "2·9 years" is "2.9 years", "671 945 women" is "671,945
 #: women" (and not "945 women"); and whose edit check reads a contraction as the words it stands
-#: for ("doesn't" / "does not") and a British spelling as the American one ("haemorrhage" /
-#: "hemorrhage").
+#: for ("doesn't" / "does not"), a British spelling as the American one ("haemorrhage" /
+#: "hemorrhage") and an abbreviation one span of a source defines as defined in all of them.
 V17 = replace(
     V16,
     name="v17",
