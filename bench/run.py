@@ -44,6 +44,7 @@ from spanproof.verify.scoring import (
     V15,
     V16,
     V17,
+    V18,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -177,7 +178,9 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         # a judge that remembers nothing; "uncached": neither cached.
         judge = JudgeChecker()
         judge_uncached = JudgeChecker(cache_batches=0, cache_pairs=0)
-        models = (V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17)
+        models = (
+            V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
+        )  # fmt: skip
         for model in models:
             judged = model.combiner is not None
             checker = judge if judged else cross_encoder
@@ -276,7 +279,10 @@ def render(results: dict[str, Any]) -> str:
         f"{v['v16']['cached_median_ms']} ms (p95 "
         f"{v['v16']['cached_p95_ms']} ms). Score model v17 (v16 reading figures, contractions, "
         "spellings and abbreviations written other ways): cached median "
-        f"{v['v17']['cached_median_ms']} ms (p95 {v['v17']['cached_p95_ms']} ms). Repeated runs "
+        f"{v['v17']['cached_median_ms']} ms (p95 {v['v17']['cached_p95_ms']} ms). Score model "
+        "v18 (v17 reading a word written together, with a hyphen or apart as one): cached "
+        f"median {v['v18']['cached_median_ms']} ms (p95 {v['v18']['cached_p95_ms']} ms). "
+        "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",
         "",

@@ -96,7 +96,9 @@ class VerifySettings(BaseModel):
             "a figure in another format as the figure it is: 'P < .001' is 'P < 0.001', '2·9' "
             "is '2.9', '671 945' is '671,945', a contraction is its words: 'doesn't' is 'does "
             "not', a British spelling the American one: 'haemorrhage' is 'hemorrhage', and an "
-            "abbreviation another passage of the source defines is defined)."
+            "abbreviation another passage of the source defines is defined; v18 is v17 that "
+            "reads a word written together, with a hyphen or apart as one word: 'nonsmall' is "
+            "'non-small', 'health care' is 'healthcare')."
         ),
     )
     escalation_band: float | None = Field(

@@ -115,8 +115,9 @@ class Verifier:
             whose kept qualifiers must cover what was dropped and whose compressions keep a
             figure's bound), ``"v17"`` (v16 that reads ".001", "2·9" and "671 945" as the
             figures 0.001, 2.9 and 671,945, "doesn't" as "does not" and "haemorrhage" as
-            "hemorrhage", and an abbreviation another span of the source defines as defined), or
-            a ScoreModel.
+            "hemorrhage", and an abbreviation another span of the source defines as defined),
+            ``"v18"`` (v17 that reads "nonsmall" as "non-small" and "health care" as
+            "healthcare"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -456,6 +456,45 @@ def test_score_model_v17_reads_figures_and_contractions_written_another_way(
     assert reports["v17"]["d"]["verdict"] == "supported"
 
 
+def test_score_model_v18_reads_a_word_written_together_or_with_a_hyphen_as_one(
+    tmp_path: Path,
+) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": "Gefitinib improved progression-free survival in non-small cell lung "
+                "cancer.",
+            }
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {
+                "id": "a",
+                "text": "Gefitinib improved progression-free survival in nonsmall cell lung "
+                "cancer.",
+            },
+            {
+                "id": "b",
+                "text": "Gefitinib improved progression-free survival in small cell lung cancer.",
+            },
+        ],
+    )
+    reports = by_model(claims, evidence, ("v17", "v18"))
+    # "nonsmall" against "non-small" was an opposite term up to v17
+    assert reports["v17"]["a"]["verdict"] == "unsupported"
+    assert reports["v18"]["a"]["verdict"] == "supported"
+    assert [e["judgement"] for e in reports["v18"]["a"]["edits"]] == [
+        "allowed: same words (written together or apart)"
+    ]
+    # "non-" dropped names the other cancer: a compression up to v17
+    assert reports["v17"]["b"]["verdict"] == "supported"
+    assert reports["v18"]["b"]["verdict"] == "unsupported"
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

@@ -26,6 +26,7 @@ from spanproof.verify.edits import (
     run_share,
     unit_of,
     window_share,
+    written_together,
 )
 from spanproof.verify.scoring import (
     SCORE_MODELS,
@@ -42,6 +43,7 @@ from spanproof.verify.scoring import (
     V15,
     V16,
     V17,
+    V18,
     ScoreModel,
     score_model,
 )
@@ -360,7 +362,7 @@ def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: 
     reorders=st.booleans(),
     formats=st.booleans(),
 )
-def test_under_v10_v11_v15_v16_and_v17_any_sentence_of_the_window_is_never_capped(
+def test_under_v10_v11_v15_to_v18_any_sentence_of_the_window_is_never_capped(
     sentences: list[str],
     pick: int,
     units: bool,
@@ -393,6 +395,7 @@ def test_under_v10_v11_v15_v16_and_v17_any_sentence_of_the_window_is_never_cappe
             bounds=edges,
             contractions=formats,
             abbreviated=formats,
+            compounds=formats,
         )
         result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
         assert result.outcome == "none", (claim, result)
@@ -628,6 +631,7 @@ def mixed(
     figure_nouns: bool = False,
     bounds: bool = False,
     contractions: bool = False,
+    compounds: bool = False,
 ) -> EditCheck:
     alignment = align_edits(
         claim,
@@ -646,6 +650,7 @@ def mixed(
         figure_nouns=figure_nouns,
         bounds=bounds,
         contractions=contractions,
+        compounds=compounds,
     )
     return judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
 
@@ -707,7 +712,9 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", ["v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17"])
+@pytest.mark.parametrize(
+    "model", ["v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18"]
+)
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -2255,3 +2262,151 @@ def test_v17_reads_a_long_form_put_in_for_its_abbreviation_as_stated() -> None:
     )
     result = judge_edits(other, [0.0] * len(other.questions), THRESHOLD)
     assert result.outcome == "unsupported", judgements(result)
+
+
+# v18: a word written together, with a hyphen or apart is the same word --------------------------
+@pytest.mark.parametrize(
+    ("claim", "evidence", "judged_before"),
+    [
+        (
+            "Gefitinib improved progression-free survival in nonsmall cell lung cancer.",
+            "Gefitinib improved progression-free survival in non-small cell lung cancer.",
+            "unsupported: opposite term",
+        ),
+        (
+            "Long-term use of antiinflammatory drugs lowered the rate of relapse.",
+            "Long-term use of anti-inflammatory drugs lowered the rate of relapse.",
+            "unsupported: opposite term",
+        ),
+        (
+            "Non-alcoholic fatty liver disease was common in the cohort of older adults.",
+            "Nonalcoholic fatty liver disease was common in the cohort of older adults.",
+            "unsupported: opposite term",
+        ),
+        (
+            "Postoperative delirium was common in elderly patients after hip surgery.",
+            "Post-operative delirium was common in elderly patients after hip surgery.",
+            None,
+        ),
+        (
+            "Overexpression of the noncoding RNA extended the lifespan of the worms.",
+            "Over-expression of the non-coding RNA extended the life-span of the worms.",
+            None,
+        ),
+        (
+            "Health care workers were screened weekly for infection in the study.",
+            "Healthcare workers were screened weekly for infection in the study.",
+            None,
+        ),
+    ],
+    ids=["nonsmall", "antiinflammatory", "non-alcoholic", "postoperative", "three", "apart"],
+)
+def test_v18_reads_a_word_written_together_with_a_hyphen_or_apart_as_the_same(
+    claim: str, evidence: str, judged_before: str | None
+) -> None:
+    before = mixed(claim, evidence, mixups=True, contractions=True)
+    assert before.outcome != "none", judgements(before)
+    if judged_before is not None:
+        assert judged_before in [e.judgement for e in before.edits], judgements(before)
+    after = mixed(claim, evidence, mixups=True, contractions=True, compounds=True)
+    assert after.outcome == "none", judgements(after)
+    assert "allowed: same words (written together or apart)" in [
+        e.judgement for e in after.edits
+    ], judgements(after)
+
+
+def test_v18_reads_the_voice_of_a_copy_whose_last_word_is_written_together() -> None:
+    """The window is read up to its last aligned word ("… detected by"), so the claim is too:
+    "by coimmunoprecipitation" against "by co-immunoprecipitation" keeps the passive."""
+    claim = "An interaction between NCC and IL18r was detected by coimmunoprecipitation."
+    evidence = "An interaction between NCC and IL18r was detected by co-immunoprecipitation."
+    after = mixed(claim, evidence, mixups=True, compounds=True)
+    assert after.outcome == "none", judgements(after)
+    # a passive turned active with the roles kept is still read as such
+    swapped = mixed(
+        "Macrophages were activated by interferon in the mice.",
+        "Interferon activated macrophages in the mice.",
+        mixups=True,
+        compounds=True,
+    )
+    assert (
+        swapped.outcome
+        == mixed(
+            "Macrophages were activated by interferon in the mice.",
+            "Interferon activated macrophages in the mice.",
+            mixups=True,
+        ).outcome
+    )
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "why"),
+    [
+        (
+            "IL-8 levels were elevated in the synovial fluid of patients with gout.",
+            "IL-6 levels were elevated in the synovial fluid of patients with gout.",
+            "unsupported: different number",
+        ),
+        (
+            "Patients received 510 mg of the drug daily for six months in the trial.",
+            "Patients received 5-10 mg of the drug daily for six months in the trial.",
+            "unsupported: different number",
+        ),
+        (
+            "Gefitinib improved progression-free survival in small-cell lung cancer.",
+            "Gefitinib improved progression-free survival in non-small-cell lung cancer.",
+            None,
+        ),
+    ],
+    ids=["another-name", "a-range-is-no-figure", "non-dropped"],
+)
+def test_v18_still_reads_another_word_in_a_word_written_another_way(
+    claim: str, evidence: str, why: str | None
+) -> None:
+    result = mixed(claim, evidence, mixups=True, contractions=True, compounds=True)
+    assert result.outcome != "none", judgements(result)
+    if why is not None:
+        assert why in [e.judgement for e in result.edits], judgements(result)
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ("non-small", "nonsmall", True),
+        ("non small", "Non-small", True),
+        ("IL-6", "IL6", True),
+        ("(life-span)", "lifespan,", True),
+        ("\u201cwell\u2011tolerated\u201d", "well tolerated", True),
+        ("CD4+", "CD4-", False),
+        ("5-10", "510", False),
+        ("5 10", "510", False),
+        ("IL-6", "IL-8", False),
+        ("non-small", "small", False),
+    ],
+)
+def test_written_together_leaves_out_only_what_joins_two_letters(
+    a: str, b: str, same: bool
+) -> None:
+    one, other = prepare_text(a), prepare_text(b)
+    together = written_together(one, range(len(one.tokens)))
+    assert (together == written_together(other, range(len(other.tokens)))) is same
+
+
+def test_v18_leaves_a_hyphened_prefix_that_negates_nothing_to_the_compression() -> None:
+    claim = "Hospital mortality fell after the new protocol was introduced in the unit."
+    evidence = "In-hospital mortality fell after the new protocol was introduced in the unit."
+    result = mixed(claim, evidence, mixups=True, contractions=True, compounds=True)
+    assert result.outcome == "none", judgements(result)
+
+
+def test_v18_is_v17_with_compounds_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v18"] is V18 and V18.edit_compounds and not V17.edit_compounds
+    assert replace(V18, name="v17", edit_compounds=False) == V17
+    v17, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V17)
+    v18, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V18)
+    assert status == "verified"
+    assert [v.verdict for v in v18] == [v.verdict for v in v17]
+    claim = "Gefitinib improved progression-free survival in nonsmall cell lung cancer."
+    evidence = "Gefitinib improved progression-free survival in non-small cell lung cancer."
+    assert _verdict(V17, claim, evidence) is Verdict.UNSUPPORTED
+    assert _verdict(V18, claim, evidence) is Verdict.SUPPORTED

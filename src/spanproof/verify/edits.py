@@ -1038,6 +1038,7 @@ def align_edits(
     bounds: bool = False,
     contractions: bool = False,
     abbreviated: bool = False,
+    compounds: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1106,6 +1107,9 @@ def align_edits(
             abbreviation whose long form it states, is stated in the evidence ("Pyridostatin"
             against a window that writes "PDS", defined as "pyridostatin (PDS)" in the span or,
             under v17, in another span of its source) (score model v17).
+        compounds: words written together, with a hyphen or apart are the same words
+            ("nonsmall" / "non-small", "overexpression" / "over-expression", "health care" /
+            "healthcare"; :func:`written_together`) (score model v18).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1137,6 +1141,7 @@ def align_edits(
     builder = _Builder(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
+        compounds,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1266,6 +1271,35 @@ def _expanded(text: Text, indices: Sequence[int]) -> list[str]:
     return out
 
 
+#: v18: a hyphen or a space between two letters, or a letter and a digit: "non-small",
+#: "health care", "IL-6". Between two digits it stays ("5-10" is a range, "5 10" two figures).
+_JOINER = re.compile(r"(?<=[^\W_])[\s\-\u2010\u2011]+(?=[^\W_])")
+_HYPHENS = frozenset("-\u2010\u2011")
+#: v18: prefixes that negate the word they are hyphened to ("in-hospital" is no negation).
+_HYPHENED_NEGATIONS = frozenset({"non", "anti"})
+#: Marks around a word that are not part of it; "+" and "-" after "CD4" are.
+_AROUND_WORD = "\"'()[]{}.,;:!?\u201c\u201d\u2018\u2019"
+
+
+def written_together(text: Text, indices: Sequence[int]) -> str:
+    """The whole words (between spaces) that hold tokens ``indices``, lowercased, with the
+    hyphens and spaces between letters left out: "Non-small", "nonsmall" and "non small" give
+    "nonsmall"; "IL-6" and "IL6" give "il6"; "5-10" keeps its hyphen and "CD4+" its sign, so
+    "CD4-" stays another word (score model v18)."""
+    s = text.text
+    start, end = text.span(min(indices), max(indices))
+    while start > 0 and not s[start - 1].isspace():
+        start -= 1
+    while end < len(s) and not s[end].isspace():
+        end += 1
+    return _JOINER.sub(_join, s[start:end].strip(_AROUND_WORD).lower())
+
+
+def _join(m: re.Match[str]) -> str:
+    s, a, b = m.string, m.start(), m.end()
+    return m.group() if s[a - 1].isdigit() and s[b].isdigit() else ""
+
+
 def _negations(text: Text, indices: Sequence[int]) -> int:
     return sum(1 for i in indices if is_negation(text.tokens[i].text))
 
@@ -1377,6 +1411,7 @@ class _Builder:
         bounds: bool = False,
         contractions: bool = False,
         abbreviated: bool = False,
+        compounds: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1394,6 +1429,7 @@ class _Builder:
         self.bounds = bounds
         self.contractions = contractions
         self.abbreviated = abbreviated
+        self.compounds = compounds
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -1578,6 +1614,11 @@ class _Builder:
 
     def _voice_differs(self) -> bool:
         claim = range(len(self.c.tokens))
+        if self.compounds:
+            # v18: the claim up to its last aligned word, as the window is read up to its own:
+            # an allowed substitution past it ("by coimmunoprecipitation" for "by co-
+            # immunoprecipitation") would otherwise leave the window's "by" without an agent.
+            claim = range(max(self.aligned_c | self.moved_c, default=len(claim) - 1) + 1)
         window = [j for j in range(self.first_w, self.last_w + 1) if not self._in_clause(j)]
         return passive(self.c, claim, self.bounds) != passive(self.w, window, self.bounds)
 
@@ -1678,6 +1719,8 @@ class _Builder:
             self._add("deletion", [], wj, "contradicted: negation dropped")
         elif self._spliced(wj):
             self._add("deletion", [], wj, "unsupported: joins two sentences' parts")
+        elif self.compounds and self._prefix_dropped(wj):
+            self._add("deletion", [], wj, "unsupported: opposite term")
         elif self.moved_figures and (
             (kind := self._figure_moved_in(wj)) is not None
             or (kind := self._figure_carried_on(wj)) is not None
@@ -1699,6 +1742,18 @@ class _Builder:
             self._add("deletion", [], wj, f"unsupported: {why}")
         else:
             self._add("deletion", [], wj, "allowed: compression")
+
+    def _prefix_dropped(self, wj: list[int]) -> bool:
+        """Whether the deleted window words ``wj`` end in a negating prefix joined by a hyphen
+        to the word after them: "small-cell" quoted from "non-small-cell" names the opposite
+        (v18; up to v17 a compression)."""
+        last = self.w.tokens[wj[-1]]
+        after = self.w.text[last.end : last.end + 1]
+        return (
+            last.text in _HYPHENED_NEGATIONS
+            and after in _HYPHENS
+            and wj[-1] + 1 < len(self.w.tokens)
+        )
 
     def _bound_dropped(self, wj: list[int]) -> bool:
         """Whether the deleted window words ``wj`` end in the bound of the figure right after
@@ -1929,6 +1984,8 @@ class _Builder:
     def _rule(self, ci: list[int], wj: list[int]) -> str | None:
         """A judgement the words decide alone, ``"insertion"``, or None (ask about meaning)."""
         c, w = self.c, self.w
+        if self.compounds and written_together(c, ci) == written_together(w, wj):
+            return "allowed: same words (written together or apart)"
         decided = self._polarity(ci, wj) or self._opposite_or_stronger(ci, wj)
         if decided is not None:
             return decided

@@ -162,6 +162,12 @@ class ScoreModel:
     #: that writes out an abbreviation the window states, or abbreviates a long form it states,
     #: states nothing new (:func:`spanproof.verify.edits.align_edits`, ``abbreviated``).
     edit_shared_abbreviations: bool = False
+    #: v18: words written together, with a hyphen or apart are the same words for the edit
+    #: check ("nonsmall" / "non-small", "overexpression" / "over-expression", "health care" /
+    #: "healthcare"; :func:`spanproof.verify.edits.written_together`); False before v18: the
+    #: check read "nonsmall" against "non-small" as an opposite term and "lifespan" against
+    #: "life-span" as a phrase of another meaning (cosine 0.82).
+    edit_compounds: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -262,8 +268,13 @@ V17 = replace(
     spellings=True,
     edit_shared_abbreviations=True,
 )
+#: v17 whose edit check reads a word written together, with a hyphen or apart as the same word:
+#: "nonsmall cell lung cancer" is "non-small cell lung cancer", "postoperative" is
+#: "post-operative", "health care" is "healthcare" ("CD4+" is still no "CD4-", nor "5-10" "510").
+V18 = replace(V17, name="v18", edit_compounds=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
-    m.name: m for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17)
+    m.name: m
+    for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18)
 }
 DEFAULT_SCORE_MODEL = "v2"
 
@@ -687,6 +698,7 @@ def edit_alignments(
             bounds=plan.model.edit_bounds,
             contractions=plan.model.edit_contractions,
             abbreviated=plan.model.edit_shared_abbreviations,
+            compounds=plan.model.edit_compounds,
         )
         if alignment.near_copy:
             out[i] = alignment
