@@ -548,6 +548,7 @@ REALISTIC_GOALS = {
     "number_format": "≥ 99% supported (as compression: a number in another format)",
     "contracted": "≥ 99% supported (as compression: the same words)",
     "respelled": "≥ 99% supported (as compression: the same words)",
+    "recompounded": "≥ 99% supported (as compression: the same words)",
 }
 
 
@@ -601,7 +602,9 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "'671 945' → '671,945') or, in `contracted`, by writing a verb and 'not' as a "
         "contraction ('did not differ' → 'didn't differ') or, in `respelled`, by writing a "
         "British spelling the American way or a Greek letter as its name ('haemorrhage' → "
-        "'hemorrhage', 'IL-1β' → 'IL-1beta'), against its evidence window "
+        "'hemorrhage', 'IL-1β' → 'IL-1beta') or, in `recompounded`, by writing a hyphened "
+        "word as one word where the corpus does too ('non-small' → 'nonsmall'), against its "
+        "evidence window "
         "(the sentence and none, one or both neighbours, as one span); `paraphrase` is "
         "SciFact's expert claims against their rationale sentences, and "
         "`reworded_substitution` the same claims with an entity or a phrase swapped the same "

@@ -40,6 +40,7 @@ from spanproof.evaluation.rewrite import (
     mix_up_number,
     overstate,
     reattribute_number,
+    recompound,
     respell,
     rewrite_number_format,
     shift_decimal,
@@ -789,6 +790,27 @@ def test_respell_writes_one_british_spelling_the_american_way() -> None:
     # an "-ise" word is left alone: "exercise" is no British spelling
     assert respell("Patients were randomised to exercise or to usual care for a year.") is None
     assert respell("Patients were assigned to exercise or to usual care for a year.") is None
+
+
+def test_recompound_writes_one_hyphened_word_as_one_word_where_the_corpus_does() -> None:
+    attested = {"nonsmall", "overexpression"}.__contains__
+    cancer = recompound(
+        "Gefitinib improved progression-free survival in non-small cell lung cancer.", attested
+    )
+    assert cancer is not None and cancer.detail == "non-small -> nonsmall"
+    assert (
+        cancer.claim == "Gefitinib improved progression-free survival in nonsmall cell lung cancer."
+    )
+    start = recompound("Over-expression of the gene extended the lifespan of the worms.", attested)
+    assert start is not None and start.claim.startswith("Overexpression of the gene")
+    # a closed form the corpus does not use, and a name, keep their hyphens
+    assert (
+        recompound("The effect was dose-dependent in all of the mice we studied.", attested) is None
+    )
+    assert (
+        recompound("IL-6 and K-ras were measured in all of the samples we studied.", attested)
+        is None
+    )
 
 
 def test_shift_decimal_misreports_a_decimal_without_its_leading_zero_tenfold() -> None:

@@ -91,7 +91,8 @@ against their rationale sentences) and ``number_format`` (one figure written in 
 format: "P < .001" → "P < 0.001", "2·9" → "2.9", "671 945" → "671,945") and ``contracted``
 (one verb and "not" written as a contraction: "did not differ" → "didn't differ") and
 ``respelled`` (one British spelling written the American way, "haemorrhage" → "hemorrhage", or
-a Greek letter as its name, "IL-1β" → "IL-1beta").
+a Greek letter as its name, "IL-1β" → "IL-1beta") and ``recompounded`` (one hyphened word
+written as one word where the corpus writes it so too: "non-small" → "nonsmall").
 
 Every choice is made by a hash of the seed and the text, so the same data and seed always give
 the same list. The split (calibration or held-out) is a hash of the source abstract's id alone.
@@ -136,6 +137,7 @@ from spanproof.evaluation.rewrite import (
     mix_up_number,
     overstate,
     reattribute_number,
+    recompound,
     respell,
     rewrite_number_format,
     shift_decimal,
@@ -195,6 +197,7 @@ KINDS = (
     "number_format",
     "contracted",
     "respelled",
+    "recompounded",
 )
 SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradicted"
 LABELS: dict[str, str] = {
@@ -335,6 +338,10 @@ class _Corpus:
     terms: list[Counter[str]]
     pool_min_df: int = 3
 
+    def attested(self, word: str) -> bool:
+        """Whether two documents or more use the lowercase ``word``."""
+        return self.vocab.word_df.get(word, 0) >= 2
+
     def phrase_surfaces(self, d: int) -> Iterator[str]:
         """Collocations of document ``d`` (corpus document frequency >= 3), in text order."""
         for key, surface in self.noun_phrases[d]:
@@ -462,6 +469,7 @@ def _edits(
         ("number_format", rewrite_number_format(sentence, key)),
         ("contracted", contract(sentence, key)),
         ("respelled", respell(sentence, key)),
+        ("recompounded", recompound(sentence, corpus.attested, key)),
     ]
     out = []
     for kind, edit in found:

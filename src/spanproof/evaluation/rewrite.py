@@ -938,6 +938,27 @@ def respell(sentence: str, key: str = "") -> Edit | None:
     return _pick_claim(options, key, sentence, "respell")
 
 
+#: A word of two parts joined by one hyphen, each two letters or more, lowercase after a first
+#: capital ("non-small", "Wild-type"): a digit or a capital inside makes it a name ("IL-6",
+#: "K-ras", "COVID-19"), which keeps its hyphen.
+_HYPHENED = re.compile(r"(?<![\w\-\u2010\u2011])([A-Za-z][a-z]+)-([a-z]{2,})(?![\w\-\u2010\u2011])")
+
+
+def recompound(sentence: str, attested: Callable[[str], bool], key: str = "") -> Edit | None:
+    """A faithful restatement: one hyphened word written as one word, as the corpus also writes
+    it ("non-small" → "nonsmall", "over-expression" → "overexpression", "wild-type" →
+    "wildtype"): the same word, so a positive. Only a closed form ``attested`` (lowercase) says
+    the corpus uses, so never "dose-dependent" → "dosedependent"."""
+    options = []
+    for m in _HYPHENED.finditer(sentence):
+        closed = m.group(1) + m.group(2)
+        if attested(closed.lower()):
+            options.append(
+                (sentence[: m.start()] + closed + sentence[m.end() :], f"{m.group()} -> {closed}")
+            )
+    return _pick_claim(options, key, sentence, "recompound")
+
+
 #: "N1 of N2" that a faithful rewording writes "N2 N1" ("expression of IL-6" → "IL-6
 #: expression"): a head noun of four letters or more, "of", one word (a name, or a noun of four
 #: letters or more), then a word that ends the phrase — never "and", "or" or a comma, which
