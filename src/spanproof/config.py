@@ -98,7 +98,8 @@ class VerifySettings(BaseModel):
             "not', a British spelling the American one: 'haemorrhage' is 'hemorrhage', and an "
             "abbreviation another passage of the source defines is defined; v18 is v17 that "
             "reads a word written together, with a hyphen or apart as one word: 'nonsmall' is "
-            "'non-small', 'health care' is 'healthcare')."
+            "'non-small', 'health care' is 'healthcare'; v19 is v18 that reads a sign: '1.5' "
+            "is no '−1.5', 'CD4− T cells' no 'CD4+ T cells')."
         ),
     )
     escalation_band: float | None = Field(

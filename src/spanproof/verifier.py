@@ -117,7 +117,8 @@ class Verifier:
             figures 0.001, 2.9 and 671,945, "doesn't" as "does not" and "haemorrhage" as
             "hemorrhage", and an abbreviation another span of the source defines as defined),
             ``"v18"`` (v17 that reads "nonsmall" as "non-small" and "health care" as
-            "healthcare"), or a ScoreModel.
+            "healthcare"), ``"v19"`` (v18 that reads a figure's minus sign and the sign after
+            a name: "1.5" is no "−1.5", "CD4−" no "CD4+"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -495,6 +495,32 @@ def test_score_model_v18_reads_a_word_written_together_or_with_a_hyphen_as_one(
     assert reports["v18"]["b"]["verdict"] == "unsupported"
 
 
+def test_score_model_v19_reads_a_sign_word_segmentation_drops(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {"id": "S1", "text": "CD4+ T cells were depleted in the lymph nodes of macaques."},
+            {"id": "S2", "text": "Systolic pressure changed by \u22122.3 mmHg with walking."},
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "CD4- T cells were depleted in the lymph nodes of macaques."},
+            {"id": "b", "text": "Systolic pressure changed by 2.3 mmHg with walking."},
+            {"id": "c", "text": "Systolic pressure changed by -2.3 mmHg with walking."},
+        ],
+    )
+    reports = by_model(claims, evidence, ("v18", "v19"))
+    # word segmentation drops both signs: a copy word for word up to v18
+    assert reports["v18"]["a"]["verdict"] == reports["v18"]["b"]["verdict"] == "supported"
+    assert reports["v19"]["a"]["verdict"] == "unsupported"
+    assert [e["judgement"] for e in reports["v19"]["a"]["edits"]] == ["unsupported: different sign"]
+    assert reports["v19"]["b"]["verdict"] == "unsupported"
+    # the same figure, its minus written with a hyphen
+    assert reports["v19"]["c"]["verdict"] == "supported"
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

@@ -47,7 +47,8 @@ def client(state: AppState) -> Iterator[TestClient]:
 
 
 @pytest.mark.parametrize(
-    "model", ["v4", "v6", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18"]
+    "model",
+    ["v4", "v6", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19"],
 )
 def test_the_edit_checks_verify_json_carries_edits_and_its_trace_replays(
     client: TestClient, state: AppState, model: str

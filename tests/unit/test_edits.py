@@ -44,6 +44,7 @@ from spanproof.verify.scoring import (
     V16,
     V17,
     V18,
+    V19,
     ScoreModel,
     score_model,
 )
@@ -362,7 +363,7 @@ def test_any_sentence_of_the_window_is_never_capped(sentences: list[str], pick: 
     reorders=st.booleans(),
     formats=st.booleans(),
 )
-def test_under_v10_v11_v15_to_v18_any_sentence_of_the_window_is_never_capped(
+def test_under_v10_v11_v15_to_v19_any_sentence_of_the_window_is_never_capped(
     sentences: list[str],
     pick: int,
     units: bool,
@@ -374,11 +375,11 @@ def test_under_v10_v11_v15_to_v18_any_sentence_of_the_window_is_never_capped(
     quote's edge across a full stop before a lowercase word or a figure, which the sentence
     splitter does not break at ("0. mouse."); v15 reads them within the sentence
     (:func:`test_v15_reads_a_quote_s_edge_within_its_sentence`)."""
-    window = prepare_evidence("S1", " ".join(sentences), formats, spellings=formats)
+    window = prepare_evidence("S1", " ".join(sentences), formats, formats, signs=formats)
     for sentence in window.body.text.split(". "):
         claim = sentence if sentence.endswith(".") else sentence + "."
         alignment = align_edits(
-            prepare_text(claim, formats, spellings=formats),
+            prepare_text(claim, formats, spellings=formats, signs=formats),
             window,
             changed_runs=2,
             run_share_min=0.65,
@@ -396,6 +397,7 @@ def test_under_v10_v11_v15_to_v18_any_sentence_of_the_window_is_never_capped(
             contractions=formats,
             abbreviated=formats,
             compounds=formats,
+            signs=formats,
         )
         result = judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD)
         assert result.outcome == "none", (claim, result)
@@ -713,7 +715,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
 
 
 @pytest.mark.parametrize(
-    "model", ["v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18"]
+    "model", ["v9", "v10", "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19"]
 )
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
@@ -2410,3 +2412,98 @@ def test_v18_is_v17_with_compounds_and_changes_nothing_else_here() -> None:
     evidence = "Gefitinib improved progression-free survival in non-small cell lung cancer."
     assert _verdict(V17, claim, evidence) is Verdict.UNSUPPORTED
     assert _verdict(V18, claim, evidence) is Verdict.SUPPORTED
+
+
+# v19: a sign is part of what it is written with -------------------------------------------------
+@pytest.mark.parametrize(
+    ("claim", "evidence", "judgement"),
+    [
+        (
+            "CD4- T cells were depleted in the lymph nodes of infected macaques.",
+            "CD4+ T cells were depleted in the lymph nodes of infected macaques.",
+            ("substitution", "CD4-", "CD4+", "unsupported: different sign"),
+        ),
+        (
+            "Atherosclerotic lesions were larger in Apoe+/+ mice fed a western diet.",
+            "Atherosclerotic lesions were larger in Apoe\u2212/\u2212 mice fed a western diet.",
+            ("substitution", "Apoe+/+", "Apoe\u2212/\u2212", "unsupported: different sign"),
+        ),
+        (
+            "The mean change in systolic pressure was 2.3 mmHg in the walking group.",
+            "The mean change in systolic pressure was \u22122.3 mmHg in the walking group.",
+            ("substitution", "2.3", "\u22122.3", "unsupported: different number"),
+        ),
+    ],
+    ids=["marker", "genotype", "minus-dropped"],
+)
+def test_v19_reads_a_sign_that_word_segmentation_drops(
+    claim: str, evidence: str, judgement: tuple[str, str, str, str]
+) -> None:
+    assert _verdict(V18, claim, evidence) is Verdict.SUPPORTED
+    verdicts, _ = score_all(
+        [Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), V19
+    )
+    assert verdicts[0].verdict is Verdict.UNSUPPORTED
+    edits = [(e.op, e.claim_text, e.evidence_text, e.judgement) for e in verdicts[0].edits]
+    assert judgement in edits, edits
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # the same sign written with a hyphen-minus or the math minus
+        (
+            "Lesions were larger in Apoe-/- mice fed a western diet for 12 weeks.",
+            "Lesions were larger in Apoe\u2212/\u2212 mice fed a western diet for 12 weeks.",
+        ),
+        (
+            "Mean change was -2.3 mmHg (95% CI -3.1 to -1.5) in the walking group.",
+            "Mean change was \u22122.3 mmHg (95% CI \u22123.1 to \u22121.5) in the walking group.",
+        ),
+        # a sign only one side writes, and a hyphen that joins a compound, are no sign changed
+        (
+            "CD4 T cells were depleted in the lymph nodes of infected macaques.",
+            "CD4+ T cells were depleted in the lymph nodes of infected macaques.",
+        ),
+        (
+            "Patients aged 60-64 years had the highest risk of fracture in the cohort.",
+            "Patients aged 60-64 years had the highest risk of fracture in the cohort.",
+        ),
+    ],
+    ids=["genotype-written-otherwise", "minus-written-otherwise", "sign-left-out", "range"],
+)
+def test_v19_reads_the_same_sign_written_another_way_as_the_same(claim: str, evidence: str) -> None:
+    assert _verdict(V19, claim, evidence) is Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("text", "markers"),
+    [
+        ("CD4+ and CD8\u2212 cells", {"cd4": "+", "cd8": "-"}),
+        ("Apoe\u2212/\u2212 and Ldlr+/- mice", {"apoe": "-/-", "ldlr": "+/-"}),
+        ("CD4- T cells (ER-)", {"cd4": "-", "er": "-"}),
+        # a hyphen before a letter or a digit joins; a figure's "+" is a bound
+        ("CD4-positive IL-6 and 10+ years", {}),
+    ],
+)
+def test_marker_of_reads_the_sign_written_right_after_a_name(
+    text: str, markers: dict[str, str]
+) -> None:
+    prepared = prepare_text(text, number_formats=True, signs=True)
+    found = {t.text: m for t, m in zip(prepared.tokens, prepared.markers, strict=True) if m}
+    assert found == markers
+
+
+def test_v19_is_v18_with_signs_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v19"] is V19 and V19.signs and not V18.signs
+    assert replace(V19, name="v18", signs=False) == V18
+    v18, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V18)
+    v19, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V19)
+    assert status == "verified"
+    assert [v.verdict for v in v19] == [v.verdict for v in v18]
+    assert_one_rule_more(
+        V19,
+        V18,
+        "Regulatory CD4- T cells suppressed the response in the 2019 trial.",
+        "Regulatory CD4+ T cells suppressed the response in the 2019 trial.",
+    )

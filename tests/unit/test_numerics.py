@@ -8,7 +8,13 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from spanproof.text.numerics import MONTHS, canonical_number, numeric_gate_trips, numerics
+from spanproof.text.numerics import (
+    MONTHS,
+    canonical_number,
+    numeric_gate_trips,
+    numerics,
+    with_magnitudes,
+)
 from spanproof.text.tokens import token_texts
 
 
@@ -182,3 +188,25 @@ def test_a_figure_in_another_format_reads_as_its_number(surface: str, atom: str)
 
 def test_a_space_not_between_digit_groups_is_no_number() -> None:
     assert canonical_number("12 34") is None and canonical_number("1 2345") is None
+
+
+@pytest.mark.parametrize(
+    ("text", "atoms"),
+    [
+        ("HR \u22121.5 (\u22122.0 to -0.3)", ["-1.5", "-2.0", "-0.3"]),
+        ("a loss of -1,000 cells at -20/-30 \u00b0C", ["-1000.0", "-20.0", "30.0"]),
+        ("IL-6 in 5-10 patients", ["6.0", "5.0", "10.0"]),
+    ],
+)
+def test_a_figure_keeps_its_minus_sign_where_the_segmentation_keeps_it(
+    text: str, atoms: list[str]
+) -> None:
+    assert numerics(token_texts(text, number_formats=True, signs=True)) == atoms
+    assert numerics(token_texts(text, number_formats=True)) == [a.lstrip("-") for a in atoms]
+
+
+def test_a_span_s_negative_figure_covers_its_magnitude_not_the_reverse() -> None:
+    span = with_magnitudes(["-2.3", "5.0"])
+    assert span == {"-2.3", "2.3", "5.0"}
+    assert not numeric_gate_trips(["2.3"], span)  # "fell by 2.3 mmHg" against "−2.3 mmHg"
+    assert numeric_gate_trips(["-5.0"], span)  # a sign the span lacks

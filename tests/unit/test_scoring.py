@@ -85,7 +85,7 @@ def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v17, v18$"):
+    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v18, v19$"):
         score_model("v99")
 
 

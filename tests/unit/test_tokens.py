@@ -175,3 +175,41 @@ def test_number_segments_index_the_text_and_only_widen_figures(text: str) -> Non
     assert all(a[2] <= b[1] for a, b in itertools.pairwise(found))
     words = [seg for seg, _, _ in segments(text) if not any(c.isdigit() for c in seg)]
     assert [seg for seg, _, _ in found if not any(c.isdigit() for c in seg)] == words
+
+
+@pytest.mark.parametrize(
+    ("text", "figures"),
+    [
+        ("HR \u22121.5 (\u22122.0 to -0.3)", ["\u22121.5", "\u22122.0", "-0.3"]),
+        ("r = -0.45, P<.001 at -20 \u00b0C", ["-0.45", ".001", "-20"]),
+        ("a loss of -1,000 cells", ["-1,000"]),
+        # no minus: a hyphen after a letter, a digit or a closing bracket, a dash before a space
+        ("IL-6 in 5-10 (n)-2 and x - 3", ["6", "5", "10", "2", "3"]),
+    ],
+)
+def test_number_segments_with_signs_keep_a_figure_s_minus(text: str, figures: list[str]) -> None:
+    found = [
+        seg for seg, _, _ in number_segments(text, signs=True) if any(c.isdigit() for c in seg)
+    ]
+    assert found == figures
+    plain = [seg for seg, _, _ in number_segments(text) if any(c.isdigit() for c in seg)]
+    assert plain == [f.lstrip("-\u2212") for f in figures]
+
+
+def test_a_math_minus_and_a_hyphen_minus_are_one_token() -> None:
+    assert token_texts("\u22121.5 and -1.5", number_formats=True, signs=True) == [
+        "-1.5", "and", "-1.5"
+    ]  # fmt: skip
+    assert [t.text for t in tokenize("at \u221220 \u00b0C", number_formats=True, signs=True)] == [
+        "at", "-20", "c"
+    ]  # fmt: skip
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=" .,()<=-\u2212\u00b7\u2009019aB", max_size=40))
+def test_number_segments_with_signs_only_widen_figures_by_their_minus(text: str) -> None:
+    signed, plain = number_segments(text, signs=True), number_segments(text)
+    assert all(text[start:end] == seg for seg, start, end in signed)
+    assert [end for _, _, end in signed] == [end for _, _, end in plain]
+    for (seg, start, _), (_, old, _) in zip(signed, plain, strict=True):
+        assert start in (old, old - 1) and (start == old or seg[0] in "-\u2212")

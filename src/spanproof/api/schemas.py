@@ -49,7 +49,7 @@ class VerifyRequest(BaseModel):
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v18 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v19 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
@@ -57,7 +57,8 @@ class VerifyRequest(BaseModel):
             "where the claim keeps only another, or a figure's bound, v17 also a figure written "
             "another way, '.001', '2·9', '671 945', a contraction, 'doesn't', or a British "
             "spelling, 'haemorrhage', or an abbreviation another passage defines, v18 also a "
-            "word written together, with a hyphen or apart, 'nonsmall'), v7 gates "
+            "word written together, with a hyphen or apart, 'nonsmall', v19 also a sign, "
+            "'−1.5', 'CD4+'), v7 gates "
             "windows that "
             "state no "
             "finding)."

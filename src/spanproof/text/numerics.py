@@ -27,6 +27,8 @@ MONTHS: dict[str, int] = {
 }
 
 _SPLIT = re.compile(r"[-/:]")
+_MINUS = frozenset("-\u2212")
+_DIGIT_OR_DOT = frozenset("0123456789.")
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NUMBER_UNIT = re.compile(r"([0-9]+(?:\.[0-9]+)?)[^\W\d_]+")
 _DIGIT_GROUP_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
@@ -81,8 +83,11 @@ def numerics(
             continue
         if not any(ch.isdigit() for ch in token):
             continue
-        for part in _SPLIT.split(token):
-            atom = canonical_number(part)
+        # A figure with its minus sign ("−1.5"): one token only where the segmentation keeps
+        # the sign (score models from v19); word segmentation never starts a token with one.
+        sign = "-" if token[:1] in _MINUS and token[1:2] in _DIGIT_OR_DOT else ""
+        for n, part in enumerate(_SPLIT.split(token[len(sign) :])):
+            atom = canonical_number(sign + part if n == 0 else part)
             if atom is not None:
                 out.append(atom)
             elif number_parts and (unit := _NUMBER_UNIT.fullmatch(part)):
@@ -100,6 +105,14 @@ def _month_in_date(seq: list[str], i: int) -> bool:
     if seq[i] == "may":
         return _has_digit(seq, i + 1)
     return _has_digit(seq, i - 1) or _has_digit(seq, i + 1)
+
+
+def with_magnitudes(atoms: Iterable[str]) -> set[str]:
+    """``atoms`` and the magnitude of each negative one: what a span's figures cover under score
+    models from v19, where a figure keeps its minus sign. A claim's "fell by 2.3 mmHg" states
+    the span's "−2.3 mmHg" in words; its "−2.3" is still no "2.3" (a sign the span lacks)."""
+    found = set(atoms)
+    return found | {a[1:] for a in found if a.startswith("-")}
 
 
 def numeric_gate_trips(claim_numerics: Iterable[str], span_numerics: Iterable[str]) -> bool:

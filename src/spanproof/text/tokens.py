@@ -68,17 +68,35 @@ _GROUP_SPACES = frozenset(" \u00a0\u2009\u202f")
 _BEFORE_GROUPS = _BEFORE_LEADING_DOT - {","}
 
 
+#: A minus sign: the hyphen-minus and the mathematical minus (U+2212), one sign (v19).
+MINUS = frozenset("-\u2212")
+
+
 def _digits(segment: str) -> bool:
     return segment.isascii() and segment.isdigit()
 
 
-def number_segments(text: str) -> list[tuple[str, int, int]]:
+def _signed(text: str, lead: int) -> int:
+    """Where a figure that begins at ``lead`` begins with its minus sign (v19): one character
+    earlier when a minus stands there after what may stand before a figure, else ``lead``."""
+    if (
+        lead >= 1
+        and text[lead - 1] in MINUS
+        and (lead == 1 or text[lead - 2] in _BEFORE_LEADING_DOT)
+    ):
+        return lead - 1
+    return lead
+
+
+def number_segments(text: str, signs: bool = False) -> list[tuple[str, int, int]]:
     """:func:`segments`, with a figure that word segmentation splits kept as one segment
     (score models from v17): a decimal without its leading zero (".001"), a decimal point
     written as a middle dot ("2·9", the Lancet's style) and thousands grouped by spaces
     ("671 945", "10\u2009000"). :func:`spanproof.text.numerics.canonical_number` reads each as
     the number it writes, so "P < .001" and "P < 0.001", "2·9" and "2.9", "671 945" and
-    "671,945" are one figure.
+    "671,945" are one figure. ``signs`` (score models from v19): a figure keeps the minus sign
+    before it ("−1.5", "(-0.3"), where what stands before the sign may stand before a figure
+    (not a letter, a digit or a closing bracket: "IL-6" and "5-10" hold no negative figure).
     """
     plain = segments(text)
     out: list[tuple[str, int, int]] = []
@@ -86,15 +104,18 @@ def number_segments(text: str) -> list[tuple[str, int, int]]:
     while i < len(plain):
         seg, start, end = plain[i]
         if not _digits(seg):
-            out.append((seg, start, end))
+            if signs and seg[:1].isdigit():  # "1.5", "1,000"
+                start = _signed(text, start)
+            out.append((text[start:end], start, end))
             i += 1
             continue
+        lead = start
         if (
             start >= 1
             and text[start - 1] == "."
             and (start == 1 or text[start - 2] in _BEFORE_LEADING_DOT)
         ):
-            start -= 1  # ".001"
+            start = lead = start - 1  # ".001"
         j = i + 1
         after = plain[j] if j < len(plain) else None
         if after and after[1] == end + 1 and text[end] == "\u00b7" and _digits(after[0]):
@@ -114,22 +135,32 @@ def number_segments(text: str) -> list[tuple[str, int, int]]:
             ):
                 end = plain[j][2]  # "671 945"
                 j += 1
+        if signs:
+            start = _signed(text, lead)
         out.append((text[start:end], start, end))
         i = j
     return out
 
 
-def tokenize(text: str, number_formats: bool = False) -> list[Token]:
+def tokenize(text: str, number_formats: bool = False, signs: bool = False) -> list[Token]:
     """Tokens of ``text`` with offsets into ``nfc(text)``; ``number_formats``: figures as
-    :func:`number_segments` keeps them (score models from v17)."""
+    :func:`number_segments` keeps them (score models from v17), ``signs``: with their minus
+    signs (v19)."""
     normal = nfc(text)
-    found = number_segments(normal) if number_formats else segments(normal)
-    return [Token(lower_chars(seg), start, end) for seg, start, end in found]
+    found = number_segments(normal, signs) if number_formats else segments(normal)
+    return [Token(_signed_text(seg), start, end) for seg, start, end in found]
 
 
-def token_texts(text: str, number_formats: bool = False) -> list[str]:
-    """Just the token strings of ``text`` (the lexical score's input); ``number_formats`` as
-    for :func:`tokenize`."""
+def token_texts(text: str, number_formats: bool = False, signs: bool = False) -> list[str]:
+    """Just the token strings of ``text`` (the lexical score's input); ``number_formats`` and
+    ``signs`` as for :func:`tokenize`."""
     normal = nfc(text)
-    found = number_segments(normal) if number_formats else segments(normal)
-    return [lower_chars(seg) for seg, _, _ in found]
+    found = number_segments(normal, signs) if number_formats else segments(normal)
+    return [_signed_text(seg) for seg, _, _ in found]
+
+
+def _signed_text(segment: str) -> str:
+    """A segment's token text: lowercase, and a figure's math minus (U+2212) written "-", so
+    "−1.5" and "-1.5" are one token (only :func:`number_segments` with ``signs`` keeps one)."""
+    low = lower_chars(segment)
+    return "-" + low[1:] if low[:1] == "\u2212" else low

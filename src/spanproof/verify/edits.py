@@ -55,7 +55,7 @@ from spanproof.text.numerics import canonical_number
 from spanproof.text.sentences import split_sentences
 from spanproof.text.spelling import american
 from spanproof.text.stems import stem
-from spanproof.text.tokens import Token, nfc, tokenize
+from spanproof.text.tokens import MINUS, Token, nfc, tokenize
 from spanproof.verify.features import STOP_WORDS
 from spanproof.verify.gates import OPPOSITE, direction_of, entity_shape, is_negation
 
@@ -344,6 +344,9 @@ class Text:
     sentences: int = 1
     #: Per token: a number's unit (a name of :data:`UNITS`, :data:`COUNT`, or None), else None.
     units: tuple[str | None, ...] = ()
+    #: Per token (v19): the sign written right after a name ("+" of "CD4+", "-/-" of
+    #: "Apoe−/−"), else "" (:func:`marker_of`); empty when the text was read without signs.
+    markers: tuple[str, ...] = ()
 
     def span(self, first: int, last: int) -> tuple[int, int]:
         """Character range from token ``first`` to token ``last`` (inclusive)."""
@@ -361,13 +364,16 @@ def _is_content(token: Token, text: str, first: bool) -> bool:
     return entity_shape(text[token.start : token.end], first) is not None
 
 
-def prepare_text(text: str, number_formats: bool = False, spellings: bool = False) -> Text:
+def prepare_text(
+    text: str, number_formats: bool = False, spellings: bool = False, signs: bool = False
+) -> Text:
     """``text`` tokenised for the alignment; ``number_formats``: a figure in another format is
     one token (score models from v17, :func:`spanproof.text.tokens.number_segments`);
     ``spellings``: a word's key is its American spelling, a Greek letter its name (v17,
-    :func:`spanproof.text.spelling.american`)."""
+    :func:`spanproof.text.spelling.american`); ``signs``: a figure keeps its minus sign and a
+    name the sign written after it (v19, :func:`marker_of`)."""
     normal = nfc(text)
-    tokens = tuple(tokenize(normal, number_formats))
+    tokens = tuple(tokenize(normal, number_formats, signs))
     starts = {s.start for s in split_sentences(normal)}
     keys = tuple(_key(american(t.text) if spellings else t.text) for t in tokens)
     content = tuple(_is_content(t, normal, t.start in starts) for t in tokens)
@@ -382,6 +388,32 @@ def prepare_text(text: str, number_formats: bool = False, spellings: bool = Fals
             unit_of(normal, tokens, content, k) if key.startswith("#") else None
             for k, key in enumerate(keys)
         ),
+        tuple(marker_of(normal, t) for t in tokens) if signs else (),
+    )
+
+
+#: v19: a sign written right after a name: a genotype's "+/+", "−/−" or "+/−", a "+" or "−"
+#: not before a digit ("CD4+", "CD4−CD8−"), a hyphen-minus only before a space, a mark or the
+#: end ("CD4- T cells", "ER-)"): before a letter or a digit it joins a compound ("CD4-positive",
+#: "IL-6").
+_MARKER = re.compile(r"[+\-\u2212]/[+\-\u2212]|[+\u2212](?!\d)|-(?![^\W_])")
+
+
+def marker_of(text: str, token: Token) -> str:
+    """The sign written right after ``token`` in ``text`` ("+", "-", "+/+", "-/-", "+/-"; the
+    minus U+2212 read as "-"), or "" — none after a figure, whose "+" is a bound ("10+
+    years") (v19)."""
+    if token.text[:1].isdigit() or token.text[:1] in MINUS or token.text[:1] == ".":
+        return ""
+    found = _MARKER.match(text, token.end)
+    return found.group().replace("\u2212", "-") if found else ""
+
+
+def _markers_differ(c: Text, w: Text, quoted: range) -> bool:
+    """Whether a claim whose tokens quote ``w``'s at ``quoted`` writes another sign after a
+    name that has one on both sides ("CD4−" against "CD4+"; v19)."""
+    return any(
+        c.markers[i] and w.markers[j] and c.markers[i] != w.markers[j] for i, j in enumerate(quoted)
     )
 
 
@@ -902,10 +934,12 @@ def prepare_evidence(
     number_formats: bool = False,
     spellings: bool = False,
     shared: Sequence[Abbreviation] = (),
+    signs: bool = False,
 ) -> EvidenceText:
     """``text`` prepared for the edit check; ``shared``: abbreviations other spans of its source
-    define (score model v17), read as if the span defined them too."""
-    body = prepare_text(text, number_formats, spellings)
+    define (score model v17), read as if the span defined them too; ``signs`` as for
+    :func:`prepare_text` (v19)."""
+    body = prepare_text(text, number_formats, spellings, signs)
     own = abbreviation_keys(body.text, body.tokens, spellings)
     ranges: list[tuple[int, int]] = []
     index = 0
@@ -1039,6 +1073,7 @@ def align_edits(
     contractions: bool = False,
     abbreviated: bool = False,
     compounds: bool = False,
+    signs: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1110,6 +1145,10 @@ def align_edits(
         compounds: words written together, with a hyphen or apart are the same words
             ("nonsmall" / "non-small", "overexpression" / "over-expression", "health care" /
             "healthcare"; :func:`written_together`) (score model v18).
+        signs: a name written with another sign after it than the window's ("CD4−" against
+            "CD4+", "Apoe+/+" against "Apoe−/−") is ``unsupported: different sign``; read on
+            texts prepared with ``signs`` (score model v19; a figure's minus sign is part of
+            the figure there: "1.5" against "−1.5" is another number).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1120,8 +1159,10 @@ def align_edits(
     if c.joined in ev.body.joined:  # the claim quotes the span word for word
         first = ev.body.joined[: ev.body.joined.index(c.joined)].count("\x1f")
         quoted = range(first, first + len(c.tokens))
-        if not (units and _units_differ(c, ev.body, quoted)) and not (
-            bounds and _signs_differ(c, ev.body, quoted)
+        if (
+            not (units and _units_differ(c, ev.body, quoted))
+            and not (bounds and _signs_differ(c, ev.body, quoted))
+            and not (signs and _markers_differ(c, ev.body, quoted))
         ):
             edges = _edge_edits(
                 c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions,
@@ -1141,7 +1182,7 @@ def align_edits(
     builder = _Builder(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
-        compounds,
+        compounds, signs,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1412,6 +1453,7 @@ class _Builder:
         contractions: bool = False,
         abbreviated: bool = False,
         compounds: bool = False,
+        signs: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1430,6 +1472,7 @@ class _Builder:
         self.contractions = contractions
         self.abbreviated = abbreviated
         self.compounds = compounds
+        self.signs = signs
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -1666,6 +1709,15 @@ class _Builder:
             window = (min(sign, self.w.tokens[j].start), self.w.tokens[j].end)
             self.pending.append(Pending("substitution", self.c.span(i, i), window, why))
             return
+        if self.signs and self.c.markers[i] and self.w.markers[j]:
+            ours, theirs = self.c.markers[i], self.w.markers[j]
+            if ours != theirs:
+                claim = self.c.tokens[i].start, self.c.tokens[i].end + len(ours)
+                window = self.w.tokens[j].start, self.w.tokens[j].end + len(theirs)
+                self.pending.append(
+                    Pending("substitution", claim, window, "unsupported: different sign")
+                )
+                return
         if self.c.tokens[i].text == self.w.tokens[j].text:
             return
         why = "number format" if self.c.keys[i].startswith("#") else "morphology"

@@ -27,7 +27,7 @@ from spanproof.core.models import (
     Verdict,
 )
 from spanproof.text.citations import blank_citations
-from spanproof.text.numerics import numerics
+from spanproof.text.numerics import numerics, with_magnitudes
 from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.text.spelling import american, greek_named
 from spanproof.text.stems import stems
@@ -168,6 +168,13 @@ class ScoreModel:
     #: check read "nonsmall" against "non-small" as an opposite term and "lifespan" against
     #: "life-span" as a phrase of another meaning (cosine 0.82).
     edit_compounds: bool = False
+    #: v19: a figure keeps its minus sign ("−1.5", "(-0.3"), for the lexical score, the numeric
+    #: gate and the edit check (:func:`spanproof.text.tokens.number_segments`, ``signs``), and
+    #: the edit check reads the sign written after a name ("CD4+" against "CD4−", "Apoe−/−"
+    #: against "Apoe+/+": :func:`spanproof.verify.edits.marker_of`); False before v19: word
+    #: segmentation drops both, so "1.5" quoted "−1.5" and "CD4− T cells" quoted "CD4+ T
+    #: cells" word for word.
+    signs: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -272,10 +279,15 @@ V17 = replace(
 #: "nonsmall cell lung cancer" is "non-small cell lung cancer", "postoperative" is
 #: "post-operative", "health care" is "healthcare" ("CD4+" is still no "CD4-", nor "5-10" "510").
 V18 = replace(V17, name="v18", edit_compounds=True)
+#: v18 that reads a sign: a figure's minus ("1.5" is not "−1.5") and the sign written after a
+#: name ("CD4− T cells" is not "CD4+ T cells", "Apoe+/+ mice" not "Apoe−/− mice").
+V19 = replace(V18, name="v19", signs=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
-    for m in (V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18)
-}
+    for m in (
+        V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19,
+    )
+}  # fmt: skip
 DEFAULT_SCORE_MODEL = "v2"
 
 
@@ -370,6 +382,7 @@ class Plan:
                 self.model.number_formats,
                 self.model.spellings,
                 self._shared_abbreviations(span) if self.model.edit_shared_abbreviations else (),
+                self.model.signs,
             )
         return found
 
@@ -406,7 +419,9 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
     # Under v17 a figure in another format is one token for the lexical score, the numeric gate
     # and the edit check's bound (:func:`~spanproof.verify.edits.may_copy`); the entity view
     # reads the plain word segmentation.
-    token_lists = [token_texts(s.text, number_formats=model.number_formats) for s in spans]
+    token_lists = [
+        token_texts(s.text, number_formats=model.number_formats, signs=model.signs) for s in spans
+    ]
     lexical_lists = [lexical_terms(t, model) for t in token_lists]
     idf = PlanIdf(lexical_lists)
     prepared = []
@@ -438,19 +453,22 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 index=i,
                 span=span,
                 counts=Counter(lexical),
-                numerics=frozenset(
-                    numerics(
-                        tokens,
-                        months_need_digits=model.months_need_digits,
-                        number_parts=model.number_parts,
-                    )
-                ),
+                numerics=_span_numerics(tokens, model),
                 entity=_entity_view(text, tokens, segmented, model) if model.entity_gate else None,
                 sentences=sentences,
                 finding_sentences=findings,
             )
         )
     return Plan(tuple(prepared), idf, model)
+
+
+def _span_numerics(tokens: list[str], model: ScoreModel) -> frozenset[str]:
+    """The numeric atoms a span covers; under v19 each negative figure also covers its
+    magnitude (:func:`~spanproof.text.numerics.with_magnitudes`)."""
+    found = numerics(
+        tokens, months_need_digits=model.months_need_digits, number_parts=model.number_parts
+    )
+    return frozenset(with_magnitudes(found) if model.signs else found)
 
 
 def _entity_view(
@@ -479,7 +497,7 @@ def claim_words(claim: Claim, model: ScoreModel) -> str:
 def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
     model = plan.model
     words = claim_words(claim, model)
-    tokens = token_texts(words, number_formats=model.number_formats)
+    tokens = token_texts(words, number_formats=model.number_formats, signs=model.signs)
     view = _entity_view(nfc(words), tokens, None, model) if model.entity_gate else None
     return PreparedClaim(
         claim=claim,
@@ -669,7 +687,10 @@ def edit_alignments(
     if not plan.model.edit_check or not plan.truth_indices:
         return {}
     text = prepare_text(
-        claim_words(claim, plan.model), plan.model.number_formats, plan.model.spellings
+        claim_words(claim, plan.model),
+        plan.model.number_formats,
+        plan.model.spellings,
+        plan.model.signs,
     )
     out: dict[int, Alignment] = {}
     for i in select_candidates(cosines, resolve_markers(claim.cited_markers, plan), plan):
@@ -699,6 +720,7 @@ def edit_alignments(
             contractions=plan.model.edit_contractions,
             abbreviated=plan.model.edit_shared_abbreviations,
             compounds=plan.model.edit_compounds,
+            signs=plan.model.signs,
         )
         if alignment.near_copy:
             out[i] = alignment
