@@ -540,6 +540,7 @@ REALISTIC_GOALS = {
     "dropped_restriction": "≥ 90% not supported (as scope change)",
     "dropped_bound": "100% not supported (as number swap)",
     "decimal_shift": "100% not supported (as number swap)",
+    "sign_flip": "100% not supported (as number swap)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -595,7 +596,9 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "subgroup dropped ('Among smokers, X reduced Y' → 'X reduced Y'), and in "
         "`dropped_bound` what bounds a figure dropped ('in over 50% of patients' → 'in 50% "
         "of patients'), and in `decimal_shift` a decimal written without its leading zero "
-        "given one zero more or fewer ('P < .001' → 'P < .01')), or "
+        "given one zero more or fewer ('P < .001' → 'P < .01'), and in `sign_flip` a "
+        "figure's minus sign dropped or a name's sign flipped ('−2.3 mmHg' → '2.3 mmHg', "
+        "'CD4+' → 'CD4−')), or "
         "faithfully shortened or, in `reordered`, reworded by writing a noun's 'of' phrase as "
         "a compound ('expression of IL-6' → 'IL-6 expression') or, in `number_format`, by "
         "writing one figure in the common format ('P < .001' → 'P < 0.001', '2·9' → '2.9', "

@@ -35,6 +35,7 @@ from spanproof.evaluation.rewrite import (
     drop_restriction,
     first_clause,
     flip_polarity,
+    flip_sign,
     invert_modifier,
     lift_from_frame,
     mix_up_number,
@@ -811,6 +812,19 @@ def test_recompound_writes_one_hyphened_word_as_one_word_where_the_corpus_does()
         recompound("IL-6 and K-ras were measured in all of the samples we studied.", attested)
         is None
     )
+
+
+def test_flip_sign_drops_a_figure_s_minus_or_flips_a_name_s_sign() -> None:
+    dropped = flip_sign("Systolic pressure changed by \u22122.3 mmHg in the walking group.")
+    assert dropped is not None and dropped.detail == "\u22122.3 -> 2.3"
+    assert dropped.claim == "Systolic pressure changed by 2.3 mmHg in the walking group."
+    marker = flip_sign("CD4+ T cells were depleted in the lymph nodes of infected macaques.")
+    assert marker is not None and marker.claim.startswith("CD4- T cells")
+    genotype = flip_sign("Lesions were larger in Apoe\u2212/\u2212 mice fed a western diet.")
+    assert genotype is not None and "Apoe+/+ mice" in genotype.claim
+    # no sign: a hyphen in a name or a range, a figure's "+" (a bound)
+    assert flip_sign("IL-6 levels rose in 5-10% of the patients aged over 60 years.") is None
+    assert flip_sign("Patients treated for 10+ years had fewer relapses than the others.") is None
 
 
 def test_shift_decimal_misreports_a_decimal_without_its_leading_zero_tenfold() -> None:

@@ -60,6 +60,9 @@ Negative kinds (the claim is not supported by the window):
 * ``decimal_shift``: a decimal written without its leading zero given one zero more or fewer in
   the same style ("P < .001" → "P < .01", ".04" → ".004"): a P value or a coefficient
   misreported tenfold, which word segmentation reads as the same whole number ("001", "01").
+* ``sign_flip``: a figure copied without its minus sign ("−2.3 mmHg" → "2.3 mmHg", "r = −0.45"
+  → "r = 0.45") or a name's sign flipped ("CD4+ T cells" → "CD4− T cells", "Apoe−/− mice" →
+  "Apoe+/+ mice"): word segmentation drops both signs.
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -132,6 +135,7 @@ from spanproof.evaluation.rewrite import (
     drop_restriction,
     first_clause,
     flip_polarity,
+    flip_sign,
     invert_modifier,
     lift_from_frame,
     mix_up_number,
@@ -189,6 +193,7 @@ KINDS = (
     "dropped_restriction",
     "dropped_bound",
     "decimal_shift",
+    "sign_flip",
     "verbatim",
     "first_clause",
     "compression",
@@ -203,8 +208,8 @@ SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradi
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:24], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[24:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:25], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[25:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -461,6 +466,7 @@ def _edits(
         ("dropped_restriction", drop_restriction(sentence, key)),
         ("dropped_bound", drop_bound(sentence, key)),
         ("decimal_shift", shift_decimal(sentence, key)),
+        ("sign_flip", flip_sign(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),

@@ -890,6 +890,49 @@ def shift_decimal(sentence: str, key: str = "") -> Edit | None:
     return _pick_claim(options, key, sentence, "shift")
 
 
+#: A minus sign before a figure, where a figure may stand: at the start, after a space, a
+#: bracket, a comparison or a list mark ("−1.5", "(-0.3", "r = -0.45"); not "IL-6" or "5-10".
+_NEGATIVE_FIGURE = re.compile(r"(?:^|(?<=[\s(\[=:;,<>\u2264\u2265]))[\-\u2212](?=\.?\d)")
+#: A sign written right after a name: a genotype's "−/−", "+/+" or "+/−", or a "+" or "−" (a
+#: hyphen-minus only before a space or a closing mark: "CD4- T cells"), then no letter or digit.
+_NAME_SIGN = re.compile(
+    r"(?<=[A-Za-z0-9])(?:[+\-\u2212]/[+\-\u2212]|[+\u2212](?![\w])|-(?=[\s,;:)\]]))"
+)
+_FLIPPED = {"+": "-", "-": "+"}
+
+
+def flip_sign(sentence: str, key: str = "") -> Edit | None:
+    """A detail changed: a figure copied without its minus sign ("a change of −2.3 mmHg" → "a
+    change of 2.3 mmHg", "r = −0.45" → "r = 0.45"), or a name's sign flipped ("CD4+ T cells" →
+    "CD4− T cells", "Apoe−/− mice" → "Apoe+/+ mice"): the opposite effect, marker or genotype,
+    which word segmentation does not see (it drops both signs)."""
+    minus = "\u2212" if "\u2212" in sentence else "-"
+    options = []
+    for m in _NEGATIVE_FIGURE.finditer(sentence):
+        if _in_citation(sentence, m.start()):
+            continue
+        figure = re.match(r"[\-\u2212][\d.,]*\d", sentence[m.start() :])
+        if figure is not None:
+            shown = figure.group()
+            options.append((sentence[: m.start()] + sentence[m.end() :], f"{shown} -> {shown[1:]}"))
+    for m in _NAME_SIGN.finditer(sentence):
+        word = re.search(r"[\w]+$", sentence[: m.start()])
+        if word is None or word.group().isdigit() or _in_citation(sentence, m.start()):
+            continue  # "10+ years" is a bound
+        signs = m.group().replace("\u2212", "-")
+        flipped = "/".join(_FLIPPED[ch] for ch in signs.split("/"))
+        if signs == "+/-":
+            flipped = "+/+"
+        new = flipped.replace("-", minus)
+        options.append(
+            (
+                sentence[: m.start()] + new + sentence[m.end() :],
+                f"{word.group()}{m.group()} -> {word.group()}{new}",
+            )
+        )
+    return _pick_claim(options, key, sentence, "sign")
+
+
 #: A verb and "not" that a contraction writes as one word ("did not" → "didn't"), and "cannot".
 _CONTRACTIBLE = re.compile(
     r"\b(is|are|was|were|do|does|did|has|have|had|could|would|should|need) not\b|\b(can)not\b"
