@@ -99,7 +99,8 @@ class VerifySettings(BaseModel):
             "abbreviation another passage of the source defines is defined; v18 is v17 that "
             "reads a word written together, with a hyphen or apart as one word: 'nonsmall' is "
             "'non-small', 'health care' is 'healthcare'; v19 is v18 that reads a sign: '1.5' "
-            "is no '−1.5', 'CD4− T cells' no 'CD4+ T cells')."
+            "is no '−1.5', 'CD4− T cells' no 'CD4+ T cells', and a fold or a bound written "
+            "another way: 'twofold' is '2-fold', '65 years or older' is '≥65 years')."
         ),
     )
     escalation_band: float | None = Field(

@@ -118,7 +118,8 @@ class Verifier:
             "hemorrhage", and an abbreviation another span of the source defines as defined),
             ``"v18"`` (v17 that reads "nonsmall" as "non-small" and "health care" as
             "healthcare"), ``"v19"`` (v18 that reads a figure's minus sign and the sign after
-            a name: "1.5" is no "−1.5", "CD4−" no "CD4+"), or a ScoreModel.
+            a name: "1.5" is no "−1.5", "CD4−" no "CD4+"; "twofold" as "2-fold" and "65 years
+            or older" as "≥65 years"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

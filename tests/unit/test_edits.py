@@ -2384,6 +2384,9 @@ def test_v18_still_reads_another_word_in_a_word_written_another_way(
         ("5 10", "510", False),
         ("IL-6", "IL-8", False),
         ("non-small", "small", False),
+        ("twofold", "2-fold", True),
+        ("two-fold", "twofold", True),
+        ("threefold", "2-fold", False),
     ],
 )
 def test_written_together_leaves_out_only_what_joins_two_letters(
@@ -2496,7 +2499,9 @@ def test_marker_of_reads_the_sign_written_right_after_a_name(
 
 def test_v19_is_v18_with_signs_and_changes_nothing_else_here() -> None:
     assert SCORE_MODELS["v19"] is V19 and V19.signs and not V18.signs
-    assert replace(V19, name="v18", signs=False) == V18
+    assert V19.fold_words and V19.edit_postposed_bounds and not V18.edit_postposed_bounds
+    plain = replace(V19, name="v18", signs=False, fold_words=False, edit_postposed_bounds=False)
+    assert plain == V18
     v18, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V18)
     v19, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V19)
     assert status == "verified"
@@ -2507,3 +2512,104 @@ def test_v19_is_v18_with_signs_and_changes_nothing_else_here() -> None:
         "Regulatory CD4- T cells suppressed the response in the 2019 trial.",
         "Regulatory CD4+ T cells suppressed the response in the 2019 trial.",
     )
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "before", "after"),
+    [
+        # the same bound written after the figure, as a sign or in words before it
+        (
+            "Falls were common in patients aged 65 years or older in the cohort.",
+            "Falls were common in patients aged \u226565 years in the cohort.",
+            "unsupported: bound dropped",
+            "allowed: same bound",
+        ),
+        (
+            "Falls were common in patients aged over 65 years in the cohort.",
+            "Falls were common in patients aged 65 years or older in the cohort.",
+            "unsupported: not in the evidence",
+            "allowed: same bound",
+        ),
+        (
+            "Women who took 5 or more tablets a day had fewer fractures.",
+            "Women who took at least 5 tablets a day had fewer fractures.",
+            "unsupported: bound dropped",
+            "allowed: same bound",
+        ),
+        (
+            "The trial enrolled outpatients with an ejection fraction of \u226435%.",
+            "The trial enrolled outpatients with an ejection fraction of 35% or less.",
+            "unsupported: different bound",
+            None,
+        ),
+    ],
+    ids=["sign", "words-before", "at-least", "sign-at-the-quote-s-end"],
+)
+def test_v19_reads_a_bound_written_after_its_figure_as_the_same_bound(
+    claim: str, evidence: str, before: str, after: str | None
+) -> None:
+    old = mixed(claim, evidence, mixups=True, bounds=True, contractions=True, compounds=True)
+    assert before in [e.judgement for e in old.edits], judgements(old)
+    assert _verdict(V18, claim, evidence) is Verdict.UNSUPPORTED
+    new, _ = score_all([Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), V19)
+    assert new[0].verdict is Verdict.SUPPORTED, new[0].edits
+    if after is not None:
+        assert after in [e.judgement for e in new[0].edits]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "judgement"),
+    [
+        (
+            "Falls were common in patients aged 65 years in the cohort.",
+            "Falls were common in patients aged 65 years or older in the cohort.",
+            "unsupported: bound dropped",
+        ),
+        (
+            "Women who took 5 tablets a day had fewer fractures than the others.",
+            "Women who took 5 or more tablets a day had fewer fractures than the others.",
+            "unsupported: bound dropped",
+        ),
+        (
+            "Falls were common in patients aged 65 years or older in the cohort.",
+            "Falls were common in patients aged <65 years in the cohort.",
+            "unsupported: different bound",
+        ),
+        (
+            "The trial enrolled outpatients with an ejection fraction of 35%.",
+            "The trial enrolled outpatients with an ejection fraction of 35% or less.",
+            "unsupported: bound dropped",
+        ),
+        (
+            "Eligible patients were aged 18 years and had advanced melanoma.",
+            "Eligible patients were aged 18 years and older and had advanced melanoma.",
+            "unsupported: bound dropped",
+        ),
+    ],
+    ids=["dropped", "dropped-before-a-noun", "other-side", "at-the-quote-s-end", "and-older"],
+)
+def test_v19_refuses_a_bound_written_after_its_figure_dropped_or_turned(
+    claim: str, evidence: str, judgement: str
+) -> None:
+    verdicts, _ = score_all(
+        [Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), V19
+    )
+    assert verdicts[0].verdict is Verdict.UNSUPPORTED
+    assert judgement in [e.judgement for e in verdicts[0].edits], verdicts[0].edits
+
+
+def test_v19_leaves_a_figure_and_another_figure_alone() -> None:
+    text = "Falls were common in patients aged 65 and 70 years in the large cohort."
+    assert _verdict(V19, text, text) is Verdict.SUPPORTED
+    claim = "Falls were common in patients aged 65 years in the large cohort."
+    assert _verdict(V19, claim, text) is _verdict(V18, claim, text)
+
+
+def test_v19_reads_a_fold_in_words_as_its_figure() -> None:
+    evidence = "Expression rose twofold in the treated cells after stimulation."
+    claim = "Expression rose 2-fold in the treated cells after stimulation."
+    assert _verdict(V18, claim, evidence) is Verdict.UNSUPPORTED  # the numeric gate: 2 absent
+    assert _verdict(V19, claim, evidence) is Verdict.SUPPORTED
+    other = "Expression rose threefold in the treated cells after stimulation."
+    verdicts, _ = score_all([Claim("c1", other)], [EvidenceSpan("S1", claim)], FakeEmbedder(), V19)
+    assert verdicts[0].verdict is Verdict.UNSUPPORTED and verdicts[0].numeric_gated

@@ -210,3 +210,10 @@ def test_a_span_s_negative_figure_covers_its_magnitude_not_the_reverse() -> None
     assert span == {"-2.3", "2.3", "5.0"}
     assert not numeric_gate_trips(["2.3"], span)  # "fell by 2.3 mmHg" against "−2.3 mmHg"
     assert numeric_gate_trips(["-5.0"], span)  # a sign the span lacks
+
+
+def test_fold_words_read_a_number_word_joined_to_fold_as_its_figure() -> None:
+    tokens = token_texts("a twofold rise, a tenfold fall and a 3-fold change")
+    assert numerics(tokens, fold_words=True) == ["2.0", "10.0", "3.0"]
+    assert numerics(tokens) == ["3.0"]
+    assert numerics(token_texts("a manifold and a fold"), fold_words=True) == []

@@ -29,6 +29,11 @@ MONTHS: dict[str, int] = {
 _SPLIT = re.compile(r"[-/:]")
 _MINUS = frozenset("-\u2212")
 _DIGIT_OR_DOT = frozenset("0123456789.")
+#: v19: "twofold" … "tenfold", and the figure each writes.
+_FOLD_WORDS = {
+    f"{word}fold": repr(float(n))
+    for n, word in enumerate("two three four five six seven eight nine ten".split(), start=2)  # noqa: SIM905
+}
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NUMBER_UNIT = re.compile(r"([0-9]+(?:\.[0-9]+)?)[^\W\d_]+")
 _DIGIT_GROUP_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
@@ -58,7 +63,11 @@ def canonical_number(text: str) -> str | None:
 
 
 def numerics(
-    tokens: Iterable[str], *, months_need_digits: bool = False, number_parts: bool = False
+    tokens: Iterable[str],
+    *,
+    months_need_digits: bool = False,
+    number_parts: bool = False,
+    fold_words: bool = False,
 ) -> list[str]:
     """Numeric atoms of lowercase tokens, in order (duplicates kept).
 
@@ -72,6 +81,9 @@ def numerics(
             parse as a number, so "10mg" has no numeric; with this flag a number followed by
             letters counts ("10mg" → 10, "5x" → 5). Identifiers that start with letters
             ("nr5a2", "h1n1") stay out: their digits are names, not quantities.
+        fold_words: score models from v19. A number word joined to "fold" ("twofold",
+            "tenfold") is its figure, as "2-fold" is, so "2-fold" against "twofold" keeps the
+            gate shut and "threefold" against "2-fold" trips it.
     """
     seq = list(tokens)
     out: list[str] = []
@@ -80,6 +92,9 @@ def numerics(
         if month is not None:
             if not months_need_digits or _month_in_date(seq, i):
                 out.append(repr(float(month)))
+            continue
+        if fold_words and (fold := _FOLD_WORDS.get(token)) is not None:
+            out.append(fold)
             continue
         if not any(ch.isdigit() for ch in token):
             continue

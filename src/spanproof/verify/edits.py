@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import pairwise
@@ -596,13 +596,50 @@ def _sign_before(text: Text, k: int) -> str | None:
     return _SIGN_SIDES.get(gap[-1:]) if gap else None
 
 
-def _bound_side(text: Text, k: int) -> str | None:
+def _bound_side(text: Text, k: int, after: bool = False) -> str | None:
     """The side of the bound on number token ``k``, in words (:func:`_bound_before`) or as a
-    sign (:func:`_sign_before`); None when it has none (v16)."""
+    sign (:func:`_sign_before`); None when it has none (v16). ``after``: or written after the
+    figure ("65 years or older", :func:`_bound_after`; v19)."""
     words = _bound_before(text, k)
     if words:
         return _BOUND_SIDES[tuple(text.tokens[j].text for j in words)]
-    return _sign_before(text, k)
+    sign = _sign_before(text, k)
+    if sign is None and after and (written := _bound_after(text, k)):
+        return _AFTER_SIDES[text.tokens[written[-1]].text]
+    return sign
+
+
+#: v19: the last word of a bound written after its figure ("65 years or older", "5 or more",
+#: "10 mg or less") and its side.
+_AFTER_SIDES = {
+    **dict.fromkeys(
+        ("older", "more", "greater", "above", "over", "higher", "longer", "later"), "gt"),
+    **dict.fromkeys(
+        ("younger", "less", "fewer", "below", "under", "lower", "shorter", "earlier"), "lt"),
+}  # fmt: skip
+#: v19: the most words of a unit between a figure and a bound written after it ("65 years or
+#: older", "5 mg per day or more").
+AFTER_UNIT_MAX = 3
+
+
+def _bound_after(text: Text, k: int) -> list[int]:
+    """The two words ("or older", "or more", "and over") of a bound written right after number
+    token ``k``, past at most :data:`AFTER_UNIT_MAX` words of its unit, with nothing but
+    spaces (or a "%") between; else none (v19)."""
+    if not 0 <= k < len(text.tokens) or _detail_kind(text, k) != "number":
+        return []
+    for link in range(k + 1, min(k + 2 + AFTER_UNIT_MAX, len(text.tokens) - 1)):
+        word = text.tokens[link].text
+        if word in ("or", "and"):
+            if text.tokens[link + 1].text not in _AFTER_SIDES:
+                return []
+            gaps = (
+                text.text[text.tokens[m].end : text.tokens[m + 1].start] for m in range(k, link + 1)
+            )
+            return [link, link + 1] if all(g.strip() in ("", "%") for g in gaps) else []
+        if _detail_kind(text, link) == "number":
+            return []
+    return []
 
 
 def _signs_differ(c: Text, w: Text, quoted: range) -> bool:
@@ -752,6 +789,27 @@ def _edge_edits(
     if frame:
         out.append((frame, "unsupported: not asserted by the window"))
     return out
+
+
+def _end_bound_dropped(
+    c: Text, w: Text, last_w: int, claim_at: Callable[[int], int | None]
+) -> list[tuple[list[int], str]]:
+    """The bound written after a figure that a quote ending at window word ``last_w`` leaves
+    off ("… ejection fraction of 35%" quoted from "… of 35% or less"), unless the claim's
+    figure (``claim_at`` gives the claim word at a window word) states a bound of the same side
+    another way ("≤35%") (v19)."""
+    for k in range(last_w, max(-1, last_w - 1 - AFTER_UNIT_MAX), -1):
+        after = _bound_after(w, k)
+        if not after:
+            continue
+        if after[0] <= last_w:
+            return []
+        at = claim_at(k)
+        side = _AFTER_SIDES[w.tokens[after[-1]].text]
+        if at is None or _bound_side(c, at, True) != side:
+            return [(after, "unsupported: bound dropped")]
+        return []
+    return []
 
 
 def _edge_inverter(
@@ -1074,6 +1132,7 @@ def align_edits(
     abbreviated: bool = False,
     compounds: bool = False,
     signs: bool = False,
+    postposed: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1149,6 +1208,9 @@ def align_edits(
             "CD4+", "Apoe+/+" against "Apoe−/−") is ``unsupported: different sign``; read on
             texts prepared with ``signs`` (score model v19; a figure's minus sign is part of
             the figure there: "1.5" against "−1.5" is another number).
+        postposed: with ``bounds``, a bound written after its figure is the figure's bound
+            ("65 years or older" is "≥65 years" and "at least 65 years"; dropping "or older"
+            drops a bound) (score model v19).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1168,6 +1230,8 @@ def align_edits(
                 c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions,
                 local_qualifiers, bounds,
             )  # fmt: skip
+            if bounds and postposed:
+                edges += _end_bound_dropped(c, ev.body, quoted[-1], lambda k: k - first)
             pending = tuple(
                 Pending("deletion", (0, 0) if j[0] < first else (len(c.text), len(c.text)),
                         ev.body.span(j[0], j[-1]), why)
@@ -1182,7 +1246,7 @@ def align_edits(
     builder = _Builder(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
-        compounds, signs,
+        compounds, signs, postposed,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1318,6 +1382,8 @@ _JOINER = re.compile(r"(?<=[^\W_])[\s\-\u2010\u2011]+(?=[^\W_])")
 _HYPHENS = frozenset("-\u2010\u2011")
 #: v18: prefixes that negate the word they are hyphened to ("in-hospital" is no negation).
 _HYPHENED_NEGATIONS = frozenset({"non", "anti"})
+#: v18: a number word before "fold" ("twofold", "three-fold" once joined), written as its figure.
+_FOLD_WORD = re.compile(r"(?<![a-z])(two|three|four|five|six|seven|eight|nine|ten)fold")
 #: Marks around a word that are not part of it; "+" and "-" after "CD4" are.
 _AROUND_WORD = "\"'()[]{}.,;:!?\u201c\u201d\u2018\u2019"
 
@@ -1326,14 +1392,16 @@ def written_together(text: Text, indices: Sequence[int]) -> str:
     """The whole words (between spaces) that hold tokens ``indices``, lowercased, with the
     hyphens and spaces between letters left out: "Non-small", "nonsmall" and "non small" give
     "nonsmall"; "IL-6" and "IL6" give "il6"; "5-10" keeps its hyphen and "CD4+" its sign, so
-    "CD4-" stays another word (score model v18)."""
+    "CD4-" stays another word; a number word before "fold" is its figure: "twofold",
+    "two-fold" and "2-fold" give "2fold" (score model v18)."""
     s = text.text
     start, end = text.span(min(indices), max(indices))
     while start > 0 and not s[start - 1].isspace():
         start -= 1
     while end < len(s) and not s[end].isspace():
         end += 1
-    return _JOINER.sub(_join, s[start:end].strip(_AROUND_WORD).lower())
+    joined = _JOINER.sub(_join, s[start:end].strip(_AROUND_WORD).lower())
+    return _FOLD_WORD.sub(lambda m: str(_NUMBER_WORDS[m.group(1)]) + "fold", joined)
 
 
 def _join(m: re.Match[str]) -> str:
@@ -1454,6 +1522,7 @@ class _Builder:
         abbreviated: bool = False,
         compounds: bool = False,
         signs: bool = False,
+        postposed: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1473,6 +1542,7 @@ class _Builder:
         self.abbreviated = abbreviated
         self.compounds = compounds
         self.signs = signs
+        self.postposed = postposed
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -1537,6 +1607,9 @@ class _Builder:
             self.restrictions, self.local_qualifiers, self.bounds,
         ):  # fmt: skip
             self._add("deletion", [], wj, why)
+        if self.bounds and self.postposed:
+            for wj, why in _end_bound_dropped(self.c, self.w, self.last_w, self._claim_at):
+                self._add("deletion", [], wj, why)
 
     # edits ------------------------------------------------------------------------------------
     def _add(self, op: str, ci: Sequence[int], wj: Sequence[int], judgement: str | None) -> None:
@@ -1730,11 +1803,11 @@ class _Builder:
         theirs, ours = _sign_before(self.w, j), _sign_before(self.c, i)
         if theirs == ours:
             return None
-        if ours is None and _bound_side(self.c, i) == theirs:
+        if ours is None and _bound_side(self.c, i, self.postposed) == theirs:
             return None  # "less than 5%" against "<5%"
-        if theirs is None and _bound_side(self.w, j) == ours:
+        if theirs is None and _bound_side(self.w, j, self.postposed) == ours:
             return None  # "<5%" against "less than 5%"
-        if ours is None and _bound_side(self.c, i) is None:
+        if ours is None and _bound_side(self.c, i, self.postposed) is None:
             return "unsupported: bound dropped"
         return "unsupported: different bound"
 
@@ -1810,12 +1883,33 @@ class _Builder:
     def _bound_dropped(self, wj: list[int]) -> bool:
         """Whether the deleted window words ``wj`` end in the bound of the figure right after
         them, which the claim keeps ("over" of "over 50%"; :func:`_bound_before`; v16)."""
+        if self.postposed and self._bound_after_dropped(wj):
+            return True
         after = wj[-1] + 1
         bound = _bound_before(self.w, after)
         if not bound or after not in self.aligned_w or not set(bound) <= set(wj):
             return False
         at = self._claim_at(after)  # the claim may write the bound as a sign: "<5%"
-        return at is None or _sign_before(self.c, at) != _bound_side(self.w, after)
+        return at is None or self._written_side(at) != _bound_side(self.w, after)
+
+    def _written_side(self, at: int) -> str | None:
+        """The side of claim figure ``at``'s bound where it is no aligned word: a sign, or
+        (v19) words after the figure ("65 years or older")."""
+        if self.postposed and (after := _bound_after(self.c, at)):
+            return _AFTER_SIDES[self.c.tokens[after[-1]].text]
+        return _sign_before(self.c, at)
+
+    def _bound_after_dropped(self, wj: list[int]) -> bool:
+        """Whether the deleted window words ``wj`` hold the bound written after a window figure
+        the claim keeps ("or older" of "65 years or older"), which the claim does not state
+        another way ("≥65 years", "at least 65 years") (v19)."""
+        for k in range(wj[0] - 1, max(-1, wj[0] - 2 - AFTER_UNIT_MAX), -1):
+            bound = _bound_after(self.w, k)
+            if bound and bound[-1] in wj and k in self.aligned_w:
+                at = self._claim_at(k)
+                side = _AFTER_SIDES[self.w.tokens[bound[-1]].text]
+                return at is None or _bound_side(self.c, at, True) != side
+        return False
 
     def _restricted(self, wj: list[int]) -> str | None:
         """What the deleted window words ``wj`` restricted the finding with (v15): a
@@ -1973,7 +2067,9 @@ class _Builder:
             self._add(op, ci, wj, "contradicted: negation added")
             return
         content = [i for i in ci if self.c.content[i]]
-        if self.bounds and self._bound_written_out(ci):
+        if self.bounds and (
+            self._bound_written_out(ci) or (self.postposed and self._bound_written_after(ci))
+        ):
             self._add(op, ci, wj, "allowed: same bound")
         elif not content:
             self._add(op, ci, wj, "allowed: function words")
@@ -2004,8 +2100,25 @@ class _Builder:
             bool(words)
             and set(ci) <= set(words)
             and j is not None
-            and _sign_before(self.w, j) == _bound_side(self.c, after)
+            and (
+                _bound_side(self.w, j, self.postposed)
+                if self.postposed
+                else _sign_before(self.w, j)
+            )
+            == _bound_side(self.c, after)
         )
+
+    def _bound_written_after(self, ci: list[int]) -> bool:
+        """Whether inserted claim words ``ci`` are a bound written after a claim figure ("or
+        older" of "65 years or older") whose window figure has a bound of the same side, as a
+        sign, in words before it or after it ("≥65 years", "at least 65 years") (v19)."""
+        for k in range(ci[0] - 1, max(-1, ci[0] - 2 - AFTER_UNIT_MAX), -1):
+            bound = _bound_after(self.c, k)
+            if bound and set(ci) <= set(bound):
+                j = next((b for a, b in self._pairs() if a == k), None)
+                side = _AFTER_SIDES[self.c.tokens[bound[-1]].text]
+                return j is not None and _bound_side(self.w, j, True) == side
+        return False
 
     def _substitution(self, ci: list[int], wj: list[int]) -> None:
         ruled = self._rule(ci, wj)

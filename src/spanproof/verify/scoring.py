@@ -175,6 +175,15 @@ class ScoreModel:
     #: segmentation drops both, so "1.5" quoted "−1.5" and "CD4− T cells" quoted "CD4+ T
     #: cells" word for word.
     signs: bool = False
+    #: v19: a number word joined to "fold" is its figure for the numeric gate ("twofold" is
+    #: "2-fold"; :func:`spanproof.text.numerics.numerics`, ``fold_words``); False before v19:
+    #: "2-fold" against "twofold" tripped the gate.
+    fold_words: bool = False
+    #: v19: with ``edit_bounds``, a bound written after its figure is its bound for the edit
+    #: check ("65 years or older" is "≥65 years"; :func:`spanproof.verify.edits.align_edits`,
+    #: ``postposed``); False before v19: "or older" was words not in the evidence, "≥65" a
+    #: bound dropped.
+    edit_postposed_bounds: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -280,8 +289,10 @@ V17 = replace(
 #: "post-operative", "health care" is "healthcare" ("CD4+" is still no "CD4-", nor "5-10" "510").
 V18 = replace(V17, name="v18", edit_compounds=True)
 #: v18 that reads a sign: a figure's minus ("1.5" is not "−1.5") and the sign written after a
-#: name ("CD4− T cells" is not "CD4+ T cells", "Apoe+/+ mice" not "Apoe−/− mice").
-V19 = replace(V18, name="v19", signs=True)
+#: name ("CD4− T cells" is not "CD4+ T cells", "Apoe+/+ mice" not "Apoe−/− mice"); a number
+#: word joined to "fold" as its figure ("twofold" is "2-fold"), and a bound written after its
+#: figure ("65 years or older" is "≥65 years").
+V19 = replace(V18, name="v19", signs=True, fold_words=True, edit_postposed_bounds=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
@@ -466,7 +477,10 @@ def _span_numerics(tokens: list[str], model: ScoreModel) -> frozenset[str]:
     """The numeric atoms a span covers; under v19 each negative figure also covers its
     magnitude (:func:`~spanproof.text.numerics.with_magnitudes`)."""
     found = numerics(
-        tokens, months_need_digits=model.months_need_digits, number_parts=model.number_parts
+        tokens,
+        months_need_digits=model.months_need_digits,
+        number_parts=model.number_parts,
+        fold_words=model.fold_words,
     )
     return frozenset(with_magnitudes(found) if model.signs else found)
 
@@ -507,6 +521,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
                 tokens,
                 months_need_digits=model.months_need_digits,
                 number_parts=model.number_parts,
+                fold_words=model.fold_words,
             )
         ),
         entity=view,
@@ -721,6 +736,7 @@ def edit_alignments(
             abbreviated=plan.model.edit_shared_abbreviations,
             compounds=plan.model.edit_compounds,
             signs=plan.model.signs,
+            postposed=plan.model.edit_postposed_bounds,
         )
         if alignment.near_copy:
             out[i] = alignment
