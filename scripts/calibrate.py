@@ -541,6 +541,7 @@ REALISTIC_GOALS = {
     "dropped_bound": "100% not supported (as number swap)",
     "decimal_shift": "100% not supported (as number swap)",
     "sign_flip": "100% not supported (as number swap)",
+    "dropped_bound_after": "100% not supported (as number swap)",
     "verbatim": "≥ 99% supported",
     "first_clause": "≥ 99% supported",
     "compression": "≥ 99% supported",
@@ -550,6 +551,8 @@ REALISTIC_GOALS = {
     "contracted": "≥ 99% supported (as compression: the same words)",
     "respelled": "≥ 99% supported (as compression: the same words)",
     "recompounded": "≥ 99% supported (as compression: the same words)",
+    "bound_after": "≥ 99% supported (as compression: the same bound)",
+    "fold_written": "≥ 99% supported (as compression: the same figure)",
 }
 
 
@@ -598,7 +601,8 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "of patients'), and in `decimal_shift` a decimal written without its leading zero "
         "given one zero more or fewer ('P < .001' → 'P < .01'), and in `sign_flip` a "
         "figure's minus sign dropped or a name's sign flipped ('−2.3 mmHg' → '2.3 mmHg', "
-        "'CD4+' → 'CD4−')), or "
+        "'CD4+' → 'CD4−'), and in `dropped_bound_after` a bound written after its figure "
+        "dropped ('aged 65 years or older' → 'aged 65 years')), or "
         "faithfully shortened or, in `reordered`, reworded by writing a noun's 'of' phrase as "
         "a compound ('expression of IL-6' → 'IL-6 expression') or, in `number_format`, by "
         "writing one figure in the common format ('P < .001' → 'P < 0.001', '2·9' → '2.9', "
@@ -606,7 +610,9 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "contraction ('did not differ' → 'didn't differ') or, in `respelled`, by writing a "
         "British spelling the American way or a Greek letter as its name ('haemorrhage' → "
         "'hemorrhage', 'IL-1β' → 'IL-1beta') or, in `recompounded`, by writing a hyphened "
-        "word as one word where the corpus does too ('non-small' → 'nonsmall'), against its "
+        "word as one word where the corpus does too ('non-small' → 'nonsmall') or, in "
+        "`bound_after`, by writing a bound after its figure ('≥65 years' → '65 years or "
+        "older') or, in `fold_written`, a fold in words ('2-fold' → 'twofold'), against its "
         "evidence window "
         "(the sentence and none, one or both neighbours, as one span); `paraphrase` is "
         "SciFact's expert claims against their rationale sentences, and "

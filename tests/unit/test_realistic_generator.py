@@ -31,6 +31,7 @@ from spanproof.evaluation.rewrite import (
     cut_entity_mixup,
     cut_number_mixup,
     drop_bound,
+    drop_bound_after,
     drop_inverter,
     drop_restriction,
     first_clause,
@@ -49,6 +50,8 @@ from spanproof.evaluation.rewrite import (
     swap_quantifier,
     swap_roles,
     swap_unit,
+    write_bound_after,
+    write_fold,
 )
 from spanproof.evaluation.substitution import (
     EntityContexts,
@@ -514,10 +517,14 @@ def test_every_kind_is_built_with_its_label(cases: list[EditCase]) -> None:
     # sentences of the cited abstracts have them), dropped_inverter a head such as "Lack of" at
     # a clause's start (53), unasserted_frame a head such as "no evidence that" or "whether"
     # (80), dropped_restriction a co-intervention, a dose or a lead-in's population (49),
-    # decimal_shift a decimal written without its leading zero (83), every other kind has over
-    # 100.
+    # decimal_shift a decimal written without its leading zero (83), dropped_bound_after a bound
+    # written after its figure (42), bound_after a bound before one as a sign or "at least" (27),
+    # fold_written a whole fold change (11), every other kind has over 100.
     fewest = {
         "decimal_shift": 80,
+        "dropped_bound_after": 40,
+        "bound_after": 25,
+        "fold_written": 10,
         "carried_number": 80,
         "dropped_inverter": 50,
         "unasserted_frame": 80,
@@ -602,7 +609,8 @@ def test_generation_is_deterministic_and_the_limit_is_a_seeded_sample(
 ) -> None:
     assert ROOT is not None
     again = generate(Path(ROOT), limit_per_kind=30)  # a second, independent build
-    assert set(Counter(c.kind for c in again).values()) == {30}
+    full = Counter(c.kind for c in cases)
+    assert Counter(c.kind for c in again) == {k: min(30, full[k]) for k in KINDS}
     assert again == sample(cases, 0, 30)
     order = {c: n for n, c in enumerate(cases)}
     assert [order[c] for c in again] == sorted(order[c] for c in again)
@@ -825,6 +833,31 @@ def test_flip_sign_drops_a_figure_s_minus_or_flips_a_name_s_sign() -> None:
     # no sign: a hyphen in a name or a range, a figure's "+" (a bound)
     assert flip_sign("IL-6 levels rose in 5-10% of the patients aged over 60 years.") is None
     assert flip_sign("Patients treated for 10+ years had fewer relapses than the others.") is None
+
+
+def test_write_bound_after_and_drop_bound_after_move_or_drop_a_figure_s_bound() -> None:
+    aged = write_bound_after("Falls were common in patients aged \u226565 years in the cohort.")
+    assert aged is not None and aged.detail == "\u226565 years -> 65 years or older"
+    least = write_bound_after("Women who took at least 5 tablets a day had fewer fractures.")
+    assert least is not None and "took 5 tablets or more a day" in least.claim
+    # a figure with a decimal middle dot is one figure; "and" is no unit
+    dot = write_bound_after("The association was not significant (p value \u22650\u00b705) here.")
+    assert dot is not None and "(p value 0\u00b705 or more)" in dot.claim
+    dropped = drop_bound_after(
+        "Falls were common in patients aged 65 years or older in the cohort."
+    )
+    assert dropped is not None and dropped.claim.endswith("aged 65 years in the cohort.")
+    assert (
+        drop_bound_after("Falls were common in patients aged 65 to 70 years in the cohort.") is None
+    )
+
+
+def test_write_fold_writes_a_fold_change_in_words() -> None:
+    fold = write_fold("Expression rose 2-fold in the treated cells after stimulation.")
+    assert fold is not None and fold.claim.startswith("Expression rose twofold in")
+    words = write_fold("Expression rose threefold in the treated cells after stimulation.")
+    assert words is not None and words.claim.startswith("Expression rose 3-fold in")
+    assert write_fold("Expression rose 1.5-fold in the treated cells after stimulation.") is None
 
 
 def test_shift_decimal_misreports_a_decimal_without_its_leading_zero_tenfold() -> None:

@@ -63,6 +63,8 @@ Negative kinds (the claim is not supported by the window):
 * ``sign_flip``: a figure copied without its minus sign ("−2.3 mmHg" → "2.3 mmHg", "r = −0.45"
   → "r = 0.45") or a name's sign flipped ("CD4+ T cells" → "CD4− T cells", "Apoe−/− mice" →
   "Apoe+/+ mice"): word segmentation drops both signs.
+* ``dropped_bound_after``: a bound written after its figure dropped ("aged 65 years or older"
+  → "aged 65 years", "5 or more tablets" → "5 tablets").
 * ``role_swap``: the two entities on either side of a directed verb swapped, or the two sides of
   a comparison ("higher in men than in women"); every SciFact abstract is searched, as these are
   rare.
@@ -95,7 +97,10 @@ format: "P < .001" → "P < 0.001", "2·9" → "2.9", "671 945" → "671,945") a
 (one verb and "not" written as a contraction: "did not differ" → "didn't differ") and
 ``respelled`` (one British spelling written the American way, "haemorrhage" → "hemorrhage", or
 a Greek letter as its name, "IL-1β" → "IL-1beta") and ``recompounded`` (one hyphened word
-written as one word where the corpus writes it so too: "non-small" → "nonsmall").
+written as one word where the corpus writes it so too: "non-small" → "nonsmall") and
+``bound_after`` (a figure's bound written after it: "aged ≥65 years" → "aged 65 years or
+older") and ``fold_written`` (a fold change in words: "a 2-fold increase" → "a twofold
+increase").
 
 Every choice is made by a hash of the seed and the text, so the same data and seed always give
 the same list. The split (calibration or held-out) is a hash of the source abstract's id alone.
@@ -131,6 +136,7 @@ from spanproof.evaluation.rewrite import (
     cut_entity_mixup,
     cut_number_mixup,
     drop_bound,
+    drop_bound_after,
     drop_inverter,
     drop_restriction,
     first_clause,
@@ -149,6 +155,8 @@ from spanproof.evaluation.rewrite import (
     swap_quantifier,
     swap_roles,
     swap_unit,
+    write_bound_after,
+    write_fold,
 )
 from spanproof.evaluation.substitution import (
     HEADINGS,
@@ -194,6 +202,7 @@ KINDS = (
     "dropped_bound",
     "decimal_shift",
     "sign_flip",
+    "dropped_bound_after",
     "verbatim",
     "first_clause",
     "compression",
@@ -203,13 +212,15 @@ KINDS = (
     "contracted",
     "respelled",
     "recompounded",
+    "bound_after",
+    "fold_written",
 )
 SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradicted"
 LABELS: dict[str, str] = {
     **dict.fromkeys(KINDS[:5], NOT_SUPPORTED),
     **dict.fromkeys(KINDS[5:7], CONTRADICTED),
-    **dict.fromkeys(KINDS[7:25], NOT_SUPPORTED),
-    **dict.fromkeys(KINDS[25:], SUPPORTED),
+    **dict.fromkeys(KINDS[7:26], NOT_SUPPORTED),
+    **dict.fromkeys(KINDS[26:], SUPPORTED),
 }
 CALIBRATION, HELDOUT = "calibration", "heldout"
 
@@ -467,6 +478,7 @@ def _edits(
         ("dropped_bound", drop_bound(sentence, key)),
         ("decimal_shift", shift_decimal(sentence, key)),
         ("sign_flip", flip_sign(sentence, key)),
+        ("dropped_bound_after", drop_bound_after(sentence, key)),
         polarity or ("negation_flip", None),
         ("verbatim", Edit(sentence, "verbatim")),
         ("first_clause", first_clause(sentence)),
@@ -476,6 +488,8 @@ def _edits(
         ("contracted", contract(sentence, key)),
         ("respelled", respell(sentence, key)),
         ("recompounded", recompound(sentence, corpus.attested, key)),
+        ("bound_after", write_bound_after(sentence, key)),
+        ("fold_written", write_fold(sentence, key)),
     ]
     out = []
     for kind, edit in found:

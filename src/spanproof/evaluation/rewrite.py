@@ -933,6 +933,73 @@ def flip_sign(sentence: str, key: str = "") -> Edit | None:
     return _pick_claim(options, key, sentence, "sign")
 
 
+#: A bound before a figure, as a sign or in words, and the figure with one word of its unit
+#: ("≥65 years", "at least 3 months", "≤5%").
+_BOUND_BEFORE = re.compile(
+    r"(?:(?<![A-Za-z])(?P<gt>\u2265|>=|\u2a7e)|(?P<gtw>\bat least )"
+    r"|(?<![A-Za-z])(?P<lt>\u2264|<=|\u2a7d)|(?P<ltw>\bat most ))\s*"
+    r"(?P<figure>\d+(?:,\d{3})*(?:[.\u00b7]\d+)?)(?P<unit>\s*%|\s+(?!(?:and|or|to|vs)\b)[a-z]+)?"
+    r"(?![\w.\u00b7\-/])"
+)
+#: A bound written after a figure and up to two words of its unit ("65 years or older", "5 or
+#: more").
+_BOUND_AFTER = re.compile(
+    r"(?<=\d)(?:\s*%|(?:\s+[a-z]+){0,2})(?P<bound> (?:or|and) (?:older|more|greater|above|over"
+    r"|higher|younger|less|fewer|below|under|lower))\b"
+)
+_FOLD_DIGITS = re.compile(r"(?<![\w.\u00b7])([2-9]|10)-fold\b")
+_FOLD_NAMES = "two three four five six seven eight nine ten".split()  # noqa: SIM905
+
+
+def write_bound_after(sentence: str, key: str = "") -> Edit | None:
+    """A faithful restatement: a figure's bound written after it ("aged ≥65 years" → "aged 65
+    years or older", "at least 3 months" → "3 months or more", "≤5%" → "5% or less"): the same
+    bound, so a positive."""
+    options = []
+    for m in _BOUND_BEFORE.finditer(sentence):
+        if _in_citation(sentence, m.start()):
+            continue
+        aged = re.search(r"\bage[sd]?\s*$", sentence[: m.start()]) is not None
+        upper = m.group("gt") is not None or m.group("gtw") is not None
+        words = (
+            ("or older" if upper else "or younger") if aged else ("or more" if upper else "or less")
+        )
+        new = f"{m.group('figure')}{m.group('unit') or ''} {words}"
+        options.append((sentence[: m.start()] + new + sentence[m.end() :], f"{m.group()} -> {new}"))
+    return _pick_claim(options, key, sentence, "bound-after")
+
+
+def drop_bound_after(sentence: str, key: str = "") -> Edit | None:
+    """A detail changed: a bound written after its figure dropped ("aged 65 years or older" →
+    "aged 65 years", "5 or more tablets" → "5 tablets"): the figure is now exact."""
+    options = []
+    for m in _BOUND_AFTER.finditer(sentence):
+        if _in_citation(sentence, m.start()):
+            continue
+        start, end = m.span("bound")
+        options.append((sentence[:start] + sentence[end:], f"{m.group('bound').strip()} dropped"))
+    return _pick_claim(options, key, sentence, "bound-after-dropped")
+
+
+_FOLD_IN_WORDS = re.compile(
+    r"\b(two|three|four|five|six|seven|eight|nine|ten)[- ]?fold\b", re.IGNORECASE
+)
+
+
+def write_fold(sentence: str, key: str = "") -> Edit | None:
+    """A faithful restatement: a fold change written in words, or in figures ("a 2-fold
+    increase" → "a twofold increase", "a threefold rise" → "a 3-fold rise"): the same figure,
+    so a positive."""
+    options = []
+    for m in _FOLD_DIGITS.finditer(sentence):
+        new = _FOLD_NAMES[int(m.group(1)) - 2] + "fold"
+        options.append((sentence[: m.start()] + new + sentence[m.end() :], f"{m.group()} -> {new}"))
+    for m in _FOLD_IN_WORDS.finditer(sentence):
+        new = f"{_FOLD_NAMES.index(m.group(1).lower()) + 2}-fold"
+        options.append((sentence[: m.start()] + new + sentence[m.end() :], f"{m.group()} -> {new}"))
+    return _pick_claim(options, key, sentence, "fold")
+
+
 #: A verb and "not" that a contraction writes as one word ("did not" → "didn't"), and "cannot".
 _CONTRACTIBLE = re.compile(
     r"\b(is|are|was|were|do|does|did|has|have|had|could|would|should|need) not\b|\b(can)not\b"
