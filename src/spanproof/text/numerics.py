@@ -29,11 +29,12 @@ MONTHS: dict[str, int] = {
 _SPLIT = re.compile(r"[-/:]")
 _MINUS = frozenset("-\u2212")
 _DIGIT_OR_DOT = frozenset("0123456789.")
-#: v19: "twofold" … "tenfold", and the figure each writes.
-_FOLD_WORDS = {
-    f"{word}fold": repr(float(n))
+#: "twofold" … "tenfold", and the figure each writes (v18's edit check and v19's gate).
+FOLD_WORDS = {
+    f"{word}fold": n
     for n, word in enumerate("two three four five six seven eight nine ten".split(), start=2)  # noqa: SIM905
 }
+_FOLD_ATOMS = {word: repr(float(n)) for word, n in FOLD_WORDS.items()}
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NUMBER_UNIT = re.compile(r"([0-9]+(?:\.[0-9]+)?)[^\W\d_]+")
 _DIGIT_GROUP_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
@@ -93,7 +94,7 @@ def numerics(
             if not months_need_digits or _month_in_date(seq, i):
                 out.append(repr(float(month)))
             continue
-        if fold_words and (fold := _FOLD_WORDS.get(token)) is not None:
+        if fold_words and (fold := _FOLD_ATOMS.get(token)) is not None:
             out.append(fold)
             continue
         if not any(ch.isdigit() for ch in token):

@@ -51,7 +51,7 @@ import numpy.typing as npt
 
 from spanproof.core.models import Edit
 from spanproof.text.abbreviations import definitions
-from spanproof.text.numerics import canonical_number
+from spanproof.text.numerics import FOLD_WORDS, canonical_number
 from spanproof.text.sentences import split_sentences
 from spanproof.text.spelling import american
 from spanproof.text.stems import stem
@@ -605,7 +605,7 @@ def _bound_side(text: Text, k: int, after: bool = False) -> str | None:
         return _BOUND_SIDES[tuple(text.tokens[j].text for j in words)]
     sign = _sign_before(text, k)
     if sign is None and after and (written := _bound_after(text, k)):
-        return _AFTER_SIDES[text.tokens[written[-1]].text]
+        return _after_side(text, written)
     return sign
 
 
@@ -791,6 +791,20 @@ def _edge_edits(
     return out
 
 
+def _figure_bounded_after(text: Text, before: int) -> tuple[int, list[int]] | None:
+    """The nearest figure at token ``before`` or up to :data:`AFTER_UNIT_MAX` tokens before it
+    that has a bound written after it, with that bound's words (v19); None when there is none."""
+    for k in range(before, max(-1, before - 1 - AFTER_UNIT_MAX), -1):
+        if bound := _bound_after(text, k):
+            return k, bound
+    return None
+
+
+def _after_side(text: Text, bound: Sequence[int]) -> str:
+    """The side (``lt``/``gt``) of a bound written after its figure (v19)."""
+    return _AFTER_SIDES[text.tokens[bound[-1]].text]
+
+
 def _end_bound_dropped(
     c: Text, w: Text, last_w: int, claim_at: Callable[[int], int | None]
 ) -> list[tuple[list[int], str]]:
@@ -798,17 +812,13 @@ def _end_bound_dropped(
     off ("… ejection fraction of 35%" quoted from "… of 35% or less"), unless the claim's
     figure (``claim_at`` gives the claim word at a window word) states a bound of the same side
     another way ("≤35%") (v19)."""
-    for k in range(last_w, max(-1, last_w - 1 - AFTER_UNIT_MAX), -1):
-        after = _bound_after(w, k)
-        if not after:
-            continue
-        if after[0] <= last_w:
-            return []
-        at = claim_at(k)
-        side = _AFTER_SIDES[w.tokens[after[-1]].text]
-        if at is None or _bound_side(c, at, True) != side:
-            return [(after, "unsupported: bound dropped")]
+    found = _figure_bounded_after(w, last_w)
+    if found is None or found[1][0] <= last_w:
         return []
+    k, after = found
+    at = claim_at(k)
+    if at is None or _bound_side(c, at, True) != _after_side(w, after):
+        return [(after, "unsupported: bound dropped")]
     return []
 
 
@@ -1383,7 +1393,7 @@ _HYPHENS = frozenset("-\u2010\u2011")
 #: v18: prefixes that negate the word they are hyphened to ("in-hospital" is no negation).
 _HYPHENED_NEGATIONS = frozenset({"non", "anti"})
 #: v18: a number word before "fold" ("twofold", "three-fold" once joined), written as its figure.
-_FOLD_WORD = re.compile(r"(?<![a-z])(two|three|four|five|six|seven|eight|nine|ten)fold")
+_FOLD_WORD = re.compile(r"(?<![a-z])(" + "|".join(FOLD_WORDS) + ")")
 #: Marks around a word that are not part of it; "+" and "-" after "CD4" are.
 _AROUND_WORD = "\"'()[]{}.,;:!?\u201c\u201d\u2018\u2019"
 
@@ -1401,7 +1411,7 @@ def written_together(text: Text, indices: Sequence[int]) -> str:
     while end < len(s) and not s[end].isspace():
         end += 1
     joined = _JOINER.sub(_join, s[start:end].strip(_AROUND_WORD).lower())
-    return _FOLD_WORD.sub(lambda m: str(_NUMBER_WORDS[m.group(1)]) + "fold", joined)
+    return _FOLD_WORD.sub(lambda m: f"{FOLD_WORDS[m.group(1)]}fold", joined)
 
 
 def _join(m: re.Match[str]) -> str:
@@ -1896,20 +1906,19 @@ class _Builder:
         """The side of claim figure ``at``'s bound where it is no aligned word: a sign, or
         (v19) words after the figure ("65 years or older")."""
         if self.postposed and (after := _bound_after(self.c, at)):
-            return _AFTER_SIDES[self.c.tokens[after[-1]].text]
+            return _after_side(self.c, after)
         return _sign_before(self.c, at)
 
     def _bound_after_dropped(self, wj: list[int]) -> bool:
         """Whether the deleted window words ``wj`` hold the bound written after a window figure
         the claim keeps ("or older" of "65 years or older"), which the claim does not state
         another way ("≥65 years", "at least 65 years") (v19)."""
-        for k in range(wj[0] - 1, max(-1, wj[0] - 2 - AFTER_UNIT_MAX), -1):
-            bound = _bound_after(self.w, k)
-            if bound and bound[-1] in wj and k in self.aligned_w:
-                at = self._claim_at(k)
-                side = _AFTER_SIDES[self.w.tokens[bound[-1]].text]
-                return at is None or _bound_side(self.c, at, True) != side
-        return False
+        found = _figure_bounded_after(self.w, wj[0] - 1)
+        if found is None or found[1][-1] not in wj or found[0] not in self.aligned_w:
+            return False
+        k, bound = found
+        at = self._claim_at(k)
+        return at is None or _bound_side(self.c, at, True) != _after_side(self.w, bound)
 
     def _restricted(self, wj: list[int]) -> str | None:
         """What the deleted window words ``wj`` restricted the finding with (v15): a
@@ -2112,13 +2121,12 @@ class _Builder:
         """Whether inserted claim words ``ci`` are a bound written after a claim figure ("or
         older" of "65 years or older") whose window figure has a bound of the same side, as a
         sign, in words before it or after it ("≥65 years", "at least 65 years") (v19)."""
-        for k in range(ci[0] - 1, max(-1, ci[0] - 2 - AFTER_UNIT_MAX), -1):
-            bound = _bound_after(self.c, k)
-            if bound and set(ci) <= set(bound):
-                j = next((b for a, b in self._pairs() if a == k), None)
-                side = _AFTER_SIDES[self.c.tokens[bound[-1]].text]
-                return j is not None and _bound_side(self.w, j, True) == side
-        return False
+        found = _figure_bounded_after(self.c, ci[0] - 1)
+        if found is None or not set(ci) <= set(found[1]):
+            return False
+        k, bound = found
+        j = next((b for a, b in self._pairs() if a == k), None)
+        return j is not None and _bound_side(self.w, j, True) == _after_side(self.c, bound)
 
     def _substitution(self, ci: list[int], wj: list[int]) -> None:
         ruled = self._rule(ci, wj)

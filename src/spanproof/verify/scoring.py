@@ -473,15 +473,20 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
     return Plan(tuple(prepared), idf, model)
 
 
-def _span_numerics(tokens: list[str], model: ScoreModel) -> frozenset[str]:
-    """The numeric atoms a span covers; under v19 each negative figure also covers its
-    magnitude (:func:`~spanproof.text.numerics.with_magnitudes`)."""
-    found = numerics(
+def _numerics(tokens: list[str], model: ScoreModel) -> list[str]:
+    """The numeric atoms of ``tokens`` as ``model`` reads them (the numeric gate's input)."""
+    return numerics(
         tokens,
         months_need_digits=model.months_need_digits,
         number_parts=model.number_parts,
         fold_words=model.fold_words,
     )
+
+
+def _span_numerics(tokens: list[str], model: ScoreModel) -> frozenset[str]:
+    """The numeric atoms a span covers; under v19 each negative figure also covers its
+    magnitude (:func:`~spanproof.text.numerics.with_magnitudes`)."""
+    found = _numerics(tokens, model)
     return frozenset(with_magnitudes(found) if model.signs else found)
 
 
@@ -516,14 +521,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
     return PreparedClaim(
         claim=claim,
         weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
-        numerics=frozenset(
-            numerics(
-                tokens,
-                months_need_digits=model.months_need_digits,
-                number_parts=model.number_parts,
-                fold_words=model.fold_words,
-            )
-        ),
+        numerics=frozenset(_numerics(tokens, model)),
         entity=view,
         cues=cues(tokens),
         states_finding=model.finding_gate and not states_no_finding(words),
