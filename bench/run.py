@@ -46,6 +46,7 @@ from spanproof.verify.scoring import (
     V17,
     V18,
     V19,
+    V20,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -181,7 +182,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         judge_uncached = JudgeChecker(cache_batches=0, cache_pairs=0)
         models = (
             V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
-            V19,
+            V19, V20,
         )  # fmt: skip
         for model in models:
             judged = model.combiner is not None
@@ -287,6 +288,8 @@ def render(results: dict[str, Any]) -> str:
         "Score model v19 (v18 reading signs, folds in words and bounds after figures): cached "
         "median "
         f"{v['v19']['cached_median_ms']} ms (p95 {v['v19']['cached_p95_ms']} ms). "
+        "Score model v20 (v19 whose gates read a word's forms as the word): cached median "
+        f"{v['v20']['cached_median_ms']} ms (p95 {v['v20']['cached_p95_ms']} ms). "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

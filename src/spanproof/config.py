@@ -100,7 +100,9 @@ class VerifySettings(BaseModel):
             "reads a word written together, with a hyphen or apart as one word: 'nonsmall' is "
             "'non-small', 'health care' is 'healthcare'; v19 is v18 that reads a sign: '1.5' "
             "is no '−1.5', 'CD4− T cells' no 'CD4+ T cells', and a fold or a bound written "
-            "another way: 'twofold' is '2-fold', '65 years or older' is '≥65 years')."
+            "another way: 'twofold' is '2-fold', '65 years or older' is '≥65 years'; v20 is "
+            "v19 whose gates read a word's forms as the word: 'HSPC' is 'HSPCs', 'Hodgkin' "
+            "'Hodgkin's', 'inhibiting' 'inhibition')."
         ),
     )
     escalation_band: float | None = Field(

@@ -119,7 +119,9 @@ class Verifier:
             ``"v18"`` (v17 that reads "nonsmall" as "non-small" and "health care" as
             "healthcare"), ``"v19"`` (v18 that reads a figure's minus sign and the sign after
             a name: "1.5" is no "−1.5", "CD4−" no "CD4+"; "twofold" as "2-fold" and "65 years
-            or older" as "≥65 years"), or a ScoreModel.
+            or older" as "≥65 years"), ``"v20"`` (v19 whose gates read a plural or
+            possessive name as the name, "HSPCs" as "HSPC", "Hodgkin's" as "Hodgkin", and a
+            direction word's forms as one word, "inhibiting" as "inhibition"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -521,6 +521,33 @@ def test_score_model_v19_reads_a_sign_word_segmentation_drops(tmp_path: Path) ->
     assert reports["v19"]["c"]["verdict"] == "supported"
 
 
+def test_score_model_v20_reads_a_plural_or_possessive_name_as_the_name(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {"id": "S1", "text": "G-CSF mobilizes HSPCs through the osteocytic network."},
+            {"id": "S2", "text": "Survivors of Hodgkin's lymphoma carried two variants at 6q21."},
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "G-CSF mobilizes HSPC through the osteocytic network."},
+            {"id": "b", "text": "Survivors of Hodgkin lymphoma carried two variants at 6q21."},
+            {"id": "c", "text": "G-CSF mobilizes MSCs through the osteocytic network."},
+        ],
+    )
+    reports = by_model(claims, evidence, ("v19", "v20"))
+    # up to v19 the plural and the possessive were other entities standing in for the claim's
+    assert reports["v19"]["a"]["verdict"] == reports["v19"]["b"]["verdict"] == "unsupported"
+    assert reports["v19"]["a"]["entity_gated"] and reports["v19"]["b"]["entity_gated"]
+    assert reports["v20"]["a"]["verdict"] == reports["v20"]["b"]["verdict"] == "supported"
+    assert [e["judgement"] for e in reports["v20"]["a"]["edits"]] == ["allowed: morphology"]
+    # another entity is still another entity
+    assert reports["v20"]["c"]["verdict"] == "unsupported"
+    assert reports["v20"]["c"]["entity_gated"]
+
+
 def test_draft_with_redact_policy_removes_unsupported_claims(
     tmp_path: Path, evidence: Path
 ) -> None:

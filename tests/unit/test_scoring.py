@@ -20,10 +20,13 @@ from spanproof.core.models import (
     Verdict,
 )
 from spanproof.verify.fusion import fuse
+from spanproof.verify.gates import base_form, direction_of, direction_word, is_agent_noun
 from spanproof.verify.scoring import (
     SCORE_MODELS,
     V1,
     V2,
+    V19,
+    V20,
     ScoreModel,
     prepare_plan,
     resolve_markers,
@@ -85,7 +88,7 @@ def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v18, v19$"):
+    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v19, v20$"):
         score_model("v99")
 
 
@@ -510,3 +513,126 @@ def test_v2_entity_gate_catches_an_identifier_that_is_a_prefix_of_another(
     v2, _ = score(claim, spans(span), [0.97], V2)
     assert v2.entity_gated is True
     assert v2.verdict is Verdict.UNSUPPORTED
+
+
+# --- v20: the gates read a word's other forms as the word --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        ("HSPC mobilization depends on osteocytes.", "HSPCs mobilization depends on osteocytes."),
+        ("MICALs regulate actin dynamics in cells.", "MICAL regulates actin dynamics in cells."),
+        ("Survivors of Hodgkin lymphoma had SMNs.", "Survivors of Hodgkin's lymphoma had SMNs."),
+        ("Survivors of Hodgkin’s lymphoma had SMNs.", "Survivors of Hodgkin lymphoma had SMNs."),
+    ],
+)
+def test_v20_entity_gate_reads_a_plural_or_possessive_as_its_entity(claim: str, span: str) -> None:
+    evidence = spans(span + " Osteoclasts and NK cells were counted in SMCs.")
+    v19, _ = score(claim, evidence, [0.97], V19)
+    v20, _ = score(claim, evidence, [0.97], V20)
+    assert v19.entity_gated is True
+    assert v20.entity_gated is False
+    assert v20.verdict is Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # Another entity is still another entity, plural or not.
+        ("HSPC mobilization depends on osteocytes.", "MSCs mobilization depends on osteocytes."),
+        # "AIDS" is no plural of "AID": a capital S is part of the name.
+        ("AIDS expression rose in B cells.", "AID expression rose in B cells, not CSR."),
+        ("Survivors of Hodgkin's lymphoma had SMNs.", "Survivors of Burkitt's lymphoma had SMNs."),
+    ],
+)
+def test_v20_entity_gate_still_catches_another_entity(claim: str, span: str) -> None:
+    v20, _ = score(claim, spans(span), [0.97], V20)
+    assert v20.entity_gated is True
+    assert v20.verdict is Verdict.UNSUPPORTED
+
+
+def test_v20_polarity_gate_reads_a_direction_word_s_forms_as_one_word() -> None:
+    claim = "Inhibiting HDAC6 increases survival of mice with ARID1A mutated tumors."
+    span = (
+        "Inhibition of HDAC6 activity using a small-molecule inhibitor improved the survival "
+        "of mice bearing ARID1A-mutated tumours."
+    )
+    v19, _ = score(claim, spans(span), [0.95], V19)
+    v20, _ = score(claim, spans(span), [0.95], V20)
+    assert v19.polarity_gated is True
+    assert v20.polarity_gated is False
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "Inhibiting HDAC6 decreases survival of mice.",
+            "Inhibition of HDAC6 increased survival of mice.",
+        ),
+        (
+            "An inhibitor of HDAC6 lowered survival of mice.",
+            "An inhibitor of HDAC6 raised survival of mice.",
+        ),
+        (
+            "HDAC6 inhibitors did not change survival of mice.",
+            "HDAC6 inhibitors changed survival of mice.",
+        ),
+    ],
+)
+def test_v20_polarity_gate_still_catches_a_flip(claim: str, span: str) -> None:
+    v20, _ = score(claim, spans(span), [0.95], V20)
+    assert v20.polarity_gated is True
+
+
+def test_v20_is_v19_with_word_forms() -> None:
+    assert SCORE_MODELS["v20"] is V20 and V20.word_forms and not V19.word_forms
+    assert replace(V20, name="v19", word_forms=False) == V19
+
+
+_FORMS = st.sampled_from(["HSPCs", "HSPC", "Hodgkin's", "inhibitor", "inhibition", "NETs"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_WORDS), _FORMS), min_size=1, max_size=10))
+def test_v20_gates_never_cap_a_claim_that_copies_its_span(words: list[str]) -> None:
+    text = " ".join(words)
+    v20, _ = score(text, spans(text), [1.0], V20)
+    assert not (v20.entity_gated or v20.polarity_gated)
+
+
+@pytest.mark.parametrize(
+    ("surface", "base"),
+    [
+        ("HSPCs", "hspc"),
+        ("mRNAs", "mrna"),
+        ("NETs", "net"),
+        ("Hodgkin's", "hodgkin"),
+        ("Alzheimer\u2019s", "alzheimer"),
+        ("AIDS", None),  # a capital S is part of the name
+        ("Cs", None),
+        ("cells", None),
+        ("HSPC", None),
+        ("it's", None),
+        ("That's", None),
+        ("Crohn's", "crohn"),
+    ],
+)
+def test_base_form_reads_a_plural_abbreviation_or_a_possessive(
+    surface: str, base: str | None
+) -> None:
+    assert base_form(surface) == base
+
+
+def test_direction_word_and_agent_nouns() -> None:
+    assert (
+        direction_word("inhibiting") == direction_word("inhibition") == direction_word("inhibits")
+    )
+    assert direction_word("increased") != direction_word("decreased")
+    assert direction_word("lower") == "lower" and direction_word("aspirin") == "aspirin"
+    assert direction_of(direction_word("inhibition")) == direction_of("inhibition")
+    for noun in ("inhibitor", "inhibitors", "activator", "promoter", "suppressor", "blockers"):
+        assert is_agent_noun(noun), noun
+    for word in ("inhibits", "lower", "higher", "fewer", "increased", "promoted", "aspirin"):
+        assert not is_agent_noun(word), word

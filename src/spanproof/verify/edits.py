@@ -57,7 +57,7 @@ from spanproof.text.spelling import american
 from spanproof.text.stems import stem
 from spanproof.text.tokens import MINUS, Token, nfc, tokenize
 from spanproof.verify.features import STOP_WORDS
-from spanproof.verify.gates import OPPOSITE, direction_of, entity_shape, is_negation
+from spanproof.verify.gates import OPPOSITE, base_form, direction_of, entity_shape, is_negation
 
 #: Share of the claim's content words that must be copied (aligned in order, or moved) for
 #: the check to apply; a claim that changes one phrase of at most :data:`MAX_CHANGED_RUN`
@@ -365,17 +365,23 @@ def _is_content(token: Token, text: str, first: bool) -> bool:
 
 
 def prepare_text(
-    text: str, number_formats: bool = False, spellings: bool = False, signs: bool = False
+    text: str,
+    number_formats: bool = False,
+    spellings: bool = False,
+    signs: bool = False,
+    forms: bool = False,
 ) -> Text:
     """``text`` tokenised for the alignment; ``number_formats``: a figure in another format is
     one token (score models from v17, :func:`spanproof.text.tokens.number_segments`);
     ``spellings``: a word's key is its American spelling, a Greek letter its name (v17,
     :func:`spanproof.text.spelling.american`); ``signs``: a figure keeps its minus sign and a
-    name the sign written after it (v19, :func:`marker_of`)."""
+    name the sign written after it (v19, :func:`marker_of`); ``forms``: a plural abbreviation's
+    key is its singular's ("HSPCs" is "HSPC", v20, :func:`~spanproof.verify.gates.base_form`)."""
     normal = nfc(text)
     tokens = tuple(tokenize(normal, number_formats, signs))
     starts = {s.start for s in split_sentences(normal)}
-    keys = tuple(_key(american(t.text) if spellings else t.text) for t in tokens)
+    words = [(base_form(normal[t.start : t.end]) or t.text) if forms else t.text for t in tokens]
+    keys = tuple(_key(american(w) if spellings else w) for w in words)
     content = tuple(_is_content(t, normal, t.start in starts) for t in tokens)
     return Text(
         normal,
@@ -1003,11 +1009,12 @@ def prepare_evidence(
     spellings: bool = False,
     shared: Sequence[Abbreviation] = (),
     signs: bool = False,
+    forms: bool = False,
 ) -> EvidenceText:
     """``text`` prepared for the edit check; ``shared``: abbreviations other spans of its source
-    define (score model v17), read as if the span defined them too; ``signs`` as for
-    :func:`prepare_text` (v19)."""
-    body = prepare_text(text, number_formats, spellings, signs)
+    define (score model v17), read as if the span defined them too; ``signs`` and ``forms`` as
+    for :func:`prepare_text` (v19, v20)."""
+    body = prepare_text(text, number_formats, spellings, signs, forms)
     own = abbreviation_keys(body.text, body.tokens, spellings)
     ranges: list[tuple[int, int]] = []
     index = 0

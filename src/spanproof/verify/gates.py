@@ -10,6 +10,8 @@ substitution. A claim entity is present when the span has the same lowercase tok
 characters or more, the same letters and digits as a run of whole span tokens (``IL6`` finds
 ``IL-6``; ``CD4`` does not find ``CD45``). An entity the span merely omits (an abbreviation the
 claim adds, a qualifier) does not trip the gate: the lexical and semantic scores already weigh it.
+Under score model v20 a plural abbreviation or a possessive name is the entity it is a form of
+(:func:`base_form`: "HSPCs" is "HSPC", "Hodgkin's" is "Hodgkin").
 
 **Polarity gate** — the claim and the span sentence that covers it best disagree on negation
 (the parity of their negation cues differs, so "not unchanged" reads as a double negation; "but
@@ -18,6 +20,8 @@ not", an exception, and nominal cues such as "absence of", which paraphrase free
 direction (a direction word only the claim has — up, down, better, worse — faces one of the
 opposite class that only the sentence has: "higher" against "lower", "improved" against
 "worsened"). Words the two share are ignored, so "X decreased Y" and "a decrease in Y" agree.
+Under score model v20 a direction word's forms are one word ("inhibiting" and "inhibition":
+:func:`direction_word`) and a noun of what acts ("inhibitor": :func:`is_agent_noun`) is none.
 
 **Finding gate** (score model v7) — the span window states no finding: an aim or a design
 ("OBJECTIVE To evaluate …", "We aimed to assess …", "The aim of this study was …", "We
@@ -38,7 +42,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 from spanproof.text.sentences import split_sentences
@@ -126,6 +130,31 @@ def direction_of(token: str) -> str | None:
     return None
 
 
+_AGENT_ENDINGS = frozenset(("or", "ors", "er", "ers"))
+
+
+@lru_cache(maxsize=1 << 16)
+def is_agent_noun(token: str) -> bool:
+    """A direction stem made a noun of what acts ("inhibitor", "activators", "promoter",
+    "blocker"): it names an agent, it states no direction."""
+    for stem, _cls in _STEMS:
+        if token.startswith(stem):
+            return token[len(stem) :] in _AGENT_ENDINGS
+    return False
+
+
+@lru_cache(maxsize=1 << 16)
+def direction_word(token: str) -> str:
+    """The word a direction token is a form of: its listed stem ("inhibiting", "inhibition" and
+    "inhibits" are all "inhibit"), the token itself for a listed word or any other token."""
+    if token in _EXACT:
+        return token
+    for stem, _cls in _STEMS:
+        if token.startswith(stem):
+            return stem
+    return token
+
+
 def is_negation(token: str) -> bool:
     return token in NEGATION_WORDS or token.endswith(_NEGATION_SUFFIXES)
 
@@ -139,8 +168,15 @@ class Cues:
     counts: Mapping[str, int]
 
 
-def cues(tokens: Sequence[str]) -> Cues:
-    counts = Counter(tokens)
+def cues(tokens: Sequence[str], forms: bool = False) -> Cues:
+    """Polarity cues of ``tokens``. ``forms`` (score model v20): a direction word's forms are one
+    word (:func:`direction_word`), so "inhibiting" in a claim and "inhibition" in its span are a
+    shared word, not one only each side has."""
+    counts = (
+        Counter(direction_word(t) for t in tokens if not is_agent_noun(t))
+        if forms
+        else Counter(tokens)
+    )
     negations = sum(
         1
         for i, t in enumerate(tokens)
@@ -284,6 +320,40 @@ def _present(entity: str, key: str, token_set: frozenset[str], compact: Compact)
     return len(key) >= 3 and compact.contains_run(key)
 
 
+#: Words whose "'s" is "is", "has" or "us" ("That's", "There's", "Let's"), not a possessive.
+_NOT_POSSESSIVE = frozenset(("that", "there", "here", "what", "where", "who", "how", "let"))
+
+
+def base_form(surface: str) -> str | None:
+    """The lowercase entity a surface token is a form of, when it is one: a capitalised
+    possessive ("Hodgkin's" → "hodgkin"; not "That's") or a plural abbreviation, a lowercase
+    "s" after a capital with two capitals or more ("HSPCs" → "hspc", "mRNAs" → "mrna"; "AIDS"
+    is none). None otherwise."""
+    if len(surface) > 4 and surface[0].isupper() and surface.endswith(("'s", "\u2019s")):
+        base = lower_chars(surface[:-2])
+        return None if base in _NOT_POSSESSIVE else base
+    if (
+        len(surface) >= 3
+        and surface[-1] == "s"
+        and surface[-2].isupper()
+        and sum(1 for ch in surface if ch.isupper()) >= 2
+    ):
+        return lower_chars(surface[:-1])
+    return None
+
+
+def _present_in(entity: str, source: EntityView, target: EntityView) -> bool:
+    """``entity`` of ``source`` occurs in ``target``; with forms (score model v20) also as
+    another form of the same entity: "HSPC" in a text that writes "HSPCs", "Hodgkin's" in one
+    that writes "Hodgkin"."""
+    if _present(entity, source.keys[entity], target.token_set, target.compact):
+        return True
+    if not (source.bases or target.bases):
+        return False
+    base = source.bases.get(entity, entity)
+    return base in target.token_set or base in target.base_set
+
+
 @dataclass(frozen=True, slots=True)
 class EntityView:
     """A text's token counts, compact form and entities, prepared once per plan."""
@@ -293,27 +363,43 @@ class EntityView:
     compact: Compact
     entities: Mapping[str, str]
     keys: Mapping[str, str]  # entity → its letters and digits
+    #: with forms (score model v20): each possessive or plural token → its base form
+    #: (:func:`base_form`); empty otherwise.
+    bases: Mapping[str, str] = field(default_factory=dict)
+    base_set: frozenset[str] = frozenset()
 
 
 def entity_view(
     text: str,
     tokens: Sequence[str],
     sentences: Sequence[tuple[str, Sequence[tuple[str, int, int]]]] | None = None,
+    forms: bool = False,
 ) -> EntityView:
+    if sentences is None and forms:
+        sentences = [(s.text, segments(s.text)) for s in split_sentences(text) or ()]
     found = entities(text, sentences)
+    bases: dict[str, str] = {}
+    if forms:
+        for _body, words in sentences or ():
+            for surface, _start, _end in words:
+                base = base_form(surface)
+                if base:
+                    bases.setdefault(lower_chars(surface), base)
     return EntityView(
         frozenset(tokens),
         Counter(tokens),
         Compact.of(tokens),
         found,
         {e: _alnum(e) for e in found},
+        bases,
+        frozenset(bases.values()),
     )
 
 
 def _surplus(entity: str, more: EntityView, less: EntityView) -> bool:
     """``more`` mentions ``entity`` more often than ``less`` does."""
     have = less.counts.get(entity, 0)
-    if have == 0 and _present(entity, more.keys[entity], less.token_set, less.compact):
+    if have == 0 and _present_in(entity, more, less):
         have = 1
     return more.counts.get(entity, 0) > have
 
@@ -323,9 +409,7 @@ def entity_gate_trips(claim: EntityView, span: EntityView) -> bool:
     mentions more often than the claim stands in its place (counts matter: a claim that swaps
     one of two mentions of ``AMPK`` still leaves the span one ``AMPK`` to spare)."""
     missing_shapes = {
-        shape
-        for entity, shape in claim.entities.items()
-        if not _present(entity, claim.keys[entity], span.token_set, span.compact)
+        shape for entity, shape in claim.entities.items() if not _present_in(entity, claim, span)
     }
     if not missing_shapes:
         return False

@@ -184,6 +184,16 @@ class ScoreModel:
     #: ``postposed``); False before v19: "or older" was words not in the evidence, "≥65" a
     #: bound dropped.
     edit_postposed_bounds: bool = False
+    #: v20: a word's other forms are the word: for the entity gate and the edit check a
+    #: possessive or a plural abbreviation is its entity ("HSPC" against "HSPCs", "Hodgkin"
+    #: against "Hodgkin's": :func:`~spanproof.verify.gates.base_form`); for the polarity gate a
+    #: direction word's forms are one word ("inhibiting" against "inhibition":
+    #: :func:`~spanproof.verify.gates.direction_word`) and a noun of what acts ("inhibitor",
+    #: "promoter": :func:`~spanproof.verify.gates.is_agent_noun`) states no direction. False
+    #: before v20: the entity gate and the edit check read "MICALs" as another entity put for
+    #: "MICAL", the polarity gate "Inhibiting X increases survival" against "Inhibition of X with
+    #: an inhibitor improved survival" as a direction flip.
+    word_forms: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -293,10 +303,15 @@ V18 = replace(V17, name="v18", edit_compounds=True)
 #: word joined to "fold" as its figure ("twofold" is "2-fold"), and a bound written after its
 #: figure ("65 years or older" is "≥65 years").
 V19 = replace(V18, name="v19", signs=True, fold_words=True, edit_postposed_bounds=True)
+#: v19 that reads a word's forms as the word: "HSPC mobilization" against "… HSPCs", "Hodgkin
+#: lymphoma" against "Hodgkin's lymphoma" name no other entity, and "Inhibiting HDAC6 increases
+#: survival" against "Inhibition of HDAC6 with an inhibitor improved the survival" flips no
+#: direction.
+V20 = replace(V19, name="v20", word_forms=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
-        V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19,
+        V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
     )
 }  # fmt: skip
 DEFAULT_SCORE_MODEL = "v2"
@@ -394,6 +409,7 @@ class Plan:
                 self.model.spellings,
                 self._shared_abbreviations(span) if self.model.edit_shared_abbreviations else (),
                 self.model.signs,
+                self.model.word_forms,
             )
         return found
 
@@ -455,7 +471,10 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 else token_texts(body)
                 for body, words in segmented
             ] or [tokens]
-            sentences = tuple((Counter(lexical_terms(t, model)), cues(t)) for t in sentence_tokens)
+            sentences = tuple(
+                (Counter(lexical_terms(t, model)), cues(t, model.word_forms))
+                for t in sentence_tokens
+            )
             if model.finding_gate and len(sentences) == len(segmented):
                 stated = [not states_no_finding(body) for body, _ in segmented]
                 findings = tuple(s for s, ok in zip(sentences, stated, strict=True) if ok)
@@ -500,11 +519,11 @@ def _entity_view(
     one token), and (v17) Greek letters written as their names, so "IL-1β" and "IL-1beta" are
     one entity."""
     if not (model.number_formats or model.spellings):
-        return entity_view(text, tokens, segmented)
+        return entity_view(text, tokens, segmented, forms=model.word_forms)
     named = greek_named(text) if model.spellings else text
     if named != text and segmented is not None:
         segmented = [(s.text, segments(s.text)) for s in split_sentences(named)]
-    return entity_view(named, token_texts(named), segmented)
+    return entity_view(named, token_texts(named), segmented, forms=model.word_forms)
 
 
 def claim_words(claim: Claim, model: ScoreModel) -> str:
@@ -523,7 +542,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
         numerics=frozenset(_numerics(tokens, model)),
         entity=view,
-        cues=cues(tokens),
+        cues=cues(tokens, model.word_forms),
         states_finding=model.finding_gate and not states_no_finding(words),
     )
 
@@ -704,6 +723,7 @@ def edit_alignments(
         plan.model.number_formats,
         plan.model.spellings,
         plan.model.signs,
+        plan.model.word_forms,
     )
     out: dict[int, Alignment] = {}
     for i in select_candidates(cosines, resolve_markers(claim.cited_markers, plan), plan):
