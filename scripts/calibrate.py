@@ -553,6 +553,7 @@ REALISTIC_GOALS = {
     "recompounded": "≥ 99% supported (as compression: the same words)",
     "bound_after": "≥ 99% supported (as compression: the same bound)",
     "fold_written": "≥ 99% supported (as compression: the same figure)",
+    "eponym_written": "≥ 99% supported (as compression: the same name)",
 }
 
 
@@ -612,7 +613,9 @@ def render_realistic(section: dict[str, Any], embed_model: str) -> str:
         "'hemorrhage', 'IL-1β' → 'IL-1beta') or, in `recompounded`, by writing a hyphened "
         "word as one word where the corpus does too ('non-small' → 'nonsmall') or, in "
         "`bound_after`, by writing a bound after its figure ('≥65 years' → '65 years or "
-        "older') or, in `fold_written`, a fold in words ('2-fold' → 'twofold'), against its "
+        "older') or, in `fold_written`, a fold in words ('2-fold' → 'twofold') or, in "
+        "`eponym_written`, an eponym without its possessive ('Alzheimer's disease' → "
+        "'Alzheimer disease'), against its "
         "evidence window "
         "(the sentence and none, one or both neighbours, as one span); `paraphrase` is "
         "SciFact's expert claims against their rationale sentences, and "

@@ -32,6 +32,7 @@ from spanproof.evaluation.rewrite import (
     cut_number_mixup,
     drop_bound,
     drop_bound_after,
+    drop_eponym_possessive,
     drop_inverter,
     drop_restriction,
     first_clause,
@@ -519,8 +520,10 @@ def test_every_kind_is_built_with_its_label(cases: list[EditCase]) -> None:
     # (80), dropped_restriction a co-intervention, a dose or a lead-in's population (49),
     # decimal_shift a decimal written without its leading zero (83), dropped_bound_after a bound
     # written after its figure (42), bound_after a bound before one as a sign or "at least" (27),
-    # fold_written a whole fold change (11), every other kind has over 100.
+    # fold_written a whole fold change (11), eponym_written an eponym with a possessive before
+    # "disease", "syndrome" or the like (15), every other kind has over 100.
     fewest = {
+        "eponym_written": 12,
         "decimal_shift": 80,
         "dropped_bound_after": 40,
         "bound_after": 25,
@@ -858,6 +861,20 @@ def test_write_fold_writes_a_fold_change_in_words() -> None:
     words = write_fold("Expression rose threefold in the treated cells after stimulation.")
     assert words is not None and words.claim.startswith("Expression rose 3-fold in")
     assert write_fold("Expression rose 1.5-fold in the treated cells after stimulation.") is None
+
+
+def test_drop_eponym_possessive_writes_an_eponym_without_its_possessive() -> None:
+    ad = drop_eponym_possessive("Amyloid plaques are a hallmark of Alzheimer's disease in humans.")
+    assert (
+        ad is not None
+        and ad.claim == "Amyloid plaques are a hallmark of Alzheimer disease in humans."
+    )
+    assert ad.detail == "Alzheimer's -> Alzheimer"
+    curly = drop_eponym_possessive("Survivors of Hodgkin\u2019s lymphoma had more second cancers.")
+    assert curly is not None and "of Hodgkin lymphoma had" in curly.claim
+    # a possessive before anything else is no eponym
+    assert drop_eponym_possessive("The Institute's report described the cohort in detail.") is None
+    assert drop_eponym_possessive("We measured the patient's disease activity each year.") is None
 
 
 def test_shift_decimal_misreports_a_decimal_without_its_leading_zero_tenfold() -> None:

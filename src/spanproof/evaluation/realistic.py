@@ -100,7 +100,8 @@ a Greek letter as its name, "IL-1β" → "IL-1beta") and ``recompounded`` (one h
 written as one word where the corpus writes it so too: "non-small" → "nonsmall") and
 ``bound_after`` (a figure's bound written after it: "aged ≥65 years" → "aged 65 years or
 older") and ``fold_written`` (a fold change in words: "a 2-fold increase" → "a twofold
-increase").
+increase") and ``eponym_written`` (an eponym without its possessive: "Alzheimer's disease" →
+"Alzheimer disease").
 
 Every choice is made by a hash of the seed and the text, so the same data and seed always give
 the same list. The split (calibration or held-out) is a hash of the source abstract's id alone.
@@ -137,6 +138,7 @@ from spanproof.evaluation.rewrite import (
     cut_number_mixup,
     drop_bound,
     drop_bound_after,
+    drop_eponym_possessive,
     drop_inverter,
     drop_restriction,
     first_clause,
@@ -214,6 +216,7 @@ KINDS = (
     "recompounded",
     "bound_after",
     "fold_written",
+    "eponym_written",
 )
 SUPPORTED, NOT_SUPPORTED, CONTRADICTED = "supported", "not_supported", "contradicted"
 LABELS: dict[str, str] = {
@@ -490,6 +493,7 @@ def _edits(
         ("recompounded", recompound(sentence, corpus.attested, key)),
         ("bound_after", write_bound_after(sentence, key)),
         ("fold_written", write_fold(sentence, key)),
+        ("eponym_written", drop_eponym_possessive(sentence, key)),
     ]
     out = []
     for kind, edit in found:

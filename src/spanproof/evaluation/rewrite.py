@@ -1069,6 +1069,28 @@ def recompound(sentence: str, attested: Callable[[str], bool], key: str = "") ->
     return _pick_claim(options, key, sentence, "recompound")
 
 
+#: A name made a possessive before what is named after it ("Alzheimer's disease", "Hodgkin's
+#: lymphoma", "Kaposi's sarcoma"): an eponym.
+_EPONYM = re.compile(
+    r"\b([A-Z][a-z]{2,})['\u2019]s (?=(?:disease|diseases|syndrome|lymphoma|sarcoma|disorder"
+    r"|palsy|ataxia|encephalopathy|leuka?emia|ana?emia|carcinoma|tumou?r|test|criteria"
+    r"|classification|phenomenon|sign)\b)"
+)
+
+
+def drop_eponym_possessive(sentence: str, key: str = "") -> Edit | None:
+    """A faithful restatement: an eponym written without its possessive, as most medical style
+    guides now write it ("Alzheimer's disease" → "Alzheimer disease", "Hodgkin's lymphoma" →
+    "Hodgkin lymphoma"): the same name, so a positive."""
+    options = []
+    for m in _EPONYM.finditer(sentence):
+        name = m.group(1)
+        options.append(
+            (sentence[: m.start()] + name + " " + sentence[m.end() :], f"{name}'s -> {name}")
+        )
+    return _pick_claim(options, key, sentence, "eponym")
+
+
 #: "N1 of N2" that a faithful rewording writes "N2 N1" ("expression of IL-6" → "IL-6
 #: expression"): a head noun of four letters or more, "of", one word (a name, or a noun of four
 #: letters or more), then a word that ends the phrase — never "and", "or" or a comma, which
