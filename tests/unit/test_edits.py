@@ -45,6 +45,7 @@ from spanproof.verify.scoring import (
     V17,
     V18,
     V19,
+    V20,
     ScoreModel,
     score_model,
 )
@@ -2613,3 +2614,48 @@ def test_v19_reads_a_fold_in_words_as_its_figure() -> None:
     other = "Expression rose threefold in the treated cells after stimulation."
     verdicts, _ = score_all([Claim("c1", other)], [EvidenceSpan("S1", claim)], FakeEmbedder(), V19)
     assert verdicts[0].verdict is Verdict.UNSUPPORTED and verdicts[0].numeric_gated
+
+
+# v20: a word's other forms are the word ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "The drug reduced tumour growth in mouse models of breast cancer.",
+            "The drug reduced tumour growth in mice models of breast cancer.",
+        ),
+        (
+            "Two analyses showed no effect of vitamin D on hip fractures.",
+            "Two analysis showed no effect of vitamin D on hip fractures.",
+        ),
+        (
+            "Lamin A lines the nuclei of fibroblasts from these patients.",
+            "Lamin A lines the nucleus of fibroblasts from these patients.",
+        ),
+        (
+            "G-CSF mobilizes HSPC through changes in the osteocytic network.",
+            "G-CSF mobilizes HSPCs through changes in the osteocytic network.",
+        ),
+    ],
+    ids=["mice", "analyses", "nuclei", "plural-abbreviation"],
+)
+def test_v20_reads_an_irregular_plural_or_a_plural_abbreviation_as_the_word(
+    claim: str, evidence: str
+) -> None:
+    before, _ = score_all([Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), V19)
+    after, _ = score_all([Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), V20)
+    assert "allowed: morphology" not in [e.judgement for e in before[0].edits]
+    assert [e.judgement for e in after[0].edits] == ["allowed: morphology"]
+    assert after[0].verdict is Verdict.SUPPORTED
+
+
+def test_v20_still_reads_another_word_as_another_word() -> None:
+    claim = "Statin use lowered cholesterol in men with type 2 diabetes in the trial."
+    evidence = "Statin use lowered cholesterol in women with type 2 diabetes in the trial."
+    verdicts, _ = score_all(
+        [Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), V20
+    )
+    assert verdicts[0].verdict is not Verdict.SUPPORTED
+    assert "allowed: morphology" not in [e.judgement for e in verdicts[0].edits]

@@ -19,6 +19,7 @@ from spanproof.core.models import (
     PairScore,
     Verdict,
 )
+from spanproof.text.stems import singular
 from spanproof.verify.fusion import fuse
 from spanproof.verify.gates import base_form, direction_of, direction_word, is_agent_noun
 from spanproof.verify.scoring import (
@@ -636,3 +637,15 @@ def test_direction_word_and_agent_nouns() -> None:
         assert is_agent_noun(noun), noun
     for word in ("inhibits", "lower", "higher", "fewer", "increased", "promoted", "aspirin"):
         assert not is_agent_noun(word), word
+
+
+def test_singular_brings_an_irregular_plural_back() -> None:
+    assert [singular(w) for w in ("mice", "analyses", "nuclei", "criteria", "larvae")] == [
+        "mouse",
+        "analysis",
+        "nucleus",
+        "criterion",
+        "larva",
+    ]
+    # "bases" is also the plural of "base": left to the stemmer
+    assert singular("bases") == "bases" and singular("cells") == "cells"

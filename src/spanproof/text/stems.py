@@ -51,3 +51,29 @@ def stem(token: str) -> str:
 
 def stems(tokens: Sequence[str]) -> list[str]:
     return [stem(t) for t in tokens]
+
+
+#: Plurals the stemmer does not bring back to their singular ("mice" → "mice", "mouse" → "mous"):
+#: the irregular English ones and the Latin and Greek ones of scientific writing.
+IRREGULAR_SINGULARS: dict[str, str] = {
+    "mice": "mouse", "children": "child", "women": "woman", "men": "man", "feet": "foot",
+    "teeth": "tooth", "geese": "goose", "lice": "louse", "people": "person",
+    "analyses": "analysis", "diagnoses": "diagnosis", "prognoses": "prognosis",
+    "metastases": "metastasis", "hypotheses": "hypothesis", "syntheses": "synthesis",
+    "theses": "thesis", "crises": "crisis", "axes": "axis",
+    "anastomoses": "anastomosis", "fibroses": "fibrosis", "stenoses": "stenosis",
+    "nuclei": "nucleus", "loci": "locus", "foci": "focus", "stimuli": "stimulus",
+    "fungi": "fungus", "bacilli": "bacillus", "radii": "radius", "emboli": "embolus",
+    "thrombi": "thrombus", "alveoli": "alveolus", "bronchi": "bronchus", "nevi": "nevus",
+    "bacteria": "bacterium", "criteria": "criterion", "phenomena": "phenomenon",
+    "strata": "stratum", "spectra": "spectrum", "media": "medium", "genera": "genus",
+    "larvae": "larva", "vertebrae": "vertebra", "formulae": "formula", "amoebae": "amoeba",
+    "indices": "index", "matrices": "matrix", "appendices": "appendix", "vertices": "vertex",
+    "cortices": "cortex", "apices": "apex",
+}  # fmt: skip
+
+
+def singular(token: str) -> str:
+    """The singular of a lowercase irregular plural (:data:`IRREGULAR_SINGULARS`: "mice" →
+    "mouse", "analyses" → "analysis", "nuclei" → "nucleus"); any other token unchanged."""
+    return IRREGULAR_SINGULARS.get(token, token)

@@ -54,7 +54,7 @@ from spanproof.text.abbreviations import definitions
 from spanproof.text.numerics import FOLD_WORDS, canonical_number
 from spanproof.text.sentences import split_sentences
 from spanproof.text.spelling import american
-from spanproof.text.stems import stem
+from spanproof.text.stems import singular, stem
 from spanproof.text.tokens import MINUS, Token, nfc, tokenize
 from spanproof.verify.features import STOP_WORDS
 from spanproof.verify.gates import OPPOSITE, base_form, direction_of, entity_shape, is_negation
@@ -376,11 +376,15 @@ def prepare_text(
     ``spellings``: a word's key is its American spelling, a Greek letter its name (v17,
     :func:`spanproof.text.spelling.american`); ``signs``: a figure keeps its minus sign and a
     name the sign written after it (v19, :func:`marker_of`); ``forms``: a plural abbreviation's
-    key is its singular's ("HSPCs" is "HSPC", v20, :func:`~spanproof.verify.gates.base_form`)."""
+    or an irregular plural's key is its singular's ("HSPCs" is "HSPC", "mice" is "mouse", v20,
+    :func:`~spanproof.verify.gates.base_form`, :func:`~spanproof.text.stems.singular`)."""
     normal = nfc(text)
     tokens = tuple(tokenize(normal, number_formats, signs))
     starts = {s.start for s in split_sentences(normal)}
-    words = [(base_form(normal[t.start : t.end]) or t.text) if forms else t.text for t in tokens]
+    words = [
+        (base_form(normal[t.start : t.end]) or singular(t.text)) if forms else t.text
+        for t in tokens
+    ]
     keys = tuple(_key(american(w) if spellings else w) for w in words)
     content = tuple(_is_content(t, normal, t.start in starts) for t in tokens)
     return Text(

@@ -186,12 +186,14 @@ class ScoreModel:
     edit_postposed_bounds: bool = False
     #: v20: a word's other forms are the word: for the entity gate and the edit check a
     #: possessive or a plural abbreviation is its entity ("HSPC" against "HSPCs", "Hodgkin"
-    #: against "Hodgkin's": :func:`~spanproof.verify.gates.base_form`); for the polarity gate a
-    #: direction word's forms are one word ("inhibiting" against "inhibition":
-    #: :func:`~spanproof.verify.gates.direction_word`) and a noun of what acts ("inhibitor",
-    #: "promoter": :func:`~spanproof.verify.gates.is_agent_noun`) states no direction. False
-    #: before v20: the entity gate and the edit check read "MICALs" as another entity put for
-    #: "MICAL", the polarity gate "Inhibiting X increases survival" against "Inhibition of X with
+    #: against "Hodgkin's": :func:`~spanproof.verify.gates.base_form`), and for the edit check
+    #: an irregular plural its singular ("mice" / "mouse": :func:`~spanproof.text.stems.singular`);
+    #: for the polarity gate a direction word's forms are one word ("inhibiting" against
+    #: "inhibition": :func:`~spanproof.verify.gates.direction_word`) and a noun of what acts
+    #: ("inhibitor", "promoter": :func:`~spanproof.verify.gates.is_agent_noun`) states no
+    #: direction. False before v20: the entity gate and the edit check read "MICALs" as another
+    #: entity put for "MICAL", the edit check "mouse" against "mice" as a phrase of another
+    #: meaning, the polarity gate "Inhibiting X increases survival" against "Inhibition of X with
     #: an inhibitor improved survival" as a direction flip.
     word_forms: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
