@@ -119,40 +119,41 @@ _STEMS: tuple[tuple[str, str], ...] = (
 
 
 @lru_cache(maxsize=1 << 16)
+def _listed_stem(token: str) -> tuple[str, str] | None:
+    """The first listed direction stem ``token`` begins with, and its class; None if none."""
+    for stem, cls in _STEMS:
+        if token.startswith(stem):
+            return stem, cls
+    return None
+
+
+@lru_cache(maxsize=1 << 16)
 def direction_of(token: str) -> str | None:
     """The direction class of a lowercase token, or None."""
     exact = _EXACT.get(token)
     if exact is not None:
         return exact
-    for stem, cls in _STEMS:
-        if token.startswith(stem):
-            return cls
-    return None
+    listed = _listed_stem(token)
+    return listed[1] if listed else None
 
 
 _AGENT_ENDINGS = frozenset(("or", "ors", "er", "ers"))
 
 
-@lru_cache(maxsize=1 << 16)
 def is_agent_noun(token: str) -> bool:
     """A direction stem made a noun of what acts ("inhibitor", "activators", "promoter",
     "blocker"): it names an agent, it states no direction."""
-    for stem, _cls in _STEMS:
-        if token.startswith(stem):
-            return token[len(stem) :] in _AGENT_ENDINGS
-    return False
+    listed = _listed_stem(token)
+    return listed is not None and token[len(listed[0]) :] in _AGENT_ENDINGS
 
 
-@lru_cache(maxsize=1 << 16)
 def direction_word(token: str) -> str:
     """The word a direction token is a form of: its listed stem ("inhibiting", "inhibition" and
     "inhibits" are all "inhibit"), the token itself for a listed word or any other token."""
     if token in _EXACT:
         return token
-    for stem, _cls in _STEMS:
-        if token.startswith(stem):
-            return stem
-    return token
+    listed = _listed_stem(token)
+    return listed[0] if listed else token
 
 
 def is_negation(token: str) -> bool:
