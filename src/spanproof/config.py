@@ -102,7 +102,9 @@ class VerifySettings(BaseModel):
             "is no '−1.5', 'CD4− T cells' no 'CD4+ T cells', and a fold or a bound written "
             "another way: 'twofold' is '2-fold', '65 years or older' is '≥65 years'; v20 is "
             "v19 whose gates read a word's forms as the word: 'HSPC' is 'HSPCs', 'Hodgkin' "
-            "'Hodgkin's', 'inhibiting' 'inhibition')."
+            "'Hodgkin's', 'inhibiting' 'inhibition'; v21 is "
+            "v20 that reads 'A-769662' as 'A769662', 'BRCA 1' as 'BRCA1', and whose failed "
+            "near copy of the closest passage no other passage rescues)."
         ),
     )
     escalation_band: float | None = Field(

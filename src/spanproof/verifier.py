@@ -121,7 +121,9 @@ class Verifier:
             a name: "1.5" is no "−1.5", "CD4−" no "CD4+"; "twofold" as "2-fold" and "65 years
             or older" as "≥65 years"), ``"v20"`` (v19 whose gates read a plural or
             possessive name as the name, "HSPCs" as "HSPC", "Hodgkin's" as "Hodgkin", and a
-            direction word's forms as one word, "inhibiting" as "inhibition"), or a ScoreModel.
+            direction word's forms as one word, "inhibiting" as "inhibition"), ``"v21"`` (v20
+            that reads "A-769662" as "A769662" and "BRCA 1" as "BRCA1", and whose failed near
+            copy of the closest span no other span rescues), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

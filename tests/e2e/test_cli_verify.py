@@ -723,3 +723,54 @@ def test_console_script_runs_as_a_subprocess(tmp_path: Path, evidence: Path) -> 
     )  # fmt: skip
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["claims"][0]["verdict"] == "supported"
+
+
+def test_score_model_v21_reads_a_name_written_apart_and_lets_no_span_rescue_a_copy(
+    tmp_path: Path,
+) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": "C2 acts synergistically with the drug A769662 to activate AMPK complexes.",
+            },
+            {
+                "id": "S2",
+                "text": (
+                    "Here we report a novel role of an alternatively spliced hypervariable "
+                    "immunoglobulin domain-encoding gene, Dscam, in generating a broad range of "
+                    "PRRs implicated in immune defense in the malaria vector Anopheles gambiae."
+                ),
+            },
+            {
+                "id": "S3",
+                "text": "AgDscam is a hypervariable PRR of the A. gambiae innate immune system.",
+            },
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {
+                "id": "a",
+                "text": "C2 works synergistically with A-769662 to activate AMPK complexes.",
+            },
+            {
+                "id": "b",
+                "text": "HuR is a hypervariable PRR of the A. gambiae innate immune system.",
+            },
+        ],
+    )
+    reports = by_model(claims, evidence, ("v20", "v21"))
+    # "A-769662" segments as "A" and the figure 769662, which S1 does not state alone
+    assert reports["v20"]["a"]["verdict"] == "unsupported"
+    assert reports["v20"]["a"]["numeric_gated"]
+    assert reports["v21"]["a"]["verdict"] == "supported"
+    # the claim copies S3 with its name changed; under v20 S2, close enough, rescued it
+    assert reports["v20"]["b"]["verdict"] == "supported"
+    assert reports["v21"]["b"]["verdict"] == "unsupported"
+    assert reports["v21"]["b"]["best_span"]["id"] == "S3"
+    assert [e["judgement"] for e in reports["v21"]["b"]["edits"]] == [
+        "unsupported: different entity"
+    ]

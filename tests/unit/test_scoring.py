@@ -14,6 +14,7 @@ from spanproof.core.models import (
     SCORE_MODEL_NAMES,
     Claim,
     ClaimVerdict,
+    Edit,
     ErasedRange,
     EvidenceSpan,
     PairScore,
@@ -28,7 +29,11 @@ from spanproof.verify.scoring import (
     V2,
     V19,
     V20,
+    V21,
     ScoreModel,
+    _eligible,
+    joined_forms,
+    names_a_change,
     prepare_plan,
     resolve_markers,
     score_claim,
@@ -89,7 +94,7 @@ def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v19, v20$"):
+    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v20, v21$"):
         score_model("v99")
 
 
@@ -649,3 +654,117 @@ def test_singular_brings_an_irregular_plural_back() -> None:
     ]
     # "bases" is also the plural of "base": left to the stemmer
     assert singular("bases") == "bases" and singular("cells") == "cells"
+
+
+# --- v21: a figure written as part of a name; a failed near copy dominates ----------------------
+
+
+def test_joined_forms_pairs_a_figure_after_letters_with_the_name_it_joins() -> None:
+    tokens = ["c2", "acts", "with", "a", "769662", "in", "2", "brca", "1", "carriers"]
+    joins = [joined for _atom, joined in joined_forms(tokens, V21)]
+    # "in 2" joins as "in2" too: harmless, since only a span that writes "in2" covers it
+    assert joins == ["a769662", "in2", "brca1"]
+    assert [joined for _atom, joined in joined_forms(["5", "mice", "7.5"], V21)] == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "C2 works synergistically with A-769662 to activate AMPK in cells.",
+            "C2 acts synergistically with the drug A769662 to activate AMPK in cells.",
+        ),
+        (
+            "BRCA 1 mutation carriers have a risk that depends on the mutation site.",
+            "Risks varied by the location of BRCA1/2 mutations in carriers.",
+        ),
+        ("IL-6 levels rose in the patients after surgery.", "IL6 levels rose in the patients."),
+    ],
+)
+def test_v21_reads_a_figure_written_as_part_of_a_name_as_the_name(claim: str, span: str) -> None:
+    v20, _ = score(claim, spans(span), [0.95], V20)
+    v21, _ = score(claim, spans(span), [0.95], V21)
+    assert v20.numeric_gated is True
+    assert v21.numeric_gated is False
+    assert v21.verdict is Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # another name's figure, and a figure the span states nowhere, still trip the gate
+        ("A-769663 activates AMPK in cells.", "The drug A769662 activates AMPK in cells."),
+        ("IL-7 levels rose in the patients.", "IL6 levels rose in the patients."),
+        ("IL-6 levels rose in 12 patients.", "IL6 levels rose in 10 patients."),
+        # a figure the claim also writes alone must be stated alone
+        ("BRCA 1 carriers: 1 in 5 had cancer.", "BRCA1 carriers: 2 in 5 had cancer."),
+    ],
+)
+def test_v21_still_gates_a_figure_the_span_does_not_state(claim: str, span: str) -> None:
+    v21, _ = score(claim, spans(span), [0.95], V21)
+    assert v21.numeric_gated is True
+    assert v21.verdict is Verdict.UNSUPPORTED
+
+
+def _pair(
+    index: int, fused: float, edited: bool = False, named: bool = False, entity: bool = False
+) -> PairScore:
+    score = min(fused, V21.gate_cap) if (edited or entity) else fused
+    return PairScore(
+        index, fused, fused, fused, score, False, entity, False, edited, edit_named=named
+    )
+
+
+def test_v21_lets_no_span_rescue_a_near_copy_of_the_closest_span_with_a_named_change() -> None:
+    # the closest span is a near copy with a detail changed; a looser neighbour within v2's
+    # dominance margin (0.2) scores above the threshold
+    pairs = [_pair(0, 0.74, edited=True, named=True), _pair(1, 0.58)]
+    assert [p.span_index for p in _eligible(pairs, V20)] == [0, 1]
+    assert [p.span_index for p in _eligible(pairs, V21)] == [0]
+    # a change judged only by a phrase's similarity, or a gate other than the edit check,
+    # keeps v2's margin
+    unnamed = [_pair(0, 0.74, edited=True), _pair(1, 0.58)]
+    assert [p.span_index for p in _eligible(unnamed, V21)] == [0, 1]
+    gated = [_pair(0, 0.74, entity=True), _pair(1, 0.58)]
+    assert [p.span_index for p in _eligible(gated, V21)] == [0, 1]
+    # a closer span that is not gated decides as before
+    closer = [_pair(0, 0.74, edited=True, named=True), _pair(1, 0.81)]
+    assert _eligible(closer, V21) == closer
+
+
+@pytest.mark.parametrize(
+    ("judgement", "named"),
+    [
+        ("unsupported: different entity", True),
+        ("unsupported: different number", True),
+        ("unsupported: roles swapped", True),
+        ("unsupported: opposite term", True),
+        ("unsupported: hedge dropped", False),
+        ("unsupported: association stated as an effect", False),
+        ("unsupported: different meaning (similarity 0.36 < 0.86)", False),
+        ("unsupported: not in the evidence", False),
+        ("allowed: morphology", False),
+        ("contradicted: negation flip", False),
+    ],
+)
+def test_names_a_change_reads_the_edit_s_judgement(judgement: str, named: bool) -> None:
+    edit = Edit("substitution", 0, 3, "HuR", "e0", 0, 7, "AgDscam", judgement)
+    assert names_a_change(edit) is named
+
+
+def test_v21_is_v20_with_joined_identifiers_and_copy_dominance() -> None:
+    assert SCORE_MODELS["v21"] is V21 and V21.joined_identifiers and V21.copy_dominates
+    assert not (V20.joined_identifiers or V20.copy_dominates)
+    assert replace(V21, name="v20", joined_identifiers=False, copy_dominates=False) == V20
+
+
+_NAMES = st.sampled_from(["A-769662", "A769662", "BRCA 1", "BRCA1", "IL-6", "IL6", "12", "p53"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.one_of(st.sampled_from(_WORDS), _NAMES), min_size=1, max_size=10))
+def test_v21_gates_never_cap_a_claim_that_copies_its_span(words: list[str]) -> None:
+    text = " ".join(words)
+    v21, _ = score(text, spans(text), [1.0], V21)
+    assert not (v21.numeric_gated or v21.entity_gated or v21.polarity_gated)
+    assert v21.verdict is Verdict.SUPPORTED

@@ -49,7 +49,7 @@ class VerifyRequest(BaseModel):
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v20 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v21 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
@@ -60,7 +60,9 @@ class VerifyRequest(BaseModel):
             "word written together, with a hyphen or apart, 'nonsmall', v19 also a sign, "
             "'−1.5', 'CD4+', or a fold or a bound written another way, 'twofold', '65 or "
             "older', v20 also a plural, possessive or other form of a name or direction word "
-            "read as the word, 'HSPCs', 'Hodgkin's', 'inhibition'), v7 gates "
+            "read as the word, 'HSPCs', 'Hodgkin's', 'inhibition', v21 also "
+            "a figure of a name written apart, 'A-769662', and a failed near copy no other "
+            "passage rescues), v7 gates "
             "windows that "
             "state no "
             "finding)."

@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple, get_args
 #: configuration, the API schema and the CLI's choices.
 ScoreModelName = Literal[
     "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15",
-    "v16", "v17", "v18", "v19", "v20",
+    "v16", "v17", "v18", "v19", "v20", "v21",
 ]  # fmt: skip
 SCORE_MODEL_NAMES: tuple[str, ...] = get_args(ScoreModelName)
 
@@ -147,6 +147,10 @@ class PairScore(NamedTuple):
     edit_gated: bool = False
     #: score model v7: the span window states no finding (an aim, a method heading).
     finding_gated: bool = False
+    #: score model v21: an unsupported edit names a detail the claim put in place of the span's
+    #: (another entity, number, unit, sign or bound, an opposite term, roles swapped), not a
+    #: phrase of low similarity, words the span does not state or a qualifier left out.
+    edit_named: bool = False
 
 
 @dataclass(frozen=True, slots=True)

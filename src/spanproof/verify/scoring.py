@@ -21,6 +21,7 @@ from spanproof.core.errors import ConfigurationError
 from spanproof.core.models import (
     Claim,
     ClaimVerdict,
+    Edit,
     EvidenceSpan,
     PairScore,
     SpanRef,
@@ -196,6 +197,21 @@ class ScoreModel:
     #: meaning, the polarity gate "Inhibiting X increases survival" against "Inhibition of X with
     #: an inhibitor improved survival" as a direction flip.
     word_forms: bool = False
+    #: v21: a number written after a name's letters with a hyphen or a space ("A-769662",
+    #: "BRCA 1", "IL-6") is part of that name when the span writes the name joined ("A769662",
+    #: "BRCA1", "IL6"): the numeric gate does not read it as a figure the span lacks
+    #: (:func:`joined_forms`). False before v21: "C2 acts with A-769662" against "… A769662"
+    #: tripped the gate.
+    joined_identifiers: bool = False
+    #: v21: when the claim's closest span is a near copy whose edit check names a detail the
+    #: claim put in place of the span's (another entity, number, unit, sign or bound, an
+    #: opposite term, roles swapped: :func:`names_a_change`), no other span rescues the claim,
+    #: however close it comes (v2's dominance rule lets a span within ``dominance_margin`` of
+    #: it do so). A phrase of low similarity, words the span does not state or a qualifier left
+    #: out, another span may still support. False before v21: "HuR is a hypervariable PRR …"
+    #: against "AgDscam is a hypervariable PRR …" was `supported` by a neighbouring sentence
+    #: that mentions neither name.
+    copy_dominates: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -310,10 +326,14 @@ V19 = replace(V18, name="v19", signs=True, fold_words=True, edit_postposed_bound
 #: survival" against "Inhibition of HDAC6 with an inhibitor improved the survival" flips no
 #: direction.
 V20 = replace(V19, name="v20", word_forms=True)
+#: v20 that reads "A-769662" against "A769662" as one name, and whose failed near copy of the
+#: closest span no other span rescues.
+V21 = replace(V20, name="v21", joined_identifiers=True, copy_dominates=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
+        V21,
     )
 }  # fmt: skip
 DEFAULT_SCORE_MODEL = "v2"
@@ -366,6 +386,8 @@ class PreparedSpan:
     sentences: tuple[tuple[Counter[str], Cues], ...]
     #: v7: the sentences (as in ``sentences``) that state a finding, not an aim or a method.
     finding_sentences: tuple[tuple[Counter[str], Cues], ...] = ()
+    #: v21: the span's word tokens, for a claim's figures written as part of a name.
+    words: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -377,6 +399,9 @@ class PreparedClaim:
     cues: Cues
     #: v7: the claim states a finding, so its polarity is read against sentences that state one.
     states_finding: bool = False
+    #: v21: each numeric atom of the claim with the joined name it may be part of, per
+    #: occurrence (None where it follows no letters) (:func:`joined_forms`).
+    joins: tuple[tuple[str, str | None], ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -489,9 +514,58 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 entity=_entity_view(text, tokens, segmented, model) if model.entity_gate else None,
                 sentences=sentences,
                 finding_sentences=findings,
+                words=frozenset(tokens) if model.joined_identifiers else frozenset(),
             )
         )
     return Plan(tuple(prepared), idf, model)
+
+
+#: Unsupported edits that name a detail the claim put in place of the span's: another entity,
+#: number, unit, sign or bound, an opposite term, roles swapped. Not a phrase judged only by
+#: its similarity, words the span does not state, nor a qualifier the claim leaves out (a
+#: hedge, a scope, a population): another span may state those, or the finding without them.
+_NAMED_CHANGES = (
+    "unsupported: different entity",
+    "unsupported: different number",
+    "unsupported: different unit",
+    "unsupported: different sign",
+    "unsupported: different bound",
+    "unsupported: opposite term",
+    "unsupported: roles swapped",
+)
+
+
+def names_a_change(edit: Edit) -> bool:
+    """An unsupported edit that names a detail changed (score model v21's dominance)."""
+    return edit.judgement.startswith(_NAMED_CHANGES)
+
+
+def joined_forms(tokens: Sequence[str], model: ScoreModel) -> tuple[tuple[str, str | None], ...]:
+    """Each numeric atom of ``tokens`` (as the numeric gate reads them) with the name it would
+    form joined to the letters before it: "A-769662" and "BRCA 1" segment as ("a", "769662")
+    and ("brca", "1"), whose joined forms are "a769662" and "brca1"; a figure after no letters
+    has None. Score model v21 (``joined_identifiers``)."""
+    out: list[tuple[str, str | None]] = []
+    for i, token in enumerate(tokens):
+        atoms = _numerics([token], model)
+        if not atoms:
+            continue
+        before = tokens[i - 1] if i > 0 else ""
+        joined = before + token if before.isalpha() and token.isdigit() else None
+        out.extend((atom, joined) for atom in atoms)
+    return tuple(out)
+
+
+def _figures_missing(claim: PreparedClaim, span: PreparedSpan, model: ScoreModel) -> bool:
+    """The numeric gate: a figure of the claim that the span does not state; under v21 a figure
+    the claim writes as part of a name the span writes joined is not missing."""
+    missing = claim.numerics - span.numerics
+    if not missing or not model.joined_identifiers:
+        return bool(missing)
+    return any(
+        any(a == atom and (joined is None or joined not in span.words) for a, joined in claim.joins)
+        for atom in missing
+    )
 
 
 def _numerics(tokens: list[str], model: ScoreModel) -> list[str]:
@@ -546,6 +620,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         entity=view,
         cues=cues(tokens, model.word_forms),
         states_finding=model.finding_gate and not states_no_finding(words),
+        joins=joined_forms(tokens, model) if model.joined_identifiers else (),
     )
 
 
@@ -578,7 +653,7 @@ def score_pair(
     """
     lex = coverage(claim.weighted, span.counts)
     fused = fuse(cos, lex, model.beta)
-    numeric = bool(claim.numerics) and not claim.numerics <= span.numerics
+    numeric = _figures_missing(claim, span, model)
     entity = (
         span.entity is not None
         and claim.entity is not None
@@ -592,7 +667,10 @@ def score_pair(
         polar = edit.outcome == "contradicted"
         edited = edit.outcome == "unsupported"
         score = min(fused, model.gate_cap) if (numeric or entity or polar or edited) else fused
-        return PairScore(span.index, cos, lex, fused, score, numeric, entity, polar, edited)
+        named = model.copy_dominates and edited and any(map(names_a_change, edit.edits))
+        return PairScore(
+            span.index, cos, lex, fused, score, numeric, entity, polar, edited, edit_named=named
+        )
     score = min(fused, model.gate_cap) if (numeric or entity or polar) else fused
     return PairScore(span.index, cos, lex, fused, score, numeric, entity, polar)
 
@@ -807,6 +885,8 @@ def _eligible(pairs: Sequence[PairScore], model: ScoreModel) -> Sequence[PairSco
     gated = top.numeric_gated or top.entity_gated or top.polarity_gated or top.edit_gated
     if not gated or top.fused < model.supported_min:
         return pairs
+    if model.copy_dominates and top.edit_named:  # v21: a near copy, a named detail changed
+        return [p for p in pairs if p.fused >= top.fused]
     return [p for p in pairs if p.fused >= top.fused - margin]
 
 
