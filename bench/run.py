@@ -48,6 +48,7 @@ from spanproof.verify.scoring import (
     V19,
     V20,
     V21,
+    V22,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -183,7 +184,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         judge_uncached = JudgeChecker(cache_batches=0, cache_pairs=0)
         models = (
             V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
-            V19, V20, V21,
+            V19, V20, V21, V22,
         )  # fmt: skip
         for model in models:
             judged = model.combiner is not None
@@ -294,6 +295,9 @@ def render(results: dict[str, Any]) -> str:
         "Score model v21 (v20 reading a name's figure written apart, a failed near copy "
         "dominant): cached median "
         f"{v['v21']['cached_median_ms']} ms (p95 {v['v21']['cached_p95_ms']} ms). "
+        "Score model v22 (v21 whose polarity gate reads more direction and negation words): "
+        "cached median "
+        f"{v['v22']['cached_median_ms']} ms (p95 {v['v22']['cached_p95_ms']} ms). "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

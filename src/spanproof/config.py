@@ -104,7 +104,9 @@ class VerifySettings(BaseModel):
             "v19 whose gates read a word's forms as the word: 'HSPC' is 'HSPCs', 'Hodgkin' "
             "'Hodgkin's', 'inhibiting' 'inhibition'; v21 is "
             "v20 that reads 'A-769662' as 'A769662', 'BRCA 1' as 'BRCA1', and whose failed "
-            "near copy of the closest passage no other passage rescues)."
+            "near copy of the closest passage no other passage rescues; v22 is v21 whose "
+            "polarity gate reads more direction and negation words: 'impedes', 'scarce', "
+            "'expanded', 'deactivates', 'ineffective')."
         ),
     )
     escalation_band: float | None = Field(

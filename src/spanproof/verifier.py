@@ -123,7 +123,9 @@ class Verifier:
             possessive name as the name, "HSPCs" as "HSPC", "Hodgkin's" as "Hodgkin", and a
             direction word's forms as one word, "inhibiting" as "inhibition"), ``"v21"`` (v20
             that reads "A-769662" as "A769662" and "BRCA 1" as "BRCA1", and whose failed near
-            copy of the closest span no other span rescues), or a ScoreModel.
+            copy of the closest span no other span rescues), ``"v22"`` (v21 whose polarity gate
+            reads more direction and negation words: "impedes", "scarce", "expanded",
+            "deactivates", "ineffective"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

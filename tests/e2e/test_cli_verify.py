@@ -774,3 +774,48 @@ def test_score_model_v21_reads_a_name_written_apart_and_lets_no_span_rescue_a_co
     assert [e["judgement"] for e in reports["v21"]["b"]["edits"]] == [
         "unsupported: different entity"
     ]
+
+
+def test_score_model_v22_reads_more_direction_words_against_the_span(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": (
+                    "We found that TG2-specific plasma cells are markedly expanded within the "
+                    "duodenal mucosa in individuals with active coeliac disease."
+                ),
+            },
+            {
+                "id": "S2",
+                "text": (
+                    "In a randomised trial, the new vaccine was ineffective in adults older than "
+                    "65 years."
+                ),
+            },
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {
+                "id": "a",
+                "text": (
+                    "Plasma cells specific for TG2 are scarce in the duodenal mucosa of people "
+                    "with active coeliac disease."
+                ),
+            },
+            {"id": "b", "text": "Older people saw no benefit from the new vaccine."},
+        ],
+    )
+    reports = by_model(claims, evidence, ("v21", "v22"))
+    # "scarce" against "expanded": no direction word to v21, opposed directions to v22
+    assert reports["v21"]["a"]["verdict"] == "supported"
+    assert reports["v22"]["a"]["verdict"] == "contradicted"
+    assert reports["v22"]["a"]["polarity_gated"]
+    # "ineffective" is a negation to v22, so "no benefit" agrees with it (a claim that
+    # nearly copies its span is read word by word by the edit check instead, as under v21)
+    assert reports["v21"]["b"]["polarity_gated"]
+    assert not reports["v22"]["b"]["polarity_gated"]
+    assert "edits" not in reports["v22"]["b"]

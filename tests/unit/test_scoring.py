@@ -22,7 +22,15 @@ from spanproof.core.models import (
 )
 from spanproof.text.stems import singular
 from spanproof.verify.fusion import fuse
-from spanproof.verify.gates import base_form, direction_of, direction_word, is_agent_noun
+from spanproof.verify.gates import (
+    base_form,
+    cues,
+    direction_of,
+    direction_word,
+    is_agent_noun,
+    is_negation,
+    polarity_gate_trips,
+)
 from spanproof.verify.scoring import (
     SCORE_MODELS,
     V1,
@@ -30,6 +38,7 @@ from spanproof.verify.scoring import (
     V19,
     V20,
     V21,
+    V22,
     ScoreModel,
     _eligible,
     joined_forms,
@@ -94,7 +103,7 @@ def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v20, v21$"):
+    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v20, v21, v22$"):
         score_model("v99")
 
 
@@ -768,3 +777,127 @@ def test_v21_gates_never_cap_a_claim_that_copies_its_span(words: list[str]) -> N
     v21, _ = score(text, spans(text), [1.0], V21)
     assert not (v21.numeric_gated or v21.entity_gated or v21.polarity_gated)
     assert v21.verdict is Verdict.SUPPORTED
+
+
+# --- v22: longer lists of direction and negation words for the polarity gate ---------------------
+
+
+@pytest.mark.parametrize(
+    ("token", "direction", "before"),
+    [
+        ("impedes", "down", None),
+        ("hindered", "down", None),
+        ("deactivates", "down", None),  # read before "activat", which begins no "deactivat" word
+        ("scarce", "down", None),
+        ("mitigating", "down", None),
+        ("encourages", "up", None),
+        ("expanded", "up", None),
+        ("expansion", "up", None),
+        ("prolongs", "up", None),
+        ("activates", "up", "up"),  # the earlier list still reads
+        ("reduced", "down", "down"),
+        ("induced", None, None),  # "LPS-induced", "induced pluripotent": a cause, no direction
+        ("triggering", None, None),  # "Triggering of PD-1 … induced IL-10": a cause too
+        ("inactivated", None, None),  # "heat-inactivated": a method
+    ],
+)
+def test_v22_lists_more_direction_words(
+    token: str, direction: str | None, before: str | None
+) -> None:
+    assert direction_of(token, more=True) == direction
+    assert direction_of(token) == before
+
+
+def test_v22_reads_words_that_deny_what_they_qualify_as_negations() -> None:
+    for word in ("ineffective", "incapable", "inability"):
+        assert is_negation(word, more=True) and not is_negation(word)
+    # "ineffective" and "not effective" agree; "ineffective" against "effective" flips
+    assert not polarity_gate_trips(
+        cues(["the", "drug", "is", "ineffective"], True, True),
+        cues(["the", "drug", "was", "not", "effective"], True, True),
+    )
+    assert polarity_gate_trips(
+        cues(["the", "drug", "is", "ineffective"], True, True),
+        cues(["the", "drug", "was", "effective"], True, True),
+    )
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "A Th2 environment impedes kidney disease in lupus.",
+            "Basophils that home to lymph nodes promote Th2 differentiation and kidney disease "
+            "in mice with a lupus-like illness.",
+        ),
+        (
+            "The PDPN gene deactivates the receptor CLEC-2.",
+            "PDPN, expressed by lymphatic endothelial cells, separates blood from lymph by "
+            "activating the platelet receptor CLEC-2.",
+        ),
+        (
+            "Plasma cells specific for TG2 are scarce in the gut of patients with active disease.",
+            "TG2-specific plasma cells were markedly expanded in the duodenal mucosa of "
+            "people with active coeliac disease.",
+        ),
+        (
+            "Cognitive behavioural therapy is an ineffective treatment for insomnia.",
+            "Therapy of this kind improved sleep in adults with chronic insomnia in every trial.",
+        ),
+    ],
+)
+def test_v22_gates_a_claim_whose_direction_word_opposes_its_span(claim: str, span: str) -> None:
+    v21, _ = score(claim, spans(span), [0.95], V21)
+    v22, _ = score(claim, spans(span), [0.95], V22)
+    assert v21.verdict is Verdict.SUPPORTED and not v21.polarity_gated
+    assert v22.polarity_gated is True
+    assert v22.verdict is not Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # two words of one direction: no flip
+        (
+            "Blocking the receptor hinders tumour growth in mice.",
+            "Blockade of the receptor reduced tumour growth in mice.",
+        ),
+        # the same word on both sides is shared, not opposed
+        (
+            "Exercise encourages weight loss in adults with obesity.",
+            "In adults with obesity, regular training encourages weight loss.",
+        ),
+        # "ineffective" read as "not effective" on both sides
+        (
+            "The vaccine was ineffective in older adults.",
+            "In adults over 65 years, the vaccine did not prove effective.",
+        ),
+    ],
+)
+def test_v22_keeps_a_claim_whose_direction_agrees_with_its_span(claim: str, span: str) -> None:
+    v22, _ = score(claim, spans(span), [0.95], V22)
+    assert v22.polarity_gated is False
+    assert v22.verdict is Verdict.SUPPORTED
+
+
+def test_v22_is_v21_with_more_cues() -> None:
+    assert SCORE_MODELS["v22"] is V22 and V22.more_cues and not V21.more_cues
+    assert replace(V22, name="v21", more_cues=False) == V21
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(
+        st.one_of(
+            st.sampled_from(_WORDS),
+            st.sampled_from(["impedes", "expanded", "scarce", "ineffective", "deactivates"]),
+        ),
+        min_size=1,
+        max_size=10,
+    )
+)
+def test_v22_gates_never_cap_a_claim_that_copies_its_span(words: list[str]) -> None:
+    text = " ".join(words)
+    v22, _ = score(text, spans(text), [1.0], V22)
+    assert not (v22.numeric_gated or v22.entity_gated or v22.polarity_gated)
+    assert v22.verdict is Verdict.SUPPORTED

@@ -22,6 +22,11 @@ opposite class that only the sentence has: "higher" against "lower", "improved" 
 "worsened"). Words the two share are ignored, so "X decreased Y" and "a decrease in Y" agree.
 Under score model v20 a direction word's forms are one word ("inhibiting" and "inhibition":
 :func:`direction_word`) and a noun of what acts ("inhibitor": :func:`is_agent_noun`) is none.
+Under score model v22 the lists are longer (:data:`_MORE_STEMS`, :data:`MORE_NEGATION_WORDS`):
+"impedes", "hinders", "deactivates", "scarce" go down, "encourages", "facilitates", "expanded"
+up, and "ineffective", "incapable", "inability" deny. Words that name a cause or a method more
+often than a change ("induced", "triggering", "inactivated", "silencing") are left out. The
+edit check still reads a near copy's negations and directions with the earlier lists.
 
 **Finding gate** (score model v7) — the span window states no finding: an aim or a design
 ("OBJECTIVE To evaluate …", "We aimed to assess …", "The aim of this study was …", "We
@@ -116,48 +121,69 @@ _STEMS: tuple[tuple[str, str], ...] = (
     *((s, BETTER) for s in ("improv", "alleviat", "ameliorat", "protect", "relie")),
     *((s, WORSE) for s in ("worsen", "deteriorat", "aggravat", "exacerbat", "detriment")),
 )  # fmt: skip
+#: Score model v22: more direction words, each stating a change in one word (a verb, its noun or
+#: its adjective). Read before ``_STEMS`` ("deactivates" is down, though "activat" is up; a stem
+#: matches from a word's first letter). Left out: words naming a cause, a method or a role more
+#: often than a change ("induced", "triggering", "inactivated", "silencing", "antagonist").
+_MORE_STEMS: tuple[tuple[str, str], ...] = (
+    *((s, UP) for s in ("expan", "encourag", "facilitat", "foster", "strengthen",
+                        "heighten", "intensif", "prolong")),
+    *((s, DOWN) for s in ("imped", "hinder", "hamper", "curb", "deactivat",
+                          "dampen", "mitigat", "counteract", "abrogat", "repress", "restrain",
+                          "retard", "shrink", "shrank", "scarc")),
+)  # fmt: skip
+#: Score model v22: words that deny what they qualify, read with :data:`NEGATION_WORDS`
+#: ("ineffective" is "not effective", "incapable of" is "cannot").
+MORE_NEGATION_WORDS = frozenset(
+    {"incapable", "ineffective", "ineffectual", "inability", "unsuccessful"}
+)
 
 
 @lru_cache(maxsize=1 << 16)
-def _listed_stem(token: str) -> tuple[str, str] | None:
-    """The first listed direction stem ``token`` begins with, and its class; None if none."""
-    for stem, cls in _STEMS:
+def _listed_stem(token: str, more: bool = False) -> tuple[str, str] | None:
+    """The first listed direction stem ``token`` begins with, and its class; None if none.
+    ``more`` (score model v22) reads :data:`_MORE_STEMS` first."""
+    for stem, cls in (*_MORE_STEMS, *_STEMS) if more else _STEMS:
         if token.startswith(stem):
             return stem, cls
     return None
 
 
 @lru_cache(maxsize=1 << 16)
-def direction_of(token: str) -> str | None:
-    """The direction class of a lowercase token, or None."""
+def direction_of(token: str, more: bool = False) -> str | None:
+    """The direction class of a lowercase token, or None (``more``: v22's longer list)."""
     exact = _EXACT.get(token)
     if exact is not None:
         return exact
-    listed = _listed_stem(token)
+    listed = _listed_stem(token, more)
     return listed[1] if listed else None
 
 
 _AGENT_ENDINGS = frozenset(("or", "ors", "er", "ers"))
 
 
-def is_agent_noun(token: str) -> bool:
+def is_agent_noun(token: str, more: bool = False) -> bool:
     """A direction stem made a noun of what acts ("inhibitor", "activators", "promoter",
     "blocker"): it names an agent, it states no direction."""
-    listed = _listed_stem(token)
+    listed = _listed_stem(token, more)
     return listed is not None and token[len(listed[0]) :] in _AGENT_ENDINGS
 
 
-def direction_word(token: str) -> str:
+def direction_word(token: str, more: bool = False) -> str:
     """The word a direction token is a form of: its listed stem ("inhibiting", "inhibition" and
     "inhibits" are all "inhibit"), the token itself for a listed word or any other token."""
     if token in _EXACT:
         return token
-    listed = _listed_stem(token)
+    listed = _listed_stem(token, more)
     return listed[0] if listed else token
 
 
-def is_negation(token: str) -> bool:
-    return token in NEGATION_WORDS or token.endswith(_NEGATION_SUFFIXES)
+def is_negation(token: str, more: bool = False) -> bool:
+    return (
+        token in NEGATION_WORDS
+        or token.endswith(_NEGATION_SUFFIXES)
+        or (more and token in MORE_NEGATION_WORDS)
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,12 +195,14 @@ class Cues:
     counts: Mapping[str, int]
 
 
-def cues(tokens: Sequence[str], forms: bool = False) -> Cues:
+def cues(tokens: Sequence[str], forms: bool = False, more: bool = False) -> Cues:
     """Polarity cues of ``tokens``. ``forms`` (score model v20): a direction word's forms are one
     word (:func:`direction_word`), so "inhibiting" in a claim and "inhibition" in its span are a
-    shared word, not one only each side has."""
+    shared word, not one only each side has. ``more`` (score model v22): the longer lists,
+    :data:`_MORE_STEMS` and :data:`MORE_NEGATION_WORDS` ("impedes" against "promoting",
+    "deactivates" against "activating", "incapable of" against "elicited")."""
     counts = (
-        Counter(direction_word(t) for t in tokens if not is_agent_noun(t))
+        Counter(direction_word(t, more) for t in tokens if not is_agent_noun(t, more))
         if forms
         else Counter(tokens)
     )
@@ -182,10 +210,10 @@ def cues(tokens: Sequence[str], forms: bool = False) -> Cues:
         1
         for i, t in enumerate(tokens)
         # "A but not B": the negation scopes over B alone, an exception, not the statement.
-        if is_negation(t) and not (t == "not" and i > 0 and tokens[i - 1] == "but")
+        if is_negation(t, more) and not (t == "not" and i > 0 and tokens[i - 1] == "but")
     )
     directions = tuple(
-        (t, cls, c) for t, c in counts.items() if (cls := direction_of(t)) is not None
+        (t, cls, c) for t, c in counts.items() if (cls := direction_of(t, more)) is not None
     )
     return Cues(negations % 2, directions, counts)
 

@@ -212,6 +212,11 @@ class ScoreModel:
     #: against "AgDscam is a hypervariable PRR …" was `supported` by a neighbouring sentence
     #: that mentions neither name.
     copy_dominates: bool = False
+    #: v22: the polarity gate reads longer lists of direction and negation words
+    #: (:func:`spanproof.verify.gates.cues`, ``more``): "impedes" against "promoting",
+    #: "deactivates" against "activating", "scarce" against "expanded", "incapable of" against
+    #: "elicited". False before v22: those words carried no direction or negation.
+    more_cues: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -329,11 +334,14 @@ V20 = replace(V19, name="v20", word_forms=True)
 #: v20 that reads "A-769662" against "A769662" as one name, and whose failed near copy of the
 #: closest span no other span rescues.
 V21 = replace(V20, name="v21", joined_identifiers=True, copy_dominates=True)
+#: v21 whose polarity gate reads more direction and negation words ("impedes", "hinders",
+#: "deactivates", "scarce", "expanded", "incapable", "ineffective").
+V22 = replace(V21, name="v22", more_cues=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-        V21,
+        V21, V22,
     )
 }  # fmt: skip
 DEFAULT_SCORE_MODEL = "v2"
@@ -499,7 +507,7 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 for body, words in segmented
             ] or [tokens]
             sentences = tuple(
-                (Counter(lexical_terms(t, model)), cues(t, model.word_forms))
+                (Counter(lexical_terms(t, model)), cues(t, model.word_forms, model.more_cues))
                 for t in sentence_tokens
             )
             if model.finding_gate and len(sentences) == len(segmented):
@@ -618,7 +626,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
         numerics=frozenset(_numerics(tokens, model)),
         entity=view,
-        cues=cues(tokens, model.word_forms),
+        cues=cues(tokens, model.word_forms, model.more_cues),
         states_finding=model.finding_gate and not states_no_finding(words),
         joins=joined_forms(tokens, model) if model.joined_identifiers else (),
     )
