@@ -49,6 +49,8 @@ from spanproof.verify.scoring import (
     V20,
     V21,
     V22,
+    V23,
+    V24,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -184,7 +186,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         judge_uncached = JudgeChecker(cache_batches=0, cache_pairs=0)
         models = (
             V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
-            V19, V20, V21, V22,
+            V19, V20, V21, V22, V23, V24,
         )  # fmt: skip
         for model in models:
             judged = model.combiner is not None
@@ -298,6 +300,12 @@ def render(results: dict[str, Any]) -> str:
         "Score model v22 (v21 whose polarity gate reads more direction and negation words): "
         "cached median "
         f"{v['v22']['cached_median_ms']} ms (p95 {v['v22']['cached_p95_ms']} ms). "
+        "Score model v23 (v22 whose polarity gate also reads the sentences that cover a claim "
+        "nearly as well): cached median "
+        f"{v['v23']['cached_median_ms']} ms (p95 {v['v23']['cached_p95_ms']} ms). "
+        "Score model v24 (v23 in which a span stating no direction cannot rescue a claim a "
+        "close span reverses): cached median "
+        f"{v['v24']['cached_median_ms']} ms (p95 {v['v24']['cached_p95_ms']} ms). "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

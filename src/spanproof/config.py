@@ -106,7 +106,11 @@ class VerifySettings(BaseModel):
             "v20 that reads 'A-769662' as 'A769662', 'BRCA 1' as 'BRCA1', and whose failed "
             "near copy of the closest passage no other passage rescues; v22 is v21 whose "
             "polarity gate reads more direction and negation words: 'impedes', 'scarce', "
-            "'expanded', 'deactivates', 'ineffective')."
+            "'expanded', 'deactivates', 'ineffective'; v23 is v22 whose polarity gate also "
+            "reads the sentences that cover a claim nearly as well as the best one: an aim "
+            "sentence that covers it best no longer hides a result that states the opposite; "
+            "v24 is v23 in which a passage that states no direction cannot support a claim "
+            "that a close passage reverses)."
         ),
     )
     escalation_band: float | None = Field(

@@ -125,7 +125,11 @@ class Verifier:
             that reads "A-769662" as "A769662" and "BRCA 1" as "BRCA1", and whose failed near
             copy of the closest span no other span rescues), ``"v22"`` (v21 whose polarity gate
             reads more direction and negation words: "impedes", "scarce", "expanded",
-            "deactivates", "ineffective"), or a ScoreModel.
+            "deactivates", "ineffective"), ``"v23"`` (v22 whose polarity gate also reads the
+            sentences that cover a claim nearly as well as the best one: an aim sentence that
+            covers it best no longer hides a result stating the opposite), ``"v24"`` (v23 in
+            which a span stating no direction cannot support a claim a close span reverses), or
+            a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

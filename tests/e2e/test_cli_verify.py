@@ -819,3 +819,90 @@ def test_score_model_v22_reads_more_direction_words_against_the_span(tmp_path: P
     assert reports["v21"]["b"]["polarity_gated"]
     assert not reports["v22"]["b"]["polarity_gated"]
     assert "edits" not in reports["v22"]["b"]
+
+
+def test_score_model_v23_reads_a_result_an_aim_sentence_hides(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": (
+                    "We examined the effects of chenodeoxycholic acid on brown fat activity in "
+                    "healthy women. Treatment of twelve women with chenodeoxycholic acid for two "
+                    "days resulted in increased brown fat activity."
+                ),
+            },
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {
+                "id": "a",
+                "text": "In women, brown fat activity is reduced by chenodeoxycholic acid.",
+            },
+            {
+                "id": "b",
+                "text": "In women, brown fat activity is increased by chenodeoxycholic acid.",
+            },
+        ],
+    )
+    reports = by_model(claims, evidence, ("v22", "v23"))
+    # the aim sentence covers claim a best and states no direction: v22 reads only it
+    assert reports["v22"]["a"]["verdict"] == "supported"
+    assert not reports["v22"]["a"]["polarity_gated"]
+    # v23 also reads the result, which covers it nearly as well and states the opposite
+    assert reports["v23"]["a"]["verdict"] == "contradicted"
+    assert reports["v23"]["a"]["polarity_gated"]
+    # a claim the result states is supported under both
+    assert reports["v22"]["b"]["verdict"] == reports["v23"]["b"]["verdict"] == "supported"
+
+
+def test_score_model_v24_lets_no_span_without_a_direction_rescue_a_reversed_claim(
+    tmp_path: Path,
+) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": (
+                    "We examined diastolic blood pressure and abdominal aortic aneurysm in a "
+                    "large cohort."
+                ),
+            },
+            {
+                "id": "S2",
+                "text": (
+                    "Higher diastolic blood pressure was associated with abdominal aortic aneurysm."
+                ),
+            },
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {
+                "id": "a",
+                "text": (
+                    "Lower diastolic blood pressure is associated with abdominal aortic aneurysm."
+                ),
+            },
+            {
+                "id": "b",
+                "text": (
+                    "Higher diastolic blood pressure is associated with abdominal aortic aneurysm."
+                ),
+            },
+        ],
+    )
+    reports = by_model(claims, evidence, ("v23", "v24"))
+    # S2 states the opposite; S1, close enough, names the two and no direction: v23 lets it
+    # support the claim, v24 does not
+    assert reports["v23"]["a"]["verdict"] == "supported"
+    assert reports["v23"]["a"]["best_span"]["id"] == "S1"
+    assert reports["v24"]["a"]["verdict"] == "contradicted"
+    assert reports["v24"]["a"]["best_span"]["id"] == "S2"
+    # the claim S2 states is supported under both
+    assert reports["v23"]["b"]["verdict"] == reports["v24"]["b"]["verdict"] == "supported"

@@ -6,7 +6,7 @@ from dataclasses import replace
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from spanproof.core.errors import ConfigurationError
@@ -20,6 +20,7 @@ from spanproof.core.models import (
     PairScore,
     Verdict,
 )
+from spanproof.text.sentences import split_sentences
 from spanproof.text.stems import singular
 from spanproof.verify.fusion import fuse
 from spanproof.verify.gates import (
@@ -30,6 +31,7 @@ from spanproof.verify.gates import (
     is_agent_noun,
     is_negation,
     polarity_gate_trips,
+    states_polarity,
 )
 from spanproof.verify.scoring import (
     SCORE_MODELS,
@@ -39,6 +41,8 @@ from spanproof.verify.scoring import (
     V20,
     V21,
     V22,
+    V23,
+    V24,
     ScoreModel,
     _eligible,
     joined_forms,
@@ -103,7 +107,7 @@ def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v20, v21, v22$"):
+    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v20, v21, v22, v23, v24$"):
         score_model("v99")
 
 
@@ -901,3 +905,135 @@ def test_v22_gates_never_cap_a_claim_that_copies_its_span(words: list[str]) -> N
     v22, _ = score(text, spans(text), [1.0], V22)
     assert not (v22.numeric_gated or v22.entity_gated or v22.polarity_gated)
     assert v22.verdict is Verdict.SUPPORTED
+
+
+# --- v23: the polarity gate reads the sentences that cover the claim nearly as well ---------------
+
+_AIM_THEN_RESULT = (
+    "We examined the effects of chenodeoxycholic acid treatment on brown adipose tissue activity "
+    "in healthy women. Chenodeoxycholic acid increased brown adipose tissue activity."
+)
+
+
+def test_states_polarity_reads_the_claims_direction_and_negation() -> None:
+    down = cues(["the", "drug", "decreases", "pain"], True, True)
+    assert states_polarity(down, cues(["pain", "was", "lower"], True, True))
+    assert not states_polarity(down, cues(["we", "studied", "pain"], True, True))
+    assert not states_polarity(down, cues(["pain", "increased"], True, True))
+    negated = cues(["the", "drug", "does", "not", "affect", "pain"], True, True)
+    assert states_polarity(negated, cues(["no", "effect", "on", "pain"], True, True))
+    # a claim that states no direction and no negation has nothing to state
+    assert states_polarity(cues(["the", "drug", "affects", "pain"], True, True), down)
+
+
+def test_v23_reads_a_result_that_an_aim_sentence_covering_the_claim_better_hides() -> None:
+    claim = "Chenodeoxycholic acid treatment decreases brown adipose tissue activity."
+    v22, _ = score(claim, spans(_AIM_THEN_RESULT), [0.95], V22)
+    v23, _ = score(claim, spans(_AIM_THEN_RESULT), [0.95], V23)
+    assert v22.verdict is Verdict.SUPPORTED and not v22.polarity_gated
+    assert v23.polarity_gated is True
+    assert v23.verdict is Verdict.CONTRADICTED
+
+
+@pytest.mark.parametrize(
+    "span",
+    [
+        # a close sentence states the claim's direction: the opposite elsewhere is not read
+        _AIM_THEN_RESULT + " In obese women chenodeoxycholic acid decreased brown adipose "
+        "tissue activity.",
+        # the only sentence stating the opposite covers too little of the claim
+        "We examined the effects of chenodeoxycholic acid treatment on brown adipose tissue "
+        "activity in healthy women. Bile acids increased energy expenditure.",
+    ],
+)
+def test_v23_keeps_a_claim_no_close_sentence_contradicts(span: str) -> None:
+    claim = "Chenodeoxycholic acid treatment decreases brown adipose tissue activity."
+    v23, _ = score(claim, spans(span), [0.95], V23)
+    assert v23.polarity_gated is False
+    assert v23.verdict is Verdict.SUPPORTED
+
+
+def test_v23_reads_no_other_sentence_for_a_claim_without_direction_or_negation() -> None:
+    claim = "Chenodeoxycholic acid treatment affects brown adipose tissue activity."
+    v23, _ = score(claim, spans(_AIM_THEN_RESULT), [0.95], V23)
+    assert v23.polarity_gated is False and v23.verdict is Verdict.SUPPORTED
+
+
+def test_v23_is_v22_reading_close_sentences() -> None:
+    assert SCORE_MODELS["v23"] is V23 and V23.close_sentences and not V22.close_sentences
+    assert replace(V23, name="v22", close_sentences=False) == V22
+
+
+_CUE_WORDS = ["increased", "lower", "not", "decreases", "ineffective", "no"]
+_cue_sentence = st.lists(
+    st.one_of(st.sampled_from(_WORDS), st.sampled_from(_CUE_WORDS)), min_size=1, max_size=8
+).map(" ".join)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_cue_sentence, st.lists(_cue_sentence, max_size=3))
+def test_v23_never_gates_a_claim_that_copies_a_sentence_of_its_span(
+    claim: str, others: list[str]
+) -> None:
+    # the copied sentence first (the best-covering sentence on a tie), then any others, which
+    # may state the opposite: the copy states the claim's polarity, so no other is read
+    text = ". ".join([claim, *(o[0].upper() + o[1:] for o in others)]) + "."
+    assume(len(split_sentences(text)) == 1 + len(others))  # read as that many sentences
+    v23, _ = score(claim, spans(text), [1.0], V23)
+    assert not (v23.numeric_gated or v23.entity_gated or v23.polarity_gated)
+    assert v23.verdict is Verdict.SUPPORTED
+
+
+# --- v24: a span stating no direction does not support a claim a close span reverses -------------
+
+_CLAIM_DOWN = "Lower diastolic blood pressure is associated with abdominal aortic aneurysm."
+_NO_DIRECTION = "We examined diastolic blood pressure and abdominal aortic aneurysm in a cohort."
+_OPPOSITE = "Higher diastolic blood pressure was associated with abdominal aortic aneurysm."
+
+
+def test_v24_lets_no_span_without_a_direction_rescue_a_claim_a_close_span_reverses() -> None:
+    evidence = spans(_NO_DIRECTION, _OPPOSITE)
+    v23, _ = score(_CLAIM_DOWN, evidence, [0.9, 0.9], V23)
+    v24, _ = score(_CLAIM_DOWN, evidence, [0.9, 0.9], V24)
+    assert v23.verdict is Verdict.SUPPORTED and v23.best_span.id == "e0"
+    assert v24.verdict is Verdict.CONTRADICTED and v24.best_span.id == "e1"
+    assert v24.polarity_gated
+
+
+@pytest.mark.parametrize(
+    ("texts", "cosines"),
+    [
+        # a span that states the claim's direction still supports it
+        (
+            (
+                _NO_DIRECTION,
+                _OPPOSITE,
+                "Lower diastolic blood pressure was associated with "
+                "abdominal aortic aneurysm in women.",
+            ),
+            [0.9, 0.9, 0.9],
+        ),
+        # the reversing span is far less similar than the closest: v2's margin, no veto
+        ((_NO_DIRECTION, _OPPOSITE), [0.95, 0.3]),
+    ],
+)
+def test_v24_keeps_a_claim_no_close_span_reverses_alone(
+    texts: tuple[str, ...], cosines: list[float]
+) -> None:
+    v24, _ = score(_CLAIM_DOWN, spans(*texts), cosines, V24)
+    assert v24.verdict is Verdict.SUPPORTED
+
+
+def test_v24_reads_spans_as_v23_for_a_claim_without_direction_or_negation() -> None:
+    claim = "Diastolic blood pressure is associated with abdominal aortic aneurysm."
+    evidence = spans(
+        _NO_DIRECTION, "Diastolic blood pressure was not associated with abdominal aortic aneurysm."
+    )
+    v23, _ = score(claim, evidence, [0.9, 0.9], V23)
+    v24, _ = score(claim, evidence, [0.9, 0.9], V24)
+    assert v24.verdict is v23.verdict and v24.score == v23.score
+
+
+def test_v24_is_v23_reading_close_spans() -> None:
+    assert SCORE_MODELS["v24"] is V24 and V24.close_spans and not V23.close_spans
+    assert replace(V24, name="v23", close_spans=False) == V23

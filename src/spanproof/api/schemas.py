@@ -49,7 +49,7 @@ class VerifyRequest(BaseModel):
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v22 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v24 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
@@ -63,7 +63,10 @@ class VerifyRequest(BaseModel):
             "read as the word, 'HSPCs', 'Hodgkin's', 'inhibition', v21 also "
             "a figure of a name written apart, 'A-769662', and a failed near copy no other "
             "passage rescues, v22 also more direction and negation words, 'impedes', "
-            "'scarce', 'ineffective'), v7 gates "
+            "'scarce', 'ineffective', v23 also the sentences that cover a claim nearly as well "
+            "as the best one, so an aim sentence no longer hides a result stating the "
+            "opposite, v24 also no passage stating no direction supports a claim a close "
+            "passage reverses), v7 gates "
             "windows that "
             "state no "
             "finding)."

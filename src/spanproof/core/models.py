@@ -15,7 +15,7 @@ from typing import Any, Literal, NamedTuple, get_args
 #: configuration, the API schema and the CLI's choices.
 ScoreModelName = Literal[
     "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15",
-    "v16", "v17", "v18", "v19", "v20", "v21", "v22",
+    "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24",
 ]  # fmt: skip
 SCORE_MODEL_NAMES: tuple[str, ...] = get_args(ScoreModelName)
 
@@ -151,6 +151,10 @@ class PairScore(NamedTuple):
     #: (another entity, number, unit, sign or bound, an opposite term, roles swapped), not a
     #: phrase of low similarity, words the span does not state or a qualifier left out.
     edit_named: bool = False
+    #: score model v24: the span sentence the polarity gate reads states the claim's direction
+    #: or negation (:func:`spanproof.verify.gates.states_polarity`; True when the claim states
+    #: neither, and under every earlier model).
+    states_polarity: bool = True
 
 
 @dataclass(frozen=True, slots=True)

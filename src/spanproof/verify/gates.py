@@ -223,6 +223,18 @@ def _only(a: Cues, b: Cues) -> set[str]:
     return {cls for t, cls, c in a.directions if c > b.counts.get(t, 0)}
 
 
+def states_polarity(claim: Cues, span: Cues) -> bool:
+    """Whether ``span`` states the claim's polarity: a direction word of one of the claim's
+    direction classes, or a negation where the claim is negated. True for a claim with no
+    direction word and no negation (score model v23)."""
+    classes = {cls for _t, cls, _c in claim.directions}
+    if not classes and not claim.negation_parity:
+        return True
+    if claim.negation_parity and span.negation_parity:
+        return True
+    return any(cls in classes for _t, cls, _c in span.directions)
+
+
 def polarity_gate_trips(claim: Cues, span: Cues) -> bool:
     """True when negation parity differs or the unshared direction words oppose."""
     if claim.negation_parity != span.negation_parity:

@@ -54,6 +54,7 @@ from spanproof.verify.gates import (
     entity_view,
     polarity_gate_trips,
     states_no_finding,
+    states_polarity,
 )
 from spanproof.verify.judging import Combiner
 from spanproof.verify.lexical import PlanIdf, WeightedClaim, coverage, weigh_claim
@@ -217,6 +218,24 @@ class ScoreModel:
     #: "deactivates" against "activating", "scarce" against "expanded", "incapable of" against
     #: "elicited". False before v22: those words carried no direction or negation.
     more_cues: bool = False
+    #: v23: the polarity gate reads more than the span sentence that covers the claim best.
+    #: When that sentence states none of the claim's direction or negation and trips nothing,
+    #: the span's other sentences that cover the claim nearly as well
+    #: (:data:`CLOSE_COVERAGE_MARGIN`, at least :data:`CLOSE_COVERAGE_MIN`) are read: if none
+    #: of them states the claim's direction and one states the opposite, the gate trips on it
+    #: (:func:`_aligned_cues`). False before v23: "CDCA treatment decreases BAT activity"
+    #: against an abstract whose aim sentence ("we examined the effects of CDCA on BAT
+    #: activity") covers it best and whose result ("CDCA … resulted in increased BAT
+    #: activity") covers it nearly as well was `supported`.
+    close_sentences: bool = False
+    #: v24: when a span close to the claim (fused within ``dominance_margin`` of the closest,
+    #: and at least ``supported_min``) states its opposite and trips the polarity gate alone,
+    #: a span whose sentence states none of the claim's direction or negation cannot support
+    #: it (:func:`_eligible`): it shares the claim's words, not its finding. False before v24:
+    #: asked of an abstract's sentences, "Decreased diastolic blood pressure is associated with
+    #: abdominal aortic aneurysm" was `supported` by a sentence that names the two and states
+    #: no direction, beside one that states an inverse association.
+    close_spans: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -337,11 +356,16 @@ V21 = replace(V20, name="v21", joined_identifiers=True, copy_dominates=True)
 #: v21 whose polarity gate reads more direction and negation words ("impedes", "hinders",
 #: "deactivates", "scarce", "expanded", "incapable", "ineffective").
 V22 = replace(V21, name="v22", more_cues=True)
+#: v22 whose polarity gate also reads the sentences that cover the claim nearly as well.
+V23 = replace(V22, name="v23", close_sentences=True)
+#: v23 in which a span that states nothing of the claim's polarity cannot rescue it from a
+#: close span that states the opposite.
+V24 = replace(V23, name="v24", close_spans=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-        V21, V22,
+        V21, V22, V23, V24,
     )
 }  # fmt: skip
 DEFAULT_SCORE_MODEL = "v2"
@@ -632,19 +656,48 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
     )
 
 
-def _aligned_cues(claim: PreparedClaim, span: PreparedSpan) -> Cues:
+#: Score model v23: the sentences of a span whose coverage of the claim is within this of the
+#: best sentence's (v2's dominance margin), and at least :data:`CLOSE_COVERAGE_MIN`, are read
+#: by the polarity gate when the best one states nothing of the claim's polarity.
+CLOSE_COVERAGE_MARGIN = 0.2
+CLOSE_COVERAGE_MIN = 0.4
+
+
+def _aligned_cues(claim: PreparedClaim, span: PreparedSpan, close: bool = False) -> Cues:
     """Polarity cues of the span sentence that covers the claim best (first on ties); under v7,
-    of the sentences that state a finding when the claim states one and the span has any."""
+    of the sentences that state a finding when the claim states one and the span has any.
+
+    ``close`` (score model v23): when the claim states a direction or a negation and that
+    sentence neither states it (:func:`~spanproof.verify.gates.states_polarity`) nor trips the
+    gate, the sentences covering the claim nearly as well are read: if none of them states the
+    claim's polarity, the cues of the best-covering one that trips the gate (an abstract whose
+    aim sentence covers the claim best and whose result states the opposite)."""
     pool = span.finding_sentences if claim.states_finding and span.finding_sentences else None
     pool = pool or span.sentences
     if len(pool) == 1:
         return pool[0][1]
     best = pool[0][1]
     best_cov = -1.0
+    covs = []
     for counts, sentence_cues in pool:
         cov = coverage(claim.weighted, counts)
+        covs.append(cov)
         if cov > best_cov:
             best, best_cov = sentence_cues, cov
+    if (
+        not close
+        or not (claim.cues.directions or claim.cues.negation_parity)
+        or states_polarity(claim.cues, best)
+        or polarity_gate_trips(claim.cues, best)
+    ):
+        return best
+    floor = max(best_cov - CLOSE_COVERAGE_MARGIN, CLOSE_COVERAGE_MIN)
+    ranked = sorted((-cov, k) for k, cov in enumerate(covs) if cov >= floor)
+    if any(states_polarity(claim.cues, pool[k][1]) for _, k in ranked):
+        return best
+    for _, k in ranked:
+        if polarity_gate_trips(claim.cues, pool[k][1]):
+            return pool[k][1]
     return best
 
 
@@ -668,7 +721,9 @@ def score_pair(
         and bool(claim.entity.entities)
         and entity_gate_trips(claim.entity, span.entity)
     )
-    polar = model.polarity_gate and polarity_gate_trips(claim.cues, _aligned_cues(claim, span))
+    aligned = _aligned_cues(claim, span, model.close_sentences) if model.polarity_gate else None
+    polar = aligned is not None and polarity_gate_trips(claim.cues, aligned)
+    states = not model.close_spans or aligned is None or states_polarity(claim.cues, aligned)
     if edit is not None and edit.near_copy:
         # The alignment reads negation and direction word by word, so it replaces the gate's
         # whole-sentence cue counts: a clause the claim leaves out is not a flip.
@@ -677,10 +732,22 @@ def score_pair(
         score = min(fused, model.gate_cap) if (numeric or entity or polar or edited) else fused
         named = model.copy_dominates and edited and any(map(names_a_change, edit.edits))
         return PairScore(
-            span.index, cos, lex, fused, score, numeric, entity, polar, edited, edit_named=named
+            span.index,
+            cos,
+            lex,
+            fused,
+            score,
+            numeric,
+            entity,
+            polar,
+            edited,
+            edit_named=named,
+            states_polarity=states or edit.outcome == "none",  # a faithful copy restates it
         )
     score = min(fused, model.gate_cap) if (numeric or entity or polar) else fused
-    return PairScore(span.index, cos, lex, fused, score, numeric, entity, polar)
+    return PairScore(
+        span.index, cos, lex, fused, score, numeric, entity, polar, states_polarity=states
+    )
 
 
 def resolve_markers(markers: Sequence[str], plan: Plan) -> list[int]:
@@ -876,7 +943,34 @@ def _best(pairs: Sequence[PairScore]) -> PairScore:
 
 
 def _eligible(pairs: Sequence[PairScore], model: ScoreModel) -> Sequence[PairScore]:
-    """The pairs allowed to decide the claim (v2's dominance rule).
+    """The pairs allowed to decide the claim: v2's dominance rule (:func:`_dominant`), and under
+    score model v24, when one of them close to the closest span states the claim's opposite
+    (the polarity gate alone caps it), only pairs whose sentence states the claim's polarity
+    (:func:`~spanproof.verify.gates.states_polarity`) or that are gated themselves: a span that
+    shares the claim's words and states no direction does not outweigh one that reverses it."""
+    eligible = _dominant(pairs, model)
+    if not model.close_spans or model.dominance_margin is None:
+        return eligible
+    top = max(p.fused for p in pairs)
+    if any(
+        _only_polarity(p)
+        and p.fused >= model.supported_min
+        and p.fused >= top - model.dominance_margin
+        for p in eligible
+    ):
+        return [p for p in eligible if p.polarity_gated or p.states_polarity]
+    return eligible
+
+
+def _only_polarity(pair: PairScore) -> bool:
+    """The pair is capped by the polarity gate alone: it states the opposite of the claim."""
+    return pair.polarity_gated and not (
+        pair.numeric_gated or pair.entity_gated or pair.edit_gated or pair.finding_gated
+    )
+
+
+def _dominant(pairs: Sequence[PairScore], model: ScoreModel) -> Sequence[PairScore]:
+    """The pairs allowed to decide the claim by v2's dominance rule.
 
     When the claim's most similar span (highest fused score) trips a gate, a span much less
     similar to the claim (fused more than ``dominance_margin`` below) cannot rescue it: the
@@ -902,11 +996,8 @@ def _contradiction(pairs: Sequence[PairScore], model: ScoreModel) -> PairScore |
     """The strongest pair that would be supported but for the polarity gate alone."""
     best: PairScore | None = None
     for pair in pairs:
-        only_polarity = pair.polarity_gated and not (
-            pair.numeric_gated or pair.entity_gated or pair.edit_gated or pair.finding_gated
-        )
         if (
-            only_polarity
+            _only_polarity(pair)
             and pair.fused >= model.supported_min
             and (best is None or pair.fused > best.fused)
         ):
