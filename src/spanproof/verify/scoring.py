@@ -676,14 +676,9 @@ def _aligned_cues(claim: PreparedClaim, span: PreparedSpan, close: bool = False)
     pool = pool or span.sentences
     if len(pool) == 1:
         return pool[0][1]
-    best = pool[0][1]
-    best_cov = -1.0
-    covs = []
-    for counts, sentence_cues in pool:
-        cov = coverage(claim.weighted, counts)
-        covs.append(cov)
-        if cov > best_cov:
-            best, best_cov = sentence_cues, cov
+    covs = [coverage(claim.weighted, counts) for counts, _cues in pool]
+    best_cov = max(covs)
+    best = pool[covs.index(best_cov)][1]  # the first on ties
     if (
         not close
         or not (claim.cues.directions or claim.cues.negation_parity)
