@@ -66,13 +66,14 @@ QUESTIONS = [
 
 def build_state(workdir: Path) -> Any:
     from spanproof.bootstrap import build_parser
+    from spanproof.core.models import DEFAULT_SCORE_MODEL
     from spanproof.ingest.files import iter_path
     from spanproof.providers.embeddings.cache import CachedEmbedder
     from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
     from spanproof.services.ingestion import embed_pending, ingest
     from spanproof.store.sqlite.store import SqliteEvidenceStore
     from spanproof.testing.apps import app_state
-    from spanproof.verify.scoring import DEFAULT_SCORE_MODEL, score_model
+    from spanproof.verify.scoring import score_model
 
     store = SqliteEvidenceStore(workdir / "demo.sqlite")
     embedder = CachedEmbedder(OnnxMiniLMEmbedder(), workdir / "embeddings.sqlite")
@@ -213,6 +214,7 @@ def scifact_ask(
 ) -> dict[str, Any]:
     """``Engine.ask`` over an ingested SciFact store, ``n`` train claims as questions; the
     extractive generator at ``title_weight`` (its default when None)."""
+    from spanproof.core.models import DEFAULT_SCORE_MODEL
     from spanproof.evaluation.devdata import data_dir, scifact_claims
     from spanproof.providers.embeddings.cache import CachedEmbedder
     from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
@@ -221,7 +223,7 @@ def scifact_ask(
     from spanproof.store.sqlite.store import SqliteEvidenceStore
     from spanproof.verify.decompose import RuleBasedDecomposer
     from spanproof.verify.relevance import relevance_model_for
-    from spanproof.verify.scoring import DEFAULT_SCORE_MODEL, score_model
+    from spanproof.verify.scoring import score_model
 
     root = data_dir()
     if root is None:

@@ -51,6 +51,8 @@ from spanproof.verify.scoring import (
     V22,
     V23,
     V24,
+    V25,
+    V26,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -186,7 +188,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         judge_uncached = JudgeChecker(cache_batches=0, cache_pairs=0)
         models = (
             V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
-            V19, V20, V21, V22, V23, V24,
+            V19, V20, V21, V22, V23, V24, V25, V26,
         )  # fmt: skip
         for model in models:
             judged = model.combiner is not None
@@ -306,6 +308,11 @@ def render(results: dict[str, Any]) -> str:
         "Score model v24 (v23 in which a span stating no direction cannot rescue a claim a "
         "close span reverses): cached median "
         f"{v['v24']['cached_median_ms']} ms (p95 {v['v24']['cached_p95_ms']} ms). "
+        "Score model v25 (v23 whose entity gate reads a name written within a longer one as "
+        "that name): cached median "
+        f"{v['v25']['cached_median_ms']} ms (p95 {v['v25']['cached_p95_ms']} ms). "
+        "Score model v26 (v25 with v24's rule): cached median "
+        f"{v['v26']['cached_median_ms']} ms (p95 {v['v26']['cached_p95_ms']} ms). "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

@@ -19,7 +19,7 @@ from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from spanproof.core.models import ScoreModelName
+from spanproof.core.models import DEFAULT_SCORE_MODEL, ScoreModelName
 
 
 def _default_cache_dir() -> Path:
@@ -67,7 +67,7 @@ class VerifySettings(BaseModel):
         "contradicted goes to review. false: the rule checks alone.",
     )
     score_model: ScoreModelName = Field(
-        "v2",
+        DEFAULT_SCORE_MODEL,
         description=(
             "Score model (SPEC §4.4–4.5; v3 escalates to the cross-encoder; v4 adds the edit "
             "check, docs/edit-check.md; v5 reads every claim with the judge named by "
@@ -110,7 +110,9 @@ class VerifySettings(BaseModel):
             "reads the sentences that cover a claim nearly as well as the best one: an aim "
             "sentence that covers it best no longer hides a result that states the opposite; "
             "v24 is v23 in which a passage that states no direction cannot support a claim "
-            "that a close passage reverses)."
+            "that a close passage reverses; v25 is v23 whose entity gate reads a name written "
+            "within a longer one as that name: 'RAS' against 'KRAS', 'VSMCs' against 'SMCs'; "
+            "v26 is v25 with v24's rule)."
         ),
     )
     escalation_band: float | None = Field(

@@ -14,6 +14,7 @@ from typing import Any
 from spanproof.core.checker import EntailmentChecker
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import (
+    DEFAULT_SCORE_MODEL,
     Claim,
     ClaimVerdict,
     ErasedRange,
@@ -23,7 +24,7 @@ from spanproof.core.models import (
 )
 from spanproof.core.ports import Decomposer, Embedder
 from spanproof.services.verification import checker_model, checker_note, score_all, verify_draft
-from spanproof.verify.scoring import DEFAULT_SCORE_MODEL, ScoreModel, score_model
+from spanproof.verify.scoring import ScoreModel, score_model
 
 EvidenceLike = EvidenceSpan | Mapping[str, Any]
 ClaimLike = Claim | Mapping[str, Any] | str
@@ -98,9 +99,9 @@ class Verifier:
     Args:
         embedder: the embedding model; default: the bundled MiniLM with the on-disk cache.
         decomposer: how drafts become claims; default: LLM if configured, else rule-based.
-        score_model: ``"v1"`` (the seed formula), ``"v2"`` (the default), ``"v3"`` (v2 with
-            borderline claims escalated to the entailment checker), ``"v4"`` (v2 plus the edit
-            check, :mod:`spanproof.verify.edits`), ``"v5"`` (every claim read
+        score_model: ``"v1"`` (the seed formula), ``"v2"`` (the default), ``"v3"``
+            (v2 with borderline claims escalated to the entailment checker), ``"v4"`` (v2 plus the
+            edit check, :mod:`spanproof.verify.edits`), ``"v5"`` (every claim read
             by the judge, a calibrated combiner decides), ``"v6"`` (v4 whose edit check also
             reads claims with two changed details), ``"v7"`` (v2 whose evidence windows must
             state a finding, not an aim or a method), ``"v8"`` (v6 whose edit check leaves
@@ -128,8 +129,10 @@ class Verifier:
             "deactivates", "ineffective"), ``"v23"`` (v22 whose polarity gate also reads the
             sentences that cover a claim nearly as well as the best one: an aim sentence that
             covers it best no longer hides a result stating the opposite), ``"v24"`` (v23 in
-            which a span stating no direction cannot support a claim a close span reverses), or
-            a ScoreModel.
+            which a span stating no direction cannot support a claim a close span reverses),
+            ``"v25"`` (v23 whose entity gate reads a name written within a longer one as
+            that name: "RAS" against "KRAS", "VSMCs" against "SMCs"), ``"v26"`` (v25
+            with v24's rule), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

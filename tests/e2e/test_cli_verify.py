@@ -906,3 +906,40 @@ def test_score_model_v24_lets_no_span_without_a_direction_rescue_a_reversed_clai
     assert reports["v24"]["a"]["best_span"]["id"] == "S2"
     # the claim S2 states is supported under both
     assert reports["v23"]["b"]["verdict"] == reports["v24"]["b"]["verdict"] == "supported"
+
+
+def test_score_model_v25_reads_a_name_written_within_a_longer_one(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": (
+                    "In mouse models, MEK inhibitors combined with PI3K inhibitors effectively "
+                    "treated KRAS mutated lung cancers."
+                ),
+            },
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {
+                "id": "a",
+                "text": "MEK inhibitors are effective treatments in RAS-driven mouse models of "
+                "lung cancer.",
+            },
+            {
+                "id": "b",
+                "text": "MEK inhibitors are effective treatments in HRAS-driven mouse models of "
+                "lung cancer.",
+            },
+        ],
+    )
+    reports = by_model(claims, evidence, ("v23", "v25", "v26"))
+    # "RAS" is written within "KRAS": v23's entity gate reads it as another name, v25 and v26
+    # do not
+    assert reports["v23"]["a"]["verdict"] == "unsupported"
+    assert reports["v25"]["a"]["verdict"] == reports["v26"]["a"]["verdict"] == "supported"
+    # "HRAS" holds no name of the span and "KRAS" none of it: another gene under all three
+    assert {reports[m]["b"]["verdict"] for m in ("v23", "v25", "v26")} == {"unsupported"}

@@ -32,6 +32,7 @@ from spanproof.verify.gates import (
     is_negation,
     polarity_gate_trips,
     states_polarity,
+    written_within,
 )
 from spanproof.verify.scoring import (
     SCORE_MODELS,
@@ -43,6 +44,8 @@ from spanproof.verify.scoring import (
     V22,
     V23,
     V24,
+    V25,
+    V26,
     ScoreModel,
     _eligible,
     joined_forms,
@@ -107,7 +110,7 @@ def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v20, v21, v22, v23, v24$"):
+    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v20, v21, v22, v23, v24, v25, v26$"):
         score_model("v99")
 
 
@@ -1037,3 +1040,80 @@ def test_v24_reads_spans_as_v23_for_a_claim_without_direction_or_negation() -> N
 def test_v24_is_v23_reading_close_spans() -> None:
     assert SCORE_MODELS["v24"] is V24 and V24.close_spans and not V23.close_spans
     assert replace(V24, name="v23", close_spans=False) == V23
+
+
+# --- v25: a name written within a longer one is that name for the entity gate ------------------
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [("ras", "kras"), ("vsmcs", "smcs"), ("amp", "ampk"), ("e4", "apoe4"), ("rank", "rankl")],
+)
+def test_written_within_reads_a_shorter_or_longer_writing_of_a_name(a: str, b: str) -> None:
+    assert written_within(a, b) and written_within(b, a)
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("il6", "il68"),  # another figure: another member of the family
+        ("cd4", "cd45"),
+        ("oct3", "oct4"),
+        ("kras", "hras"),  # neither holds the other
+        ("x", "xbp"),  # one letter is no name
+        ("tnf", "ifn"),
+    ],
+)
+def test_written_within_keeps_other_names_apart(a: str, b: str) -> None:
+    assert not written_within(a, b)
+
+
+_KRAS_SPAN = "MEK inhibitors effectively treated KRAS mutated lung cancers in mouse models."
+
+
+def test_v25_reads_a_name_written_within_a_longer_one_as_that_name() -> None:
+    claim = "MEK inhibitors effectively treated RAS mutated lung cancers in mouse models."
+    v23, _ = score(claim, spans(_KRAS_SPAN), [0.95], V23)
+    v25, _ = score(claim, spans(_KRAS_SPAN), [0.95], V25)
+    v26, _ = score(claim, spans(_KRAS_SPAN), [0.95], V26)
+    assert v23.entity_gated and v23.verdict is not Verdict.SUPPORTED
+    assert not v25.entity_gated and v25.verdict is Verdict.SUPPORTED
+    assert not v26.entity_gated and v26.verdict is Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "MEK inhibitors effectively treated HRAS mutated lung cancers in mouse models.",
+        "MEK inhibitors effectively treated EGFR mutated lung cancers in mouse models.",
+    ],
+)
+def test_v25_still_gates_a_name_put_for_another(claim: str) -> None:
+    v25, _ = score(claim, spans(_KRAS_SPAN), [0.95], V25)
+    assert v25.entity_gated and v25.verdict is not Verdict.SUPPORTED
+
+
+def test_v25_gates_another_figure_of_a_name() -> None:
+    span = "IL-6 levels rose in patients with sepsis after surgery."
+    v25, _ = score(
+        "IL-8 levels rose in patients with sepsis after surgery.", spans(span), [0.95], V25
+    )
+    assert v25.verdict is not Verdict.SUPPORTED
+
+
+def test_v25_is_v23_reading_names_written_within_others() -> None:
+    assert SCORE_MODELS["v25"] is V25 and V25.entity_variants and not V23.entity_variants
+    assert replace(V25, name="v23", entity_variants=False) == V23
+
+
+def test_v26_is_v25_with_the_close_span_rule_of_v24() -> None:
+    assert SCORE_MODELS["v26"] is V26 and V26.close_spans and not V25.close_spans
+    assert replace(V26, name="v24", entity_variants=False) == V24
+
+
+def test_v26_lets_no_span_without_a_direction_rescue_a_claim_a_close_span_reverses() -> None:
+    evidence = spans(_NO_DIRECTION, _OPPOSITE)
+    v25, _ = score(_CLAIM_DOWN, evidence, [0.9, 0.9], V25)
+    v26, _ = score(_CLAIM_DOWN, evidence, [0.9, 0.9], V26)
+    assert v25.verdict is Verdict.SUPPORTED
+    assert v26.verdict is Verdict.CONTRADICTED and v26.polarity_gated

@@ -445,12 +445,34 @@ def _surplus(entity: str, more: EntityView, less: EntityView) -> bool:
     return more.counts.get(entity, 0) > have
 
 
-def entity_gate_trips(claim: EntityView, span: EntityView) -> bool:
+def _figures(key: str) -> str:
+    return "".join(ch for ch in key if ch.isdigit())
+
+
+def written_within(a: str, b: str) -> bool:
+    """Two entity keys (letters and digits) name one thing written shorter or longer: one holds
+    the other, both at least two characters, with the same figures in the same order ("ras" in
+    "kras", "smcs" in "vsmcs", "ampk" holding "amp", "e4" in "apoe4"; not "il6" in "il68", not
+    "cd4" in "cd45": another figure is another member of a family)."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 2 and short in long and _figures(short) == _figures(long)
+
+
+def entity_gate_trips(claim: EntityView, span: EntityView, variants: bool = False) -> bool:
     """True when a claim entity is missing from the span and a same-shaped entity that the span
     mentions more often than the claim stands in its place (counts matter: a claim that swaps
-    one of two mentions of ``AMPK`` still leaves the span one ``AMPK`` to spare)."""
+    one of two mentions of ``AMPK`` still leaves the span one ``AMPK`` to spare).
+
+    ``variants`` (score model v25): a claim entity that the span writes within a longer name,
+    or whose letters hold a shorter name of the span, with the same figures
+    (:func:`written_within`), is not missing: "RAS" against "KRAS", "VSMCs" against "SMCs"."""
     missing_shapes = {
-        shape for entity, shape in claim.entities.items() if not _present_in(entity, claim, span)
+        shape
+        for entity, shape in claim.entities.items()
+        if not _present_in(entity, claim, span)
+        and not (
+            variants and any(written_within(claim.keys[entity], key) for key in span.keys.values())
+        )
     }
     if not missing_shapes:
         return False
