@@ -99,7 +99,7 @@ class Verifier:
     Args:
         embedder: the embedding model; default: the bundled MiniLM with the on-disk cache.
         decomposer: how drafts become claims; default: LLM if configured, else rule-based.
-        score_model: ``"v1"`` (the seed formula), ``"v2"`` (the default), ``"v3"``
+        score_model: ``"v1"`` (the seed formula), ``"v2"`` (the default before v25), ``"v3"``
             (v2 with borderline claims escalated to the entailment checker), ``"v4"`` (v2 plus the
             edit check, :mod:`spanproof.verify.edits`), ``"v5"`` (every claim read
             by the judge, a calibrated combiner decides), ``"v6"`` (v4 whose edit check also
@@ -130,8 +130,8 @@ class Verifier:
             sentences that cover a claim nearly as well as the best one: an aim sentence that
             covers it best no longer hides a result stating the opposite), ``"v24"`` (v23 in
             which a span stating no direction cannot support a claim a close span reverses),
-            ``"v25"`` (v23 whose entity gate reads a name written within a longer one as
-            that name: "RAS" against "KRAS", "VSMCs" against "SMCs"), ``"v26"`` (v25
+            ``"v25"`` (the default: v23 whose entity gate reads a name written within a longer
+            one as that name, "RAS" against "KRAS", "VSMCs" against "SMCs"), ``"v26"`` (v25
             with v24's rule), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).

@@ -19,7 +19,7 @@ pytestmark = pytest.mark.model
 EVIDENCE = [
     {
         "id": "S1",
-        "text": "In a randomised trial of 240 adults, daily walking for 30 minutes lowered "
+        "text": "In a randomised trial, daily walking for 30 minutes lowered "
         "systolic blood pressure by 5 mmHg after 12 weeks.",
     },
     {
@@ -65,12 +65,14 @@ def test_claims_json_has_the_contract_shape_and_verdicts(tmp_path: Path, evidenc
     assert code == 0
     report = json.loads(out)
     assert set(report) == TOP_KEYS
-    assert report["score_model"] == "v2"
+    assert report["score_model"] == "v25"
     assert report["verification"] == "verified"
     assert report["embed_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
     assert len(report["embed_model_hash"]) == 64
     by_id = {c["id"]: c for c in report["claims"]}
-    assert all(set(c) == CLAIM_KEYS for c in report["claims"])
+    # the default model's edit check adds its edits to each claim it read as a near copy
+    assert all(set(c) - {"edits"} == CLAIM_KEYS for c in report["claims"])
+    assert {e["judgement"] for e in by_id["b"]["edits"]} >= {"unsupported: different number"}
     assert by_id["a"]["verdict"] == "supported"
     assert by_id["a"]["best_span"]["id"] == "S1"
     assert by_id["b"]["verdict"] == "unsupported" and by_id["b"]["numeric_gated"] is True
@@ -943,3 +945,31 @@ def test_score_model_v25_reads_a_name_written_within_a_longer_one(tmp_path: Path
     assert reports["v25"]["a"]["verdict"] == reports["v26"]["a"]["verdict"] == "supported"
     # "HRAS" holds no name of the span and "KRAS" none of it: another gene under all three
     assert {reports[m]["b"]["verdict"] for m in ("v23", "v25", "v26")} == {"unsupported"}
+
+
+DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
+
+
+def test_the_default_model_names_what_a_shortened_copy_dropped() -> None:
+    # the demo draft copies S1 without its population, "adults with mild hypertension": the
+    # default model (v25) reads it as a finding stated of more than the source and says why in
+    # the table; v2 read the same copy as supported
+    draft, evidence = str(DEMO / "draft.txt"), str(DEMO / "evidence.jsonl")
+    code, out, _ = run("verify", "--draft", draft, "--evidence", evidence, "--json")
+    assert code == 0
+    report = json.loads(out)
+    assert report["score_model"] == "v25"
+    first = report["claims"][0]
+    assert (
+        first["text"].startswith("Daily walking for 30 minutes")
+        and first["verdict"] == "unsupported"
+    )
+    assert [e["judgement"] for e in first["edits"] if e["op"] == "deletion"][-1] == (
+        "unsupported: population dropped"
+    )
+    _, table, _ = run("verify", "--draft", draft, "--evidence", evidence)
+    assert "edit: population dropped" in " ".join(table.split())
+    code, out, _ = run(
+        "verify", "--draft", draft, "--evidence", evidence, "--json", "--score-model", "v2"
+    )
+    assert json.loads(out)["claims"][0]["verdict"] == "supported"

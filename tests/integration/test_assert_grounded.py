@@ -10,7 +10,7 @@ from spanproof.testing import assert_grounded, grounding
 pytestmark = pytest.mark.model
 
 CONTEXTS = [
-    "In a randomised trial of 240 adults, daily walking for 30 minutes lowered systolic blood "
+    "In a randomised trial, daily walking for 30 minutes lowered systolic blood "
     "pressure by 5 mmHg after 12 weeks.",
     "Sodium restriction to 1,500 mg per day did not change diastolic blood pressure.",
 ]

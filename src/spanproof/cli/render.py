@@ -83,6 +83,11 @@ def render_report(
             )
             if on
         ]
+        # what the edit check (score models v4 and later) refused, in its own words
+        for edit in claim.edits:
+            why = f"edit: {edit.judgement.partition(': ')[2] or edit.status}"
+            if edit.status != "allowed" and why not in gates:
+                gates.append(why)
         best = "—"
         if claim.best_span is not None:
             ref = claim.best_span
@@ -95,7 +100,7 @@ def render_report(
             f"[{style}]{claim.verdict.value}[/{style}]",
             f"{claim.score:.3f}",
             best,
-            ", ".join(gates) or "—",
+            ",\n".join(gates) or "—",
         )
     console.print(table)
     summary = ", ".join(f"{n} {k}" for k, n in report.counts.items() if n) or "no claims"

@@ -19,8 +19,9 @@ ScoreModelName = Literal[
 ]  # fmt: skip
 SCORE_MODEL_NAMES: tuple[str, ...] = get_args(ScoreModelName)
 #: The score model a verification uses when none is named (the configuration's
-#: ``verify.score_model``, ``Verifier()``).
-DEFAULT_SCORE_MODEL: ScoreModelName = "v2"
+#: ``verify.score_model``, ``Verifier()``); v2 until v25 (docs/quality.md, "Score models v25 and
+#: v26", says why it changed).
+DEFAULT_SCORE_MODEL: ScoreModelName = "v25"
 
 
 class Verdict(StrEnum):
