@@ -61,6 +61,18 @@ def _quote(text: str, limit: int = 90) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def edit_reasons(judgements: Iterable[str]) -> list[str]:
+    """What the edit check (score models v4 and later) refused, in its own words, once each:
+    ``"unsupported: population dropped"`` → ``"edit: population dropped"``."""
+    out: list[str] = []
+    for judgement in judgements:
+        status, _, why = judgement.partition(": ")
+        reason = f"edit: {why or status}"
+        if status != "allowed" and reason not in out:
+            out.append(reason)
+    return out
+
+
 def render_report(
     report: Report, console: Console, evidence: Mapping[str, str] | None = None
 ) -> None:
@@ -83,11 +95,7 @@ def render_report(
             )
             if on
         ]
-        # what the edit check (score models v4 and later) refused, in its own words
-        for edit in claim.edits:
-            why = f"edit: {edit.judgement.partition(': ')[2] or edit.status}"
-            if edit.status != "allowed" and why not in gates:
-                gates.append(why)
+        gates += edit_reasons(edit.judgement for edit in claim.edits)
         best = "—"
         if claim.best_span is not None:
             ref = claim.best_span

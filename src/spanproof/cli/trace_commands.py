@@ -18,7 +18,13 @@ from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
 from spanproof.cli.outcome import outcome_line
-from spanproof.cli.render import STYLES, add_id_column, add_text_column, print_table
+from spanproof.cli.render import (
+    STYLES,
+    add_id_column,
+    add_text_column,
+    edit_reasons,
+    print_table,
+)
 from spanproof.cli.store_commands import DB_OPTION, open_store
 from spanproof.core.checker import EntailmentChecker
 from spanproof.core.errors import ConfigurationError, InvalidInputError, SpanproofError, StoreError
@@ -128,7 +134,10 @@ def _render(trace: Trace, console: Console) -> None:
             _verdict(claim.get("verdict")),
             _score(claim.get("score")),
             _best_span(claim.get("best_span"), texts),
-            ", ".join(g for g in ("numeric", "entity", "polarity") if claim.get(f"{g}_gated"))
+            ",\n".join(
+                [g for g in ("numeric", "entity", "polarity") if claim.get(f"{g}_gated")]
+                + edit_reasons(str(e.get("judgement", "")) for e in claim.get("edits") or ())
+            )
             or "—",
         )
     console.print(claims)
