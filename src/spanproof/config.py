@@ -112,7 +112,9 @@ class VerifySettings(BaseModel):
             "v24 is v23 in which a passage that states no direction cannot support a claim "
             "that a close passage reverses; v25 is v23 whose entity gate reads a name written "
             "within a longer one as that name: 'RAS' against 'KRAS', 'VSMCs' against 'SMCs'; "
-            "v26 is v25 with v24's rule)."
+            "v26 is v25 with v24's rule; v27 is v25 whose polarity gate counts only the "
+            "negations that deny: 'heart failure', 'with or without', 'compared with no "
+            "treatment', 'never smokers' deny nothing)."
         ),
     )
     escalation_band: float | None = Field(

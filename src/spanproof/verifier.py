@@ -132,7 +132,9 @@ class Verifier:
             which a span stating no direction cannot support a claim a close span reverses),
             ``"v25"`` (the default: v23 whose entity gate reads a name written within a longer
             one as that name, "RAS" against "KRAS", "VSMCs" against "SMCs"), ``"v26"`` (v25
-            with v24's rule), or a ScoreModel.
+            with v24's rule), ``"v27"`` (v25 whose polarity gate counts only the negations
+            that deny: "heart failure", "with or without", "compared with no treatment" deny
+            nothing), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -947,6 +947,37 @@ def test_score_model_v25_reads_a_name_written_within_a_longer_one(tmp_path: Path
     assert {reports[m]["b"]["verdict"] for m in ("v23", "v25", "v26")} == {"unsupported"}
 
 
+def test_score_model_v27_counts_only_the_negations_that_deny(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": (
+                    "In this cohort of COVID-19 patients, ibuprofen use was not associated "
+                    "with worse clinical outcomes, compared with paracetamol or no antipyretic."
+                ),
+            },
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {"id": "a", "text": "Ibuprofen use led to worse outcomes in COVID-19."},
+            {"id": "b", "text": "Ibuprofen use did not lead to worse outcomes in COVID-19."},
+        ],
+    )
+    reports = by_model(claims, evidence, ("v25", "v27"))
+    # "not … or no antipyretic": v25 counts two negations, an even count, and reads the span
+    # as affirming what claim a says; v27 reads "no antipyretic" as a comparison group
+    assert reports["v25"]["a"]["verdict"] == "supported"
+    assert reports["v27"]["a"]["verdict"] == "contradicted"
+    assert reports["v27"]["a"]["polarity_gated"] is True
+    # the claim the span states: v25 reads it as a flip, v27 as what the span says
+    assert reports["v25"]["b"]["verdict"] == "contradicted"
+    assert reports["v27"]["b"]["verdict"] == "supported"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 

@@ -30,6 +30,7 @@ from spanproof.verify.gates import (
     direction_word,
     is_agent_noun,
     is_negation,
+    names_no_denial,
     polarity_gate_trips,
     states_polarity,
     written_within,
@@ -46,6 +47,7 @@ from spanproof.verify.scoring import (
     V24,
     V25,
     V26,
+    V27,
     ScoreModel,
     _eligible,
     joined_forms,
@@ -110,7 +112,8 @@ def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    with pytest.raises(ConfigurationError, match=r"v1, v2, .*, v20, v21, v22, v23, v24, v25, v26$"):
+    choices = r"v1, v2, .*, v20, v21, v22, v23, v24, v25, v26, v27$"
+    with pytest.raises(ConfigurationError, match=choices):
         score_model("v99")
 
 
@@ -1117,3 +1120,100 @@ def test_v26_lets_no_span_without_a_direction_rescue_a_claim_a_close_span_revers
     v26, _ = score(_CLAIM_DOWN, evidence, [0.9, 0.9], V26)
     assert v25.verdict is Verdict.SUPPORTED
     assert v26.verdict is Verdict.CONTRADICTED and v26.polarity_gated
+
+
+# --- v27: negations that deny -------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("beta blockers improve heart failure outcomes", "failure"),
+        ("treated with or without steroids", "without"),
+        ("whether or not they smoked", "not"),
+        ("not only lowers but also delays", "not"),
+        ("no more than 5 percent of patients", "no"),
+        ("compared with no treatment", "no"),
+        ("higher odds than never smokers", "never"),
+        ("risk among never smokers", "never"),
+        ("compared with paracetamol or no antipyretic", "no"),
+    ],
+)
+def test_v27_reads_a_negation_word_that_names_a_condition_group_or_bound(
+    text: str, word: str
+) -> None:
+    tokens = text.split()
+    assert names_no_denial(tokens, tokens.index(word))
+    assert cues(tokens, True, True, scoped=True).negation_parity == 0
+    assert cues(tokens, True, True).negation_parity == 1  # before v27: a denial
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("the drug did not lower blood pressure", "not"),
+        ("failure to respond to treatment", "failure"),
+        ("the treatment had little or no effect", "no"),
+        ("patients who never recovered", "never"),
+        ("no difference was found", "no"),
+        ("no longer detectable after treatment", "no"),
+    ],
+)
+def test_v27_still_reads_a_denial_as_a_denial(text: str, word: str) -> None:
+    tokens = text.split()
+    assert not names_no_denial(tokens, tokens.index(word))
+    assert cues(tokens, True, True, scoped=True).negation_parity == 1
+
+
+def test_v27_reads_lacking_as_a_denial_only_when_predicated() -> None:
+    predicated = ["evidence", "of", "an", "association", "was", "lacking"]
+    attributive = ["mice", "lacking", "p53", "developed", "tumours"]
+    assert cues(predicated, True, True, scoped=True).negation_parity == 1
+    assert cues(attributive, True, True, scoped=True).negation_parity == 0
+    assert cues(predicated, True, True).negation_parity == 0  # before v27: not a negation
+
+
+@pytest.mark.parametrize("word", ["inaccurate", "unreliable", "insufficient", "unlikely"])
+def test_v27_reads_an_adjective_that_denies_as_a_negation(word: str) -> None:
+    tokens = ["the", "test", "is", word]
+    assert cues(tokens, True, True, scoped=True).negation_parity == 1
+    assert cues(tokens, True, True).negation_parity == 0  # before v27: no negation
+    # "is inaccurate" agrees with "is not accurate"
+    denied = ["the", "test", "is", "not", "accurate"]
+    assert not polarity_gate_trips(
+        cues(["the", "test", "is", "inaccurate"], True, True, scoped=True),
+        cues(denied, True, True, scoped=True),
+    )
+
+
+def test_v27_is_v25_counting_only_negations_that_deny() -> None:
+    assert SCORE_MODELS["v27"] is V27 and V27.scoped_negations and not V25.scoped_negations
+    assert replace(V27, name="v25", scoped_negations=False) == V25
+
+
+_COMPARATOR_SPAN = (
+    "In this cohort, ibuprofen use was not associated with worse clinical outcomes, compared "
+    "with paracetamol or no antipyretic."
+)
+
+
+def test_v27_reads_a_denial_beside_a_comparison_group_as_a_denial() -> None:
+    claim = "Ibuprofen use was associated with worse clinical outcomes."
+    v25, _ = score(claim, spans(_COMPARATOR_SPAN), [0.9], V25)
+    v27, _ = score(claim, spans(_COMPARATOR_SPAN), [0.9], V27)
+    # "not … or no antipyretic": two negation words, an even count, read as affirmed by v25
+    assert v25.verdict is Verdict.SUPPORTED and not v25.polarity_gated
+    assert v27.verdict is Verdict.CONTRADICTED and v27.polarity_gated
+
+
+def test_v27_does_not_read_a_condition_named_failure_as_a_denial() -> None:
+    claim = "Beta blockers improve clinical outcomes in heart failure."
+    span = "In patients with a weak heart, beta blockers improved clinical outcomes."
+    v25, _ = score(claim, spans(span), [0.9], V25)
+    v27, _ = score(claim, spans(span), [0.9], V27)
+    # v25 reads "failure" as a negation the span lacks: a flip
+    assert v25.verdict is Verdict.CONTRADICTED and v25.polarity_gated
+    assert v27.verdict is Verdict.SUPPORTED and not v27.polarity_gated
+    denied = "In patients with a weak heart, beta blockers did not improve clinical outcomes."
+    v27, _ = score(claim, spans(denied), [0.9], V27)
+    assert v27.verdict is Verdict.CONTRADICTED and v27.polarity_gated

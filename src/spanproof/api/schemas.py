@@ -49,7 +49,7 @@ class VerifyRequest(BaseModel):
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v26 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v27 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
@@ -67,7 +67,9 @@ class VerifyRequest(BaseModel):
             "as the best one, so an aim sentence no longer hides a result stating the "
             "opposite, v24 also no passage stating no direction supports a claim a close "
             "passage reverses, v25 v23 that also reads a name written within a longer one, "
-            "'RAS' in 'KRAS', as that name, v26 v25 with v24's rule), v7 gates "
+            "'RAS' in 'KRAS', as that name, v26 v25 with v24's rule, v27 v25 whose "
+            "polarity gate counts only negations that deny, not 'heart failure' or 'with or "
+            "without'), v7 gates "
             "windows that "
             "state no "
             "finding)."

@@ -186,6 +186,78 @@ def is_negation(token: str, more: bool = False) -> bool:
     )
 
 
+#: Score model v27: words after which "no" or "never" opens a comparison group, not a denial
+#: ("… compared with no treatment", "… than never smokers", "paracetamol or no antipyretic").
+_COMPARATORS = frozenset(("than", "versus", "vs"))
+_COMPARISON_OPENERS = frozenset(("compared", "comparison"))
+#: "no more than 5 %", "no later than day 3": a bound, not a denial.
+_BOUND_WORDS = frozenset(
+    {"more", "less", "later", "earlier", "fewer", "greater", "longer", "higher", "lower",
+     "larger", "smaller"}
+)  # fmt: skip
+#: The people a "never" names ("never smokers", "never-drinkers", "never users").
+_NEVER_GROUPS = ("smoker", "smokers", "drinker", "drinkers", "user", "users")
+#: Score model v27: adjectives that deny what they qualify, read with :data:`NEGATION_WORDS`
+#: ("inaccurate" is "not accurate": "ABPM is inaccurate" against "ABPM is more accurate").
+#: Left out: "impossible" (most often "it is impossible to determine", a limit of the study),
+#: "independent" ("an independent risk factor" affirms), "inactive" (a state, not a denial).
+SCOPED_NEGATION_WORDS = frozenset(
+    {"inaccurate", "unreliable", "inadequate", "insufficient", "unsafe", "unlikely",
+     "unnecessary", "unimportant", "irrelevant", "inefficient"}
+)  # fmt: skip
+#: Score model v27: words that deny only when they are predicated ("evidence was lacking"),
+#: not when they describe what they follow ("mice lacking p53").
+PREDICATIVE_NEGATION_WORDS = frozenset(("lacking",))
+_COPULAS = frozenset(
+    ("is", "are", "was", "were", "be", "been", "being", "remain", "remains", "remained")
+)
+
+
+def names_no_denial(tokens: Sequence[str], i: int) -> bool:
+    """Whether the negation word at ``tokens[i]`` names a condition, a group or a bound rather
+    than denying the statement (score model v27): "heart failure" (a condition; "failure to
+    respond" still denies), "with or without steroids", "whether or not", "not only … but",
+    "no more than 5 %", "compared with no treatment", "than never smokers", "paracetamol or no
+    antipyretic" ("little or no effect" still denies)."""
+    t = tokens[i]
+    prev = tokens[i - 1] if i > 0 else ""
+    prev2 = tokens[i - 2] if i > 1 else ""
+    nxt = tokens[i + 1] if i + 1 < len(tokens) else ""
+    after = tokens[i + 2] if i + 2 < len(tokens) else ""
+    if t in ("failure", "failures"):
+        return nxt != "to"
+    if t == "without":
+        return prev in ("or", "and")
+    if t == "not":
+        return prev == "or" or nxt == "only"
+    if t not in ("no", "never"):
+        return False
+    if t == "no" and nxt in _BOUND_WORDS and after == "than":
+        return True
+    if t == "never" and (nxt in _NEVER_GROUPS or nxt.startswith("smok")):
+        return True
+    return (
+        prev in _COMPARATORS
+        or (prev == "or" and prev2 not in ("little", "few"))
+        or (prev in ("with", "to") and prev2 in _COMPARISON_OPENERS)
+    )
+
+
+def _denies(tokens: Sequence[str], i: int, more: bool, scoped: bool) -> bool:
+    """Whether ``tokens[i]`` denies what the sentence states (see :func:`cues`)."""
+    t = tokens[i]
+    if t == "not" and i > 0 and tokens[i - 1] == "but":
+        # "A but not B": the negation scopes over B alone, an exception, not the statement.
+        return False
+    if scoped and t in PREDICATIVE_NEGATION_WORDS:
+        return i > 0 and tokens[i - 1] in _COPULAS
+    if scoped and t in SCOPED_NEGATION_WORDS:
+        return True
+    if not is_negation(t, more):
+        return False
+    return not (scoped and names_no_denial(tokens, i))
+
+
 @dataclass(frozen=True, slots=True)
 class Cues:
     """Polarity cues of a token multiset: negation parity and direction words with counts."""
@@ -195,23 +267,25 @@ class Cues:
     counts: Mapping[str, int]
 
 
-def cues(tokens: Sequence[str], forms: bool = False, more: bool = False) -> Cues:
+def cues(
+    tokens: Sequence[str], forms: bool = False, more: bool = False, scoped: bool = False
+) -> Cues:
     """Polarity cues of ``tokens``. ``forms`` (score model v20): a direction word's forms are one
     word (:func:`direction_word`), so "inhibiting" in a claim and "inhibition" in its span are a
     shared word, not one only each side has. ``more`` (score model v22): the longer lists,
     :data:`_MORE_STEMS` and :data:`MORE_NEGATION_WORDS` ("impedes" against "promoting",
-    "deactivates" against "activating", "incapable of" against "elicited")."""
+    "deactivates" against "activating", "incapable of" against "elicited"). ``scoped`` (score
+    model v27): a negation word that names a condition, a group or a bound is not counted
+    (:func:`names_no_denial`: "heart failure", "with or without", "compared with no
+    treatment", "than never smokers"), "lacking" denies when predicated ("evidence was
+    lacking"), and adjectives that deny what they qualify are negations
+    (:data:`SCOPED_NEGATION_WORDS`: "inaccurate", "unreliable", "insufficient", "unlikely")."""
     counts = (
         Counter(direction_word(t, more) for t in tokens if not is_agent_noun(t, more))
         if forms
         else Counter(tokens)
     )
-    negations = sum(
-        1
-        for i, t in enumerate(tokens)
-        # "A but not B": the negation scopes over B alone, an exception, not the statement.
-        if is_negation(t, more) and not (t == "not" and i > 0 and tokens[i - 1] == "but")
-    )
+    negations = sum(1 for i in range(len(tokens)) if _denies(tokens, i, more, scoped))
     directions = tuple(
         (t, cls, c) for t, c in counts.items() if (cls := direction_of(t, more)) is not None
     )

@@ -243,6 +243,18 @@ class ScoreModel:
     #: any same-shaped name of the span tripped the gate. Measured on the training claims of
     #: the four scientific sets, the gate capped true claims at least as often as false ones.
     entity_variants: bool = False
+    #: v27: the polarity gate counts only negations that deny the statement
+    #: (:func:`~spanproof.verify.gates.names_no_denial`): "heart failure", "with or without
+    #: steroids", "compared with no treatment", "than never smokers", "whether or not" and
+    #: "not only" deny nothing, "lacking" denies when predicated ("evidence was lacking", not
+    #: "mice lacking p53"), and adjectives that deny what they qualify are negations
+    #: ("inaccurate", "unreliable", "insufficient", "unlikely":
+    #: :data:`~spanproof.verify.gates.SCOPED_NEGATION_WORDS`). False before v27: each such
+    #: word flipped the sentence's negation parity, or none did, so "Ibuprofen use was not
+    #: associated with worse outcomes, compared with paracetamol or no antipyretic" read as
+    #: affirmed, "β-blockers improve heart failure outcomes" as negated, and "ABPM is
+    #: inaccurate" as agreeing with "ABPM is more accurate".
+    scoped_negations: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -373,11 +385,13 @@ V25 = replace(V23, name="v25", entity_variants=True)
 #: v25 in which a span that states nothing of the claim's polarity cannot rescue it from a
 #: close span that states the opposite (v24's rule).
 V26 = replace(V25, name="v26", close_spans=True)
+#: v25 whose polarity gate counts only the negations that deny the statement.
+V27 = replace(V25, name="v27", scoped_negations=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-        V21, V22, V23, V24, V25, V26,
+        V21, V22, V23, V24, V25, V26, V27,
     )
 }  # fmt: skip
 
@@ -542,7 +556,10 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 for body, words in segmented
             ] or [tokens]
             sentences = tuple(
-                (Counter(lexical_terms(t, model)), cues(t, model.word_forms, model.more_cues))
+                (
+                    Counter(lexical_terms(t, model)),
+                    cues(t, model.word_forms, model.more_cues, model.scoped_negations),
+                )
                 for t in sentence_tokens
             )
             if model.finding_gate and len(sentences) == len(segmented):
@@ -661,7 +678,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
         numerics=frozenset(_numerics(tokens, model)),
         entity=view,
-        cues=cues(tokens, model.word_forms, model.more_cues),
+        cues=cues(tokens, model.word_forms, model.more_cues, model.scoped_negations),
         states_finding=model.finding_gate and not states_no_finding(words),
         joins=joined_forms(tokens, model) if model.joined_identifiers else (),
     )
