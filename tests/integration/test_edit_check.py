@@ -96,6 +96,12 @@ def test_the_trace_page_shows_the_claim_beside_its_evidence_sentence(
     assert evidence_side is not None and "well tolerated" not in evidence_side.group(1)
     assert '<del>did not</del><span class="edit-label"> [1 deletion]</span>' in html
     assert "contradicted: negation dropped" in html
+    # each claim's gates line names what the edit check refused, as `spanproof verify` does
+    gates = re.findall(r"<dt>Gates</dt><dd>(.*?)</dd>", html)
+    assert len(gates) == 3
+    assert "edit: different meaning (similarity " in gates[0]
+    assert gates[1].endswith("edit: negation dropped (the edit check, below)")
+    assert "edit:" not in gates[2]
 
 
 @pytest.mark.model

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from spanproof.cli.render import edit_reasons
+from spanproof.core.outcome import edit_reasons
 
 
 def test_refused_edits_are_named_once_each_and_allowed_ones_not_at_all() -> None:

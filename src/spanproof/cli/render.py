@@ -11,6 +11,7 @@ from rich.table import Table
 
 from spanproof.cli.outcome import outcome_line
 from spanproof.core.models import Report, Verdict
+from spanproof.core.outcome import edit_reasons
 
 STYLES = {
     Verdict.SUPPORTED: "green",
@@ -59,18 +60,6 @@ def print_table(console: Console, table: Table) -> None:
 def _quote(text: str, limit: int = 90) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
-
-
-def edit_reasons(judgements: Iterable[str]) -> list[str]:
-    """What the edit check (score models v4 and later) refused, in its own words, once each:
-    ``"unsupported: population dropped"`` → ``"edit: population dropped"``."""
-    out: list[str] = []
-    for judgement in judgements:
-        status, _, why = judgement.partition(": ")
-        reason = f"edit: {why or status}"
-        if status != "allowed" and reason not in out:
-            out.append(reason)
-    return out
 
 
 def render_report(

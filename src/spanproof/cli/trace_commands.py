@@ -22,14 +22,13 @@ from spanproof.cli.render import (
     STYLES,
     add_id_column,
     add_text_column,
-    edit_reasons,
     print_table,
 )
 from spanproof.cli.store_commands import DB_OPTION, open_store
 from spanproof.core.checker import EntailmentChecker
 from spanproof.core.errors import ConfigurationError, InvalidInputError, SpanproofError, StoreError
 from spanproof.core.models import Verdict
-from spanproof.core.outcome import trace_outcome
+from spanproof.core.outcome import edit_reasons, trace_outcome
 from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import ChainProblem, Trace, TraceStore, check_chain
 from spanproof.services.replay import ReplayResult, replay

@@ -1,4 +1,5 @@
-"""Reading an outcome: its icon and words, the ``--fail-on`` rule, and the outcome of a trace.
+"""Reading an outcome: its icon and words, the ``--fail-on`` rule, the outcome of a trace, and
+what the edit check refused, in the words the CLI and the web pages show.
 
 Pure: the CLI, the API and the web pages all say an outcome the same way, with an icon and
 words, never colour alone. The outcome itself is defined by
@@ -7,7 +8,7 @@ words, never colour alone. The outcome itself is defined by
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
@@ -107,3 +108,15 @@ def trace_outcome(trace: Trace) -> tuple[Outcome | None, dict[str, int]]:
         return outcome_of(trace.verification, verdicts), verdict_counts(verdicts)
     except ValueError:
         return None, {}
+
+
+def edit_reasons(judgements: Iterable[str]) -> list[str]:
+    """What the edit check (score models v4 and later) refused, in its own words, once each:
+    ``"unsupported: population dropped"`` → ``"edit: population dropped"``."""
+    out: list[str] = []
+    for judgement in judgements:
+        status, _, why = judgement.partition(": ")
+        reason = f"edit: {why or status}"
+        if status != "allowed" and reason not in out:
+            out.append(reason)
+    return out

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spanproof.core.models import Verdict
-from spanproof.core.outcome import headline, trace_outcome
+from spanproof.core.outcome import edit_reasons, headline, trace_outcome
 from spanproof.core.store import EvidenceStore, Section
 from spanproof.core.trace import Trace
 from spanproof.web.edit_view import EditsView, edits_view
@@ -67,6 +67,8 @@ class ClaimView:
     gates: list[str]
     evidence: Evidence | None
     edits: EditsView | None = None  # score model v4's edit check
+    #: what the edit check refused, once each ("edit: population dropped"), as the CLI says it
+    refused_edits: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +171,9 @@ def claim_views(store: EvidenceStore, trace: Trace) -> list[ClaimView]:
                 gates=[g for g in GATES if claim.get(f"{g}_gated")],
                 evidence=_evidence(store, claim, trace.plan),
                 edits=edits_view(claim, trace.plan),
+                refused_edits=tuple(
+                    edit_reasons(str(e.get("judgement", "")) for e in claim.get("edits") or ())
+                ),
             )
         )
     return views
