@@ -130,11 +130,11 @@ class Verifier:
             sentences that cover a claim nearly as well as the best one: an aim sentence that
             covers it best no longer hides a result stating the opposite), ``"v24"`` (v23 in
             which a span stating no direction cannot support a claim a close span reverses),
-            ``"v25"`` (the default: v23 whose entity gate reads a name written within a longer
-            one as that name, "RAS" against "KRAS", "VSMCs" against "SMCs"), ``"v26"`` (v25
-            with v24's rule), ``"v27"`` (v25 whose polarity gate counts only the negations
-            that deny: "heart failure", "with or without", "compared with no treatment" deny
-            nothing), or a ScoreModel.
+            ``"v25"`` (the default before v27: v23 whose entity gate reads a name written
+            within a longer one as that name, "RAS" against "KRAS", "VSMCs" against "SMCs"),
+            ``"v26"`` (v25 with v24's rule), ``"v27"`` (the default: v25 whose polarity gate
+            counts only the negations that deny: "heart failure", "with or without",
+            "compared with no treatment" deny nothing), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -19,9 +19,9 @@ ScoreModelName = Literal[
 ]  # fmt: skip
 SCORE_MODEL_NAMES: tuple[str, ...] = get_args(ScoreModelName)
 #: The score model a verification uses when none is named (the configuration's
-#: ``verify.score_model``, ``Verifier()``); v2 until v25 (docs/quality.md, "Score models v25 and
-#: v26", says why it changed).
-DEFAULT_SCORE_MODEL: ScoreModelName = "v25"
+#: ``verify.score_model``, ``Verifier()``); v2 until v25, v25 until v27 (docs/quality.md, "Why
+#: v25 replaced v2 as the default" and "Why v27 is the default", says why each changed).
+DEFAULT_SCORE_MODEL: ScoreModelName = "v27"
 
 
 class Verdict(StrEnum):
