@@ -114,7 +114,8 @@ class VerifySettings(BaseModel):
             "within a longer one as that name: 'RAS' against 'KRAS', 'VSMCs' against 'SMCs'; "
             "v26 is v25 with v24's rule; v27 is v25 whose polarity gate counts only the "
             "negations that deny: 'heart failure', 'with or without', 'compared with no "
-            "treatment', 'never smokers' deny nothing)."
+            "treatment', 'never smokers' deny nothing; v28 is v27 whose polarity gate reads "
+            "a sentence's clauses one by one where they state opposite directions)."
         ),
     )
     escalation_band: float | None = Field(

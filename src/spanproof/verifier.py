@@ -134,7 +134,9 @@ class Verifier:
             within a longer one as that name, "RAS" against "KRAS", "VSMCs" against "SMCs"),
             ``"v26"`` (v25 with v24's rule), ``"v27"`` (the default: v25 whose polarity gate
             counts only the negations that deny: "heart failure", "with or without",
-            "compared with no treatment" deny nothing), or a ScoreModel.
+            "compared with no treatment" deny nothing), ``"v28"`` (v27 whose polarity gate
+            reads a sentence's clauses one by one where they state opposite directions), or a
+            ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -978,6 +978,30 @@ def test_score_model_v27_counts_only_the_negations_that_deny(tmp_path: Path) -> 
     assert reports["v27"]["b"]["verdict"] == "supported"
 
 
+def test_score_model_v28_reads_opposed_clauses_one_by_one(tmp_path: Path) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {
+                "id": "S1",
+                "text": (
+                    "Drug A increased the risk of relapse in the first year; drug B decreased "
+                    "the risk of relapse in the second year."
+                ),
+            },
+        ],
+    )
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [{"id": "a", "text": "Drug B was found to increase relapse risk during the second year."}],
+    )
+    reports = by_model(claims, evidence, ("v27", "v28"))
+    # a rewording, so the gates decide (a near copy goes to the edit check): the sentence
+    # states both directions, v27 finds none unshared, v28 reads the B clause
+    assert reports["v27"]["a"]["verdict"] == "supported"
+    assert reports["v28"]["a"]["verdict"] == "contradicted"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 

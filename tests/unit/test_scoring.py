@@ -31,6 +31,7 @@ from spanproof.verify.gates import (
     is_agent_noun,
     is_negation,
     names_no_denial,
+    opposed_clauses,
     polarity_gate_trips,
     states_polarity,
     written_within,
@@ -48,6 +49,7 @@ from spanproof.verify.scoring import (
     V25,
     V26,
     V27,
+    V28,
     ScoreModel,
     _eligible,
     joined_forms,
@@ -112,7 +114,7 @@ def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    choices = r"v1, v2, .*, v20, v21, v22, v23, v24, v25, v26, v27$"
+    choices = r"v1, v2, .*, v20, v21, v22, v23, v24, v25, v26, v27, v28$"
     with pytest.raises(ConfigurationError, match=choices):
         score_model("v99")
 
@@ -1217,3 +1219,42 @@ def test_v27_does_not_read_a_condition_named_failure_as_a_denial() -> None:
     denied = "In patients with a weak heart, beta blockers did not improve clinical outcomes."
     v27, _ = score(claim, spans(denied), [0.9], V27)
     assert v27.verdict is Verdict.CONTRADICTED and v27.polarity_gated
+
+
+# --- v28: opposed clauses read one by one ---------------------------------------------------
+
+_OPPOSED = (
+    "Drug A increased the risk of relapse in the first year; drug B decreased the risk of "
+    "relapse in the second year."
+)
+
+
+def test_opposed_clauses_splits_only_a_sentence_whose_clauses_state_opposite_directions() -> None:
+    assert opposed_clauses(_OPPOSED) == [
+        "Drug A increased the risk of relapse in the first year",
+        "drug B decreased the risk of relapse in the second year.",
+    ]
+    agreeing = "Drug A increased the risk, whereas drug B increased it more."
+    assert opposed_clauses(agreeing) == [agreeing]
+    assert opposed_clauses("Drug A increased the risk of relapse.") == [
+        "Drug A increased the risk of relapse."
+    ]
+    contrast = "Serum levels rose in cases, while they fell in controls."
+    assert opposed_clauses(contrast) == ["Serum levels rose in cases", "they fell in controls."]
+
+
+def test_v28_reads_the_clause_that_covers_the_claim() -> None:
+    claim = "Drug B increased the risk of relapse in the second year."
+    v27, _ = score(claim, spans(_OPPOSED), [0.9], V27)
+    v28, _ = score(claim, spans(_OPPOSED), [0.9], V28)
+    # whole, the sentence states both directions, so none is unshared and the gate cannot trip
+    assert v27.verdict is Verdict.SUPPORTED and not v27.polarity_gated
+    assert v28.verdict is Verdict.CONTRADICTED and v28.polarity_gated
+    # the claim the B clause states is supported
+    agree = "Drug B decreased the risk of relapse in the second year."
+    assert score(agree, spans(_OPPOSED), [0.9], V28)[0].verdict is Verdict.SUPPORTED
+
+
+def test_v28_is_v27_reading_opposed_clauses() -> None:
+    assert SCORE_MODELS["v28"] is V28 and V28.opposed_clauses and not V27.opposed_clauses
+    assert replace(V28, name="v27", opposed_clauses=False) == V27

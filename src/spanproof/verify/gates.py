@@ -292,6 +292,33 @@ def cues(
     return Cues(negations % 2, directions, counts)
 
 
+#: Score model v28: where a sentence's clauses may state different findings ("A raised the
+#: risk, whereas B lowered it"; "…; …").
+_CLAUSE_BREAK = re.compile(r",\s+(?:whereas|while|but)\s+|;\s+|,?\s+whereas\s+")
+
+
+def opposed_clauses(sentence: str, more: bool = False) -> list[str]:
+    """The clauses of ``sentence`` when two of them state opposite directions, else the sentence
+    alone (score model v28): "blood group A was associated with a higher risk …, whereas blood
+    group O was associated with a lower risk …" is two findings, and the polarity gate reads
+    the one that covers the claim; a sentence whose clauses agree, or state no direction, is
+    read whole. Clauses are cut at ", whereas", ", while", ", but" and ";"."""
+    parts = [p for p in _CLAUSE_BREAK.split(sentence) if p.strip()]
+    if len(parts) < 2:
+        return [sentence]
+    classes = [
+        {c for w in segments(p) if (c := direction_of(lower_chars(w[0]), more)) is not None}
+        for p in parts
+    ]
+    opposed = any(
+        OPPOSITE[c] in later
+        for k, first in enumerate(classes)
+        for later in classes[k + 1 :]
+        for c in first
+    )
+    return parts if opposed else [sentence]
+
+
 def _only(a: Cues, b: Cues) -> set[str]:
     """Direction classes of words ``a`` has more of than ``b``."""
     return {cls for t, cls, c in a.directions if c > b.counts.get(t, 0)}

@@ -52,6 +52,7 @@ from spanproof.verify.gates import (
     cues,
     entity_gate_trips,
     entity_view,
+    opposed_clauses,
     polarity_gate_trips,
     states_no_finding,
     states_polarity,
@@ -255,6 +256,13 @@ class ScoreModel:
     #: affirmed, "β-blockers improve heart failure outcomes" as negated, and "ABPM is
     #: inaccurate" as agreeing with "ABPM is more accurate".
     scoped_negations: bool = False
+    #: v28: the polarity gate reads a sentence whose clauses state opposite directions clause
+    #: by clause (:func:`~spanproof.verify.gates.opposed_clauses`): "Individuals with blood
+    #: type O are more susceptible" against "blood group A was associated with a higher risk
+    #: …, whereas blood group O was associated with a lower risk …" is read against the O
+    #: clause. False before v28: the sentence held both directions, so neither was unshared and
+    #: the gate could not trip.
+    opposed_clauses: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -387,11 +395,13 @@ V25 = replace(V23, name="v25", entity_variants=True)
 V26 = replace(V25, name="v26", close_spans=True)
 #: v25 whose polarity gate counts only the negations that deny the statement.
 V27 = replace(V25, name="v27", scoped_negations=True)
+#: v27 whose polarity gate reads a sentence's opposed clauses one by one.
+V28 = replace(V27, name="v28", opposed_clauses=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-        V21, V22, V23, V24, V25, V26, V27,
+        V21, V22, V23, V24, V25, V26, V27, V28,
     )
 }  # fmt: skip
 
@@ -549,11 +559,19 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
         sentences: tuple[tuple[Counter[str], Cues], ...] = ()
         findings: tuple[tuple[Counter[str], Cues], ...] = ()
         if model.polarity_gate:
+            read = segmented
+            if model.opposed_clauses:  # v28: a sentence's opposed clauses read one by one
+                read = [
+                    (piece, segments(piece) if len(pieces) > 1 else words)
+                    for body, words in segmented
+                    for pieces in [opposed_clauses(body, model.more_cues)]
+                    for piece in pieces
+                ]
             sentence_tokens = [
                 [lower_chars(seg) for seg, _, _ in words]
                 if body == nfc(body)
                 else token_texts(body)
-                for body, words in segmented
+                for body, words in read
             ] or [tokens]
             sentences = tuple(
                 (
