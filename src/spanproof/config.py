@@ -115,7 +115,10 @@ class VerifySettings(BaseModel):
             "v26 is v25 with v24's rule; v27 is v25 whose polarity gate counts only the "
             "negations that deny: 'heart failure', 'with or without', 'compared with no "
             "treatment', 'never smokers' deny nothing; v28 is v27 whose polarity gate reads "
-            "a sentence's clauses one by one where they state opposite directions)."
+            "a sentence's clauses one by one where they state opposite directions; v29 is v28 "
+            "whose polarity gate also reads sentences covering the claim less (a floor of "
+            "0.3, not 0.4); v30 is v29 whose polarity gate also reads the window the verdict "
+            "quotes)."
         ),
     )
     escalation_band: float | None = Field(

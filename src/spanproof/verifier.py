@@ -132,11 +132,13 @@ class Verifier:
             which a span stating no direction cannot support a claim a close span reverses),
             ``"v25"`` (the default before v27: v23 whose entity gate reads a name written
             within a longer one as that name, "RAS" against "KRAS", "VSMCs" against "SMCs"),
-            ``"v26"`` (v25 with v24's rule), ``"v27"`` (the default: v25 whose polarity gate
-            counts only the negations that deny: "heart failure", "with or without",
-            "compared with no treatment" deny nothing), ``"v28"`` (v27 whose polarity gate
-            reads a sentence's clauses one by one where they state opposite directions), or a
-            ScoreModel.
+            ``"v26"`` (v25 with v24's rule), ``"v27"`` (the default before v29: v25 whose
+            polarity gate counts only the negations that deny: "heart failure", "with or
+            without", "compared with no treatment" deny nothing), ``"v28"`` (v27 whose
+            polarity gate reads a sentence's clauses one by one where they state opposite
+            directions), ``"v29"`` (the default: v28 whose polarity gate also reads sentences
+            covering the claim less), ``"v30"`` (v29 whose polarity gate also reads the window
+            the verdict quotes), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

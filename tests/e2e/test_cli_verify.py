@@ -65,7 +65,7 @@ def test_claims_json_has_the_contract_shape_and_verdicts(tmp_path: Path, evidenc
     assert code == 0
     report = json.loads(out)
     assert set(report) == TOP_KEYS
-    assert report["score_model"] == "v27"
+    assert report["score_model"] == "v29"
     assert report["verification"] == "verified"
     assert report["embed_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
     assert len(report["embed_model_hash"]) == 64
@@ -1002,18 +1002,50 @@ def test_score_model_v28_reads_opposed_clauses_one_by_one(tmp_path: Path) -> Non
     assert reports["v28"]["a"]["verdict"] == "contradicted"
 
 
+def test_score_models_v29_and_v30_read_a_reversing_sentence_that_covers_the_claim_less(
+    tmp_path: Path,
+) -> None:
+    text = (
+        "Hydroxychloroquine, alone or in combination with azithromycin, is being widely used in "
+        "Covid-19 therapy based on anecdotal and limited observational evidence. An association "
+        "of increased overall mortality was identified in patients treated with "
+        "hydroxychloroquine alone."
+    )
+    evidence = write_jsonl(tmp_path / "evidence.jsonl", [{"id": "S1", "text": text}])
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {
+                "id": "a",
+                "text": "As a COVID-19 treatment on its own, hydroxychloroquine is associated "
+                "with decreased overall mortality.",
+            }
+        ],
+    )
+    reports = by_model(claims, evidence, ("v28", "v29", "v30"))
+    quoted = text.index("An association")
+    # every model quotes the second sentence; v28's gate read only the first (it covers the
+    # claim best and states no direction), v29 and v30 also read the one that reverses it
+    for model in ("v28", "v29", "v30"):
+        assert reports[model]["a"]["best_span"]["start"] == quoted
+    assert reports["v28"]["a"]["verdict"] == "supported"
+    for model in ("v29", "v30"):
+        assert reports[model]["a"]["verdict"] == "contradicted"
+        assert reports[model]["a"]["polarity_gated"] is True
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 
 def test_the_default_model_names_what_a_shortened_copy_dropped() -> None:
     # the demo draft copies S1 without its population, "adults with mild hypertension": the
-    # default model (v27, with v25's edit check) reads it as a finding stated of more than the
+    # default model (v29, with v25's edit check) reads it as a finding stated of more than the
     # source and says why in the table; v2 read the same copy as supported
     draft, evidence = str(DEMO / "draft.txt"), str(DEMO / "evidence.jsonl")
     code, out, _ = run("verify", "--draft", draft, "--evidence", evidence, "--json")
     assert code == 0
     report = json.loads(out)
-    assert report["score_model"] == "v27"
+    assert report["score_model"] == "v29"
     first = report["claims"][0]
     assert (
         first["text"].startswith("Daily walking for 30 minutes")

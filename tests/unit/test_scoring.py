@@ -50,6 +50,8 @@ from spanproof.verify.scoring import (
     V26,
     V27,
     V28,
+    V29,
+    V30,
     ScoreModel,
     _eligible,
     joined_forms,
@@ -114,7 +116,7 @@ def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    choices = r"v1, v2, .*, v20, v21, v22, v23, v24, v25, v26, v27, v28$"
+    choices = r"v1, v2, .*, v20, v21, v22, v23, v24, v25, v26, v27, v28, v29, v30$"
     with pytest.raises(ConfigurationError, match=choices):
         score_model("v99")
 
@@ -1258,3 +1260,72 @@ def test_v28_reads_the_clause_that_covers_the_claim() -> None:
 def test_v28_is_v27_reading_opposed_clauses() -> None:
     assert SCORE_MODELS["v28"] is V28 and V28.opposed_clauses and not V27.opposed_clauses
     assert replace(V28, name="v27", opposed_clauses=False) == V27
+
+
+# --- v29: the close sentences' floor at 0.3; v30: the window the verdict quotes -------------
+
+_HCQ = (
+    "Hydroxychloroquine, alone or in combination with azithromycin, is being widely used in "
+    "Covid-19 therapy based on anecdotal and limited observational evidence. An association of "
+    "increased overall mortality was identified in patients treated with hydroxychloroquine "
+    "alone."
+)
+_HCQ_WINDOW = (_HCQ.index("An association"), len(_HCQ))
+
+
+def test_v29_reads_a_reversing_sentence_that_covers_the_claim_less() -> None:
+    claim = (
+        "As a COVID-19 treatment on its own, hydroxychloroquine is associated with decreased "
+        "overall mortality."
+    )
+    v28, _ = score(claim, spans(_HCQ), [0.9], V28, [_HCQ_WINDOW])
+    v29, _ = score(claim, spans(_HCQ), [0.9], V29, [_HCQ_WINDOW])
+    # the first sentence covers the claim best and states no direction; the second, which
+    # reverses the claim, covers it below v23's floor of 0.4 and above v29's 0.3
+    assert v28.verdict is Verdict.SUPPORTED and not v28.polarity_gated
+    assert v29.verdict is Verdict.CONTRADICTED and v29.polarity_gated
+    agree = claim.replace("decreased", "increased")
+    assert score(agree, spans(_HCQ), [0.9], V29, [_HCQ_WINDOW])[0].verdict is Verdict.SUPPORTED
+
+
+_WARD = (
+    "Patients with covid-19 pneumonia received hydroxychloroquine at our hospital during the "
+    "first wave of 2020. Their death rate rose."
+)
+_WARD_WINDOW = (_WARD.index("Their"), len(_WARD))
+
+
+def test_v30_reads_the_quoted_window_when_the_sentence_read_states_nothing() -> None:
+    claim = "At our hospital, hydroxychloroquine decreased deaths of covid-19 pneumonia patients."
+    v29, _ = score(claim, spans(_WARD), [0.9], V29, [_WARD_WINDOW])
+    v30, _ = score(claim, spans(_WARD), [0.9], V30, [_WARD_WINDOW])
+    # the first sentence covers the claim and states no direction; the quoted one shares no
+    # word with it, so no coverage floor reads it, and it states the opposite direction
+    assert v29.verdict is Verdict.SUPPORTED and not v29.polarity_gated
+    assert v30.verdict is Verdict.CONTRADICTED and v30.polarity_gated
+    agree = claim.replace("decreased", "increased")
+    assert score(agree, spans(_WARD), [0.9], V30, [_WARD_WINDOW])[0].verdict is Verdict.SUPPORTED
+    # with no window known (the whole span read), v30 is v29
+    assert score(claim, spans(_WARD), [0.9], V30)[0] == score(claim, spans(_WARD), [0.9], V29)[0]
+
+
+def test_v30_does_not_read_the_window_when_the_sentence_read_states_the_claims_polarity() -> None:
+    text = (
+        "Treatment with drug X decreased overall mortality in patients with sepsis. "
+        "Mortality increased in untreated patients with sepsis during the same period."
+    )
+    window = (text.index("Mortality increased"), len(text))
+    claim = "In septic patients, overall mortality was decreased by drug X."
+    v30, _ = score(claim, spans(text), [0.9], V30, [window])
+    # (a rewording, not a near copy: the gates decide)
+    assert v30.verdict is Verdict.SUPPORTED and not v30.polarity_gated
+    # the window alone would trip the gate
+    assert score(claim, spans(text[window[0] :]), [0.9], V30)[0].polarity_gated
+
+
+def test_v29_lowers_v28s_floor_and_v30_adds_the_window() -> None:
+    assert SCORE_MODELS["v29"] is V29 and V29.close_coverage_min == 0.3
+    assert V28.close_coverage_min == 0.4
+    assert replace(V29, name="v28", close_coverage_min=0.4) == V28
+    assert SCORE_MODELS["v30"] is V30 and V30.window_polarity and not V29.window_polarity
+    assert replace(V30, name="v29", window_polarity=False) == V29

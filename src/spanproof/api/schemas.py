@@ -49,7 +49,7 @@ class VerifyRequest(BaseModel):
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v28 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v30 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
@@ -69,7 +69,9 @@ class VerifyRequest(BaseModel):
             "passage reverses, v25 v23 that also reads a name written within a longer one, "
             "'RAS' in 'KRAS', as that name, v26 v25 with v24's rule, v27 v25 whose "
             "polarity gate counts only negations that deny, not 'heart failure' or 'with or "
-            "without', v28 v27 that reads a sentence's opposed clauses one by one), v7 gates "
+            "without', v28 v27 that reads a sentence's opposed clauses one by one, v29 v28 "
+            "that also reads sentences covering the claim less, v30 v29 that also reads the "
+            "window it quotes), v7 gates "
             "windows that "
             "state no "
             "finding)."

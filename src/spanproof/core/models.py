@@ -16,12 +16,14 @@ from typing import Any, Literal, NamedTuple, get_args
 ScoreModelName = Literal[
     "v1", "v2", "v3", "v4", "v5", "v6", "v7", "v8", "v9", "v10", "v11", "v12", "v13", "v14", "v15",
     "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28",
+    "v29", "v30",
 ]  # fmt: skip
 SCORE_MODEL_NAMES: tuple[str, ...] = get_args(ScoreModelName)
 #: The score model a verification uses when none is named (the configuration's
-#: ``verify.score_model``, ``Verifier()``); v2 until v25, v25 until v27 (docs/quality.md, "Why
-#: v25 replaced v2 as the default" and "Why v27 is the default", says why each changed).
-DEFAULT_SCORE_MODEL: ScoreModelName = "v27"
+#: ``verify.score_model``, ``Verifier()``); v2 until v25, v25 until v27, v27 until v29
+#: (docs/quality.md, "Why v25 replaced v2 as the default", "Why v27 replaced v25 as the default"
+#: and "Why v29 is the default", says why each changed).
+DEFAULT_SCORE_MODEL: ScoreModelName = "v29"
 
 
 class Verdict(StrEnum):

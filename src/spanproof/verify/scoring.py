@@ -13,6 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 import numpy as np
 import numpy.typing as npt
@@ -61,6 +62,13 @@ from spanproof.verify.judging import Combiner
 from spanproof.verify.lexical import PlanIdf, WeightedClaim, coverage, weigh_claim
 
 _MARKER = re.compile(r"^S(\d+)$")
+
+
+#: Score model v23: the sentences of a span whose coverage of the claim is within this of the
+#: best sentence's (v2's dominance margin), and at least :data:`CLOSE_COVERAGE_MIN`, are read
+#: by the polarity gate when the best one states nothing of the claim's polarity.
+CLOSE_COVERAGE_MARGIN = 0.2
+CLOSE_COVERAGE_MIN = 0.4
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +271,20 @@ class ScoreModel:
     #: clause. False before v28: the sentence held both directions, so neither was unshared and
     #: the gate could not trip.
     opposed_clauses: bool = False
+    #: v30: when the sentence the polarity gate reads states nothing of the claim's polarity and
+    #: trips nothing, the window the verdict quotes (the span sentence closest to the claim in
+    #: meaning) is read as well, and the gate trips when that window states the opposite and not
+    #: the claim's polarity: "hydroxychloroquine is associated with decreased overall
+    #: mortality" against a passage whose first sentence covers the claim's words as well and
+    #: states no direction, and whose quoted sentence reads "An association of increased overall
+    #: mortality was identified …". False before v30: the gate read the first of the tied
+    #: sentences, and the verdict quoted the reversing one as support.
+    window_polarity: bool = False
+    #: v23's floor on the coverage of a sentence the polarity gate reads besides the best one
+    #: (:data:`CLOSE_COVERAGE_MIN`, 0.4); v29 lowers it to 0.3, the lowest of 0.4, 0.3, 0.2 and 0
+    #: that lost no training split: a result sentence that reverses the claim in other words
+    #: ("An association of increased overall mortality was identified …") shares fewer of them.
+    close_coverage_min: float = CLOSE_COVERAGE_MIN
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -397,11 +419,15 @@ V26 = replace(V25, name="v26", close_spans=True)
 V27 = replace(V25, name="v27", scoped_negations=True)
 #: v27 whose polarity gate reads a sentence's opposed clauses one by one.
 V28 = replace(V27, name="v28", opposed_clauses=True)
+#: v28 whose polarity gate reads sentences that cover a claim less (floor 0.3, not 0.4).
+V29 = replace(V28, name="v29", close_coverage_min=0.3)
+#: v29 whose polarity gate also reads the window the verdict quotes.
+V30 = replace(V29, name="v30", window_polarity=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-        V21, V22, V23, V24, V25, V26, V27, V28,
+        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30,
     )
 }  # fmt: skip
 
@@ -702,14 +728,40 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
     )
 
 
-#: Score model v23: the sentences of a span whose coverage of the claim is within this of the
-#: best sentence's (v2's dominance margin), and at least :data:`CLOSE_COVERAGE_MIN`, are read
-#: by the polarity gate when the best one states nothing of the claim's polarity.
-CLOSE_COVERAGE_MARGIN = 0.2
-CLOSE_COVERAGE_MIN = 0.4
+def _aligned_cues(
+    claim: PreparedClaim,
+    span: PreparedSpan,
+    close: bool = False,
+    window: Cues | None = None,
+    close_min: float = CLOSE_COVERAGE_MIN,
+) -> Cues:
+    """Polarity cues the gate reads for ``span`` (:func:`_sentence_cues`); under score model v30
+    (``window``: the cues of the window the verdict quotes), the window's when the sentence read
+    states nothing of the claim's polarity and trips nothing, while the window trips the gate
+    and states nothing of the claim's polarity either."""
+    chosen = _sentence_cues(claim, span, close, close_min)
+    if window is None or not (claim.cues.directions or claim.cues.negation_parity):
+        return chosen
+    if states_polarity(claim.cues, chosen) or polarity_gate_trips(claim.cues, chosen):
+        return chosen
+    if polarity_gate_trips(claim.cues, window) and not states_polarity(claim.cues, window):
+        return window
+    return chosen
 
 
-def _aligned_cues(claim: PreparedClaim, span: PreparedSpan, close: bool = False) -> Cues:
+@lru_cache(maxsize=1 << 14)
+def window_cues(text: str, forms: bool, more: bool, scoped: bool) -> Cues:
+    """Polarity cues of a window's text, read as the plan reads a span sentence (v30)."""
+    body = nfc(text)
+    return cues([lower_chars(seg) for seg, _, _ in segments(body)], forms, more, scoped)
+
+
+def _sentence_cues(
+    claim: PreparedClaim,
+    span: PreparedSpan,
+    close: bool = False,
+    close_min: float = CLOSE_COVERAGE_MIN,
+) -> Cues:
     """Polarity cues of the span sentence that covers the claim best (first on ties); under v7,
     of the sentences that state a finding when the claim states one and the span has any.
 
@@ -732,7 +784,7 @@ def _aligned_cues(claim: PreparedClaim, span: PreparedSpan, close: bool = False)
         or polarity_gate_trips(claim.cues, best)
     ):
         return best
-    floor = max(best_cov - CLOSE_COVERAGE_MARGIN, CLOSE_COVERAGE_MIN)
+    floor = max(best_cov - CLOSE_COVERAGE_MARGIN, close_min)
     ranked = sorted((-cov, k) for k, cov in enumerate(covs) if cov >= floor)
     if any(states_polarity(claim.cues, pool[k][1]) for _, k in ranked):
         return best
@@ -748,10 +800,12 @@ def score_pair(
     cos: float,
     model: ScoreModel,
     edit: EditCheck | None = None,
+    window: Cues | None = None,
 ) -> PairScore:
     """Score one (claim, span) pair with every gate of ``model`` recorded.
 
-    ``edit`` is the edit check of the pair (score model v4) when the claim nearly copies the span.
+    ``edit`` is the edit check of the pair (score model v4) when the claim nearly copies the span;
+    ``window`` the polarity cues of the window the verdict would quote (score model v30).
     """
     lex = coverage(claim.weighted, span.counts)
     fused = fuse(cos, lex, model.beta)
@@ -762,7 +816,11 @@ def score_pair(
         and bool(claim.entity.entities)
         and entity_gate_trips(claim.entity, span.entity, model.entity_variants)
     )
-    aligned = _aligned_cues(claim, span, model.close_sentences) if model.polarity_gate else None
+    aligned = (
+        _aligned_cues(claim, span, model.close_sentences, window, model.close_coverage_min)
+        if model.polarity_gate
+        else None
+    )
     polar = aligned is not None and polarity_gate_trips(claim.cues, aligned)
     states = not model.close_spans or aligned is None or states_polarity(claim.cues, aligned)
     if edit is not None and edit.near_copy:
@@ -867,9 +925,22 @@ def score_claim(
     model = plan.model
     prepared = prepare_claim(claim, plan)
     cited = resolve_markers(claim.cited_markers, plan)
+    candidates = select_candidates(cosines, cited, plan)
+    quoted: dict[int, Cues] = {}
+    if model.window_polarity and model.polarity_gate and windows is not None:
+        for i in candidates:
+            start, end = windows[i]
+            quoted[i] = window_cues(
+                plan.spans[i].span.text[start:end],
+                model.word_forms,
+                model.more_cues,
+                model.scoped_negations,
+            )
     pairs = [
-        score_pair(prepared, plan.spans[i], float(cosines[i]), model, (edits or {}).get(i))
-        for i in select_candidates(cosines, cited, plan)
+        score_pair(
+            prepared, plan.spans[i], float(cosines[i]), model, (edits or {}).get(i), quoted.get(i)
+        )
+        for i in candidates
     ]
     if model.finding_gate and not states_no_finding(claim.text):
         pairs = [_finding_gate(p, plan, windows, model) for p in pairs]
