@@ -927,7 +927,9 @@ def score_claim(
     cited = resolve_markers(claim.cited_markers, plan)
     candidates = select_candidates(cosines, cited, plan)
     quoted: dict[int, Cues] = {}
-    if model.window_polarity and model.polarity_gate and windows is not None:
+    states = prepared.cues.directions or prepared.cues.negation_parity
+    if model.window_polarity and model.polarity_gate and windows is not None and states:
+        # (a claim stating no direction or negation is read as under v29: no window to read)
         for i in candidates:
             start, end = windows[i]
             quoted[i] = window_cues(
