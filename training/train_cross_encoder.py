@@ -52,10 +52,10 @@ from build_pairs import (
     build_pairs,
     identity_pairs,
 )
+from minilm import LAYERS, architecture, batches_in_length_order, pad
 from train_checker import all_metrics
 
 MAX_TOKENS = 128
-HIDDEN, LAYERS, HEADS, INTERMEDIATE = 384, 6, 12, 1536
 
 
 def model_dir() -> Path:
@@ -82,59 +82,10 @@ def load_safetensors(path: Path) -> dict[str, np.ndarray]:
 
 
 def build_model() -> Any:
+    """The cross-encoder (:func:`minilm.architecture`) holding the base model's weights."""
     import torch
-    from torch import nn
 
-    class Layer(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.query = nn.Linear(HIDDEN, HIDDEN)
-            self.key = nn.Linear(HIDDEN, HIDDEN)
-            self.value = nn.Linear(HIDDEN, HIDDEN)
-            self.attn_out = nn.Linear(HIDDEN, HIDDEN)
-            self.attn_norm = nn.LayerNorm(HIDDEN, eps=1e-12)
-            self.inter = nn.Linear(HIDDEN, INTERMEDIATE)
-            self.out = nn.Linear(INTERMEDIATE, HIDDEN)
-            self.out_norm = nn.LayerNorm(HIDDEN, eps=1e-12)
-            self.drop = nn.Dropout(0.1)
-
-        def forward(self, x: Any, bias: Any) -> Any:
-            b, t, _ = x.shape
-
-            def heads(z: Any) -> Any:
-                return z.view(b, t, HEADS, HIDDEN // HEADS).transpose(1, 2)
-
-            q, k, v = heads(self.query(x)), heads(self.key(x)), heads(self.value(x))
-            scores = q @ k.transpose(-1, -2) / math.sqrt(HIDDEN // HEADS) + bias
-            ctx = (self.drop(scores.softmax(-1)) @ v).transpose(1, 2).reshape(b, t, HIDDEN)
-            x = self.attn_norm(x + self.drop(self.attn_out(ctx)))
-            h = self.out(nn.functional.gelu(self.inter(x)))
-            return self.out_norm(x + self.drop(h))
-
-    class CrossEncoder(nn.Module):
-        def __init__(self) -> None:
-            super().__init__()
-            self.words = nn.Embedding(30522, HIDDEN)
-            self.positions = nn.Embedding(512, HIDDEN)
-            self.types = nn.Embedding(2, HIDDEN)
-            self.norm = nn.LayerNorm(HIDDEN, eps=1e-12)
-            self.drop = nn.Dropout(0.1)
-            self.layers = nn.ModuleList(Layer() for _ in range(LAYERS))
-            self.head = nn.Linear(HIDDEN, len(LABELS))
-
-        def forward(self, input_ids: Any, attention_mask: Any, token_type_ids: Any) -> Any:
-            t = input_ids.shape[1]
-            pos = torch.arange(t, device=input_ids.device).unsqueeze(0)
-            x = self.words(input_ids) + self.positions(pos) + self.types(token_type_ids)
-            x = self.drop(self.norm(x))
-            mask = attention_mask.to(x.dtype)
-            bias = (1.0 - mask)[:, None, None, :] * -1e4
-            for layer in self.layers:
-                x = layer(x, bias)
-            pooled = (x * mask[..., None]).sum(1) / mask.sum(1, keepdim=True).clamp(min=1.0)
-            return self.head(self.drop(pooled))
-
-    model = CrossEncoder()
+    model = architecture()
     weights = load_safetensors(model_dir() / "model.safetensors")
     names = {
         "words.weight": "embeddings.word_embeddings.weight",
@@ -176,33 +127,6 @@ def tokenizer(max_tokens: int = MAX_TOKENS) -> Any:
 def encode(tok: Any, pairs: Sequence[Pair]) -> list[tuple[list[int], list[int]]]:
     encoded = tok.encode_batch([(p.claim, p.evidence) for p in pairs])
     return [(e.ids, e.type_ids) for e in encoded]
-
-
-def pad(batch: Sequence[tuple[list[int], list[int]]]) -> tuple[np.ndarray, ...]:
-    width = max(len(ids) for ids, _ in batch)
-    ids = np.zeros((len(batch), width), dtype=np.int64)
-    types = np.zeros_like(ids)
-    mask = np.zeros_like(ids)
-    for row, (i, t) in enumerate(batch):
-        ids[row, : len(i)] = i
-        types[row, : len(t)] = t
-        mask[row, : len(i)] = 1
-    return ids, mask, types
-
-
-def batches_in_length_order(
-    n: int, batch: int, lengths: Sequence[int], rng: random.Random
-) -> list[list[int]]:
-    """Seeded shuffle, then length-sorted within chunks of 50 batches, then batches shuffled."""
-    order = list(range(n))
-    rng.shuffle(order)
-    out: list[list[int]] = []
-    chunk = batch * 50
-    for start in range(0, n, chunk):
-        part = sorted(order[start : start + chunk], key=lambda i: lengths[i])
-        out.extend(part[k : k + batch] for k in range(0, len(part), batch))
-    rng.shuffle(out)
-    return out
 
 
 def keep_share(p: Pair, share: float) -> bool:

@@ -169,6 +169,23 @@ def test_a_v5_trace_replays_with_its_judge_and_an_llm_judged_one_from_the_trace(
     assert not replay(dataclasses.replace(trace, claims=tampered)).ok
 
 
+def test_a_v5_trace_of_a_retired_local_judge_replays_from_its_stored_judgements() -> None:
+    recorder = RecordingEmbedder(FakeEmbedder())
+    old = FakeChecker((0.9, 0.05, 0.05), model_id="spanproof-judge@sha256:0123456789ab")
+    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V5, checker=old)
+    report = verifier.check_claims([CLAIM.text], EVIDENCE)
+    trace = verification_trace(report, EVIDENCE, report.claims, recorder, V5, {})
+    # the installed judge is another one and would say otherwise: the stored judgements count
+    installed = FakeChecker((0.1, 0.05, 0.85), model_id="spanproof-judge@sha256:ba9876543210")
+    assert replay(trace, installed).ok
+    tampered = [dict(c, judge=dict(c["judge"], probabilities={"entailed": 0.1,
+                "contradicted": 0.05, "neutral": 0.85})) for c in trace.claims]  # fmt: skip
+    assert not replay(dataclasses.replace(trace, claims=tampered), installed).ok
+    # the judge that made it, still installed, is run again (and must agree)
+    assert replay(trace, FakeChecker((0.9, 0.05, 0.05), model_id=old.model_id)).ok
+    assert not replay(trace, FakeChecker((0.1, 0.05, 0.85), model_id=old.model_id)).ok
+
+
 class _Split:
     model_id = "split"
 

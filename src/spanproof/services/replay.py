@@ -352,7 +352,9 @@ def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResu
     verification was ``unavailable`` scored nothing: it replays when it records no claims. A
     trace that cannot be read as scoring input (a field missing, an unknown score model, a
     damaged vector) fails with the reason. A score model with escalation (v3) needs
-    ``checker``, the same model the trace names.
+    ``checker``, the same model the trace names. A judged trace (v5) whose judge was an LLM, or
+    a local judge other than ``checker`` (one this installation no longer ships), replays from
+    the judgements its claims stored; the rest of the scoring runs again.
     """
     if trace.verification != VERIFIED:
         if trace.claims:
@@ -367,7 +369,12 @@ def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResu
         embedder = ReplayEmbedder.from_trace(trace, spans, claims, model)
         if model.uses_checker:
             recorded = str(trace.models.get("checker_model", ""))
-            if model.combiner is not None and recorded.startswith(LLM_JUDGE_PREFIX):
+            retired = (
+                recorded.startswith(LOCAL_JUDGE_PREFIX)
+                and checker is not None
+                and checker.model_id != recorded
+            )
+            if model.combiner is not None and (recorded.startswith(LLM_JUDGE_PREFIX) or retired):
                 checker = stored_judge(trace, spans, recorded)
             if checker is None or checker.model_id != recorded:
                 have = "none" if checker is None else checker.model_id
@@ -390,6 +397,10 @@ def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResu
 
 #: The model id prefix of LLM judges: their traces replay from the stored judgements.
 LLM_JUDGE_PREFIX = "llm-judge:"
+#: The model id prefix of the local judge. A trace judged by a local judge that this
+#: installation no longer ships (another ``spanproof-judge@sha256:…``) replays from the
+#: judgements it stored, as an LLM judge's does: the judge is not re-run, the rest is.
+LOCAL_JUDGE_PREFIX = "spanproof-judge@"
 
 
 def stored_judge(trace: Trace, spans: Sequence[EvidenceSpan], model_id: str) -> RecordedJudge:
