@@ -118,7 +118,9 @@ class VerifySettings(BaseModel):
             "a sentence's clauses one by one where they state opposite directions; v29 is v28 "
             "whose polarity gate also reads sentences covering the claim less (a floor of "
             "0.3, not 0.4); v30 is v29 whose polarity gate also reads the window the verdict "
-            "quotes)."
+            "quotes; v31 is v29 whose edit check reads a near copy that takes words from an "
+            "opposed clause of the passage, 'A rose, whereas B fell' read as 'B rose', as "
+            "unsupported, not as words reordered)."
         ),
     )
     escalation_band: float | None = Field(

@@ -138,7 +138,9 @@ class Verifier:
             polarity gate reads a sentence's clauses one by one where they state opposite
             directions), ``"v29"`` (the default: v28 whose polarity gate also reads sentences
             covering the claim less), ``"v30"`` (v29 whose polarity gate also reads the window
-            the verdict quotes), or a ScoreModel.
+            the verdict quotes), ``"v31"`` (v29 whose edit check reads a near copy taking words
+            from an opposed clause, "A rose, whereas B fell" read as "B rose", as unsupported),
+            or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

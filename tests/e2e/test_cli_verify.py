@@ -1034,6 +1034,36 @@ def test_score_models_v29_and_v30_read_a_reversing_sentence_that_covers_the_clai
         assert reports[model]["a"]["polarity_gated"] is True
 
 
+def test_score_model_v31_reads_a_subject_taken_from_the_opposed_clause(tmp_path: Path) -> None:
+    text = (
+        "Blood group A was associated with a higher risk of infection, whereas blood group O "
+        "was associated with a lower risk of infection."
+    )
+    evidence = write_jsonl(tmp_path / "evidence.jsonl", [{"id": "S1", "text": text}])
+    claims = write_jsonl(
+        tmp_path / "claims.jsonl",
+        [
+            {
+                "id": "mixed",
+                "text": "Blood group O was associated with a higher risk of infection.",
+            },
+            {
+                "id": "copied",
+                "text": "Blood group O was associated with a lower risk of infection.",
+            },
+        ],
+    )
+    reports = by_model(claims, evidence, ("v29", "v31"))
+    # a near copy goes to the edit check, which replaces the polarity gate: v29 read the "O"
+    # taken from the second clause as a word moved, v31 as a finding changed, and names it
+    assert reports["v29"]["mixed"]["verdict"] == "supported"
+    assert reports["v31"]["mixed"]["verdict"] == "unsupported"
+    named = [e["judgement"] for e in reports["v31"]["mixed"]["edits"]]
+    assert "unsupported: words from another clause" in named
+    for model in ("v29", "v31"):
+        assert reports[model]["copied"]["verdict"] == "supported"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 

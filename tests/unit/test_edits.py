@@ -46,6 +46,8 @@ from spanproof.verify.scoring import (
     V18,
     V19,
     V20,
+    V29,
+    V31,
     ScoreModel,
     score_model,
 )
@@ -715,7 +717,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 31)])
+@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 32)])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -2657,3 +2659,49 @@ def test_v20_still_reads_another_word_as_another_word() -> None:
     )
     assert verdicts[0].verdict is not Verdict.SUPPORTED
     assert "allowed: morphology" not in [e.judgement for e in verdicts[0].edits]
+
+
+# --- v31: words taken from an opposed clause are no words reordered -----------------------------
+_OPPOSED = (
+    "Blood group A was associated with a higher risk of infection, whereas blood group O was "
+    "associated with a lower risk of infection."
+)
+
+
+def _clauses(claim: str, evidence: str, clause_mixups: bool) -> list[tuple[str, str, str, str]]:
+    alignment = align_edits(
+        claim, evidence, mixups=True, reorders=True, clause_mixups=clause_mixups
+    )
+    return judgements(judge_edits(alignment, [0.0] * len(alignment.questions), THRESHOLD))
+
+
+def test_a_subject_taken_from_the_opposed_clause_changes_the_finding() -> None:
+    claim = "Blood group O was associated with a higher risk of infection."
+    before = _clauses(claim, _OPPOSED, clause_mixups=False)
+    assert ("transposition", "O", "O", "allowed: words reordered") in before
+    after = _clauses(claim, _OPPOSED, clause_mixups=True)
+    assert ("transposition", "O", "O", "unsupported: words from another clause") in after
+    # each clause's own finding is still a faithful shortened copy
+    for kept in ("Blood group A was associated with a higher risk of infection.",
+                 "Blood group O was associated with a lower risk of infection."):  # fmt: skip
+        assert all(j.startswith("allowed") for *_, j in _clauses(kept, _OPPOSED, True))
+
+
+def test_a_block_moved_within_its_clause_or_between_agreeing_clauses_is_reordered() -> None:
+    within = _clauses("In mice, tumour growth slowed.",
+                      "Tumour growth slowed in mice, whereas it rose in rats.", True)  # fmt: skip
+    assert ("transposition", "mice", "mice", "allowed: words reordered") in within
+    agreeing = _clauses("In mice, tumour growth slowed.",
+                        "Tumour growth slowed; this was seen in mice.", True)  # fmt: skip
+    assert ("transposition", "mice", "mice", "allowed: words reordered") in agreeing
+
+
+def test_v31_is_v29_with_clause_mixups_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v31"] is V31 and V31.edit_clause_mixups and not V29.edit_clause_mixups
+    assert replace(V31, name="v29", edit_clause_mixups=False) == V29
+    claim = "In the trial, sitagliptin increased insulin sensitivity."
+    evidence = (
+        "In the trial, metformin increased insulin sensitivity; sitagliptin decreased insulin "
+        "sensitivity."
+    )
+    assert_one_rule_more(V31, V29, claim, evidence)

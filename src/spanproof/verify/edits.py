@@ -57,7 +57,14 @@ from spanproof.text.spelling import american
 from spanproof.text.stems import singular, stem
 from spanproof.text.tokens import MINUS, Token, nfc, tokenize
 from spanproof.verify.features import STOP_WORDS
-from spanproof.verify.gates import OPPOSITE, base_form, direction_of, entity_shape, is_negation
+from spanproof.verify.gates import (
+    OPPOSITE,
+    base_form,
+    direction_of,
+    entity_shape,
+    is_negation,
+    opposed_clauses,
+)
 
 #: Share of the claim's content words that must be copied (aligned in order, or moved) for
 #: the check to apply; a claim that changes one phrase of at most :data:`MAX_CHANGED_RUN`
@@ -1154,6 +1161,7 @@ def align_edits(
     compounds: bool = False,
     signs: bool = False,
     postposed: bool = False,
+    clause_mixups: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1267,7 +1275,7 @@ def align_edits(
     builder = _Builder(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
-        compounds, signs, postposed,
+        compounds, signs, postposed, clause_mixups,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1544,6 +1552,7 @@ class _Builder:
         compounds: bool = False,
         signs: bool = False,
         postposed: bool = False,
+        clause_mixups: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1564,6 +1573,7 @@ class _Builder:
         self.compounds = compounds
         self.signs = signs
         self.postposed = postposed
+        self.clause_mixups = clause_mixups
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -1667,6 +1677,8 @@ class _Builder:
             swapped = any(x > y for x, y in pairwise(ordered)) or self._swapped_past()
             if not swapped:
                 judgement = "allowed: words reordered"
+                if self.clause_mixups and self._from_an_opposed_clause():
+                    judgement = "unsupported: words from another clause"
             elif self._voice_differs():
                 judgement = "allowed: voice changed, same roles"
             else:
@@ -1679,6 +1691,31 @@ class _Builder:
                 sorted(self.aligned_w),
                 "unsupported: roles swapped (voice changed, word order kept)",
             )
+
+    def _from_an_opposed_clause(self) -> bool:
+        """The moved words stand in another clause of the window than every other content word
+        the claim copies, and the window's clauses state opposite directions (score model v31):
+        "Sitagliptin increased insulin sensitivity" against "metformin increased insulin
+        sensitivity; sitagliptin decreased insulin sensitivity" takes its subject from one
+        finding and its predicate from the other. Clauses are those of
+        :func:`~spanproof.verify.gates.opposed_clauses` (cut at ", whereas", ", while", ", but"
+        and ";") of the window's text."""
+        start, text = 0, self.w.text
+        pieces = opposed_clauses(text, more=True)
+        if len(pieces) < 2:
+            return False
+        starts, at = [], 0
+        for piece in pieces:
+            at = text.find(piece, at)
+            starts.append(start + at)
+            at += len(piece)
+
+        def clause(j: int) -> int:
+            return sum(1 for s in starts[1:] if s <= self.w.tokens[j].start)
+
+        moved = {clause(j) for j in self.moved_w if self.w.content[j]}
+        kept = {clause(j) for j in self.aligned_w - self.moved_w if self.w.content[j]}
+        return bool(moved) and bool(kept) and not moved & kept
 
     def _swapped_past(self) -> bool:
         """The moved words (one block, in order) traded places with a stretch of aligned words

@@ -285,6 +285,14 @@ class ScoreModel:
     #: that lost no training split: a result sentence that reverses the claim in other words
     #: ("An association of increased overall mortality was identified …") shares fewer of them.
     close_coverage_min: float = CLOSE_COVERAGE_MIN
+    #: v31: a near copy whose moved words come from another clause of the window than the rest
+    #: of what it copies, where the window's clauses state opposite directions, changed the
+    #: finding (:meth:`~spanproof.verify.edits._Builder._from_an_opposed_clause`):
+    #: "Sitagliptin increased insulin sensitivity" against "metformin increased insulin
+    #: sensitivity; sitagliptin decreased insulin sensitivity". False before v31: the claim read
+    #: as the window's words reordered, and the edit check, which replaces the polarity gate for
+    #: a near copy, allowed it.
+    edit_clause_mixups: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -423,11 +431,13 @@ V28 = replace(V27, name="v28", opposed_clauses=True)
 V29 = replace(V28, name="v29", close_coverage_min=0.3)
 #: v29 whose polarity gate also reads the window the verdict quotes.
 V30 = replace(V29, name="v30", window_polarity=True)
+#: v29 whose edit check does not read words taken from an opposed clause as words reordered.
+V31 = replace(V29, name="v31", edit_clause_mixups=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30,
+        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31,
     )
 }  # fmt: skip
 
@@ -636,6 +646,7 @@ _NAMED_CHANGES = (
     "unsupported: different bound",
     "unsupported: opposite term",
     "unsupported: roles swapped",
+    "unsupported: words from another clause",
 )
 
 
@@ -1024,6 +1035,7 @@ def edit_alignments(
             compounds=plan.model.edit_compounds,
             signs=plan.model.signs,
             postposed=plan.model.edit_postposed_bounds,
+            clause_mixups=plan.model.edit_clause_mixups,
         )
         if alignment.near_copy:
             out[i] = alignment
