@@ -120,7 +120,9 @@ class VerifySettings(BaseModel):
             "0.3, not 0.4); v30 is v29 whose polarity gate also reads the window the verdict "
             "quotes; v31 is v29 whose edit check reads a near copy that takes words from an "
             "opposed clause of the passage, 'A rose, whereas B fell' read as 'B rose', as "
-            "unsupported, not as words reordered)."
+            "unsupported, not as words reordered; v32 is v31 whose polarity gate also trips "
+            "on a comparison with its sides traded, 'A more effective than B' against 'B more "
+            "effective than A')."
         ),
     )
     escalation_band: float | None = Field(

@@ -140,7 +140,9 @@ class Verifier:
             covering the claim less), ``"v30"`` (v29 whose polarity gate also reads the window
             the verdict quotes), ``"v31"`` (v29 whose edit check reads a near copy taking words
             from an opposed clause, "A rose, whereas B fell" read as "B rose", as unsupported),
-            or a ScoreModel.
+            ``"v32"`` (v31 whose polarity gate also trips on a comparison with its sides
+            traded, "A more effective than B" against "B more effective than A"), or a
+            ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

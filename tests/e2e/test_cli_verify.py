@@ -1034,26 +1034,25 @@ def test_score_models_v29_and_v30_read_a_reversing_sentence_that_covers_the_clai
         assert reports[model]["a"]["polarity_gated"] is True
 
 
+def one_passage(
+    tmp_path: Path, text: str, claims: dict[str, str], models: tuple[str, ...]
+) -> dict[str, dict[str, dict[str, Any]]]:
+    """Each claim (by id) verified against one passage ``S1`` under each of ``models``."""
+    evidence = write_jsonl(tmp_path / "evidence.jsonl", [{"id": "S1", "text": text}])
+    rows = [{"id": k, "text": v} for k, v in claims.items()]
+    return by_model(write_jsonl(tmp_path / "claims.jsonl", rows), evidence, models)
+
+
 def test_score_model_v31_reads_a_subject_taken_from_the_opposed_clause(tmp_path: Path) -> None:
     text = (
         "Blood group A was associated with a higher risk of infection, whereas blood group O "
         "was associated with a lower risk of infection."
     )
-    evidence = write_jsonl(tmp_path / "evidence.jsonl", [{"id": "S1", "text": text}])
-    claims = write_jsonl(
-        tmp_path / "claims.jsonl",
-        [
-            {
-                "id": "mixed",
-                "text": "Blood group O was associated with a higher risk of infection.",
-            },
-            {
-                "id": "copied",
-                "text": "Blood group O was associated with a lower risk of infection.",
-            },
-        ],
-    )
-    reports = by_model(claims, evidence, ("v29", "v31"))
+    claims = {
+        "mixed": "Blood group O was associated with a higher risk of infection.",
+        "copied": "Blood group O was associated with a lower risk of infection.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v29", "v31"))
     # a near copy goes to the edit check, which replaces the polarity gate: v29 read the "O"
     # taken from the second clause as a word moved, v31 as a finding changed, and names it
     assert reports["v29"]["mixed"]["verdict"] == "supported"
@@ -1062,6 +1061,26 @@ def test_score_model_v31_reads_a_subject_taken_from_the_opposed_clause(tmp_path:
     assert "unsupported: words from another clause" in named
     for model in ("v29", "v31"):
         assert reports[model]["copied"]["verdict"] == "supported"
+
+
+def test_score_model_v32_reads_a_comparison_with_its_sides_traded(tmp_path: Path) -> None:
+    text = (
+        "Both masks significantly reduced the number of microorganisms expelled by volunteers, "
+        "although the surgical mask was 3 times more effective in blocking transmission than "
+        "the homemade mask."
+    )
+    claims = {
+        "traded": "Homemade cloth masks are more effective than proper surgical ones in "
+        "blocking viral aerosols.",
+        "same": "Surgical masks are more effective than homemade masks.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v31", "v32"))
+    # a rewording, so the gates decide: both say "more", v32 also reads which side is which
+    assert reports["v31"]["traded"]["verdict"] == "supported"
+    assert reports["v32"]["traded"]["verdict"] == "contradicted"
+    assert reports["v32"]["traded"]["polarity_gated"] is True
+    for model in ("v31", "v32"):
+        assert reports[model]["same"]["verdict"] == "supported"
 
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"

@@ -35,6 +35,7 @@ from spanproof.text.spelling import american, greek_named
 from spanproof.text.stems import stems
 from spanproof.text.tokens import lower_chars, nfc, segments, token_texts
 from spanproof.verify.combiner_weights import COMBINER_V5
+from spanproof.verify.comparisons import comparison_reversed
 from spanproof.verify.edits import (
     Abbreviation,
     Alignment,
@@ -293,6 +294,14 @@ class ScoreModel:
     #: as the window's words reordered, and the edit check, which replaces the polarity gate for
     #: a near copy, allowed it.
     edit_clause_mixups: bool = False
+    #: v32: the polarity gate also trips on a span sentence that states one of the claim's
+    #: comparisons with its sides traded
+    #: (:func:`~spanproof.verify.comparisons.comparison_reversed`):
+    #: "Homemade cloth masks are more effective than proper surgical ones" against "… the
+    #: surgical mask was 3 times more effective … than the homemade mask". False before v32:
+    #: both say "more", so neither states a direction the other lacks. A near copy is the edit
+    #: check's (its role swap).
+    comparisons: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -433,11 +442,13 @@ V29 = replace(V28, name="v29", close_coverage_min=0.3)
 V30 = replace(V29, name="v30", window_polarity=True)
 #: v29 whose edit check does not read words taken from an opposed clause as words reordered.
 V31 = replace(V29, name="v31", edit_clause_mixups=True)
+#: v31 whose polarity gate also reads a comparison with its sides traded.
+V32 = replace(V31, name="v32", comparisons=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31,
+        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32,
     )
 }  # fmt: skip
 
@@ -833,6 +844,8 @@ def score_pair(
         else None
     )
     polar = aligned is not None and polarity_gate_trips(claim.cues, aligned)
+    if model.comparisons and not polar:  # v32: a comparison with its sides traded
+        polar = comparison_reversed(claim.claim.text, span.span.text)
     states = not model.close_spans or aligned is None or states_polarity(claim.cues, aligned)
     if edit is not None and edit.near_copy:
         # The alignment reads negation and direction word by word, so it replaces the gate's

@@ -1,0 +1,144 @@
+"""The comparison gate (score model v32): a comparison whose two sides the claim swaps.
+
+"Homemade cloth masks are more effective than proper surgical ones" against "… the surgical
+mask was 3 times more effective in blocking transmission than the homemade mask" states the
+same comparison ("more effective than") with its sides traded: the claim says the opposite of
+the span. A near copy is the edit check's to read (its role swap); this gate reads a claim in
+other words, which the polarity gate cannot: both sides say "more".
+
+A comparison is a comparative word (:data:`UP` or :data:`DOWN`) followed within
+:data:`MAX_GAP` words by "than". Its left side is the content words of the clause before the
+comparative (back to the last comma, semicolon or colon) — or, when a preposition follows the
+comparative ("higher in men than in women"), those between it and "than" — and its right side
+those after "than" up to the next such mark. Sides are compared on their *distinctive* words
+(those a side holds and the other does not, stemmed: "mask" in both sides of the span says
+nothing of which is which). The gate trips when, for a claim comparison and a span comparison
+in the same direction, the claim's left side shares a distinctive word with the span's right
+side and its right side one with the span's left side, and neither shares one with the span's
+side on its own side. In opposite directions a traded pair of sides is the same statement ("A
+more than B" is "B less than A"), so it does not trip.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from spanproof.text.sentences import split_sentences
+from spanproof.text.stems import stem
+from spanproof.text.tokens import lower_chars, nfc, segments
+from spanproof.verify.features import STOP_WORDS
+
+#: Comparatives that put the left side above the right one.
+UP = frozenset(
+    {
+        "more", "greater", "higher", "larger", "bigger", "better", "faster", "longer",
+        "stronger", "older", "heavier", "wider", "later",
+    }
+)  # fmt: skip
+#: Comparatives that put the left side below the right one.
+DOWN = frozenset(
+    {
+        "less", "fewer", "lower", "smaller", "worse", "slower", "shorter", "weaker",
+        "younger", "lighter", "narrower", "earlier",
+    }
+)  # fmt: skip
+#: The most words between a comparative and its "than" ("more effective in blocking
+#: transmission than").
+MAX_GAP = 6
+_BREAKS = frozenset(",;:")
+#: Words that, right after a comparative, open the left side of the comparison ("higher in
+#: men than in women", "more common among smokers than among non-smokers").
+_PLACES = frozenset(["in", "among", "for", "with", "at", "during", "after", "before"])
+_STOP = STOP_WORDS | {"times", "fold", "significantly", "much", "far", "slightly", "even"}
+
+Side = frozenset[str]
+
+
+def comparisons(sentence: str) -> tuple[tuple[str, Side, Side], ...]:
+    """(direction, left side, right side) of each comparison in ``sentence``; direction "up"
+    or "down". Sides are singular-folded lower-case content words; a side without any is no
+    comparison."""
+    text = nfc(sentence)
+    words = _hyphen_joined(text, segments(text))
+    out = []
+    for k, (word, _start, _end) in enumerate(words):
+        low = lower_chars(word)
+        direction = "up" if low in UP else "down" if low in DOWN else None
+        if direction is None:
+            continue
+        than = next(
+            (
+                t
+                for t in range(k + 1, min(len(words), k + 2 + MAX_GAP))
+                if lower_chars(words[t][0]) == "than"
+            ),
+            None,
+        )
+        if than is None:
+            continue
+        after = lower_chars(words[k + 1][0]) if k + 1 < than else ""
+        # "higher in men than in women": the sides are the places compared
+        left = (
+            _side(text, words, range(k + 1, than))
+            if after in _PLACES
+            else _side(text, words, range(k - 1, -1, -1))
+        )
+        right = _side(text, words, range(than + 1, len(words)))
+        if left and right:
+            out.append((direction, left, right))
+    return tuple(out)
+
+
+def _hyphen_joined(text: str, words: list[tuple[str, int, int]]) -> list[tuple[str, int, int]]:
+    """Words written with a hyphen as one word: "non-smokers" is not "smokers"."""
+    out: list[tuple[str, int, int]] = []
+    for word, start, end in words:
+        if out and text[out[-1][2] : start] == "-":
+            _, first, _ = out.pop()
+            out.append((text[first:end], first, end))
+        else:
+            out.append((word, start, end))
+    return out
+
+
+def _side(text: str, words: list[tuple[str, int, int]], order: range) -> Side:
+    """Content words from the comparison outwards in ``order`` up to a clause mark."""
+    found: set[str] = set()
+    previous: int | None = None
+    for i in order:
+        word, start, end = words[i]
+        if previous is not None:
+            between = text[end:previous] if order.step < 0 else text[previous:start]
+            if any(ch in _BREAKS for ch in between):
+                break
+        previous = start if order.step < 0 else end
+        low = lower_chars(word)
+        if low in _STOP or not any(ch.isalpha() for ch in low):
+            continue
+        found.add(stem(low))
+    return frozenset(found)
+
+
+def traded(claim: tuple[str, Side, Side], span: tuple[str, Side, Side]) -> bool:
+    """Whether the two comparisons state one relation with the sides traded, in the same
+    direction (so with the opposite meaning)."""
+    if claim[0] != span[0]:
+        return False
+    cl, cr = claim[1] - claim[2], claim[2] - claim[1]
+    sl, sr = span[1] - span[2], span[2] - span[1]
+    return bool(cl & sr) and bool(cr & sl) and not (cl & sl) and not (cr & sr)
+
+
+@lru_cache(maxsize=1 << 14)
+def comparison_reversed(claim: str, span: str) -> bool:
+    """Whether a sentence of ``span`` states one of ``claim``'s comparisons with its sides
+    traded (:func:`traded`)."""
+    mine = comparisons(claim)
+    if not mine:
+        return False
+    return any(
+        traded(c, s)
+        for sentence in split_sentences(nfc(span))
+        for s in comparisons(sentence.text)
+        for c in mine
+    )
