@@ -1,5 +1,5 @@
-"""all-MiniLM-L6-v2 read as a cross-encoder: the architecture, padding, batches, and weights
-read back from a shipped ONNX model.
+"""all-MiniLM-L6-v2 read as a cross-encoder: the architecture, padding, batches, the loss, the
+learning-rate schedule and one optimiser step, and weights read back from a shipped ONNX model.
 
 Shared by :mod:`train_cross_encoder`, :mod:`train_judge` and :mod:`train_judge_packed`. It
 needs torch (and onnx for :func:`load_int8_weights`) and nothing of spanproof, so the packed
@@ -105,6 +105,43 @@ def batches_in_length_order(
         out.extend(part[k : k + batch] for k in range(0, len(part), batch))
     rng.shuffle(out)
     return out
+
+
+def pair_loss(logp: Any, labels: Any, partial: Any, smoothing: float) -> Any:
+    """Per-pair loss: (smoothed) cross-entropy for full labels, ``-log(p_c + p_n)`` for the
+    partial one. ``labels``: class index (ignored where ``partial``)."""
+    import torch
+
+    nll = -logp.gather(1, labels.clamp(min=0)[:, None])[:, 0]
+    if smoothing:
+        nll = (1 - smoothing) * nll - smoothing * logp.mean(-1)
+    not_entailed = -torch.logsumexp(logp[:, 1:], dim=-1)
+    return torch.where(partial, not_entailed, nll)
+
+
+def warmup_then_decay(optim: Any, steps: int) -> Any:
+    """The schedule of every trainer here: linear warm-up over the first 5 % of ``steps``, then
+    linear decay to 0 at ``steps``."""
+    import torch
+
+    warmup = max(1, steps // 20)
+
+    def schedule(step: int) -> float:
+        return step / warmup if step < warmup else max(0.0, (steps - step) / (steps - warmup))
+
+    return torch.optim.lr_scheduler.LambdaLR(optim, schedule)
+
+
+def optimiser_step(loss: Any, optim: Any, sched: Any, trainable: Sequence[Any]) -> float:
+    """Backward, gradient norm clipped at 1, one AdamW and one schedule step; the loss."""
+    import torch
+
+    optim.zero_grad()
+    loss.backward()
+    torch.nn.utils.clip_grad_norm_(trainable, 1.0)
+    optim.step()
+    sched.step()
+    return float(loss.detach())
 
 
 def int8_weights_state(path: Path) -> dict[str, np.ndarray]:

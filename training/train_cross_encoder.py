@@ -52,7 +52,14 @@ from build_pairs import (
     build_pairs,
     identity_pairs,
 )
-from minilm import LAYERS, architecture, batches_in_length_order, pad
+from minilm import (
+    LAYERS,
+    architecture,
+    batches_in_length_order,
+    optimiser_step,
+    pad,
+    warmup_then_decay,
+)
 from train_checker import all_metrics
 
 MAX_TOKENS = 128
@@ -227,16 +234,7 @@ def train(args: argparse.Namespace, pairs: list[Pair], tok: Any) -> tuple[Any, d
         model.words.weight.requires_grad_(False)
     trainable = [p for p in model.parameters() if p.requires_grad]
     optim = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.01)
-    warmup = max(1, args.steps // 20)
-
-    def schedule(step: int) -> float:
-        return (
-            step / warmup
-            if step < warmup
-            else max(0.0, (args.steps - step) / (args.steps - warmup))
-        )
-
-    sched = torch.optim.lr_scheduler.LambdaLR(optim, schedule)
+    sched = warmup_then_decay(optim, args.steps)
     plan: list[list[int]] = []
     while len(plan) < args.steps:
         plan.extend(batches_in_length_order(len(train_pairs), args.batch, lengths, rng))
@@ -246,12 +244,7 @@ def train(args: argparse.Namespace, pairs: list[Pair], tok: Any) -> tuple[Any, d
         logits = model(ids, mask, types)
         logp = logits.log_softmax(-1)
         loss = batch_loss(logp, [train_pairs[i] for i in rows], weights, cell_weight, rows)
-        optim.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-        optim.step()
-        sched.step()
-        losses.append(float(loss))
+        losses.append(optimiser_step(loss, optim, sched, trainable))
         if step % 50 == 0 or step == args.steps:
             rate = step * args.batch / (time.perf_counter() - began)
             print(f"step {step}/{args.steps} loss {np.mean(losses[-50:]):.4f} "

@@ -57,6 +57,7 @@ from judge_pairs import (
     summary,
     write_dev,
 )
+from minilm import optimiser_step, pair_loss, warmup_then_decay
 from train_checker import metrics
 from train_cross_encoder import batches_in_length_order, build_model, encode, export, pad, tokenizer
 
@@ -149,18 +150,6 @@ def curve_sample(dev: Sequence[JudgePair], per_set: int = CURVE_PER_SET) -> list
         )
         rows += sorted(mine[:per_set])
     return rows
-
-
-def pair_loss(logp: Any, labels: Any, partial: Any, smoothing: float) -> Any:
-    """Per-pair loss: (smoothed) cross-entropy for full labels, ``-log(p_c + p_n)`` for the
-    partial one. ``labels``: class index (ignored where ``partial``)."""
-    import torch
-
-    nll = -logp.gather(1, labels.clamp(min=0)[:, None])[:, 0]
-    if smoothing:
-        nll = (1 - smoothing) * nll - smoothing * logp.mean(-1)
-    not_entailed = -torch.logsumexp(logp[:, 1:], dim=-1)
-    return torch.where(partial, not_entailed, nll)
 
 
 def _targets(batch: Sequence[JudgePair]) -> tuple[Any, Any]:
@@ -337,16 +326,7 @@ def setup(args: argparse.Namespace) -> tuple[Any, list[Any], Any, Any]:
         model.words.weight.requires_grad_(False)
     trainable = [p for p in model.parameters() if p.requires_grad]
     optim = torch.optim.AdamW(trainable, lr=args.lr, weight_decay=0.01)
-    warmup = max(1, args.steps // 20)
-
-    def schedule(step: int) -> float:
-        return (
-            step / warmup
-            if step < warmup
-            else max(0.0, (args.steps - step) / (args.steps - warmup))
-        )
-
-    return model, trainable, optim, torch.optim.lr_scheduler.LambdaLR(optim, schedule)
+    return model, trainable, optim, warmup_then_decay(optim, args.steps)
 
 
 def batch_plan(
@@ -391,12 +371,7 @@ def train(
         logp = model(ids, mask, types).log_softmax(-1)
         labels, partial = _targets(batch)
         loss = (weights[rows] * pair_loss(logp, labels, partial, args.label_smoothing)).mean()
-        optim.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-        optim.step()
-        sched.step()
-        losses.append(float(loss.detach()))
+        losses.append(optimiser_step(loss, optim, sched, trainable))
         if step % 50 == 0 or step == stop:
             seconds = time.perf_counter() - began
             print(f"step {step}/{args.steps} loss {np.mean(losses[-50:]):.4f} "

@@ -46,7 +46,15 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from minilm import architecture, batches_in_length_order, load_int8_weights, pad
+from minilm import (
+    architecture,
+    batches_in_length_order,
+    load_int8_weights,
+    optimiser_step,
+    pad,
+    pair_loss,
+    warmup_then_decay,
+)
 
 SEED = 20261130
 TARGET_SETS = ("scifact", "healthver", "citation_integrity", "check_covid")
@@ -174,10 +182,7 @@ def train_steps(
 
     optim = torch.optim.AdamW(trainable, lr=recipe["lr"], weight_decay=0.01)
     total = len(plan)
-    warmup = max(1, total // 20)
-    sched = torch.optim.lr_scheduler.LambdaLR(
-        optim, lambda s: s / warmup if s < warmup else max(0.0, (total - s) / (total - warmup))
-    )
+    sched = warmup_then_decay(optim, total)
     labels_all = torch.from_numpy(train.labels).to(device)
     losses: list[float] = []
     for step, rows in enumerate(plan, start=1):
@@ -190,18 +195,9 @@ def train_steps(
         index = torch.tensor(rows, device=device)
         labels = labels_all[index]
         logp = model(ids, mask, types).log_softmax(-1)
-        partial = labels < 0
-        nll = -logp.gather(1, labels.clamp(min=0)[:, None])[:, 0]
-        if recipe["smoothing"]:
-            nll = (1 - recipe["smoothing"]) * nll - recipe["smoothing"] * logp.mean(-1)
-        loss_rows = torch.where(partial, -torch.logsumexp(logp[:, 1:], dim=-1), nll)
+        loss_rows = pair_loss(logp, labels, labels < 0, recipe["smoothing"])
         loss = (weights[index] * loss_rows).mean()
-        optim.zero_grad()
-        loss.backward()
-        torch.nn.utils.clip_grad_norm_(trainable, 1.0)
-        optim.step()
-        sched.step()
-        losses.append(float(loss.detach()))
+        losses.append(optimiser_step(loss, optim, sched, trainable))
         if on_epoch is not None and steps_per_epoch and step % steps_per_epoch == 0:
             on_epoch(step // steps_per_epoch, losses[-steps_per_epoch:])
     return losses

@@ -1273,19 +1273,27 @@ _HCQ = (
 _HCQ_WINDOW = (_HCQ.index("An association"), len(_HCQ))
 
 
+def assert_reads_the_reversal(
+    claim: str, text: str, window: tuple[int, int], old: ScoreModel, new: ScoreModel
+) -> None:
+    """``old`` supports ``claim`` (a "decreased" claim) against ``text``, quoting ``window``;
+    ``new`` reads the reversal and contradicts it, and still supports the claim turned round."""
+    before, _ = score(claim, spans(text), [0.9], old, [window])
+    after, _ = score(claim, spans(text), [0.9], new, [window])
+    assert before.verdict is Verdict.SUPPORTED and not before.polarity_gated
+    assert after.verdict is Verdict.CONTRADICTED and after.polarity_gated
+    agree = claim.replace("decreased", "increased")
+    assert score(agree, spans(text), [0.9], new, [window])[0].verdict is Verdict.SUPPORTED
+
+
 def test_v29_reads_a_reversing_sentence_that_covers_the_claim_less() -> None:
     claim = (
         "As a COVID-19 treatment on its own, hydroxychloroquine is associated with decreased "
         "overall mortality."
     )
-    v28, _ = score(claim, spans(_HCQ), [0.9], V28, [_HCQ_WINDOW])
-    v29, _ = score(claim, spans(_HCQ), [0.9], V29, [_HCQ_WINDOW])
     # the first sentence covers the claim best and states no direction; the second, which
     # reverses the claim, covers it below v23's floor of 0.4 and above v29's 0.3
-    assert v28.verdict is Verdict.SUPPORTED and not v28.polarity_gated
-    assert v29.verdict is Verdict.CONTRADICTED and v29.polarity_gated
-    agree = claim.replace("decreased", "increased")
-    assert score(agree, spans(_HCQ), [0.9], V29, [_HCQ_WINDOW])[0].verdict is Verdict.SUPPORTED
+    assert_reads_the_reversal(claim, _HCQ, _HCQ_WINDOW, V28, V29)
 
 
 _WARD = (
@@ -1297,14 +1305,9 @@ _WARD_WINDOW = (_WARD.index("Their"), len(_WARD))
 
 def test_v30_reads_the_quoted_window_when_the_sentence_read_states_nothing() -> None:
     claim = "At our hospital, hydroxychloroquine decreased deaths of covid-19 pneumonia patients."
-    v29, _ = score(claim, spans(_WARD), [0.9], V29, [_WARD_WINDOW])
-    v30, _ = score(claim, spans(_WARD), [0.9], V30, [_WARD_WINDOW])
     # the first sentence covers the claim and states no direction; the quoted one shares no
     # word with it, so no coverage floor reads it, and it states the opposite direction
-    assert v29.verdict is Verdict.SUPPORTED and not v29.polarity_gated
-    assert v30.verdict is Verdict.CONTRADICTED and v30.polarity_gated
-    agree = claim.replace("decreased", "increased")
-    assert score(agree, spans(_WARD), [0.9], V30, [_WARD_WINDOW])[0].verdict is Verdict.SUPPORTED
+    assert_reads_the_reversal(claim, _WARD, _WARD_WINDOW, V29, V30)
     # with no window known (the whole span read), v30 is v29
     assert score(claim, spans(_WARD), [0.9], V30)[0] == score(claim, spans(_WARD), [0.9], V29)[0]
 

@@ -1700,14 +1700,14 @@ class _Builder:
         finding and its predicate from the other. Clauses are those of
         :func:`~spanproof.verify.gates.opposed_clauses` (cut at ", whereas", ", while", ", but"
         and ";") of the window's text."""
-        start, text = 0, self.w.text
+        text = self.w.text
         pieces = opposed_clauses(text, more=True)
         if len(pieces) < 2:
             return False
         starts, at = [], 0
         for piece in pieces:
             at = text.find(piece, at)
-            starts.append(start + at)
+            starts.append(at)
             at += len(piece)
 
         def clause(j: int) -> int:
