@@ -122,7 +122,9 @@ class VerifySettings(BaseModel):
             "opposed clause of the passage, 'A rose, whereas B fell' read as 'B rose', as "
             "unsupported, not as words reordered; v32 is v31 whose polarity gate also trips "
             "on a comparison with its sides traded, 'A more effective than B' against 'B more "
-            "effective than A')."
+            "effective than A'; v33 is v32 whose edit check reads what a deletion carries "
+            "on: '15 years and older' from '15 years and 95 years and older', 'not "
+            "different' left with one side of its comparison, '… was seen if X' read as X)."
         ),
     )
     escalation_band: float | None = Field(

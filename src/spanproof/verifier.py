@@ -141,8 +141,9 @@ class Verifier:
             the verdict quotes), ``"v31"`` (v29 whose edit check reads a near copy taking words
             from an opposed clause, "A rose, whereas B fell" read as "B rose", as unsupported),
             ``"v32"`` (v31 whose polarity gate also trips on a comparison with its sides
-            traded, "A more effective than B" against "B more effective than A"), or a
-            ScoreModel.
+            traded, "A more effective than B" against "B more effective than A"), ``"v33"``
+            (v32 whose edit check reads what a deletion carries on to the words it joins: "15
+            years and older" from "15 years and 95 years and older"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -1083,6 +1083,31 @@ def test_score_model_v32_reads_a_comparison_with_its_sides_traded(tmp_path: Path
         assert reports[model]["same"]["verdict"] == "supported"
 
 
+def test_score_model_v33_reads_what_a_deletion_carries_on(tmp_path: Path) -> None:
+    text = (
+        "The cohort included adults between the ages of 18 years and 65 years and older. "
+        "Insulin doses were similar in the first year versus the second year of follow-up."
+    )
+    claims = {
+        "bound": "The cohort included adults between the ages of 18 years and older.",
+        "compared": "Insulin doses were similar in the first year of follow-up.",
+        "kept": "The cohort included adults between the ages of 18 years and 65 years.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v32", "v33"))
+    assert reports["v32"]["bound"]["verdict"] == "supported"
+    assert reports["v32"]["compared"]["verdict"] == "supported"
+    for cid, why in (("bound", "bound carried on"), ("compared", "comparison dropped")):
+        claim = reports["v33"][cid]
+        assert claim["verdict"] == "unsupported"
+        assert f"unsupported: {why}" in [e["judgement"] for e in claim["edits"]]
+    # the later figure's own bound dropped is v19's "bound dropped" under both, not a carry
+    for model in ("v32", "v33"):
+        edits = [e["judgement"] for e in reports[model]["kept"]["edits"]]
+        assert reports[model]["kept"]["verdict"] == "unsupported"
+        assert "unsupported: bound dropped" in edits
+        assert "unsupported: bound carried on" not in edits
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 

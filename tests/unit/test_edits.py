@@ -48,6 +48,8 @@ from spanproof.verify.scoring import (
     V20,
     V29,
     V31,
+    V32,
+    V33,
     ScoreModel,
     score_model,
 )
@@ -717,7 +719,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 33)])
+@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 34)])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -2705,3 +2707,104 @@ def test_v31_is_v29_with_clause_mixups_and_changes_nothing_else_here() -> None:
         "sensitivity."
     )
     assert_one_rule_more(V31, V29, claim, evidence)
+
+
+# --- v33: what a deletion carries on to the words it joins ---------------------------------------
+def _verdicts(model: ScoreModel, claim: str, evidence: str) -> tuple[str, list[str]]:
+    v = score_all([Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), model)
+    verdict = v[0][0]
+    return verdict.verdict.value, [e.judgement for e in verdict.edits if e.status != "allowed"]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "why"),
+    [
+        (
+            "The cohort included adults between the ages of 18 years and older from four "
+            "countries.",
+            "The cohort included adults between the ages of 18 years and 65 years and older "
+            "from four countries.",
+            "unsupported: bound carried on",
+        ),
+        (
+            "Insulin doses were similar in the first year of follow-up.",
+            "Insulin doses were similar in the first year versus the second year of follow-up.",
+            "unsupported: comparison dropped",
+        ),
+        (
+            "In the model, all patients received the vaccine within two days.",
+            "In the model, mortality fell by a third if all patients received the vaccine "
+            "within two days.",
+            "unsupported: not asserted by the window",
+        ),
+        (
+            "All patients received the vaccine within two days.",
+            "Mortality fell by a third if all patients received the vaccine within two days.",
+            "unsupported: not asserted by the window",
+        ),
+        (
+            "Mean systolic pressure of 120 mm Hg was recorded at the first visit.",
+            "Mean systolic pressure of 135 mm Hg and diastolic pressure of 120 mm Hg was "
+            "recorded at the first visit.",
+            "unsupported: different number",
+        ),
+        (
+            "The tax reduced obesity prevalence by 1.5% among adults.",
+            "The tax reduced obesity prevalence by 3.2% (95% CI 1.5%-4.4%) and diabetes "
+            "incidence by 1.5% among adults.",
+            "unsupported: different number",
+        ),
+    ],
+    ids=[
+        "bound-carried",
+        "comparison-dropped",
+        "conditional",
+        "conditional-edge",
+        "repeated-frame",
+        "bracketed-figure",
+    ],
+)
+def test_v33_reads_what_a_deletion_carries_on(claim: str, evidence: str, why: str) -> None:
+    assert _verdicts(V32, claim, evidence) == ("supported", [])
+    verdict, refused = _verdicts(V33, claim, evidence)
+    assert verdict == "unsupported" and why in refused
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "The cohort included adults aged 65 years and older from four countries.",
+            "The cohort included adults aged 65 years and older from four countries, and "
+            "their carers.",
+        ),
+        (
+            "Insulin doses fell in the first year of follow-up.",
+            "Insulin doses fell in the first year versus the second year of follow-up.",
+        ),
+        (
+            "In the model, mortality fell by a third.",
+            "In the model, mortality fell by a third if all patients received the vaccine "
+            "within two days.",
+        ),
+        (
+            "The tax reduced obesity prevalence by 3.2% among adults.",
+            "The tax reduced obesity prevalence by 3.2% (95% CI 1.5%-4.4%) among adults.",
+        ),
+    ],
+    ids=["own-bound", "no-sameness-word", "main-clause", "figure-of-its-own"],
+)
+def test_v33_keeps_a_faithful_compression(claim: str, evidence: str) -> None:
+    assert _verdicts(V33, claim, evidence) == ("supported", [])
+
+
+def test_v33_is_v32_with_carried_details_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v33"] is V33 and V33.edit_carried_details
+    assert not V32.edit_carried_details
+    assert replace(V33, name="v32", edit_carried_details=False) == V32
+    assert_one_rule_more(
+        V33,
+        V32,
+        "Insulin doses were similar in the first year of follow-up.",
+        "Insulin doses were similar in the first year versus the second year of follow-up.",
+    )

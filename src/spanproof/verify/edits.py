@@ -659,6 +659,24 @@ def _bound_after(text: Text, k: int) -> list[int]:
     return []
 
 
+def _bracketed(text: Text, j: int) -> bool:
+    """Whether token ``j`` stands inside round or square brackets (v33)."""
+    before = text.text[: text.tokens[j].start]
+    return before.count("(") + before.count("[") > before.count(")") + before.count("]")
+
+
+#: v33: what introduces the other side of a comparison; a deletion that opens with one drops
+#: that side.
+_COMPARATORS = frozenset({"versus", "vs", "compared", "than", "relative"})
+#: v33: words that state a comparison's outcome, which needs both sides.
+_SAMENESS_WORDS = frozenset(
+    {"different", "differ", "differed", "differs", "difference", "differences", "similar",
+     "same", "comparable", "equal", "equivalent", "identical"}
+)  # fmt: skip
+#: v33: heads under which a clause is supposed, not asserted ("was seen if X").
+_CONDITIONAL_HEADS = frozenset({"if", "unless"})
+
+
 def _signs_differ(c: Text, w: Text, quoted: range) -> bool:
     """Whether a claim whose tokens quote ``w``'s at ``quoted`` writes a figure's comparison
     sign otherwise ("5%" against "<5%"; the signs are no tokens; v16)."""
@@ -778,6 +796,7 @@ def _edge_edits(
     restrictions: bool = False,
     local_qualifiers: bool = False,
     bounds: bool = False,
+    conditionals: bool = False,
 ) -> list[tuple[list[int], str]]:
     """The unquoted window words around a quote that change what it says, each with its
     judgement: a scope at either edge (v12), a restriction (v15), and, when the claim puts no
@@ -786,7 +805,8 @@ def _edge_edits(
     the first. Under v15 (``restrictions``) every edge ends where a sentence does, whatever the
     next word's case (:func:`_ends_sentence`). Under v16 (``local_qualifiers``) a scope is
     kept only by one of its kind (:func:`_scopes_kept`), and (``bounds``) a quote that starts
-    at a figure may not leave off its bound ("Over | 50% of patients", :func:`_bound_before`)."""
+    at a figure may not leave off its bound ("Over | 50% of patients", :func:`_bound_before`).
+    Under v33 (``conditionals``) a conditional head ("… was seen if | X") frames what follows."""
     first_w, last_w, first_c = quote
     stops = restrictions
     scopes = _edge_scope(c, ev, first_w, last_w, stops, local_qualifiers) if overstatement else []
@@ -802,7 +822,7 @@ def _edge_edits(
     head = _edge_inverter(c, ev, first_w, first_c, stops) if inversions else []
     if head:
         out.append((head, "unsupported: inverting word dropped"))
-    frame = _edge_frame(ev, first_w, stops) if frames else []
+    frame = _edge_frame(ev, first_w, stops, conditionals) if frames else []
     if frame:
         out.append((frame, "unsupported: not asserted by the window"))
     return out
@@ -872,11 +892,15 @@ def _framing(w: Text, wj: Sequence[int]) -> bool:
     return denied or bool(set(near) & _FRAME_WORDS)
 
 
-def _edge_frame(ev: EvidenceText, first_w: int, stops: bool = False) -> list[int]:
+def _edge_frame(
+    ev: EvidenceText, first_w: int, stops: bool = False, conditionals: bool = False
+) -> list[int]:
     """The head of the clause the claim quotes from its start, when the claim starts right
-    after a framing "that" or "whether" (:func:`_framing`): the head from its clause mark or
-    the sentence's start; else none (v14)."""
+    after a framing "that" or "whether" (:func:`_framing`), or under v33 (``conditionals``)
+    "if" or "unless": the head from its clause mark or the sentence's start; else none (v14)."""
     head = _clause_head(ev, first_w, stops)
+    if head and conditionals and ev.body.tokens[head[-1]].text.lower() in _CONDITIONAL_HEADS:
+        return head
     return head if head and _framing(ev.body, head) else []
 
 
@@ -1162,6 +1186,7 @@ def align_edits(
     signs: bool = False,
     postposed: bool = False,
     clause_mixups: bool = False,
+    carried_details: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1240,6 +1265,14 @@ def align_edits(
         postposed: with ``bounds``, a bound written after its figure is the figure's bound
             ("65 years or older" is "≥65 years" and "at least 65 years"; dropping "or older"
             drops a bound) (score model v19).
+        clause_mixups: a moved block whose words stand in another clause of a window whose
+            clauses oppose is ``unsupported: words from another clause`` (score model v31).
+        carried_details: a deletion may not carry a bound written after a later figure on to
+            an earlier one, drop a comparison's other side from a claim that states its
+            outcome ("not different"), or drop a main clause up to "if"/"unless"; and a
+            figure moved in past a repeated frame ("systolic [blood pressure of 90 mm Hg and
+            diastolic] blood pressure of 60 mm Hg") or next to a bracketed figure of the same
+            value is a different figure (score model v33; :meth:`_Builder._carried`).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1257,7 +1290,7 @@ def align_edits(
         ):
             edges = _edge_edits(
                 c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions,
-                local_qualifiers, bounds,
+                local_qualifiers, bounds, carried_details,
             )  # fmt: skip
             if bounds and postposed:
                 edges += _end_bound_dropped(c, ev.body, quoted[-1], lambda k: k - first)
@@ -1275,7 +1308,7 @@ def align_edits(
     builder = _Builder(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
-        compounds, signs, postposed, clause_mixups,
+        compounds, signs, postposed, clause_mixups, carried_details,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1553,6 +1586,7 @@ class _Builder:
         signs: bool = False,
         postposed: bool = False,
         clause_mixups: bool = False,
+        carried_details: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1574,6 +1608,7 @@ class _Builder:
         self.signs = signs
         self.postposed = postposed
         self.clause_mixups = clause_mixups
+        self.carried_details = carried_details
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -1635,7 +1670,7 @@ class _Builder:
         quote = (self.first_w, self.last_w, first_c)
         for wj, why in _edge_edits(
             self.c, self.ev, quote, self.overstatement, self.inversions, self.frames,
-            self.restrictions, self.local_qualifiers, self.bounds,
+            self.restrictions, self.local_qualifiers, self.bounds, self.carried_details,
         ):  # fmt: skip
             self._add("deletion", [], wj, why)
         if self.bounds and self.postposed:
@@ -1909,7 +1944,9 @@ class _Builder:
             or (kind := self._figure_carried_on(wj)) is not None
         ):
             self._add("deletion", [], wj, f"unsupported: different {kind}")
-        elif self.overstatement and (why := self._overstated(wj, [])) is not None:
+        elif (self.carried_details and (why := self._carried(wj)) is not None) or (
+            self.overstatement and (why := self._overstated(wj, [])) is not None
+        ):
             self._add("deletion", [], wj, f"unsupported: {why}")
         elif self.bounds and self._bound_dropped(wj):
             self._add("deletion", [], wj, "unsupported: bound dropped")
@@ -2009,6 +2046,67 @@ class _Builder:
             return "association stated as an effect"
         return None
 
+    def _carried(self, wj: list[int]) -> str | None:
+        """What the deleted window words ``wj`` leave the claim saying that the window does not
+        (v33), else None: a bound written after a later figure now follows an earlier one ("15
+        years and older" from "15 years and 95 years and older"); the other side of a
+        comparison dropped from a claim that keeps the words stating the comparison's outcome
+        ("not different in reducing 28-day mortality rates" from "… 28-day mortality versus
+        14-day mortality rates"); or the main clause dropped up to a conditional head, so the
+        claim states as a finding what the window only supposes ("A 53% reduction … was seen
+        if 100% of treatment was switched" → "A 100% of treatment was switched")."""
+        if self._bound_carried(wj):
+            return "bound carried on"
+        if self._comparison_dropped(wj):
+            return "comparison dropped"
+        if (
+            self.w.tokens[wj[-1]].text.lower() in _CONDITIONAL_HEADS
+            and self._claim_at(wj[-1] + 1) is not None
+        ):
+            return "not asserted by the window"
+        return None
+
+    def _bound_carried(self, wj: list[int]) -> bool:
+        """Whether the claim's figure before the gap left by ``wj`` has a bound written after
+        it whose words lie past the gap, which the window's figure lacks or writes on the
+        other side (v33; :func:`_bound_after`)."""
+        before = [a for a, b in self._pairs() if b < wj[0]]
+        if not before:
+            return False
+        found = _figure_bounded_after(self.c, max(before))
+        if found is None or found[1][-1] <= max(before):
+            return False
+        k, bound = found
+        j = next((b for a, b in self._pairs() if a == k), None)
+        if j is None:
+            return False
+        own = _bound_after(self.w, j)
+        return not own or _after_side(self.w, own) != _after_side(self.c, bound)
+
+    def _comparison_dropped(self, wj: list[int]) -> bool:
+        """Whether ``wj`` opens with what introduces a comparison's other side ("versus",
+        "compared", "than") while the claim keeps a word that states the comparison's outcome
+        ("different", "similar", "comparable") and no comparison of its own (v33)."""
+        if self.w.tokens[wj[0]].text.lower() not in _COMPARATORS:
+            return False
+        words = {t.text.lower() for t in self.c.tokens}
+        return bool(words & _SAMENESS_WORDS) and not words & _COMPARATORS
+
+    def _repeated_frame(self, wj: list[int], later: list[tuple[int, int]]) -> int:
+        """How many claim words right after the gap left by ``wj`` repeat the dropped words'
+        first ones, when a figure follows them ("systolic [blood pressure of 90-114 mm Hg and
+        diastolic] blood pressure of 60-74 mm Hg": 3); else 0 (v33)."""
+        n, after = 0, wj[-1] + 1
+        while (
+            n + 1 < min(len(later), len(wj))
+            and later[n] == (later[0][0] + n, after + n)
+            and self.w.keys[wj[n]] == self.w.keys[after + n]
+        ):
+            n += 1
+        if n and later[n] == (later[0][0] + n, after + n):
+            return n
+        return 0
+
     def _figure_moved_in(self, wj: list[int]) -> str | None:
         """``number`` or ``entity`` when deleted window words ``wj`` hold a number or name and the
         claim's next word (past function words aligned right after the gap) is one of the same
@@ -2023,7 +2121,7 @@ class _Builder:
         later = sorted(((a, b) for a, b in self._pairs() if b > wj[-1]), key=lambda p: p[1])
         if not dropped or not later:
             return None
-        k = 0
+        k = self._repeated_frame(wj, later) if self.carried_details else 0
         while (
             k + 1 < len(later)
             and not self.c.content[later[k][0]]
@@ -2032,7 +2130,10 @@ class _Builder:
             k += 1  # "by" in "by 15%": function words that tie the figure to what precedes
         a, b = later[k]
         kind = _detail_kind(self.c, a)
-        if kind is None or kind not in dropped or self.c.keys[a] in {self.w.keys[j] for j in wj}:
+        # v33: a figure in brackets is another figure's aside ("by 3.0% (95% CI 1.6%-5.9%)"),
+        # not one the claim's figure may repeat
+        own = {self.w.keys[j] for j in wj if not (self.carried_details and _bracketed(self.w, j))}
+        if kind is None or kind not in dropped or self.c.keys[a] in own:
             return None
         text = self.w.text
         opens = text[: self.w.tokens[wj[0]].start].rstrip()[-1:]

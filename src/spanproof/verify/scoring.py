@@ -302,6 +302,14 @@ class ScoreModel:
     #: both say "more", so neither states a direction the other lacks. A near copy is the edit
     #: check's (its role swap).
     comparisons: bool = False
+    #: v33: the edit check reads what a deletion carries on to the words it joins
+    #: (:func:`spanproof.verify.edits.align_edits`, ``carried_details``): a bound written
+    #: after a later figure ("15 years and older" from "15 years and 95 years and older"), a
+    #: comparison left with one side ("not different in reducing 28-day mortality" from "…
+    #: 28-day mortality versus 14-day mortality"), a supposed clause stated as a finding
+    #: ("… was seen if X" → "X"), a figure given another noun past a repeated frame or a
+    #: bracketed figure of the same value. False before v33: each was a compression.
+    edit_carried_details: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -444,11 +452,13 @@ V30 = replace(V29, name="v30", window_polarity=True)
 V31 = replace(V29, name="v31", edit_clause_mixups=True)
 #: v31 whose polarity gate also reads a comparison with its sides traded.
 V32 = replace(V31, name="v32", comparisons=True)
+#: v32 whose edit check reads what a deletion carries on to the words it joins.
+V33 = replace(V32, name="v33", edit_carried_details=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32,
+        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33,
     )
 }  # fmt: skip
 
@@ -1049,6 +1059,7 @@ def edit_alignments(
             signs=plan.model.signs,
             postposed=plan.model.edit_postposed_bounds,
             clause_mixups=plan.model.edit_clause_mixups,
+            carried_details=plan.model.edit_carried_details,
         )
         if alignment.near_copy:
             out[i] = alignment
