@@ -57,6 +57,9 @@ from spanproof.verify.scoring import (
     V28,
     V29,
     V30,
+    V31,
+    V32,
+    V33,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -192,7 +195,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         judge_uncached = JudgeChecker(cache_batches=0, cache_pairs=0)
         models = (
             V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
-            V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30,
+            V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33,
         )  # fmt: skip
         for model in models:
             judged = model.combiner is not None
@@ -317,17 +320,24 @@ def render(results: dict[str, Any]) -> str:
         f"{v['v25']['cached_median_ms']} ms (p95 {v['v25']['cached_p95_ms']} ms). "
         "Score model v26 (v25 with v24's rule): cached median "
         f"{v['v26']['cached_median_ms']} ms (p95 {v['v26']['cached_p95_ms']} ms). "
-        "Score model v27 (the default: v25 whose polarity gate counts only the negations that "
-        "deny): "
+        "Score model v27 (the default before v29: v25 whose polarity gate counts only the "
+        "negations that deny): "
         "cached median "
         f"{v['v27']['cached_median_ms']} ms (p95 {v['v27']['cached_p95_ms']} ms). "
         "Score model v28 (v27 reading a sentence's opposed clauses one by one): cached median "
         f"{v['v28']['cached_median_ms']} ms (p95 {v['v28']['cached_p95_ms']} ms). "
-        "Score model v29 (v28 whose polarity gate also reads sentences covering a claim "
-        f"less): cached median {v['v29']['cached_median_ms']} ms "
+        "Score model v29 (the default before v33: v28 whose polarity gate also reads sentences "
+        f"covering a claim less): cached median {v['v29']['cached_median_ms']} ms "
         f"(p95 {v['v29']['cached_p95_ms']} ms). "
         "Score model v30 (v29 whose polarity gate also reads the window it quotes): cached "
         f"median {v['v30']['cached_median_ms']} ms (p95 {v['v30']['cached_p95_ms']} ms). "
+        "Score model v31 (v29 whose edit check reads words taken from an opposed clause): "
+        f"cached median {v['v31']['cached_median_ms']} ms (p95 {v['v31']['cached_p95_ms']} ms). "
+        "Score model v32 (v31 whose polarity gate also reads a comparison with its sides "
+        f"traded): cached median {v['v32']['cached_median_ms']} ms "
+        f"(p95 {v['v32']['cached_p95_ms']} ms). "
+        "Score model v33 (the default: v32 whose edit check reads what a deletion carries on): "
+        f"cached median {v['v33']['cached_median_ms']} ms (p95 {v['v33']['cached_p95_ms']} ms). "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

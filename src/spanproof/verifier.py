@@ -136,14 +136,15 @@ class Verifier:
             polarity gate counts only the negations that deny: "heart failure", "with or
             without", "compared with no treatment" deny nothing), ``"v28"`` (v27 whose
             polarity gate reads a sentence's clauses one by one where they state opposite
-            directions), ``"v29"`` (the default: v28 whose polarity gate also reads sentences
-            covering the claim less), ``"v30"`` (v29 whose polarity gate also reads the window
-            the verdict quotes), ``"v31"`` (v29 whose edit check reads a near copy taking words
-            from an opposed clause, "A rose, whereas B fell" read as "B rose", as unsupported),
-            ``"v32"`` (v31 whose polarity gate also trips on a comparison with its sides
-            traded, "A more effective than B" against "B more effective than A"), ``"v33"``
-            (v32 whose edit check reads what a deletion carries on to the words it joins: "15
-            years and older" from "15 years and 95 years and older"), or a ScoreModel.
+            directions), ``"v29"`` (the default before v33: v28 whose polarity gate also
+            reads sentences covering the claim less), ``"v30"`` (v29 whose polarity gate also
+            reads the window the verdict quotes), ``"v31"`` (v29 whose edit check reads a near
+            copy taking words from an opposed clause, "A rose, whereas B fell" read as "B
+            rose", as unsupported), ``"v32"`` (v31 whose polarity gate also trips on a
+            comparison with its sides traded, "A more effective than B" against "B more
+            effective than A"), ``"v33"`` (the default: v32 whose edit check reads what a
+            deletion carries on to the words it joins: "15 years and older" from "15 years
+            and 95 years and older"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """
