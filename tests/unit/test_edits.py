@@ -2791,8 +2791,30 @@ def test_v33_reads_what_a_deletion_carries_on(claim: str, evidence: str, why: st
             "The tax reduced obesity prevalence by 3.2% among adults.",
             "The tax reduced obesity prevalence by 3.2% (95% CI 1.5%-4.4%) among adults.",
         ),
+        (
+            "The hazard ratio for statin use for months 7 to 12 was 0.81 (0.70 to 0.95).",
+            "The hazard ratio for statin use for months 0 to 6 after discharge was 1.20 (1.01 "
+            "to 1.43) and for months 7 to 12 was 0.81 (0.70 to 0.95).",
+        ),
+        (
+            "Ages were similar, but the treated patients smoked more often in the first year.",
+            "Ages were similar, but the treated patients smoked more often compared to the "
+            "untreated patients in the first year.",
+        ),
+        (
+            "Heart rate did not differ between the two arms (72 bpm) at week 4.",
+            "Heart rate did not differ between the two arms (72 bpm versus 74 bpm) at week 4.",
+        ),
     ],
-    ids=["own-bound", "no-sameness-word", "main-clause", "figure-of-its-own"],
+    ids=[
+        "own-bound",
+        "no-sameness-word",
+        "main-clause",
+        "figure-of-its-own",
+        "shared-frame",
+        "sameness-in-another-clause",
+        "both-sides-stated",
+    ],
 )
 def test_v33_keeps_a_faithful_compression(claim: str, evidence: str) -> None:
     assert _verdicts(V33, claim, evidence) == ("supported", [])

@@ -671,8 +671,10 @@ _COMPARATORS = frozenset({"versus", "vs", "compared", "than", "relative"})
 #: v33: words that state a comparison's outcome, which needs both sides.
 _SAMENESS_WORDS = frozenset(
     {"different", "differ", "differed", "differs", "difference", "differences", "similar",
-     "same", "comparable", "equal", "equivalent", "identical"}
+     "comparable", "equal", "equivalent", "identical"}
 )  # fmt: skip
+#: v33: words by which a claim states both sides of its comparison itself.
+_BOTH_SIDES = frozenset({"between", "both"})
 #: v33: heads under which a clause is supposed, not asserted ("was seen if X").
 _CONDITIONAL_HEADS = frozenset({"if", "unless"})
 
@@ -2085,18 +2087,24 @@ class _Builder:
 
     def _comparison_dropped(self, wj: list[int]) -> bool:
         """Whether ``wj`` opens with what introduces a comparison's other side ("versus",
-        "compared", "than") while the claim keeps a word that states the comparison's outcome
-        ("different", "similar", "comparable") and no comparison of its own (v33)."""
+        "compared", "than") while the claim's stretch around the gap (:func:`_reach`) keeps a
+        word that states the comparison's outcome ("different", "similar", "comparable") and
+        neither a comparison of its own nor both of its sides ("between", "both") (v33)."""
         if self.w.tokens[wj[0]].text.lower() not in _COMPARATORS:
             return False
-        words = {t.text.lower() for t in self.c.tokens}
-        return bool(words & _SAMENESS_WORDS) and not words & _COMPARATORS
+        words = {w.lower() for w in _reach(self.c, *self._claim_range([], wj))}
+        return bool(words & _SAMENESS_WORDS) and not words & (_COMPARATORS | _BOTH_SIDES)
 
     def _repeated_frame(self, wj: list[int], later: list[tuple[int, int]]) -> int:
         """How many claim words right after the gap left by ``wj`` repeat the dropped words'
-        first ones, when a figure follows them ("systolic [blood pressure of 90-114 mm Hg and
-        diastolic] blood pressure of 60-74 mm Hg": 3); else 0 (v33)."""
-        n, after = 0, wj[-1] + 1
+        first ones, when the dropped words end with the later figure's own modifier, which the
+        claim lacks ("systolic [blood pressure of 90-114 mm Hg and diastolic] blood pressure of
+        60-74 mm Hg": 3; not "for maternal use [for days 0 to 13 was 3.49 and] for days 14 to
+        120 was 0.70", where what precedes the gap is both figures'); else 0 (v33)."""
+        last = wj[-1]
+        if not self.w.content[last] or self.w.keys[last] in set(self.c.keys):
+            return 0
+        n, after = 0, last + 1
         while (
             n + 1 < min(len(later), len(wj))
             and later[n] == (later[0][0] + n, after + n)
