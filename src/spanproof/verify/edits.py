@@ -1705,6 +1705,10 @@ class _Builder:
         """The claim word aligned to window word ``j``, if any."""
         return next((a for a, b in self._pairs() if b == j), None)
 
+    def _window_at(self, i: int) -> int | None:
+        """The window word aligned to claim word ``i``, if any."""
+        return next((b for a, b in self._pairs() if a == i), None)
+
     def _pairs(self) -> list[tuple[int, int]]:
         return [(a + n, b + n) for a, b, size in self.blocks for n in range(size)]
 
@@ -2079,7 +2083,7 @@ class _Builder:
         if found is None or found[1][-1] <= max(before):
             return False
         k, bound = found
-        j = next((b for a, b in self._pairs() if a == k), None)
+        j = self._window_at(k)
         if j is None:
             return False
         own = _bound_after(self.w, j)
@@ -2261,7 +2265,7 @@ class _Builder:
         against "<5%"; v16)."""
         after = ci[-1] + 1
         words = _bound_before(self.c, after)
-        j = next((b for a, b in self._pairs() if a == after), None)
+        j = self._window_at(after)
         return (
             bool(words)
             and set(ci) <= set(words)
@@ -2282,7 +2286,7 @@ class _Builder:
         if found is None or not set(ci) <= set(found[1]):
             return False
         k, bound = found
-        j = next((b for a, b in self._pairs() if a == k), None)
+        j = self._window_at(k)
         return j is not None and _bound_side(self.w, j, True) == _after_side(self.c, bound)
 
     def _substitution(self, ci: list[int], wj: list[int]) -> None:
