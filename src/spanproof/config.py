@@ -124,7 +124,10 @@ class VerifySettings(BaseModel):
             "on a comparison with its sides traded, 'A more effective than B' against 'B more "
             "effective than A'; v33 is v32 whose edit check reads what a deletion carries "
             "on: '15 years and older' from '15 years and 95 years and older', 'not "
-            "different' left with one side of its comparison, '… was seen if X' read as X)."
+            "different' left with one side of its comparison, '… was seen if X' read as X; "
+            "v34 is v33 whose numeric gate reads a figure written after a name with a hyphen, "
+            "'COVID-19', 'SARS-CoV-2', as part of the name: missing only where the passage "
+            "writes that name)."
         ),
     )
     escalation_band: float | None = Field(

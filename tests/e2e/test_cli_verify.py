@@ -1108,6 +1108,32 @@ def test_score_model_v33_reads_what_a_deletion_carries_on(tmp_path: Path) -> Non
         assert "unsupported: bound carried on" not in edits
 
 
+def test_score_model_v34_reads_a_name_s_figure_as_part_of_the_name(tmp_path: Path) -> None:
+    text = (
+        "In a cohort of 420 adults hospitalised with SARS-CoV-2 infection, current smokers "
+        "were less likely to need intensive care."
+    )
+    claims = {
+        "named": "Smokers hospitalised for COVID-19 were less likely to need intensive care.",
+        "reversed": "Smokers hospitalised for COVID-19 were more likely to need intensive care.",
+        "figure": "In a cohort of 240 adults hospitalised for COVID-19, smokers were less "
+        "likely to need intensive care.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v33", "v34"))
+    # "19" of "COVID-19" is no figure the passage lacks under v34: the name is the entity
+    # gate's, so the claim's words decide, and the reversed one is caught by what it says
+    for cid in ("named", "reversed"):
+        assert reports["v33"][cid]["verdict"] == "unsupported"
+        assert reports["v33"][cid]["numeric_gated"] is True
+        assert reports["v34"][cid]["numeric_gated"] is False
+    assert reports["v34"]["named"]["verdict"] == "supported"
+    assert reports["v34"]["reversed"]["verdict"] == "contradicted"
+    # a figure that is no part of a name still trips the gate
+    for model in ("v33", "v34"):
+        assert reports[model]["figure"]["numeric_gated"] is True
+        assert reports[model]["figure"]["verdict"] == "unsupported"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 

@@ -46,7 +46,7 @@ def client(state: AppState) -> Iterator[TestClient]:
         yield c
 
 
-@pytest.mark.parametrize("model", ["v4", "v6", *(f"v{n}" for n in range(8, 34))])
+@pytest.mark.parametrize("model", ["v4", "v6", *(f"v{n}" for n in range(8, 35))])
 def test_the_edit_checks_verify_json_carries_edits_and_its_trace_replays(
     client: TestClient, state: AppState, model: str
 ) -> None:

@@ -52,9 +52,12 @@ from spanproof.verify.scoring import (
     V28,
     V29,
     V30,
+    V33,
+    V34,
     ScoreModel,
     _eligible,
     joined_forms,
+    name_figures,
     names_a_change,
     prepare_plan,
     resolve_markers,
@@ -116,7 +119,9 @@ def test_the_configuration_api_and_cli_offer_every_shipped_score_model() -> None
 
 
 def test_unknown_score_model_names_the_choices() -> None:
-    choices = r"v1, v2, .*, v20, v21, v22, v23, v24, v25, v26, v27, v28, v29, v30, v31, v32, v33$"
+    choices = (
+        r"v1, v2, .*, v20, v21, v22, v23, v24, v25, v26, v27, v28, v29, v30, v31, v32, v33, v34$"
+    )
     with pytest.raises(ConfigurationError, match=choices):
         score_model("v99")
 
@@ -1332,3 +1337,62 @@ def test_v29_lowers_v28s_floor_and_v30_adds_the_window() -> None:
     assert replace(V29, name="v28", close_coverage_min=0.4) == V28
     assert SCORE_MODELS["v30"] is V30 and V30.window_polarity and not V29.window_polarity
     assert replace(V30, name="v29", window_polarity=False) == V29
+
+
+# --- v34: a figure written after a name with a hyphen is part of the name ------------------------
+
+
+def test_name_figures_reads_figures_written_after_a_name_with_a_hyphen() -> None:
+    assert name_figures("Smokers were less often admitted for COVID-19.", V34) == {
+        "19.0": frozenset({"covid"})
+    }
+    assert name_figures("SARS-CoV-2 and IL-6", V34) == {
+        "2.0": frozenset({"cov"}),
+        "6.0": frozenset({"il"}),
+    }
+    # a figure the text also writes alone is a figure; one letter before a hyphen is no name
+    assert name_figures("19 patients had COVID-19.", V34) == {}
+    assert name_figures("Group A-2 and x-19 and 14-day", V34) == {}
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        (
+            "Smokers were less likely to be admitted to hospital for COVID-19.",
+            "Smokers were less likely to be admitted to hospital with SARS-CoV-2 infection.",
+        ),
+        (
+            "Singing may contribute to transmission of COVID-19 through aerosols.",
+            "The act of singing might have contributed to transmission through aerosols.",
+        ),
+    ],
+)
+def test_v34_reads_a_name_s_figure_as_the_name_s(claim: str, span: str) -> None:
+    v33, _ = score(claim, spans(span), [0.95], V33)
+    v34, _ = score(claim, spans(span), [0.95], V34)
+    assert v33.numeric_gated is True
+    assert v34.numeric_gated is False
+    assert v34.verdict is Verdict.SUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("claim", "span"),
+    [
+        # the span writes the name with another figure, or the name without the claim's figure
+        ("IL-8 levels rose in the patients after surgery.", "IL-6 levels rose in the patients."),
+        ("COVID-20 spread in the city.", "COVID-19 spread in the city."),
+        ("SARS-CoV-2 was found in bats.", "SARS-CoV was found in bats."),
+        # a figure that is not part of a name still trips the gate
+        ("COVID-19 killed 12 patients in the ward.", "COVID-19 killed 10 patients in the ward."),
+    ],
+)
+def test_v34_still_gates_a_name_s_figure_the_span_writes_otherwise(claim: str, span: str) -> None:
+    v34, _ = score(claim, spans(span), [0.95], V34)
+    assert v34.numeric_gated is True
+    assert v34.verdict is Verdict.UNSUPPORTED
+
+
+def test_v34_is_v33_with_name_figures() -> None:
+    assert SCORE_MODELS["v34"] is V34 and V34.name_figures and not V33.name_figures
+    assert replace(V34, name="v33", name_figures=False) == V33

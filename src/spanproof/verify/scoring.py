@@ -310,6 +310,12 @@ class ScoreModel:
     #: ("… was seen if X" → "X"), a figure given another noun past a repeated frame or a
     #: bracketed figure of the same value. False before v33: each was a compression.
     edit_carried_details: bool = False
+    #: v34: a figure the claim writes after a name's letters with a hyphen ("COVID-19",
+    #: "SARS-CoV-2", "IL-6") is part of that name: the numeric gate reads it as missing only
+    #: when the span writes the same name (:func:`name_figures`). False before v34: "Smokers
+    #: were less likely to be admitted for COVID-19" against "… admitted with SARS-CoV-2
+    #: infection" tripped the gate on "19".
+    name_figures: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -454,11 +460,13 @@ V31 = replace(V29, name="v31", edit_clause_mixups=True)
 V32 = replace(V31, name="v32", comparisons=True)
 #: v32 whose edit check reads what a deletion carries on to the words it joins.
 V33 = replace(V32, name="v33", edit_carried_details=True)
+#: v33 whose numeric gate reads a figure written as part of a hyphenated name as that name's.
+V34 = replace(V33, name="v34", name_figures=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33,
+        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34,
     )
 }  # fmt: skip
 
@@ -510,7 +518,7 @@ class PreparedSpan:
     sentences: tuple[tuple[Counter[str], Cues], ...]
     #: v7: the sentences (as in ``sentences``) that state a finding, not an aim or a method.
     finding_sentences: tuple[tuple[Counter[str], Cues], ...] = ()
-    #: v21: the span's word tokens, for a claim's figures written as part of a name.
+    #: v21 and v34: the span's word tokens, for a claim's figures written as part of a name.
     words: frozenset[str] = frozenset()
 
 
@@ -526,6 +534,9 @@ class PreparedClaim:
     #: v21: each numeric atom of the claim with the joined name it may be part of, per
     #: occurrence (None where it follows no letters) (:func:`joined_forms`).
     joins: tuple[tuple[str, str | None], ...] = ()
+    #: v34: the claim's figures that stand only as part of a hyphenated name, each with the
+    #: names (lowercase letters) it follows (:func:`name_figures`).
+    name_figures: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -649,7 +660,9 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 entity=_entity_view(text, tokens, segmented, model) if model.entity_gate else None,
                 sentences=sentences,
                 finding_sentences=findings,
-                words=frozenset(tokens) if model.joined_identifiers else frozenset(),
+                words=frozenset(tokens)
+                if model.joined_identifiers or model.name_figures
+                else frozenset(),
             )
         )
     return Plan(tuple(prepared), idf, model)
@@ -694,14 +707,50 @@ def joined_forms(tokens: Sequence[str], model: ScoreModel) -> tuple[tuple[str, s
 
 def _figures_missing(claim: PreparedClaim, span: PreparedSpan, model: ScoreModel) -> bool:
     """The numeric gate: a figure of the claim that the span does not state; under v21 a figure
-    the claim writes as part of a name the span writes joined is not missing."""
+    the claim writes as part of a name the span writes joined is not missing, and under v34 one
+    it writes after a name with a hyphen is not missing where the span does not write that name
+    (the name is the entity gate's to read: :func:`name_figures`)."""
     missing = claim.numerics - span.numerics
+    if missing and claim.name_figures:
+        missing = frozenset(
+            atom
+            for atom in missing
+            if atom not in claim.name_figures
+            or any(name in span.words for name in claim.name_figures[atom])
+        )
     if not missing or not model.joined_identifiers:
         return bool(missing)
     return any(
         any(a == atom and (joined is None or joined not in span.words) for a, joined in claim.joins)
         for atom in missing
     )
+
+
+def name_figures(text: str, model: ScoreModel) -> dict[str, frozenset[str]]:
+    """Score model v34: the figures of ``text`` (NFC) that it writes only as part of a name —
+    right after a hyphen that follows a word of two letters or more ("COVID-19", "SARS-CoV-2",
+    "IL-6") — each with the lowercase names it follows. A figure the text also writes
+    anywhere else ("19 patients … COVID-19") is not one."""
+    words = segments(text)
+    named: dict[str, set[str]] = {}
+    plain: set[str] = set()
+    for k, (surface, start, _end) in enumerate(words):
+        atoms = _numerics([lower_chars(surface)], model)
+        if not atoms:
+            continue
+        before = words[k - 1] if k else None
+        if (
+            before is not None
+            and before[2] == start - 1
+            and text[start - 1] == "-"
+            and before[0].isalpha()
+            and len(before[0]) >= 2
+        ):
+            for atom in atoms:
+                named.setdefault(atom, set()).add(lower_chars(before[0]))
+        else:
+            plain.update(atoms)
+    return {atom: frozenset(names) for atom, names in named.items() if atom not in plain}
 
 
 def _numerics(tokens: list[str], model: ScoreModel) -> list[str]:
@@ -757,6 +806,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         cues=cues(tokens, model.word_forms, model.more_cues, model.scoped_negations),
         states_finding=model.finding_gate and not states_no_finding(words),
         joins=joined_forms(tokens, model) if model.joined_identifiers else (),
+        name_figures=name_figures(nfc(words), model) if model.name_figures else {},
     )
 
 
