@@ -199,6 +199,16 @@ def summarise(rows: list[dict[str, Any]], models: dict[str, str]) -> dict[str, A
         "best_span_in_gold": share(rows, "best_in_gold"),
         "leads": sum(bool(r.get("lead")) for r in rows),
         "leads_no_finding": sum(bool(r.get("lead_no_finding")) for r in rows),
+        # how often each kind of lead is right (its verdict is the gold label)
+        "leads_no_finding_right": sum(
+            bool(r.get("lead_no_finding")) and r["verdict"] == GOLD[r["label"]] for r in rows
+        ),
+        "leads_finding_right": sum(
+            bool(r.get("lead"))
+            and not r.get("lead_no_finding")
+            and r["verdict"] == GOLD[r["label"]]
+            for r in rows
+        ),
         "by_label": by_label,
         "ask_median_s": round(statistics.median(times), 3) if times else 0.0,
         "ask_p95_s": round(sorted(times)[int(0.95 * (len(times) - 1))], 3) if times else 0.0,
@@ -248,7 +258,10 @@ def render(r: dict[str, Any], command: str, build: dict[str, float] | None) -> s
         f"| best span from a gold abstract | {pct(r['best_span_in_gold'])} | |",
         f"| claims recognised as propositions | {pct(r['recognised_as_proposition'])} | |",
         f"| leads (“Supported by” / “Contradicted by”) quoting a sentence that states no finding "
-        f"(an aim, a method) | {r['leads_no_finding']} of {r['leads']} | |",
+        f"(an aim, a method; the lead says so) | {r['leads_no_finding']} of {r['leads']} | |",
+        f"| leads right (verdict = gold label): quoting no finding / quoting a finding | "
+        f"{r.get('leads_no_finding_right', 0)} of {r['leads_no_finding']} / "
+        f"{r.get('leads_finding_right', 0)} of {r['leads'] - r['leads_no_finding']} | |",
         f"| `ask` latency, median / p95 | {r['ask_median_s']} s / {r['ask_p95_s']} s | |",
         "",
         f"Verdicts of SUPPORT claims: {s['verdicts']}; of CONTRADICT claims: {c['verdicts']}.",

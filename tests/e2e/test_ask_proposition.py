@@ -135,3 +135,57 @@ def test_generate_answers_a_proposition_with_its_verdict(client: TestClient) -> 
     assert other["verdict"] is None and other["proposition"] is None
     schema = client.get("/openapi.json").json()["components"]["schemas"]["GenerateResponse"]
     assert "verdict" in schema["properties"] and "proposition" in schema["properties"]
+
+
+AIM_TEXT = (
+    "OBJECTIVE To determine whether daily stretching lowers resting heart rate in adults. "
+    "METHODS Two hundred adults were randomly assigned to stretching or usual activity for "
+    "twelve weeks.\n"
+)
+STRETCHING = "Does stretching every day reduce the resting heart rate of adults?"
+
+
+def test_a_lead_quoting_a_study_aim_says_it_states_no_finding(
+    tmp_path: Path, minilm: Embedder
+) -> None:
+    from spanproof.bootstrap import build_parser
+    from spanproof.ingest.files import iter_path
+    from spanproof.services.ingestion import embed_pending, ingest
+    from spanproof.services.propositions import NO_FINDING_NOTE
+
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "stretching.txt").write_text(AIM_TEXT, encoding="utf-8")
+    db = str(tmp_path / "aim.sqlite")
+    code, _, err = run("ingest", str(corpus), "--db", db)
+    assert code == 0, err
+    code, out, err = run("ask", STRETCHING, "--db", db, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    # the only sentence on the question is the study's aim: its words, not a finding
+    assert data["verdict"] == "supported"
+    assert data["proposition"]["evidence_states_finding"] is False
+    assert data["answer"].startswith("Supported by [S1]: “OBJECTIVE To determine whether")
+    assert NO_FINDING_NOTE in data["answer"].split("\n\n")[0]
+    store = SqliteEvidenceStore(db)
+    try:
+        trace = store.get_trace(data["trace_id"])
+    finally:
+        store.close()
+    assert trace is not None and trace.proposition["evidence_states_finding"] is False
+    # the trace page says so in words
+    api_store = SqliteEvidenceStore(tmp_path / "api.sqlite")
+    parse = build_parser()
+    for source_id, fetched in iter_path(corpus):
+        ingest(api_store, fetched, source_id, parse)
+    embed_pending(api_store, minilm)
+    try:
+        with TestClient(create_app(app_state(api_store, embedder=minilm))) as http:
+            answer = http.post("/v1/generate", json={"question": STRETCHING}).json()
+            assert answer["proposition"]["evidence_states_finding"] is False
+            page = http.get(f"/traces/{answer['trace_id']}")
+            assert page.status_code == 200
+            assert 'id="proposition-no-finding"' in page.text
+            assert "not what it found" in page.text
+    finally:
+        api_store.close()

@@ -169,7 +169,9 @@ class GenerateResponse(BaseModel):
     proposition: dict[str, Any] | None = Field(
         None,
         description="The proposition checked: claim, form, verification, verdict, lead, "
-        "best_span (marker, start, end, text, source) and the full claim verdict (result).",
+        "best_span (marker, start, end, text, source) and the full claim verdict (result); "
+        "evidence_states_finding: false when the quoted span states an aim, a design or a "
+        "method rather than a finding (the lead then says so; absent otherwise).",
     )
 
 

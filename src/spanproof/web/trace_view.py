@@ -338,6 +338,9 @@ class PropositionView:
     url: str | None
     relation: str
     caption: str
+    #: False when the best span states an aim, a design or a method rather than a finding
+    #: (``evidence_states_finding`` in the record; absent, and so True, otherwise).
+    states_finding: bool = True
 
     @classmethod
     def of(cls, trace: Trace) -> PropositionView | None:
@@ -362,4 +365,5 @@ class PropositionView:
             url=_source_link(source),
             relation=relation,
             caption=caption,
+            states_finding=record.get("evidence_states_finding") is not False,
         )
