@@ -56,6 +56,7 @@ from spanproof.verify.scoring import (
     V34,
     ScoreModel,
     _eligible,
+    hyphen_names,
     joined_forms,
     name_figures,
     names_a_change,
@@ -1383,6 +1384,11 @@ def test_v34_reads_a_name_s_figure_as_the_name_s(claim: str, span: str) -> None:
         ("IL-8 levels rose in the patients after surgery.", "IL-6 levels rose in the patients."),
         ("COVID-20 spread in the city.", "COVID-19 spread in the city."),
         ("SARS-CoV-2 was found in bats.", "SARS-CoV was found in bats."),
+        # ... or a longer form of the name (the claim's an initialism of it) with another figure
+        (
+            "Serum IL-8 rose in septic patients within a day of admission.",
+            "Serum interleukin-6 rose threefold in patients with sepsis within 24 hours.",
+        ),
         # a figure that is not part of a name still trips the gate
         ("COVID-19 killed 12 patients in the ward.", "COVID-19 killed 10 patients in the ward."),
     ],
@@ -1391,6 +1397,18 @@ def test_v34_still_gates_a_name_s_figure_the_span_writes_otherwise(claim: str, s
     v34, _ = score(claim, spans(span), [0.95], V34)
     assert v34.numeric_gated is True
     assert v34.verdict is Verdict.UNSUPPORTED
+
+
+def test_v34_reads_a_name_cut_short_as_another_name_not_an_initialism() -> None:
+    # "SARS-CoV-2" and "COVID-19" each name the pandemic's virus or disease: "cov" is "covid"
+    # cut short, no initialism of it, so neither figure is read against the other
+    claim = (
+        "Smokers hospitalised with SARS-CoV-2 infection were less likely to need intensive care."
+    )
+    span = "Current smokers hospitalised for COVID-19 were less likely to need intensive care."
+    assert score(claim, spans(span), [0.95], V33)[0].numeric_gated
+    assert not score(claim, spans(span), [0.95], V34)[0].numeric_gated
+    assert hyphen_names("Serum interleukin-6 and SARS-CoV-2 RNA", V34) == {"interleukin", "cov"}
 
 
 def test_v34_is_v33_with_name_figures() -> None:

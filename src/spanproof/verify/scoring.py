@@ -312,9 +312,10 @@ class ScoreModel:
     edit_carried_details: bool = False
     #: v34: a figure the claim writes after a name's letters with a hyphen ("COVID-19",
     #: "SARS-CoV-2", "IL-6") is part of that name: the numeric gate reads it as missing only
-    #: when the span writes the same name (:func:`name_figures`). False before v34: "Smokers
-    #: were less likely to be admitted for COVID-19" against "… admitted with SARS-CoV-2
-    #: infection" tripped the gate on "19".
+    #: when the span writes the same name, or a longer form of it with a figure of which the
+    #: claim's name is an initialism ("IL-8" against "interleukin-6") (:func:`name_figures`).
+    #: False before v34: "Smokers were less likely to be admitted for COVID-19" against "…
+    #: admitted with SARS-CoV-2 infection" tripped the gate on "19".
     name_figures: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
@@ -520,6 +521,9 @@ class PreparedSpan:
     finding_sentences: tuple[tuple[Counter[str], Cues], ...] = ()
     #: v21 and v34: the span's word tokens, for a claim's figures written as part of a name.
     words: frozenset[str] = frozenset()
+    #: v34: the names the span writes with a figure after a hyphen ("interleukin" of
+    #: "interleukin-6"), lowercase (:func:`hyphen_names`).
+    hyphen_names: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -663,6 +667,7 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 words=frozenset(tokens)
                 if model.joined_identifiers or model.name_figures
                 else frozenset(),
+                hyphen_names=hyphen_names(text, model) if model.name_figures else frozenset(),
             )
         )
     return Plan(tuple(prepared), idf, model)
@@ -709,14 +714,18 @@ def _figures_missing(claim: PreparedClaim, span: PreparedSpan, model: ScoreModel
     """The numeric gate: a figure of the claim that the span does not state; under v21 a figure
     the claim writes as part of a name the span writes joined is not missing, and under v34 one
     it writes after a name with a hyphen is not missing where the span does not write that name
-    (the name is the entity gate's to read: :func:`name_figures`)."""
+    (the name is the entity gate's to read: :func:`name_figures`) and does not write a longer
+    form of it with a figure ("IL-8" against "interleukin-6" is still missing)."""
     missing = claim.numerics - span.numerics
     if missing and claim.name_figures:
         missing = frozenset(
             atom
             for atom in missing
             if atom not in claim.name_figures
-            or any(name in span.words for name in claim.name_figures[atom])
+            or any(
+                name in span.words or any(_abbreviates(name, other) for other in span.hyphen_names)
+                for name in claim.name_figures[atom]
+            )
         )
     if not missing or not model.joined_identifiers:
         return bool(missing)
@@ -726,11 +735,9 @@ def _figures_missing(claim: PreparedClaim, span: PreparedSpan, model: ScoreModel
     )
 
 
-def name_figures(text: str, model: ScoreModel) -> dict[str, frozenset[str]]:
-    """Score model v34: the figures of ``text`` (NFC) that it writes only as part of a name —
-    right after a hyphen that follows a word of two letters or more ("COVID-19", "SARS-CoV-2",
-    "IL-6") — each with the lowercase names it follows. A figure the text also writes
-    anywhere else ("19 patients … COVID-19") is not one."""
+def _hyphen_figures(text: str, model: ScoreModel) -> tuple[dict[str, set[str]], set[str]]:
+    """The figures of ``text`` written right after a hyphen that follows a word of two letters or
+    more, each with the lowercase names it follows, and the figures written otherwise."""
     words = segments(text)
     named: dict[str, set[str]] = {}
     plain: set[str] = set()
@@ -750,7 +757,33 @@ def name_figures(text: str, model: ScoreModel) -> dict[str, frozenset[str]]:
                 named.setdefault(atom, set()).add(lower_chars(before[0]))
         else:
             plain.update(atoms)
+    return named, plain
+
+
+def name_figures(text: str, model: ScoreModel) -> dict[str, frozenset[str]]:
+    """Score model v34: the figures of ``text`` (NFC) that it writes only as part of a name —
+    right after a hyphen that follows a word of two letters or more ("COVID-19", "SARS-CoV-2",
+    "IL-6") — each with the lowercase names it follows. A figure the text also writes
+    anywhere else ("19 patients … COVID-19") is not one."""
+    named, plain = _hyphen_figures(text, model)
     return {atom: frozenset(names) for atom, names in named.items() if atom not in plain}
+
+
+def hyphen_names(text: str, model: ScoreModel) -> frozenset[str]:
+    """Score model v34: the lowercase names ``text`` (NFC) writes with a figure after a hyphen
+    ("interleukin" of "interleukin-6", "cov" of "SARS-CoV-2")."""
+    named, _plain = _hyphen_figures(text, model)
+    return frozenset(name for names in named.values() for name in names)
+
+
+def _abbreviates(short: str, long: str) -> bool:
+    """``short`` could be an initialism of ``long``: shorter, the same first letter, its letters
+    in ``long`` in order, and not ``long``'s first letters alone ("il" of "interleukin"; not
+    "covid" of "cov", nor "cov" of "covid", another name cut short)."""
+    if len(short) >= len(long) or short[:1] != long[:1] or long.startswith(short):
+        return False
+    rest = iter(long)
+    return all(ch in rest for ch in short)
 
 
 def _numerics(tokens: list[str], model: ScoreModel) -> list[str]:
