@@ -521,9 +521,6 @@ class PreparedSpan:
     finding_sentences: tuple[tuple[Counter[str], Cues], ...] = ()
     #: v21 and v34: the span's word tokens, for a claim's figures written as part of a name.
     words: frozenset[str] = frozenset()
-    #: v34: the names the span writes with a figure after a hyphen ("interleukin" of
-    #: "interleukin-6"), lowercase (:func:`hyphen_names`).
-    hyphen_names: frozenset[str] = frozenset()
 
 
 @dataclass(frozen=True, slots=True)
@@ -667,7 +664,6 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 words=frozenset(tokens)
                 if model.joined_identifiers or model.name_figures
                 else frozenset(),
-                hyphen_names=hyphen_names(text, model) if model.name_figures else frozenset(),
             )
         )
     return Plan(tuple(prepared), idf, model)
@@ -723,7 +719,8 @@ def _figures_missing(claim: PreparedClaim, span: PreparedSpan, model: ScoreModel
             for atom in missing
             if atom not in claim.name_figures
             or any(
-                name in span.words or any(_abbreviates(name, other) for other in span.hyphen_names)
+                name in span.words
+                or any(_abbreviates(name, other) for other in _span_hyphen_names(span, model))
                 for name in claim.name_figures[atom]
             )
         )
@@ -774,6 +771,17 @@ def hyphen_names(text: str, model: ScoreModel) -> frozenset[str]:
     ("interleukin" of "interleukin-6", "cov" of "SARS-CoV-2")."""
     named, _plain = _hyphen_figures(text, model)
     return frozenset(name for names in named.values() for name in names)
+
+
+def _span_hyphen_names(span: PreparedSpan, model: ScoreModel) -> frozenset[str]:
+    """:func:`hyphen_names` of a span, read only when a claim's name figure is missing from it
+    (most claims have none), once per text and model."""
+    return _cached_hyphen_names(nfc(span.span.text), model)
+
+
+@lru_cache(maxsize=1 << 12)
+def _cached_hyphen_names(text: str, model: ScoreModel) -> frozenset[str]:
+    return hyphen_names(text, model)
 
 
 def _abbreviates(short: str, long: str) -> bool:
