@@ -11,6 +11,7 @@ import pytest
 from spanproof.core.models import ClaimVerdict, SpanRef, Verdict
 from spanproof.core.trace import Trace
 from spanproof.services.propositions import NO_FINDING_NOTE, NOT_ESTABLISHED, PropositionCheck
+from spanproof.testing.fakes import generation_trace
 from spanproof.web.trace_view import PropositionView
 
 AIM = "OBJECTIVE To determine whether daily stretching lowers resting heart rate in adults."
@@ -62,17 +63,8 @@ def test_not_established_carries_no_note() -> None:
 
 
 def trace_with(proposition: dict[str, Any]) -> Trace:
-    return Trace(
-        kind="generation",
+    return generation_trace(
         request={"question": "Does daily stretching lower resting heart rate in adults?"},
-        plan=[],
-        plan_hash="",
-        prompt_hash="",
-        models={},
-        draft="",
-        claims=[],
-        verification="verified",
-        delivered=None,
         proposition=proposition,
     )
 

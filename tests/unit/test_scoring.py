@@ -711,11 +711,25 @@ def test_joined_forms_pairs_a_figure_after_letters_with_the_name_it_joins() -> N
     ],
 )
 def test_v21_reads_a_figure_written_as_part_of_a_name_as_the_name(claim: str, span: str) -> None:
-    v20, _ = score(claim, spans(span), [0.95], V20)
-    v21, _ = score(claim, spans(span), [0.95], V21)
-    assert v20.numeric_gated is True
-    assert v21.numeric_gated is False
-    assert v21.verdict is Verdict.SUPPORTED
+    assert_figure_read_as_the_name(claim, span, V20, V21)
+
+
+def assert_figure_read_as_the_name(
+    claim: str, span: str, before: ScoreModel, after: ScoreModel
+) -> None:
+    """``before``'s numeric gate trips on a figure of a name that ``after`` reads as the name's,
+    so the claim is supported under ``after``."""
+    old, _ = score(claim, spans(span), [0.95], before)
+    new, _ = score(claim, spans(span), [0.95], after)
+    assert old.numeric_gated is True
+    assert new.numeric_gated is False
+    assert new.verdict is Verdict.SUPPORTED
+
+
+def assert_figure_gated(claim: str, span: str, model: ScoreModel) -> None:
+    verdict, _ = score(claim, spans(span), [0.95], model)
+    assert verdict.numeric_gated is True
+    assert verdict.verdict is Verdict.UNSUPPORTED
 
 
 @pytest.mark.parametrize(
@@ -730,9 +744,7 @@ def test_v21_reads_a_figure_written_as_part_of_a_name_as_the_name(claim: str, sp
     ],
 )
 def test_v21_still_gates_a_figure_the_span_does_not_state(claim: str, span: str) -> None:
-    v21, _ = score(claim, spans(span), [0.95], V21)
-    assert v21.numeric_gated is True
-    assert v21.verdict is Verdict.UNSUPPORTED
+    assert_figure_gated(claim, span, V21)
 
 
 def _pair(
@@ -1370,11 +1382,7 @@ def test_name_figures_reads_figures_written_after_a_name_with_a_hyphen() -> None
     ],
 )
 def test_v34_reads_a_name_s_figure_as_the_name_s(claim: str, span: str) -> None:
-    v33, _ = score(claim, spans(span), [0.95], V33)
-    v34, _ = score(claim, spans(span), [0.95], V34)
-    assert v33.numeric_gated is True
-    assert v34.numeric_gated is False
-    assert v34.verdict is Verdict.SUPPORTED
+    assert_figure_read_as_the_name(claim, span, V33, V34)
 
 
 @pytest.mark.parametrize(
@@ -1394,9 +1402,7 @@ def test_v34_reads_a_name_s_figure_as_the_name_s(claim: str, span: str) -> None:
     ],
 )
 def test_v34_still_gates_a_name_s_figure_the_span_writes_otherwise(claim: str, span: str) -> None:
-    v34, _ = score(claim, spans(span), [0.95], V34)
-    assert v34.numeric_gated is True
-    assert v34.verdict is Verdict.UNSUPPORTED
+    assert_figure_gated(claim, span, V34)
 
 
 def test_v34_reads_a_name_cut_short_as_another_name_not_an_initialism() -> None:

@@ -6,23 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from spanproof.core.trace import Trace
+from spanproof.testing.fakes import generation_trace
 from spanproof.web.trace_view import RelevanceView
 
 
 def trace_with(relevance: dict[str, Any]) -> Trace:
-    return Trace(
-        kind="generation",
-        request={"question": "q"},
-        plan=[],
-        plan_hash="",
-        prompt_hash="",
-        models={},
-        draft="",
-        claims=[],
-        verification="verified",
-        delivered=None,
-        relevance=relevance,
-    )
+    return generation_trace(relevance=relevance)
 
 
 FLOOR = {"model": "relevance-v1", "floor": 0.5, "score": 0.3, "answered": False, "closest": []}

@@ -11,6 +11,7 @@ import numpy as np
 
 from spanproof.core.errors import ProviderError
 from spanproof.core.ports import ChatMessage, ChatResult, FloatMatrix, Usage
+from spanproof.core.trace import Trace
 from spanproof.text.tokens import token_texts
 
 
@@ -114,3 +115,21 @@ class FakeChecker:
     def check(self, pairs: Sequence[Any]) -> FloatMatrix:
         self.calls.append([(p[0], p[1]) for p in pairs])
         return np.tile(self._row, (len(pairs), 1))
+
+
+def generation_trace(**fields: Any) -> Trace:
+    """A stored generation's trace with an empty plan, draft and claims, and ``fields`` (such as
+    ``relevance`` or ``proposition``) set: what a trace page's views read, without a store."""
+    base: dict[str, Any] = {
+        "kind": "generation",
+        "request": {"question": "q"},
+        "plan": [],
+        "plan_hash": "",
+        "prompt_hash": "",
+        "models": {},
+        "draft": "",
+        "claims": [],
+        "verification": "verified",
+        "delivered": None,
+    }
+    return Trace(**{**base, **fields})
