@@ -3,6 +3,9 @@
     SPANPROOF_DATA_DIR=../shared/data python scripts/diff_score_models.py v2 v16 \\
         [--suites seed public realistic] [--examples 3] [--json diff.json] [--markdown diff.md]
 
+A model may be written with its ``supported_min`` moved, ``v34@0.45``, to measure what a
+threshold alone changes.
+
 The suites are those of ``scripts/calibrate.py`` (the seed's classes, COVID-Fact and HealthVer,
 the realistic generator at its sampled size), every claim against its own evidence, scored by
 both models with no checker. Reported per suite and class: how many claims, how many each model
@@ -16,6 +19,7 @@ claim; ``--markdown`` the report as printed.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import time
 from collections import Counter
@@ -33,7 +37,7 @@ from spanproof.core.models import Claim
 from spanproof.core.ports import Embedder
 from spanproof.evaluation import realistic
 from spanproof.services.verification import score_all
-from spanproof.verify.scoring import SCORE_MODELS
+from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
 
 
 @dataclass
@@ -84,7 +88,7 @@ def diff_groups(
     out: dict[tuple[str, str], ClassDiff],
 ) -> None:
     """Score every claim of ``groups`` under both ``models`` and add to ``out`` per class."""
-    first, second = (SCORE_MODELS[m] for m in models)
+    first, second = (score_model(m) for m in models)
     for group in groups.values():
         claims = [Claim(id=f"c{i}", text=it.claim) for i, it in enumerate(group.items)]
         if not claims:
@@ -154,9 +158,35 @@ def to_json(out: Mapping[tuple[str, str], ClassDiff], models: tuple[str, str]) -
     }
 
 
+def score_model(spec: str) -> ScoreModel:
+    """A shipped score model by name ("v34"), or one with its ``supported_min`` moved, to
+    measure a threshold ("v34@0.45": v34 with ``supported_min`` 0.45, named so)."""
+    name, _, threshold = spec.partition("@")
+    if name not in SCORE_MODELS:
+        raise argparse.ArgumentTypeError(f"unknown score model {name!r}")
+    model = SCORE_MODELS[name]
+    if not threshold:
+        return model
+    try:
+        value = float(threshold)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a threshold: {threshold!r}") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a threshold is in (0, 1]: {threshold!r}")
+    return dataclasses.replace(model, name=spec, supported_min=value)
+
+
+def _model_spec(spec: str) -> str:
+    score_model(spec)  # refuse an unknown name or a bad threshold when the arguments are read
+    return spec
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("models", nargs=2, choices=sorted(SCORE_MODELS), metavar="MODEL")
+    parser.add_argument(
+        "models", nargs=2, type=_model_spec, metavar="MODEL",
+        help="a score model (v34), or one with supported_min moved (v34@0.45)",
+    )  # fmt: skip
     parser.add_argument(
         "--suites", nargs="+", default=["seed", "public", "realistic"],
         choices=["seed", "public", "realistic"],
@@ -166,7 +196,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--markdown", type=Path, help="write the report here")
     args = parser.parse_args(argv)
     for name in args.models:
-        if SCORE_MODELS[name].uses_checker:
+        if score_model(name).uses_checker:
             parser.error(f"{name} needs a checker; compare models that do not")
     models = (args.models[0], args.models[1])
     start = time.monotonic()

@@ -3,16 +3,29 @@ models, counted per class, with the second model's edits."""
 
 from __future__ import annotations
 
+import argparse
+import dataclasses
 import sys
 from pathlib import Path
+
+import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 from calibrate import Group, Item
-from diff_score_models import ClassDiff, as_expected, diff_groups, render, to_json
+from diff_score_models import (
+    ClassDiff,
+    as_expected,
+    diff_groups,
+    main,
+    render,
+    score_model,
+    to_json,
+)
 
 from spanproof.core.models import EvidenceSpan
 from spanproof.testing.fakes import FakeEmbedder
+from spanproof.verify.scoring import SCORE_MODELS
 
 EVIDENCE = "Dexamethasone may be useful in severe patients, but could be dangerous during recovery."
 DROPPED = "Dexamethasone may be useful in severe patients, but is dangerous during recovery."
@@ -48,3 +61,21 @@ def test_a_changed_verdict_is_counted_with_the_second_model_s_edits() -> None:
     )
     assert "unsupported: hedge dropped" in report
     assert to_json(out, ("v15", "v16"))["classes"][0]["changes"][0]["after"] == "unsupported"
+
+
+def test_a_model_may_be_named_with_its_threshold_moved() -> None:
+    moved = score_model("v34@0.45")
+    assert moved.supported_min == 0.45
+    assert moved.name == "v34@0.45"
+    # Everything else is v34's: only the threshold is measured.
+    assert dataclasses.replace(moved, name="v34", supported_min=0.5) == SCORE_MODELS["v34"]
+    assert score_model("v34") is SCORE_MODELS["v34"]
+    assert score_model("v34@") is SCORE_MODELS["v34"]  # an empty threshold is the model
+
+
+@pytest.mark.parametrize("spec", ["v99", "v34@high", "v34@0", "v34@1.5", "@0.4"])
+def test_a_bad_model_spec_is_refused_when_read(spec: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError):
+        score_model(spec)
+    with pytest.raises(SystemExit):
+        main([spec, "v34"])
