@@ -4,6 +4,7 @@ into a Markdown report between their own markers."""
 from __future__ import annotations
 
 import sys
+import time
 from pathlib import Path
 
 from spanproof.evaluation.devdata import data_dir
@@ -41,3 +42,17 @@ def publish(
     print(block)
     if path is not None:
         put_block(path, block, begin, end, after=after)
+
+
+#: Where a section's first line names its run time, before the run ends (:func:`publish_timed`).
+SECONDS = "SECONDS"
+
+
+def publish_timed(
+    lines: list[str], started: float, path: Path | None, begin: str, end: str
+) -> None:
+    """Close the section ``lines`` (which start with ``begin``) with ``end``, put the seconds
+    since ``started`` (a :func:`time.perf_counter` reading) where it says :data:`SECONDS`, and
+    :func:`publish` it."""
+    block = "\n".join([*lines, "", end]).replace(SECONDS, f"{time.perf_counter() - started:.0f}")
+    publish(block, path, begin, end)

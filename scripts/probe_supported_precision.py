@@ -31,7 +31,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from _report import data_root, publish
+from _report import SECONDS, data_root, publish_timed
 from fit_combiner import headline, score, strict_ba
 
 from spanproof.bootstrap import build_embedder
@@ -97,7 +97,7 @@ def main() -> int:
     rule = "|---:" * (len(SPLITS) * len(sets)) + "|"
     lines += [
         f"Measured by `python scripts/probe_supported_precision.py --model {args.model}` on "
-        f"{time.strftime('%Y-%m-%d')} (SECONDS s): each set's training and development items, "
+        f"{time.strftime('%Y-%m-%d')} ({SECONDS} s): each set's training and development items, "
         "each claim against its own evidence, headline labels.",
         "",
         f"**1. The threshold** (score model {args.model} rescored with `supported_min` moved; "
@@ -151,9 +151,7 @@ def main() -> int:
                 right = sum(it.label == "supported" for it in chosen)
                 out.append(cell(right, len(chosen), gold))
     lines += [f"| {name} | " + " | ".join(out) + " |" for name, out in rows]
-    lines += ["", END]
-    block = "\n".join(lines).replace("SECONDS", f"{time.perf_counter() - started:.0f}")
-    publish(block, args.write, BEGIN, END)
+    publish_timed(lines, started, args.write, BEGIN, END)
     return 0
 
 

@@ -1,0 +1,185 @@
+"""One word of a copied sentence swapped for another word of the same abstract: caught? (#14)
+
+    SPANPROOF_DATA_DIR=../shared/data python scripts/probe_word_swaps.py \\
+        [--models v2 v34] [--n 300] [--seed 20261204] [--write docs/quality.md]
+
+A generator the rules were not written from. Each case is a sentence of a SciFact corpus
+abstract (60–250 characters) with one content word (five letters or more, not a function word)
+replaced by a word that the *same abstract* writes in another sentence and this sentence does
+not, checked against the whole abstract as its evidence. So every word of the claim is in the
+evidence, the claim is the evidence's own sentence but for one word, and the new word belongs
+to the topic — a hallucination that copies its source and gets one term wrong. Two kinds:
+
+* ``random``: the new word is drawn at random from those words;
+* ``closest``: the new word is the one closest in meaning to the word it replaces (the bundled
+  encoder's cosine of the two words alone; a word sharing the first four letters with the old
+  one is skipped, so "questionnaires" is not replaced by "questionnaire"; cases whose closest
+  word is below 0.5 are skipped).
+
+Every claim is false of its evidence (the evidence states the sentence with the other word),
+bar the rare swap of a synonym; reported per model and kind: how many are `supported` (should be
+none), `unsupported`, `contradicted`, and the `supported` ones, listed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+from _report import SECONDS, data_root, publish_timed
+
+from spanproof.bootstrap import build_embedder
+from spanproof.config import load_settings
+from spanproof.core.ports import Embedder
+from spanproof.evaluation.devdata import scifact_corpus
+from spanproof.services.verification import score_all
+from spanproof.verifier import to_claims, to_evidence
+from spanproof.verify.edits import FUNCTION_WORDS
+from spanproof.verify.scoring import SCORE_MODELS
+
+BEGIN, END = "<!-- word-swaps:begin -->", "<!-- word-swaps:end -->"
+KINDS = ("random", "closest")
+DEFAULT_SEED = 20261204
+_WORD = re.compile(r"[A-Za-z][a-z]{4,}")
+#: The least cosine a ``closest`` replacement must have to its word.
+CLOSEST_MIN = 0.5
+
+
+@dataclass(frozen=True)
+class Case:
+    kind: str
+    claim: str
+    evidence: str
+    old: str
+    new: str
+
+
+def content_words(sentence: str) -> list[re.Match[str]]:
+    return [m for m in _WORD.finditer(sentence) if m.group(0).lower() not in FUNCTION_WORDS]
+
+
+def swap(sentence: str, word: re.Match[str], new: str) -> str:
+    return sentence[: word.start()] + new + sentence[word.end() :]
+
+
+def build_cases(
+    abstracts: Sequence[list[str]], n: int, seed: int, embedder: Embedder
+) -> dict[str, list[Case]]:
+    """Up to ``n`` cases of each kind, seeded; one sentence per abstract, abstracts in a seeded
+    order (the same abstracts for both kinds where both can be made)."""
+    rng = random.Random(seed)
+    order = list(range(len(abstracts)))
+    rng.shuffle(order)
+    out: dict[str, list[Case]] = {kind: [] for kind in KINDS}
+    for index in order:
+        if all(len(cases) >= n for cases in out.values()):
+            break
+        sentences = abstracts[index]
+        if len(sentences) < 4:
+            continue
+        k = rng.randrange(len(sentences))
+        sentence = sentences[k]
+        words = content_words(sentence)
+        if not 60 <= len(sentence) <= 250 or len(words) < 4:
+            continue
+        own = {m.group(0).lower() for m in _WORD.finditer(sentence)}
+        others = sorted(
+            {
+                m.group(0).lower()
+                for j, other in enumerate(sentences)
+                if j != k
+                for m in _WORD.finditer(other)
+            }
+            - own
+            - FUNCTION_WORDS
+        )
+        if not others:
+            continue
+        word = rng.choice(words)
+        evidence = " ".join(sentences)
+        choice = rng.choice(others)
+        if len(out["random"]) < n:
+            out["random"].append(
+                Case("random", swap(sentence, word, choice), evidence, word.group(0), choice)
+            )
+        old = word.group(0).lower()
+        near = [w for w in others if w[:4] != old[:4]]
+        if len(out["closest"]) >= n or not near:
+            continue
+        vectors = np.asarray(embedder.embed([old, *near]), dtype=np.float64)
+        cosines = vectors[1:] @ vectors[0]
+        best = int(np.argmax(cosines))
+        if cosines[best] >= CLOSEST_MIN:
+            new = near[best]
+            out["closest"].append(
+                Case("closest", swap(sentence, word, new), evidence, word.group(0), new)
+            )
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--models", nargs="+", default=["v2", "v34"], choices=list(SCORE_MODELS))
+    parser.add_argument("--n", type=int, default=300, help="cases of each kind")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--examples", type=int, default=6, help="supported cases listed")
+    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
+    args = parser.parse_args()
+    root = data_root()
+    if root is None:
+        return 2
+    for name in args.models:
+        if SCORE_MODELS[name].uses_checker:
+            parser.error(f"{name} needs a checker; probe models that do not")
+    started = time.perf_counter()
+    embedder = build_embedder(load_settings())
+    corpus = scifact_corpus(root)
+    abstracts = [list(corpus[doc]["abstract"]) for doc in sorted(corpus)]
+    cases = build_cases(abstracts, args.n, args.seed, embedder)
+    lines = [
+        BEGIN,
+        "",
+        f"Measured by `python scripts/probe_word_swaps.py --models {' '.join(args.models)} "
+        f"--n {args.n} --seed {args.seed}` on {time.strftime('%Y-%m-%d')} ({SECONDS} s): one word "
+        "of a SciFact abstract's sentence swapped for a word of another sentence of the same "
+        "abstract, the whole abstract as evidence; every claim should be refused.",
+        "",
+        "| kind | cases | model | `supported` | `unsupported` | `contradicted` |",
+        "|---|---:|---|---:|---:|---:|",
+    ]
+    listed: list[str] = []
+    for kind in KINDS:
+        for name in args.models:
+            model = SCORE_MODELS[name]
+            counts: Counter[str] = Counter()
+            for case in cases[kind]:
+                evidence = to_evidence([{"id": "E1", "text": case.evidence}])
+                verdicts, status = score_all(to_claims([case.claim]), evidence, embedder, model)
+                verdict = verdicts[0].verdict.value if verdicts else status
+                counts[verdict] += 1
+                if verdict == "supported" and name == args.models[-1]:
+                    claim = " ".join(case.claim.split())
+                    listed.append(f"* {kind}: “{case.old}” → “{case.new}”: {claim}")
+            total = len(cases[kind])
+            cells = [
+                f"{counts[v]} ({100 * counts[v] / total:.1f} %)" if total else "—"
+                for v in ("supported", "unsupported", "contradicted")
+            ]
+            lines.append(f"| {kind} | {total} | {name} | " + " | ".join(cells) + " |")
+    lines += ["", f"`supported` under {args.models[-1]}:", ""]
+    lines += listed[: args.examples] or ["* none"]
+    if len(listed) > args.examples:
+        lines.append(f"* … and {len(listed) - args.examples} more")
+    publish_timed(lines, started, args.write, BEGIN, END)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
