@@ -9,9 +9,11 @@ need one). Reported per set and model, on the set's headline labels (SciFact SUP
 CONTRADICT and HealthVer Supports vs Refutes, their neutral items left out; Citation-Integrity
 and Check-COVID entailment vs the rest): how many items, how many are judged `supported`, the
 share of those whose gold label is supported (precision, goal ≥ 95 %), the share of gold-supported
-items judged `supported` (coverage), and balanced accuracy, supported vs not. ``--split train``
-reads the sets' training items instead (no model here is fitted on them). ``--write`` puts the
-table between this script's markers, one block per split.
+items judged `supported` (coverage), balanced accuracy, supported vs not, and how many are judged
+`contradicted` with the share of those whose gold label is not supported (what ``--fail-on
+contradicted`` stops a build on). ``--split train`` reads the sets' training items instead (no
+model here is fitted on them). ``--write`` puts the table between this script's markers, one
+block per split.
 
 ``--veto T [T ...]`` adds, per set, v2 with the trained judge as a veto: a claim v2 judges
 `supported` stays `supported` only when the judge (reading score model v5's window for it) gives
@@ -47,6 +49,17 @@ def row(name: str, model: str, items: Sequence[DevItem], supported: Sequence[boo
     )
 
 
+def refuted_cells(items: Sequence[DevItem], contradicted: Sequence[bool] | None) -> str:
+    """The `contradicted` count and the share of them whose gold label is not supported, as
+    two more cells of a :func:`row` ("—" for a veto row, which judges supported or not)."""
+    if contradicted is None:
+        return " — | — |"
+    said = sum(contradicted)
+    wrong = sum(c and it.label == "supported" for it, c in zip(items, contradicted, strict=True))
+    right = f"{100 * (said - wrong) / said:.1f}" if said else "—"
+    return f" {said} | {right} |"
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--models", nargs="+", default=["v2", "v7"], choices=list(SCORE_MODELS))
@@ -78,7 +91,10 @@ def main() -> int:
         for model in models:
             verdicts = score(subset, model, None, embedder)
             said[model.name] = [v.verdict.value == "supported" for v in verdicts]
-            lines.append(row(name, model.name, subset, said[model.name]))
+            refuted = [v.verdict.value == "contradicted" for v in verdicts]
+            lines.append(
+                row(name, model.name, subset, said[model.name]) + refuted_cells(subset, refuted)
+            )
         if judge is not None:
             if "v2" not in said:
                 verdicts = score(subset, SCORE_MODELS["v2"], None, embedder)
@@ -87,7 +103,8 @@ def main() -> int:
             entailed = [v.judge.probabilities[0] if v.judge else 0.0 for v in read]
             for t in args.veto:
                 kept = [s and p >= t for s, p in zip(said["v2"], entailed, strict=True)]
-                lines.append(row(name, f"v2 + judge veto (P(entailed) ≥ {t:g})", subset, kept))
+                vetoed = row(name, f"v2 + judge veto (P(entailed) ≥ {t:g})", subset, kept)
+                lines.append(vetoed + refuted_cells(subset, None))
     begin = f"<!-- score-models-{args.split}:begin -->"
     end = f"<!-- score-models-{args.split}:end -->"
     command = (
@@ -102,8 +119,9 @@ def main() -> int:
             f"({time.perf_counter() - started:.0f} s): the {args.split} items of each set, each "
             "claim against its own evidence, headline labels (see the script's docstring).",
             "",
-            "| set | model | items | `supported` | precision % | coverage % | BA % |",
-            "|---|---|---:|---:|---:|---:|---:|",
+            "| set | model | items | `supported` | precision % | coverage % | BA % "
+            "| `contradicted` | `contradicted` right % |",
+            "|---|---|---:|---:|---:|---:|---:|---:|---:|",
             *lines,
             end,
         ]
