@@ -15,8 +15,11 @@ and development items (each claim against its own evidence, headline labels, as
    their score reaches a floor, or when the claim copies its best span closely (the share of
    the claim's lowercase words that sit in stretches of two or more words aligned in order with
    the span's, :class:`difflib.SequenceMatcher`): the precision and coverage left at each floor.
-   A near copy is what the edit check reads; if any floor of either reading gave 95 % on every
-   set, a `partial` band below it would be the honest "a person should look".
+   This is a plain word alignment of the claim with the span the verdict quotes, not the edit
+   check's own (``spanproof.verify.edits.claim_run_share`` picks its window itself): it asks
+   only whether claims that copy their quoted evidence are the surer ones. If any floor of
+   either reading gave 95 % on every set, a `partial` band below it would be the honest "a
+   person should look".
 
 No fitting: every figure is read off the verdicts as they are.
 """
@@ -108,7 +111,7 @@ def main() -> int:
         "|---" + rule,
     ]
     base: dict[str, list[ClaimVerdict]] = {}
-    for threshold in THRESHOLDS:
+    for threshold in sorted({*THRESHOLDS, model.supported_min}):  # the shipped one is the base
         moved = dataclasses.replace(model, supported_min=threshold)
         cells = []
         for split in SPLITS:

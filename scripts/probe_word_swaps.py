@@ -42,7 +42,7 @@ from spanproof.evaluation.devdata import scifact_corpus
 from spanproof.services.verification import score_all
 from spanproof.verifier import to_claims, to_evidence
 from spanproof.verify.edits import FUNCTION_WORDS
-from spanproof.verify.scoring import SCORE_MODELS
+from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
 
 BEGIN, END = "<!-- word-swaps:begin -->", "<!-- word-swaps:end -->"
 KINDS = ("random", "closest")
@@ -67,6 +67,20 @@ def content_words(sentence: str) -> list[re.Match[str]]:
 
 def swap(sentence: str, word: re.Match[str], new: str) -> str:
     return sentence[: word.start()] + new + sentence[word.end() :]
+
+
+def corpus_abstracts(root: Path) -> list[list[str]]:
+    """The SciFact corpus's abstracts, each as its list of sentences, in document-id order."""
+    corpus = scifact_corpus(root)
+    return [list(corpus[doc]["abstract"]) for doc in sorted(corpus)]
+
+
+def verdict_of(case: Case, model: ScoreModel, embedder: Embedder) -> str:
+    """The verdict ``model`` gives the case's claim against its whole abstract (or the
+    verification status when none was given)."""
+    evidence = to_evidence([{"id": "E1", "text": case.evidence}])
+    verdicts, status = score_all(to_claims([case.claim]), evidence, embedder, model)
+    return verdicts[0].verdict.value if verdicts else status
 
 
 def build_cases(
@@ -140,9 +154,7 @@ def main() -> int:
             parser.error(f"{name} needs a checker; probe models that do not")
     started = time.perf_counter()
     embedder = build_embedder(load_settings())
-    corpus = scifact_corpus(root)
-    abstracts = [list(corpus[doc]["abstract"]) for doc in sorted(corpus)]
-    cases = build_cases(abstracts, args.n, args.seed, embedder)
+    cases = build_cases(corpus_abstracts(root), args.n, args.seed, embedder)
     lines = [
         BEGIN,
         "",
@@ -160,9 +172,7 @@ def main() -> int:
             model = SCORE_MODELS[name]
             counts: Counter[str] = Counter()
             for case in cases[kind]:
-                evidence = to_evidence([{"id": "E1", "text": case.evidence}])
-                verdicts, status = score_all(to_claims([case.claim]), evidence, embedder, model)
-                verdict = verdicts[0].verdict.value if verdicts else status
+                verdict = verdict_of(case, model, embedder)
                 counts[verdict] += 1
                 if verdict == "supported" and name == args.models[-1]:
                     claim = " ".join(case.claim.split())

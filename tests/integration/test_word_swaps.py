@@ -13,13 +13,12 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from probe_word_swaps import DEFAULT_SEED, KINDS, Case, build_cases
+from probe_word_swaps import DEFAULT_SEED, KINDS, Case, build_cases, corpus_abstracts, verdict_of
 
 from spanproof.config import DEFAULT_SCORE_MODEL
-from spanproof.evaluation.devdata import data_dir, scifact_corpus
+from spanproof.core.models import Verdict
+from spanproof.evaluation.devdata import data_dir
 from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
-from spanproof.services.verification import score_all
-from spanproof.verifier import to_claims, to_evidence
 from spanproof.verify.scoring import SCORE_MODELS
 
 ROOT = data_dir()
@@ -37,21 +36,13 @@ def embedder() -> OnnxMiniLMEmbedder:
 @pytest.fixture(scope="module")
 def cases(embedder: OnnxMiniLMEmbedder) -> dict[str, list[Case]]:
     assert ROOT is not None
-    corpus = scifact_corpus(ROOT)
-    abstracts = [list(corpus[doc]["abstract"]) for doc in sorted(corpus)]
-    return build_cases(abstracts, CASES, DEFAULT_SEED, embedder)
+    return build_cases(corpus_abstracts(ROOT), CASES, DEFAULT_SEED, embedder)
 
 
 def supported(cases: list[Case], model: str, embedder: OnnxMiniLMEmbedder) -> int:
-    out = 0
-    for case in cases:
-        evidence = to_evidence([{"id": "E1", "text": case.evidence}])
-        verdicts, status = score_all(
-            to_claims([case.claim]), evidence, embedder, SCORE_MODELS[model]
-        )
-        assert status == "verified"
-        out += verdicts[0].verdict.value == "supported"
-    return out
+    verdicts = [verdict_of(case, SCORE_MODELS[model], embedder) for case in cases]
+    assert {*verdicts} <= {v.value for v in Verdict}  # every case was verified, none unavailable
+    return verdicts.count("supported")
 
 
 @pytest.mark.parametrize("kind", KINDS)
