@@ -127,7 +127,9 @@ class VerifySettings(BaseModel):
             "different' left with one side of its comparison, '… was seen if X' read as X; "
             "v34 is v33 whose numeric gate reads a figure written after a name with a hyphen, "
             "'COVID-19', 'SARS-CoV-2', as part of the name: missing only where the passage "
-            "writes that name or a longer form of it, 'interleukin-6' for 'IL-8')."
+            "writes that name or a longer form of it, 'interleukin-6' for 'IL-8'; v35 is "
+            "v34 whose edit check reads a dropped word of extent as an overstatement: "
+            "'mediated partly by' → 'mediated by', 'in some patients' → 'in patients')."
         ),
     )
     escalation_band: float | None = Field(

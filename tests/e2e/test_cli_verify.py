@@ -1134,6 +1134,35 @@ def test_score_model_v34_reads_a_name_s_figure_as_part_of_the_name(tmp_path: Pat
         assert reports[model]["figure"]["verdict"] == "unsupported"
 
 
+
+def test_score_model_v35_reads_a_dropped_word_of_extent(tmp_path: Path) -> None:
+    text = (
+        "In the randomised trial, the new inhibitor partially restored insulin secretion in "
+        "some patients with type 2 diabetes. Fasting glucose decreased slightly over the "
+        "first year of treatment."
+    )
+    claims = {
+        "whole": "In the randomised trial, the new inhibitor restored insulin secretion in some "
+        "patients with type 2 diabetes.",
+        "all": "In the randomised trial, the new inhibitor partially restored insulin secretion "
+        "in patients with type 2 diabetes.",
+        "size": "Fasting glucose decreased over the first year of treatment.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v34", "v35"))
+    # under v34 each copy was a compression; v35 names the word of extent it dropped
+    for cid in ("whole", "all"):
+        assert reports["v34"][cid]["verdict"] == "supported"
+        assert reports["v35"][cid]["verdict"] == "unsupported"
+    named = {
+        cid: [e["judgement"] for e in reports["v35"][cid]["edits"]] for cid in ("whole", "all")
+    }
+    assert "unsupported: extent dropped" in named["whole"]
+    assert "unsupported: part stated as the whole" in named["all"]
+    # a word of size alone dropped still says what the passage says
+    for model in ("v34", "v35"):
+        assert reports[model]["size"]["verdict"] == "supported"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 

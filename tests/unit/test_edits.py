@@ -50,6 +50,8 @@ from spanproof.verify.scoring import (
     V31,
     V32,
     V33,
+    V34,
+    V35,
     ScoreModel,
     score_model,
 )
@@ -2829,4 +2831,78 @@ def test_v33_is_v32_with_carried_details_and_changes_nothing_else_here() -> None
         V32,
         "Insulin doses were similar in the first year of follow-up.",
         "Insulin doses were similar in the first year versus the second year of follow-up.",
+    )
+
+
+# --- v35: a dropped word of extent ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("claim", "evidence", "why"),
+    [
+        (
+            "Cardiac fibrosis is mediated by matrix-depositing fibroblasts in the heart.",
+            "Cardiac fibrosis is mediated partly by matrix-depositing fibroblasts in the heart.",
+            "unsupported: extent dropped",
+        ),
+        (
+            "The drug rescued the motor phenotype of the knockout mice.",
+            "The drug partially rescued the motor phenotype of the knockout mice.",
+            "unsupported: extent dropped",
+        ),
+        (
+            "Aspirin gave a significant reduction in stroke among the older patients.",
+            "Aspirin gave a marginally significant reduction in stroke among the older patients.",
+            "unsupported: extent dropped",
+        ),
+        (
+            "Bone alkaline phosphatase showed correlation with the risk of fractures.",
+            "Bone alkaline phosphatase showed some correlation with the risk of fractures.",
+            "unsupported: part stated as the whole",
+        ),
+        (
+            "The treatment induced remission in patients with refractory disease.",
+            "The treatment induced remission in a minority of patients with refractory disease.",
+            "unsupported: part stated as the whole",
+        ),
+    ],
+    ids=["partly", "partially", "marginally", "some", "minority"],
+)
+def test_v35_reads_a_dropped_word_of_extent(claim: str, evidence: str, why: str) -> None:
+    assert _verdicts(V34, claim, evidence) == ("supported", [])
+    verdict, refused = _verdicts(V35, claim, evidence)
+    assert verdict == "unsupported" and why in refused
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # A word of size alone: the claim says what the window says, less exactly.
+        (
+            "Patient satisfaction decreased between one and two years in both groups.",
+            "Patient satisfaction decreased slightly between one and two years in both groups.",
+        ),
+        # An approximate count is no part of what the finding speaks of.
+        (
+            "The trial enrolled 30 patients with refractory disease at four centres.",
+            "The trial enrolled some 30 patients with refractory disease at four centres.",
+        ),
+        # A dropped clause of its own.
+        (
+            "The drug rescued the motor phenotype of the knockout mice.",
+            "The drug rescued the motor phenotype of the knockout mice, which some strains lack.",
+        ),
+    ],
+    ids=["slightly", "some-figure", "clause"],
+)
+def test_v35_keeps_a_faithful_compression(claim: str, evidence: str) -> None:
+    assert _verdicts(V35, claim, evidence) == ("supported", [])
+
+
+def test_v35_is_v34_with_extent_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v35"] is V35 and V35.edit_extent and not V34.edit_extent
+    assert replace(V35, name="v34", edit_extent=False) == V34
+    assert_one_rule_more(
+        V35,
+        V34,
+        "The drug rescued the motor phenotype of the knockout mice.",
+        "The drug partially rescued the motor phenotype of the knockout mice.",
     )

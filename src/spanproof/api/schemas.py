@@ -49,7 +49,7 @@ class VerifyRequest(BaseModel):
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v34 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v35 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
@@ -76,7 +76,8 @@ class VerifyRequest(BaseModel):
             "sides traded, v33 v32 whose edit check also reads what a deletion carries on to "
             "the words it joins: a later figure's bound, a comparison left with one side, a "
             "supposed clause, v34 v33 whose numeric gate reads a figure written after a name "
-            "with a hyphen, 'COVID-19', as part of the name), v7 gates "
+            "with a hyphen, 'COVID-19', as part of the name, v35 v34 whose edit check also "
+            "reads a dropped word of extent, 'partly', 'some'), v7 gates "
             "windows that "
             "state no "
             "finding)."

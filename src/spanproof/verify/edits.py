@@ -181,6 +181,17 @@ _ASSOCIATION_WORDS = frozenset(
     {"associated", "association", "associations", "correlated", "correlation", "correlations",
      "correlates", "linked", "link", "links"}
 )  # fmt: skip
+#: v35: what says a finding holds only in part ("mediated partly by", "partially rescued"), or
+#: is significant only at the margin ("marginally significant"): dropped, the claim states it
+#: whole. Words of size alone ("slightly", "modestly") are not among them: "slightly increased"
+#: → "increased" still says what the window says, less exactly.
+_EXTENT_WORDS = frozenset(
+    {"partially", "partly", "partial", "incompletely", "incomplete", "marginally", "nominally",
+     "borderline"}
+)  # fmt: skip
+#: v35: what says a finding is of only part of what it speaks of ("in some patients", "a
+#: minority of cells", "few studies"): dropped, the claim speaks of all of it.
+_PART_WORDS = frozenset({"some", "few", "minority", "fraction", "proportion", "certain"})
 #: v16: which scope a species or in-vitro word names. A dropped scope is kept only by a word of
 #: its own kind ("in mice" by "mouse", not by "in vitro"); a broad one ("animals", "rodents")
 #: is kept by any species and keeps any.
@@ -788,6 +799,26 @@ def _edge_restrictions(
     return out
 
 
+def _extent_dropped(w: Text, wj: Sequence[int], kept: Iterable[str]) -> str | None:
+    """What the deleted window words ``wj`` limited the finding's extent with, when ``kept``
+    (the claim's words there) holds nothing of the kind (v35): a word saying it holds in part
+    or at the margin of significance (:data:`_EXTENT_WORDS`), or one saying it is of part of
+    what it speaks of (:data:`_PART_WORDS`; not "some" before a figure, an approximation:
+    "some 30 patients"); else None."""
+    words = [w.tokens[j].text for j in wj]
+    if set(words) & _EXTENT_WORDS and not set(kept) & _EXTENT_WORDS:
+        return "extent dropped"
+    parts = {
+        w.tokens[j].text
+        for j in wj
+        if w.tokens[j].text in _PART_WORDS
+        and not (w.tokens[j].text == "some" and j + 1 < len(w.keys) and w.keys[j + 1][:1] == "#")
+    }
+    if parts and not set(kept) & _PART_WORDS:
+        return "part stated as the whole"
+    return None
+
+
 def _edge_edits(
     c: Text,
     ev: EvidenceText,
@@ -1189,6 +1220,7 @@ def align_edits(
     postposed: bool = False,
     clause_mixups: bool = False,
     carried_details: bool = False,
+    extent: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1275,6 +1307,11 @@ def align_edits(
             figure moved in past a repeated frame ("systolic [blood pressure of 90 mm Hg and
             diastolic] blood pressure of 60 mm Hg") or next to a bracketed figure of the same
             value is a different figure (score model v33; :meth:`_Builder._carried`).
+        extent: with ``overstatement``, a deletion (or a substitution) may not drop, unless the
+            claim keeps one of its own, a word saying the finding holds in part or at the margin
+            of significance ("mediated partly by", "marginally significant"), nor one saying it
+            is of part of what it speaks of ("in some patients", "a minority of cells")
+            (score model v35; :func:`_extent_dropped`).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1310,7 +1347,7 @@ def align_edits(
     builder = _Builder(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
-        compounds, signs, postposed, clause_mixups, carried_details,
+        compounds, signs, postposed, clause_mixups, carried_details, extent,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1589,6 +1626,7 @@ class _Builder:
         postposed: bool = False,
         clause_mixups: bool = False,
         carried_details: bool = False,
+        extent: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1611,6 +1649,7 @@ class _Builder:
         self.postposed = postposed
         self.clause_mixups = clause_mixups
         self.carried_details = carried_details
+        self.extent = extent
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -2050,6 +2089,8 @@ class _Builder:
             return "hedge dropped"
         if dropped & _ASSOCIATION_WORDS and not kept & _ASSOCIATION_WORDS:
             return "association stated as an effect"
+        if self.extent:
+            return _extent_dropped(self.w, wj, kept)
         return None
 
     def _carried(self, wj: list[int]) -> str | None:

@@ -317,6 +317,12 @@ class ScoreModel:
     #: False before v34: "Smokers were less likely to be admitted for COVID-19" against "…
     #: admitted with SARS-CoV-2 infection" tripped the gate on "19".
     name_figures: bool = False
+    #: v35: a deletion may not drop what says a finding holds only in part or only for part of
+    #: what it speaks of (:func:`spanproof.verify.edits.align_edits`, ``extent``): "mediated
+    #: partly by fibroblasts" → "mediated by fibroblasts", "a marginally significant reduction"
+    #: → "a significant reduction", "in some patients" → "in patients". False before v35: each
+    #: was a compression.
+    edit_extent: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -463,11 +469,13 @@ V32 = replace(V31, name="v32", comparisons=True)
 V33 = replace(V32, name="v33", edit_carried_details=True)
 #: v33 whose numeric gate reads a figure written as part of a hyphenated name as that name's.
 V34 = replace(V33, name="v34", name_figures=True)
+#: v34 whose edit check reads a dropped word of extent ("partly", "some") as an overstatement.
+V35 = replace(V34, name="v35", edit_extent=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
-        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34,
+        V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
     )
 }  # fmt: skip
 
@@ -1151,6 +1159,7 @@ def edit_alignments(
             postposed=plan.model.edit_postposed_bounds,
             clause_mixups=plan.model.edit_clause_mixups,
             carried_details=plan.model.edit_carried_details,
+            extent=plan.model.edit_extent,
         )
         if alignment.near_copy:
             out[i] = alignment
