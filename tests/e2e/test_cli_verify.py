@@ -1134,7 +1134,6 @@ def test_score_model_v34_reads_a_name_s_figure_as_part_of_the_name(tmp_path: Pat
         assert reports[model]["figure"]["verdict"] == "unsupported"
 
 
-
 def test_score_model_v35_reads_a_dropped_word_of_extent(tmp_path: Path) -> None:
     text = (
         "In the randomised trial, the new inhibitor partially restored insulin secretion in "

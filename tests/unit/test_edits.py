@@ -2863,8 +2863,19 @@ def test_v33_is_v32_with_carried_details_and_changes_nothing_else_here() -> None
             "The treatment induced remission in a minority of patients with refractory disease.",
             "unsupported: part stated as the whole",
         ),
+        # A quote that leaves the word off right before it.
+        (
+            "Patients with refractory disease responded to the second course of treatment.",
+            "Some patients with refractory disease responded to the second course of treatment.",
+            "unsupported: part stated as the whole",
+        ),
+        (
+            "Effective vaccines were combined in the trial of the new schedule.",
+            "Partially effective vaccines were combined in the trial of the new schedule.",
+            "unsupported: extent dropped",
+        ),
     ],
-    ids=["partly", "partially", "marginally", "some", "minority"],
+    ids=["partly", "partially", "marginally", "some", "minority", "some-edge", "partially-edge"],
 )
 def test_v35_reads_a_dropped_word_of_extent(claim: str, evidence: str, why: str) -> None:
     assert _verdicts(V34, claim, evidence) == ("supported", [])
@@ -2890,8 +2901,14 @@ def test_v35_reads_a_dropped_word_of_extent(claim: str, evidence: str, why: str)
             "The drug rescued the motor phenotype of the knockout mice.",
             "The drug rescued the motor phenotype of the knockout mice, which some strains lack.",
         ),
+        # A word of extent before the quote that qualifies another phrase.
+        (
+            "Patients with refractory disease gained weight over the second course.",
+            "Treatment was partially effective and patients with refractory disease gained "
+            "weight over the second course.",
+        ),
     ],
-    ids=["slightly", "some-figure", "clause"],
+    ids=["slightly", "some-figure", "clause", "another-phrase"],
 )
 def test_v35_keeps_a_faithful_compression(claim: str, evidence: str) -> None:
     assert _verdicts(V35, claim, evidence) == ("supported", [])

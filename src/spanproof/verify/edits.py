@@ -799,6 +799,21 @@ def _edge_restrictions(
     return out
 
 
+def _extent_head(ev: EvidenceText, first_w: int, stops: bool = False) -> list[int]:
+    """The words right before a quote from ``first_w``, in its clause, that are no content
+    words or are words of extent (v35): what qualifies the quote's first words ("We found that
+    some | patients …"), not a word of another phrase ("was partially effective and | patients
+    …" stops at "effective")."""
+    w = ev.body
+    head = _clause_head(ev, first_w, stops)
+    out: list[int] = []
+    for j in reversed(head):
+        if w.content[j] and w.tokens[j].text not in _EXTENT_WORDS | _PART_WORDS:
+            break
+        out.insert(0, j)
+    return out
+
+
 def _extent_dropped(w: Text, wj: Sequence[int], kept: Iterable[str]) -> str | None:
     """What the deleted window words ``wj`` limited the finding's extent with, when ``kept``
     (the claim's words there) holds nothing of the kind (v35): a word saying it holds in part
@@ -830,6 +845,7 @@ def _edge_edits(
     local_qualifiers: bool = False,
     bounds: bool = False,
     conditionals: bool = False,
+    extent: bool = False,
 ) -> list[tuple[list[int], str]]:
     """The unquoted window words around a quote that change what it says, each with its
     judgement: a scope at either edge (v12), a restriction (v15), and, when the claim puts no
@@ -839,7 +855,10 @@ def _edge_edits(
     next word's case (:func:`_ends_sentence`). Under v16 (``local_qualifiers``) a scope is
     kept only by one of its kind (:func:`_scopes_kept`), and (``bounds``) a quote that starts
     at a figure may not leave off its bound ("Over | 50% of patients", :func:`_bound_before`).
-    Under v33 (``conditionals``) a conditional head ("… was seen if | X") frames what follows."""
+    Under v33 (``conditionals``) a conditional head ("… was seen if | X") frames what follows.
+    Under v35 (``extent``), when the claim puts no content word of its own in front of the
+    quote, a word of extent right before it ("Partially | effective vaccines", "Some | patients
+    responded"; :func:`_extent_head`)."""
     first_w, last_w, first_c = quote
     stops = restrictions
     scopes = _edge_scope(c, ev, first_w, last_w, stops, local_qualifiers) if overstatement else []
@@ -850,6 +869,10 @@ def _edge_edits(
         out.append((bound, "unsupported: bound dropped"))
     if restrictions:
         out += _edge_restrictions(c, ev, first_w, last_w, not own_head)
+    if extent and not own_head:
+        head = _extent_head(ev, first_w, stops)
+        if head and (why := _extent_dropped(ev.body, head, [t.text for t in c.tokens])):
+            out.append((head, f"unsupported: {why}"))
     if own_head:
         return out
     head = _edge_inverter(c, ev, first_w, first_c, stops) if inversions else []
@@ -1310,8 +1333,9 @@ def align_edits(
         extent: with ``overstatement``, a deletion (or a substitution) may not drop, unless the
             claim keeps one of its own, a word saying the finding holds in part or at the margin
             of significance ("mediated partly by", "marginally significant"), nor one saying it
-            is of part of what it speaks of ("in some patients", "a minority of cells")
-            (score model v35; :func:`_extent_dropped`).
+            is of part of what it speaks of ("in some patients", "a minority of cells"), nor
+            may a quote leave one off right before it ("Some | patients responded") (score
+            model v35; :func:`_extent_dropped`, :func:`_extent_head`).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1329,7 +1353,7 @@ def align_edits(
         ):
             edges = _edge_edits(
                 c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions,
-                local_qualifiers, bounds, carried_details,
+                local_qualifiers, bounds, carried_details, extent,
             )  # fmt: skip
             if bounds and postposed:
                 edges += _end_bound_dropped(c, ev.body, quoted[-1], lambda k: k - first)
@@ -1712,6 +1736,7 @@ class _Builder:
         for wj, why in _edge_edits(
             self.c, self.ev, quote, self.overstatement, self.inversions, self.frames,
             self.restrictions, self.local_qualifiers, self.bounds, self.carried_details,
+            self.extent,
         ):  # fmt: skip
             self._add("deletion", [], wj, why)
         if self.bounds and self.postposed:
