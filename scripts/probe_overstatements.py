@@ -1,0 +1,262 @@
+"""A copied sentence made to say more than its source: caught? (issue 14)
+
+    SPANPROOF_DATA_DIR=../shared/data python scripts/probe_overstatements.py \\
+        [--models v2 v34 v35] [--n 150] [--seed 20261206] [--write docs/quality.md]
+
+A generator of overstatement, the error of a summary that copies its source and drops the word
+that limited the finding. Each case is a sentence of a SciFact corpus abstract (60–300
+characters) with one such word or phrase removed or rewritten, checked against the whole
+abstract as its evidence; one case of a kind per abstract, abstracts in a seeded order. The
+kinds:
+
+* ``association``: "was associated with" (also "correlated with", "linked to") → "caused": a
+  correlation stated as a cause;
+* ``hedge``: "may reduce" → "reduces": a possibility stated as a finding;
+* ``species``: "in mice" (rats, zebrafish, animal models) dropped: an animal finding stated of
+  everything;
+* ``in_vitro``: "in vitro" (in cultured cells) dropped;
+* ``population``: "in women" (men, children, older adults, smokers …) dropped;
+* ``extent``: "partially", "partly", "incompletely", "marginally", "nominally" dropped: a finding
+  that holds in part, or is significant at the margin, stated whole;
+* ``part``: "some", "a few", "a minority of", "a fraction of", "a proportion of", "certain"
+  dropped (not "some" before a figure: "some 30 patients"): a finding of part of a group stated
+  of all of it;
+* ``size`` (a control): "slightly", "modestly", "moderately", "mildly", "somewhat" dropped. The
+  claim says what the sentence says, less exactly ("decreased slightly" → "decreased"), so it
+  *should* be `supported`.
+
+Every other kind's claim states more than its evidence and should be refused. Reported per
+model and kind: how many claims are `supported`, `unsupported`, `contradicted`, and (the
+control the other way) how many of the unedited sentences the last model supports; then the
+last model's `supported` cases of the kinds that should be refused, listed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import re
+import time
+from collections import Counter
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from _report import SECONDS, data_root, publish_timed
+from probe_word_swaps import Case, corpus_abstracts, verdict_of
+
+from spanproof.bootstrap import build_embedder
+from spanproof.config import load_settings
+from spanproof.core.ports import Embedder
+from spanproof.verify.scoring import SCORE_MODELS
+
+BEGIN, END = "<!-- overstatements:begin -->", "<!-- overstatements:end -->"
+DEFAULT_SEED = 20261206
+#: A sentence's length bounds, in characters.
+SHORTEST, LONGEST = 60, 300
+
+
+def _causal(match: re.Match[str]) -> str:
+    """The causal verb in the tense and number of the association's "is", "are", "was" or
+    "were"."""
+    return {"is": "causes", "are": "cause"}.get(match.group(1).lower(), "caused")
+
+
+def _definite(match: re.Match[str]) -> str:
+    """The hedged verb stated in the present ("may reduce" → "reduces"; every verb of the
+    pattern takes "s")."""
+    return match.group(1) + "s"
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One way of overstating: the phrase that limits the finding, what replaces it, and whether
+    the edited claim should be supported."""
+
+    name: str
+    pattern: re.Pattern[str]
+    replace: Callable[[re.Match[str]], str]
+    supported: bool = False
+
+
+def _drop(_: re.Match[str]) -> str:
+    return ""
+
+
+_ADVERB = r"(?:significantly |independently |strongly |positively |inversely |negatively )?"
+KINDS: tuple[Kind, ...] = (
+    Kind(
+        "association",
+        re.compile(
+            rf"\b(is|was|are|were) {_ADVERB}(?:associated with|correlated with|linked to)\b"
+        ),
+        _causal,
+    ),
+    Kind(
+        "hedge",
+        re.compile(
+            r"\bmay (reduce|increase|improve|prevent|lower|decrease|protect|promote|inhibit"
+            r"|enhance|contribute|play|induce|cause|affect|regulate|lead|represent|explain)\b"
+        ),
+        _definite,
+    ),
+    Kind(
+        "species",
+        re.compile(
+            r",? (?:in|of) (?:mice|rats|zebrafish|rodents|animals|mouse models?|a mouse model"
+            r"|a rat model)\b"
+        ),
+        _drop,
+    ),
+    Kind("in_vitro", re.compile(r",? (?:in vitro|in cultured cells|in cell culture)\b"), _drop),
+    Kind(
+        "population",
+        re.compile(
+            r",? (?:in|among) (?:women|men|children|adolescents|older adults|elderly patients"
+            r"|postmenopausal women|smokers|infants|girls|boys)\b"
+        ),
+        _drop,
+    ),
+    Kind(
+        "extent",
+        re.compile(r"\b(?:partially|partly|incompletely|marginally|nominally) ", re.IGNORECASE),
+        _drop,
+    ),
+    Kind(
+        "part",
+        re.compile(
+            r"\b(?:some|a few|a minority of|a fraction of|a proportion of|certain) (?![\d.])",
+            re.IGNORECASE,
+        ),
+        _drop,
+    ),
+    Kind(
+        "size",
+        re.compile(r"\b(?:slightly|modestly|moderately|mildly|somewhat) ", re.IGNORECASE),
+        _drop,
+        supported=True,
+    ),
+)
+
+
+def overstate(sentence: str, kind: Kind) -> str | None:
+    """``sentence`` with ``kind``'s first phrase replaced (its first letter kept upper-case when
+    the phrase opened it), or None when it has none."""
+    match = kind.pattern.search(sentence)
+    if match is None:
+        return None
+    new = sentence[: match.start()] + kind.replace(match) + sentence[match.end() :]
+    new = " ".join(new.split())
+    return new[:1].upper() + new[1:] if match.start() == 0 else new
+
+
+def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> dict[str, list[Case]]:
+    """Up to ``n`` cases of each kind, seeded: abstracts in a seeded order, and from each the
+    first sentence of the right length that the kind can edit (one case a kind per abstract).
+    A case's ``old`` is the unedited sentence."""
+    order = list(range(len(abstracts)))
+    random.Random(seed).shuffle(order)
+    out: dict[str, list[Case]] = {kind.name: [] for kind in KINDS}
+    for index in order:
+        if all(len(cases) >= n for cases in out.values()):
+            break
+        evidence = " ".join(abstracts[index])
+        for kind in KINDS:
+            if len(out[kind.name]) >= n:
+                continue
+            for sentence in abstracts[index]:
+                if not SHORTEST <= len(sentence) <= LONGEST:
+                    continue
+                claim = overstate(sentence, kind)
+                if claim is not None and claim != sentence:
+                    out[kind.name].append(Case(kind.name, claim, evidence, sentence, ""))
+                    break
+    return out
+
+
+def tally(
+    cases: Sequence[Case], name: str, embedder: Embedder, original: bool = False
+) -> tuple[Counter[str], list[Case]]:
+    """The verdicts of ``cases`` (or, with ``original``, of their unedited sentences) under the
+    score model ``name``, and the cases it supports."""
+    counts: Counter[str] = Counter()
+    supported: list[Case] = []
+    for case in cases:
+        probe = Case(case.kind, case.old, case.evidence, case.old, "") if original else case
+        verdict = verdict_of(probe, SCORE_MODELS[name], embedder)
+        counts[verdict] += 1
+        if verdict == "supported":
+            supported.append(case)
+    return counts, supported
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--models", nargs="+", default=["v2", "v34", "v35"], choices=list(SCORE_MODELS)
+    )
+    parser.add_argument("--n", type=int, default=150, help="cases of each kind")
+    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
+    parser.add_argument("--examples", type=int, default=8, help="supported cases listed")
+    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
+    args = parser.parse_args()
+    root = data_root()
+    if root is None:
+        return 2
+    for name in args.models:
+        if SCORE_MODELS[name].uses_checker:
+            parser.error(f"{name} needs a checker; probe models that do not")
+    started = time.perf_counter()
+    embedder = build_embedder(load_settings())
+    cases = build_cases(corpus_abstracts(root), args.n, args.seed)
+    last = args.models[-1]
+    lines = [
+        BEGIN,
+        "",
+        f"Measured by `python scripts/probe_overstatements.py --models {' '.join(args.models)} "
+        f"--n {args.n} --seed {args.seed}` on {time.strftime('%Y-%m-%d')} ({SECONDS} s): a "
+        "sentence of a SciFact abstract with the word that limited its finding removed or "
+        "rewritten, the whole abstract as evidence. `size` is a control: its claims should be "
+        "`supported`; every other kind's should not.",
+        "",
+        "| kind | should be | cases | model | `supported` | `unsupported` | `contradicted` |",
+        "|---|---|---:|---|---:|---:|---:|",
+    ]
+    listed: list[str] = []
+    originals: list[str] = []
+    for kind in KINDS:
+        made = cases[kind.name]
+        for name in args.models:
+            counts, supported = tally(made, name, embedder)
+            cells = [
+                f"{counts[v]} ({100 * counts[v] / len(made):.1f} %)" if made else "—"
+                for v in ("supported", "unsupported", "contradicted")
+            ]
+            should = "supported" if kind.supported else "refused"
+            lines.append(
+                f"| {kind.name} | {should} | {len(made)} | {name} | " + " | ".join(cells) + " |"
+            )
+            if name == last and not kind.supported:
+                listed += [
+                    f"* {kind.name}: {' '.join(c.claim.split())} (from: {' '.join(c.old.split())})"
+                    for c in supported
+                ]
+        if made:
+            counts, _ = tally(made, last, embedder, original=True)
+            originals.append(f"{kind.name} {counts['supported']} of {len(made)}")
+    lines += [
+        "",
+        f"The unedited sentences under {last}, `supported`: " + ", ".join(originals) + ".",
+        "",
+        f"`supported` under {last} though it should be refused:",
+        "",
+    ]
+    lines += listed[: args.examples] or ["* none"]
+    if len(listed) > args.examples:
+        lines.append(f"* … and {len(listed) - args.examples} more")
+    publish_timed(lines, started, args.write, BEGIN, END)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
