@@ -18,6 +18,10 @@ kinds:
 * ``population``: "in women" (men, children, older adults, smokers …) dropped;
 * ``extent``: "partially", "partly", "incompletely", "marginally", "nominally" dropped: a finding
   that holds in part, or is significant at the margin, stated whole;
+* ``trend``: "a trend toward(s)" (or "for") dropped: a trend stated as a finding ("showed a
+  trend toward lower mortality" → "showed lower mortality");
+* ``nonsignificant``: "non-significant", "nonsignificant", "insignificant" dropped ("a
+  non-significant reduction" → "a reduction");
 * ``part``: "some", "a few", "a minority of", "a fraction of", "a proportion of", "certain"
   dropped (not "some" before a figure: "some 30 patients"): a finding of part of a group stated
   of all of it;
@@ -120,6 +124,18 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "extent",
         re.compile(r"\b(?:partially|partly|incompletely|marginally|nominally) ", re.IGNORECASE),
+        _drop,
+    ),
+    Kind(
+        "trend",
+        re.compile(
+            r"\ba (?:non-?significant |nonsignificant )?trends? (?:toward|towards|for) ", re.I
+        ),
+        _drop,
+    ),
+    Kind(
+        "nonsignificant",
+        re.compile(r"\b(?:non-?significant|nonsignificant|insignificant) ", re.IGNORECASE),
         _drop,
     ),
     Kind(

@@ -2874,8 +2874,37 @@ def test_v33_is_v32_with_carried_details_and_changes_nothing_else_here() -> None
             "Partially effective vaccines were combined in the trial of the new schedule.",
             "unsupported: extent dropped",
         ),
+        # A trend, or a finding that was not significant, stated as a finding.
+        (
+            "Aspirin showed lower mortality among the older patients of the trial.",
+            "Aspirin showed a trend towards lower mortality among the older patients of the trial.",
+            "unsupported: extent dropped",
+        ),
+        (
+            "Aspirin produced a reduction in stroke among the older patients of the trial.",
+            "Aspirin produced a non-significant reduction in stroke among the older patients of "
+            "the trial.",
+            "unsupported: extent dropped",
+        ),
+        (
+            "Aspirin lowered mortality among the older patients of the trial.",
+            "Aspirin lowered mortality, although not significantly, among the older patients of "
+            "the trial.",
+            "unsupported: caveat dropped",
+        ),
     ],
-    ids=["partly", "partially", "marginally", "some", "minority", "some-edge", "partially-edge"],
+    ids=[
+        "partly",
+        "partially",
+        "marginally",
+        "some",
+        "minority",
+        "some-edge",
+        "partially-edge",
+        "trend",
+        "non-significant",
+        "concession",
+    ],
 )
 def test_v35_reads_a_dropped_word_of_extent(claim: str, evidence: str, why: str) -> None:
     assert _verdicts(V34, claim, evidence) == ("supported", [])
@@ -2907,8 +2936,19 @@ def test_v35_reads_a_dropped_word_of_extent(claim: str, evidence: str, why: str)
             "Treatment was partially effective and patients with refractory disease gained "
             "weight over the second course.",
         ),
+        # "Significantly" dropped: the claim says less, not more.
+        (
+            "Aspirin lowered mortality among the older patients of the trial.",
+            "Aspirin significantly lowered mortality among the older patients of the trial.",
+        ),
+        # A dropped clause about another thing's significance.
+        (
+            "Aspirin lowered mortality among the older patients.",
+            "Aspirin lowered mortality among the older patients, whereas statins did not "
+            "significantly change it.",
+        ),
     ],
-    ids=["slightly", "some-figure", "clause", "another-phrase"],
+    ids=["slightly", "some-figure", "clause", "another-phrase", "significantly", "other-thing"],
 )
 def test_v35_keeps_a_faithful_compression(claim: str, evidence: str) -> None:
     assert _verdicts(V35, claim, evidence) == ("supported", [])

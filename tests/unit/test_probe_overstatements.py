@@ -56,6 +56,16 @@ BY_NAME = {kind.name: kind for kind in KINDS}
             "Cardiac fibrosis is mediated by matrix-depositing fibroblasts in the heart.",
         ),
         (
+            "trend",
+            "Aspirin showed a trend toward lower mortality in the older patients of the trial.",
+            "Aspirin showed lower mortality in the older patients of the trial.",
+        ),
+        (
+            "nonsignificant",
+            "Aspirin gave a non-significant reduction in stroke in older patients of the trial.",
+            "Aspirin gave a reduction in stroke in older patients of the trial.",
+        ),
+        (
             "part",
             "Some patients with refractory disease responded to the second course of treatment.",
             "Patients with refractory disease responded to the second course of treatment.",

@@ -181,14 +181,19 @@ _ASSOCIATION_WORDS = frozenset(
     {"associated", "association", "associations", "correlated", "correlation", "correlations",
      "correlates", "linked", "link", "links"}
 )  # fmt: skip
-#: v35: what says a finding holds only in part ("mediated partly by", "partially rescued"), or
-#: is significant only at the margin ("marginally significant"): dropped, the claim states it
-#: whole. Words of size alone ("slightly", "modestly") are not among them: "slightly increased"
-#: → "increased" still says what the window says, less exactly.
+#: v35: what says a finding holds only in part ("mediated partly by", "partially rescued"), is
+#: significant only at the margin ("marginally significant"), is a trend ("a trend towards",
+#: "tended to be") or is not significant ("nonsignificant"): dropped, the claim states it
+#: whole. Words of size alone ("slightly", "modestly") are not among them: "slightly
+#: increased" → "increased" still says what the window says, less exactly.
 _EXTENT_WORDS = frozenset(
     {"partially", "partly", "partial", "incompletely", "incomplete", "marginally", "nominally",
-     "borderline"}
+     "borderline", "trend", "trends", "tend", "tends", "tended", "tendency", "nonsignificant",
+     "insignificant"}
 )  # fmt: skip
+#: v35: the content words of a dropped phrase that says the finding was not significant ("a
+#: non-significant reduction", "not statistically significantly").
+_NOT_SIGNIFICANT_WORDS = frozenset({"not", "non", "no", "statistically"})
 #: v35: what says a finding is of only part of what it speaks of ("in some patients", "a
 #: minority of cells", "few studies"): dropped, the claim speaks of all of it.
 _PART_WORDS = frozenset({"some", "few", "minority", "fraction", "proportion", "certain"})
@@ -2108,6 +2113,8 @@ class _Builder:
             kept = _reach(self.c, *self._claim_range(ci, wj))
         elif dropped & _SCOPE_WORDS and not kept & _SCOPE_WORDS:
             return "scope dropped"
+        if self.extent and (why := self._not_significant(wj, kept)) is not None:
+            return why
         if self._is_clause(wj) and sum(self.w.content[j] for j in wj) >= 2:
             return None  # a dropped clause's own hedge: ", which may reflect X,"
         if dropped & _HEDGE_WORDS and not kept & _HEDGE_WORDS:
@@ -2116,6 +2123,27 @@ class _Builder:
             return "association stated as an effect"
         if self.extent:
             return _extent_dropped(self.w, wj, kept)
+        return None
+
+    def _not_significant(self, wj: list[int], kept: set[str]) -> str | None:
+        """What the deleted window words ``wj`` said of the finding's significance, when the
+        claim's stretch around the edit (``kept``) says nothing of it (v35): a concession clause
+        of non-significance about the finding ("…, although not significantly, …": v15's
+        :func:`_caveat`, read inside the copy as well as after it), or a phrase saying it was
+        not significant and nothing else ("a non-significant reduction" → "a reduction");
+        else None."""
+        if kept & _SIGNIFICANCE:
+            return None
+        words = [self.w.tokens[j].text for j in wj]
+        if words[0] in _CONCESSIONS:
+            return _caveat(self.w, wj, self.c)
+        content = {words[k] for k, j in enumerate(wj) if self.w.content[j]}
+        if (
+            content & _SIGNIFICANCE
+            and content & {"not", "non", "no"}
+            and content <= (_SIGNIFICANCE | _NOT_SIGNIFICANT_WORDS)
+        ):
+            return "extent dropped"
         return None
 
     def _carried(self, wj: list[int]) -> str | None:
