@@ -144,12 +144,13 @@ class Verifier:
             comparison with its sides traded, "A more effective than B" against "B more
             effective than A"), ``"v33"`` (the default before v34: v32 whose edit check
             reads what a deletion carries on to the words it joins: "15 years and older" from
-            "15 years and 95 years and older"), ``"v34"`` (the default: v33 whose numeric gate
-            reads a figure written after a name with a hyphen, "COVID-19", "SARS-CoV-2", as
-            part of the name: missing only where the passage writes that name or a longer
-            form of it, "interleukin-6" for "IL-8"), ``"v35"`` (v34 whose edit check reads a
-            dropped word of extent as an overstatement: "mediated partly by" → "mediated by",
-            "in some patients" → "in patients"), or a ScoreModel.
+            "15 years and 95 years and older"), ``"v34"`` (the default before v35: v33 whose
+            numeric gate reads a figure written after a name with a hyphen, "COVID-19",
+            "SARS-CoV-2", as part of the name: missing only where the passage writes that name
+            or a longer form of it, "interleukin-6" for "IL-8"), ``"v35"`` (the default: v34
+            whose edit check reads a dropped word of extent as an overstatement: "mediated
+            partly by" → "mediated by", "in some patients" → "in patients", "a trend towards
+            lower mortality" → "lower mortality"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

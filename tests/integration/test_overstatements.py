@@ -1,6 +1,6 @@
 """A sentence copied from its abstract with the word that limited its finding removed or
 rewritten (``scripts/probe_overstatements.py``), checked against the whole abstract with the
-bundled model: score model v35 refuses the kinds its edit check reads, supports the
+bundled model: the default score model refuses the kinds its edit check reads, supports the
 control (a word of size alone dropped) and the unedited sentences, where v2 — closeness and word
 overlap alone — supports nearly every one. Skips without ../shared/data."""
 
@@ -16,6 +16,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from probe_overstatements import DEFAULT_SEED, KINDS, build_cases, overstate, tally
 from probe_word_swaps import Case, corpus_abstracts
 
+from spanproof.config import DEFAULT_SCORE_MODEL
 from spanproof.core.models import Verdict
 from spanproof.evaluation.devdata import data_dir
 from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
@@ -26,10 +27,10 @@ pytestmark = pytest.mark.skipif(
 )
 CASES = 40  # of each kind
 BY_NAME = {kind.name: kind for kind in KINDS}
-#: The score model whose edit check reads every kind of :data:`READ`.
-MODEL = "v35"
-#: The kinds whose every claim v35 refuses in docs/quality.md's run (150 a kind).
-READ = ("association", "extent", "part")
+#: The kinds the default score model (v35) refuses all but at most 2 of in docs/quality.md's run.
+READ = ("association", "extent", "part", "trend", "nonsignificant")
+#: Kinds the corpus has few sentences for (9 each in docs/quality.md's run).
+RARE = ("trend", "nonsignificant")
 
 
 @pytest.fixture(scope="module")
@@ -47,28 +48,28 @@ def test_each_case_is_its_sentence_edited_and_the_sentence_is_in_the_evidence(
     cases: dict[str, list[Case]],
 ) -> None:
     for kind in KINDS:
-        assert len(cases[kind.name]) >= CASES // 2, kind.name
+        assert len(cases[kind.name]) >= (5 if kind.name in RARE else CASES // 2), kind.name
         for case in cases[kind.name]:
             assert case.old in case.evidence
             assert case.claim == overstate(case.old, BY_NAME[kind.name]) != case.old
 
 
 @pytest.mark.parametrize("kind", READ)
-def test_v35_refuses_a_copy_that_overstates_its_finding(
+def test_the_default_model_refuses_a_copy_that_overstates_its_finding(
     cases: dict[str, list[Case]], embedder: OnnxMiniLMEmbedder, kind: str
 ) -> None:
-    counts, _ = tally(cases[kind], MODEL, embedder)
+    counts, _ = tally(cases[kind], DEFAULT_SCORE_MODEL, embedder)
     assert set(counts) <= {v.value for v in Verdict}  # every case verified, none unavailable
     assert counts["supported"] <= 1
 
 
-def test_v35_supports_the_control_and_the_unedited_sentences(
+def test_the_default_model_supports_the_control_and_the_unedited_sentences(
     cases: dict[str, list[Case]], embedder: OnnxMiniLMEmbedder
 ) -> None:
-    counts, _ = tally(cases["size"], MODEL, embedder)
+    counts, _ = tally(cases["size"], DEFAULT_SCORE_MODEL, embedder)
     assert counts["supported"] >= len(cases["size"]) - 1
     for kind in READ:
-        counts, _ = tally(cases[kind], MODEL, embedder, original=True)
+        counts, _ = tally(cases[kind], DEFAULT_SCORE_MODEL, embedder, original=True)
         assert counts["supported"] == len(cases[kind])
 
 
@@ -76,6 +77,6 @@ def test_closeness_alone_is_fooled_by_the_same_cases(
     cases: dict[str, list[Case]], embedder: OnnxMiniLMEmbedder
 ) -> None:
     # What makes the cases hard: v2 supports nearly all of them (99–100 % of 150 a kind).
-    for kind in READ:
+    for kind in ("association", "extent", "part"):
         counts, _ = tally(cases[kind], "v2", embedder)
         assert counts["supported"] >= len(cases[kind]) - 2
