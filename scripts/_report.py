@@ -3,6 +3,7 @@ into a Markdown report between their own markers."""
 
 from __future__ import annotations
 
+import argparse
 import sys
 import time
 from pathlib import Path
@@ -56,3 +57,32 @@ def publish_timed(
     :func:`publish` it."""
     block = "\n".join([*lines, "", end]).replace(SECONDS, f"{time.perf_counter() - started:.0f}")
     publish(block, path, begin, end)
+
+
+def probe_parser(
+    doc: str, *, models: list[str], n: int, seed: int, examples: int
+) -> argparse.ArgumentParser:
+    """The arguments the generator probes share (``probe_word_swaps.py``,
+    ``probe_overstatements.py``): the score models to run (those that need no checker), cases
+    of each kind, the seed, how many `supported` cases to list, and where to write the
+    section; their defaults given. :func:`checked_models` refuses a model that needs a
+    checker."""
+    from spanproof.verify.scoring import SCORE_MODELS
+
+    parser = argparse.ArgumentParser(description=doc.split("\n\n", maxsplit=1)[0])
+    parser.add_argument("--models", nargs="+", default=models, choices=list(SCORE_MODELS))
+    parser.add_argument("--n", type=int, default=n, help="cases of each kind")
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("--examples", type=int, default=examples, help="supported cases listed")
+    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
+    return parser
+
+
+def checked_models(parser: argparse.ArgumentParser, names: list[str]) -> list[str]:
+    """``names``, after refusing (through ``parser``) any score model that needs a checker."""
+    from spanproof.verify.scoring import SCORE_MODELS
+
+    for name in names:
+        if SCORE_MODELS[name].uses_checker:
+            parser.error(f"{name} needs a checker; probe models that do not")
+    return names

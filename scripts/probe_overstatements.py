@@ -37,16 +37,14 @@ last model's `supported` cases of the kinds that should be refused, listed.
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from _report import SECONDS, data_root, publish_timed
+from _report import SECONDS, checked_models, data_root, probe_parser, publish_timed
 from probe_word_swaps import Case, corpus_abstracts, verdict_of
 
 from spanproof.bootstrap import build_embedder
@@ -207,21 +205,14 @@ def tally(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument(
-        "--models", nargs="+", default=["v2", "v34", "v35"], choices=list(SCORE_MODELS)
+    parser = probe_parser(
+        __doc__ or "", models=["v2", "v34", "v35"], n=150, seed=DEFAULT_SEED, examples=8
     )
-    parser.add_argument("--n", type=int, default=150, help="cases of each kind")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--examples", type=int, default=8, help="supported cases listed")
-    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
     args = parser.parse_args()
+    checked_models(parser, args.models)
     root = data_root()
     if root is None:
         return 2
-    for name in args.models:
-        if SCORE_MODELS[name].uses_checker:
-            parser.error(f"{name} needs a checker; probe models that do not")
     started = time.perf_counter()
     embedder = build_embedder(load_settings())
     cases = build_cases(corpus_abstracts(root), args.n, args.seed)

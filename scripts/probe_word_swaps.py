@@ -23,7 +23,6 @@ none), `unsupported`, `contradicted`, and the `supported` ones, listed.
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import time
@@ -33,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from _report import SECONDS, data_root, publish_timed
+from _report import SECONDS, checked_models, data_root, probe_parser, publish_timed
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -139,19 +138,12 @@ def build_cases(
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--models", nargs="+", default=["v2", "v34"], choices=list(SCORE_MODELS))
-    parser.add_argument("--n", type=int, default=300, help="cases of each kind")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--examples", type=int, default=6, help="supported cases listed")
-    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
+    parser = probe_parser(__doc__ or "", models=["v2", "v34"], n=300, seed=DEFAULT_SEED, examples=6)
     args = parser.parse_args()
+    checked_models(parser, args.models)
     root = data_root()
     if root is None:
         return 2
-    for name in args.models:
-        if SCORE_MODELS[name].uses_checker:
-            parser.error(f"{name} needs a checker; probe models that do not")
     started = time.perf_counter()
     embedder = build_embedder(load_settings())
     cases = build_cases(corpus_abstracts(root), args.n, args.seed, embedder)
