@@ -22,6 +22,10 @@ kinds:
   trend toward lower mortality" → "showed lower mortality");
 * ``nonsignificant``: "non-significant", "nonsignificant", "insignificant" dropped ("a
   non-significant reduction" → "a reduction");
+* ``largely``: "largely", "mostly", "mainly", "predominantly" dropped ("largely unknown" →
+  "unknown");
+* ``frequency``: "rarely", "seldom", "occasionally", "sometimes", "infrequently",
+  "sporadically" dropped ("are seldom offered" → "are offered");
 * ``part``: "some", "a few", "a minority of", "a fraction of", "a proportion of", "certain"
   dropped (not "some" before a figure: "some 30 patients"): a finding of part of a group stated
   of all of it;
@@ -134,6 +138,18 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "nonsignificant",
         re.compile(r"\b(?:non-?significant|nonsignificant|insignificant) ", re.IGNORECASE),
+        _drop,
+    ),
+    Kind(
+        "largely",
+        re.compile(r"\b(?:largely|mostly|mainly|predominantly) ", re.IGNORECASE),
+        _drop,
+    ),
+    Kind(
+        "frequency",
+        re.compile(
+            r"\b(?:rarely|seldom|occasionally|sometimes|infrequently|sporadically) ", re.IGNORECASE
+        ),
         _drop,
     ),
     Kind(

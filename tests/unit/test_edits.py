@@ -2874,6 +2874,17 @@ def test_v33_is_v32_with_carried_details_and_changes_nothing_else_here() -> None
             "Partially effective vaccines were combined in the trial of the new schedule.",
             "unsupported: extent dropped",
         ),
+        # What held largely, or some of the time, stated of the whole.
+        (
+            "The molecular mechanisms by which the enzyme increases longevity are unknown.",
+            "The molecular mechanisms by which the enzyme increases longevity are largely unknown.",
+            "unsupported: extent dropped",
+        ),
+        (
+            "Health promotion programmes are offered to prisoners in the region studied.",
+            "Health promotion programmes are seldom offered to prisoners in the region studied.",
+            "unsupported: part stated as the whole",
+        ),
         # A trend, or a finding that was not significant, stated as a finding.
         (
             "Aspirin showed lower mortality among the older patients of the trial.",
@@ -2901,6 +2912,8 @@ def test_v33_is_v32_with_carried_details_and_changes_nothing_else_here() -> None
         "minority",
         "some-edge",
         "partially-edge",
+        "largely",
+        "seldom",
         "trend",
         "non-significant",
         "concession",

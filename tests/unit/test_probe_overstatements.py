@@ -66,6 +66,16 @@ BY_NAME = {kind.name: kind for kind in KINDS}
             "Aspirin gave a reduction in stroke in older patients of the trial.",
         ),
         (
+            "largely",
+            "The molecular mechanisms by which the enzyme increases longevity are largely unknown.",
+            "The molecular mechanisms by which the enzyme increases longevity are unknown.",
+        ),
+        (
+            "frequency",
+            "Health promotion programmes are seldom offered to prisoners in the region studied.",
+            "Health promotion programmes are offered to prisoners in the region studied.",
+        ),
+        (
             "part",
             "Some patients with refractory disease responded to the second course of treatment.",
             "Patients with refractory disease responded to the second course of treatment.",

@@ -181,22 +181,26 @@ _ASSOCIATION_WORDS = frozenset(
     {"associated", "association", "associations", "correlated", "correlation", "correlations",
      "correlates", "linked", "link", "links"}
 )  # fmt: skip
-#: v35: what says a finding holds only in part ("mediated partly by", "partially rescued"), is
-#: significant only at the margin ("marginally significant"), is a trend ("a trend towards",
-#: "tended to be") or is not significant ("nonsignificant"): dropped, the claim states it
-#: whole. Words of size alone ("slightly", "modestly") are not among them: "slightly
+#: v35: what says a finding holds only in part ("mediated partly by", "partially rescued",
+#: "largely unknown"), is significant only at the margin ("marginally significant"), is a trend
+#: ("a trend towards", "tended to be") or is not significant ("nonsignificant"): dropped, the
+#: claim states it whole. Words of size alone ("slightly", "modestly") are not among them: "slightly
 #: increased" → "increased" still says what the window says, less exactly.
 _EXTENT_WORDS = frozenset(
     {"partially", "partly", "partial", "incompletely", "incomplete", "marginally", "nominally",
      "borderline", "trend", "trends", "tend", "tends", "tended", "tendency", "nonsignificant",
-     "insignificant"}
+     "insignificant", "largely", "mostly", "mainly", "predominantly"}
 )  # fmt: skip
 #: v35: the content words of a dropped phrase that says the finding was not significant ("a
 #: non-significant reduction", "not statistically significantly").
 _NOT_SIGNIFICANT_WORDS = frozenset({"not", "non", "no", "statistically"})
 #: v35: what says a finding is of only part of what it speaks of ("in some patients", "a
-#: minority of cells", "few studies"): dropped, the claim speaks of all of it.
-_PART_WORDS = frozenset({"some", "few", "minority", "fraction", "proportion", "certain"})
+#: minority of cells", "few studies"), or holds only some of the time ("seldom offered",
+#: "occasionally fatal"): dropped, the claim speaks of all of it.
+_PART_WORDS = frozenset(
+    {"some", "few", "minority", "fraction", "proportion", "certain", "rarely", "seldom",
+     "occasionally", "sometimes", "infrequently", "sporadically"}
+)  # fmt: skip
 #: v16: which scope a species or in-vitro word names. A dropped scope is kept only by a word of
 #: its own kind ("in mice" by "mouse", not by "in vitro"); a broad one ("animals", "rodents")
 #: is kept by any species and keeps any.
