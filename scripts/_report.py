@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Mapping
 from pathlib import Path
 
 from spanproof.evaluation.devdata import data_dir
@@ -86,3 +87,21 @@ def checked_models(parser: argparse.ArgumentParser, names: list[str]) -> list[st
         if SCORE_MODELS[name].uses_checker:
             parser.error(f"{name} needs a checker; probe models that do not")
     return names
+
+
+def verdict_cells(counts: Mapping[str, int], total: int) -> list[str]:
+    """A probe's table cells: the count and share of `supported`, `unsupported` and
+    `contradicted` verdicts among ``total`` cases ("—" when there are none)."""
+    return [
+        f"{counts.get(v, 0)} ({100 * counts.get(v, 0) / total:.1f} %)" if total else "—"
+        for v in ("supported", "unsupported", "contradicted")
+    ]
+
+
+def listed_examples(listed: list[str], examples: int) -> list[str]:
+    """The first ``examples`` of a probe's listed cases, "* none" when there are none, and a
+    line saying how many more there are."""
+    out = listed[:examples] or ["* none"]
+    if len(listed) > examples:
+        out.append(f"* … and {len(listed) - examples} more")
+    return out

@@ -48,7 +48,15 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from _report import SECONDS, checked_models, data_root, probe_parser, publish_timed
+from _report import (
+    SECONDS,
+    checked_models,
+    data_root,
+    listed_examples,
+    probe_parser,
+    publish_timed,
+    verdict_cells,
+)
 from probe_word_swaps import Case, corpus_abstracts, verdict_of
 
 from spanproof.bootstrap import build_embedder
@@ -251,10 +259,7 @@ def main() -> int:
         made = cases[kind.name]
         for name in args.models:
             counts, supported = tally(made, name, embedder)
-            cells = [
-                f"{counts[v]} ({100 * counts[v] / len(made):.1f} %)" if made else "—"
-                for v in ("supported", "unsupported", "contradicted")
-            ]
+            cells = verdict_cells(counts, len(made))
             should = "supported" if kind.supported else "refused"
             lines.append(
                 f"| {kind.name} | {should} | {len(made)} | {name} | " + " | ".join(cells) + " |"
@@ -274,9 +279,7 @@ def main() -> int:
         f"`supported` under {last} though it should be refused:",
         "",
     ]
-    lines += listed[: args.examples] or ["* none"]
-    if len(listed) > args.examples:
-        lines.append(f"* … and {len(listed) - args.examples} more")
+    lines += listed_examples(listed, args.examples)
     publish_timed(lines, started, args.write, BEGIN, END)
     return 0
 

@@ -32,7 +32,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from _report import SECONDS, checked_models, data_root, probe_parser, publish_timed
+from _report import (
+    SECONDS,
+    checked_models,
+    data_root,
+    listed_examples,
+    probe_parser,
+    publish_timed,
+    verdict_cells,
+)
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -170,15 +178,10 @@ def main() -> int:
                     claim = " ".join(case.claim.split())
                     listed.append(f"* {kind}: “{case.old}” → “{case.new}”: {claim}")
             total = len(cases[kind])
-            cells = [
-                f"{counts[v]} ({100 * counts[v] / total:.1f} %)" if total else "—"
-                for v in ("supported", "unsupported", "contradicted")
-            ]
+            cells = verdict_cells(counts, total)
             lines.append(f"| {kind} | {total} | {name} | " + " | ".join(cells) + " |")
     lines += ["", f"`supported` under {args.models[-1]}:", ""]
-    lines += listed[: args.examples] or ["* none"]
-    if len(listed) > args.examples:
-        lines.append(f"* … and {len(listed) - args.examples} more")
+    lines += listed_examples(listed, args.examples)
     publish_timed(lines, started, args.write, BEGIN, END)
     return 0
 
