@@ -29,9 +29,18 @@ kinds:
 * ``part``: "some", "a few", "a minority of", "a fraction of", "a proportion of", "certain"
   dropped (not "some" before a figure: "some 30 patients"): a finding of part of a group stated
   of all of it;
+* ``supposed_that``: what follows "It has been proposed that", "It was suggested that", "It is
+  thought that", "We hypothesized that", "We predicted that" … at a sentence's start, stated on
+  its own: a supposition stated as a finding;
+* ``supposed_to``: "is thought to", "are believed to", "was expected to", "has been proposed
+  to", "is presumed to" … dropped ("is thought to play" → "plays");
 * ``size`` (a control): "slightly", "modestly", "moderately", "mildly", "somewhat" dropped. The
   claim says what the sentence says, less exactly ("decreased slightly" → "decreased"), so it
-  *should* be `supported`.
+  *should* be `supported`;
+* ``asserted_that`` (a control): what follows "We found that", "We show that", "Our results
+  indicate that", "These data suggest that" … stated on its own: the sentence asserts it;
+* ``asserted_to`` (a control): "was shown to", "were found to", "is known to", "has been
+  demonstrated to" dropped ("was shown to reduce" → "reduces").
 
 Every other kind's claim states more than its evidence and should be refused. Reported per
 model and kind: how many claims are `supported`, `unsupported`, `contradicted`, and (the
@@ -95,6 +104,33 @@ class Kind:
 
 def _drop(_: re.Match[str]) -> str:
     return ""
+
+
+def _third_person(verb: str) -> str:
+    """``verb`` with the "-s" of the third person singular ("play" → "plays", "reach" →
+    "reaches", "modify" → "modifies"; "be" → "is", "have" → "has")."""
+    irregular = {"be": "is", "have": "has", "do": "does", "go": "goes"}
+    if verb in irregular:
+        return irregular[verb]
+    if re.search(r"(?:s|sh|ch|x|z|o)$", verb):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", verb):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _stated(match: re.Match[str]) -> str:
+    """The verb after "<be> <participle> to" stated in the present, in the number of the form of
+    "be" ("is thought to play" → "plays", "are believed to be" → "are")."""
+    verb = match.group("verb")
+    singular = match.group("aux").lower() in {"is", "was", "has been", "had been"}
+    if singular:
+        return _third_person(verb)
+    return "are" if verb == "be" else verb
+
+
+_BE_AUX = r"(?P<aux>is|are|was|were|has been|have been|had been)"
+_ALSO = r"(?:widely |generally |commonly |often |also |previously )?"
 
 
 _ADVERB = r"(?:significantly |independently |strongly |positively |inversely |negatively )?"
@@ -169,9 +205,49 @@ KINDS: tuple[Kind, ...] = (
         _drop,
     ),
     Kind(
+        "supposed_that",
+        re.compile(
+            r"^(?:It (?:has been|had been|is|was) (?:widely |generally |previously )?"
+            r"(?:proposed|suggested|hypothesi[sz]ed|postulated|speculated|thought|believed"
+            r"|assumed|argued|claimed|predicted|expected)|We (?:hypothesi[sz]ed|hypothesi[sz]e"
+            r"|proposed|propose|speculated|speculate|predicted|predict|expected|postulated"
+            r"|postulate|assumed)) that "
+        ),
+        _drop,
+    ),
+    Kind(
+        "supposed_to",
+        re.compile(
+            rf"\b{_BE_AUX} {_ALSO}(?:thought|believed|assumed|presumed|proposed|hypothesi[sz]ed"
+            r"|postulated|expected|predicted|suggested|speculated|supposed|alleged|purported"
+            r"|claimed) to (?P<verb>[a-z]+)\b"
+        ),
+        _stated,
+    ),
+    Kind(
         "size",
         re.compile(r"\b(?:slightly|modestly|moderately|mildly|somewhat) ", re.IGNORECASE),
         _drop,
+        supported=True,
+    ),
+    Kind(
+        "asserted_that",
+        re.compile(
+            r"^(?:We (?:found|find|show|showed|demonstrate|demonstrated|observed|confirmed"
+            r"|report|reported|conclude|concluded) that |(?:Our|These) (?:results|data"
+            r"|findings) (?:show|showed|demonstrate|demonstrated|indicate|indicated|suggest"
+            r"|suggested|reveal|revealed) that )"
+        ),
+        _drop,
+        supported=True,
+    ),
+    Kind(
+        "asserted_to",
+        re.compile(
+            rf"\b{_BE_AUX} {_ALSO}(?:shown|found|known|demonstrated)"
+            r" to (?P<verb>[a-z]+)\b"
+        ),
+        _stated,
         supported=True,
     ),
 )
@@ -247,8 +323,8 @@ def main() -> int:
         f"Measured by `python scripts/probe_overstatements.py --models {' '.join(args.models)} "
         f"--n {args.n} --seed {args.seed}` on {time.strftime('%Y-%m-%d')} ({SECONDS} s): a "
         "sentence of a SciFact abstract with the word that limited its finding removed or "
-        "rewritten, the whole abstract as evidence. `size` is a control: its claims should be "
-        "`supported`; every other kind's should not.",
+        "rewritten, the whole abstract as evidence. `size`, `asserted_that` and `asserted_to` "
+        "are controls: their claims should be `supported`; every other kind's should not.",
         "",
         "| kind | should be | cases | model | `supported` | `unsupported` | `contradicted` |",
         "|---|---|---:|---|---:|---:|---:|",

@@ -129,7 +129,9 @@ class VerifySettings(BaseModel):
             "'COVID-19', 'SARS-CoV-2', as part of the name: missing only where the passage "
             "writes that name or a longer form of it, 'interleukin-6' for 'IL-8'; v35 is "
             "v34 whose edit check reads a dropped word of extent as an overstatement: "
-            "'mediated partly by' → 'mediated by', 'in some patients' → 'in patients')."
+            "'mediated partly by' → 'mediated by', 'in some patients' → 'in patients'; v36 "
+            "is v35 whose edit check reads what the passage only supposes stated as a "
+            "finding: 'It has been proposed that X' → 'X', 'is thought to play' → 'plays')."
         ),
     )
     escalation_band: float | None = Field(

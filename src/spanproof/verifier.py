@@ -150,7 +150,9 @@ class Verifier:
             or a longer form of it, "interleukin-6" for "IL-8"), ``"v35"`` (the default: v34
             whose edit check reads a dropped word of extent as an overstatement: "mediated
             partly by" → "mediated by", "in some patients" → "in patients", "a trend towards
-            lower mortality" → "lower mortality"), or a ScoreModel.
+            lower mortality" → "lower mortality"), ``"v36"`` (v35 whose edit check reads what
+            the passage only supposes stated as a finding: "It has been proposed that X" → "X",
+            "is thought to play" → "plays"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

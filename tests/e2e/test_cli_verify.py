@@ -1162,6 +1162,30 @@ def test_score_model_v35_reads_a_dropped_word_of_extent(tmp_path: Path) -> None:
         assert reports[model]["size"]["verdict"] == "supported"
 
 
+def test_score_model_v36_reads_a_supposition_stated_as_a_finding(tmp_path: Path) -> None:
+    text = (
+        "It has been proposed that the new inhibitor restores insulin secretion in patients "
+        "with type 2 diabetes. Fasting glucose is thought to fall within the first year of "
+        "treatment. We found that body weight did not change over the first year."
+    )
+    claims = {
+        "proposed": "The new inhibitor restores insulin secretion in patients with type 2 "
+        "diabetes.",
+        "thought": "Fasting glucose falls within the first year of treatment.",
+        "found": "Body weight did not change over the first year.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v35", "v36"))
+    # under v35 each copy was supported; v36 reads what the passage only supposes
+    for cid in ("proposed", "thought"):
+        assert reports["v35"][cid]["verdict"] == "supported"
+        assert reports["v36"][cid]["verdict"] == "unsupported"
+        judgements = [e["judgement"] for e in reports["v36"][cid]["edits"]]
+        assert "unsupported: not asserted by the window" in judgements
+    # what the authors found is asserted under both
+    for model in ("v35", "v36"):
+        assert reports[model]["found"]["verdict"] == "supported"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 

@@ -52,6 +52,7 @@ from spanproof.verify.scoring import (
     V33,
     V34,
     V35,
+    V36,
     ScoreModel,
     score_model,
 )
@@ -721,7 +722,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 35)])
+@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 37)])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -2975,4 +2976,114 @@ def test_v35_is_v34_with_extent_and_changes_nothing_else_here() -> None:
         V34,
         "The drug rescued the motor phenotype of the knockout mice.",
         "The drug partially rescued the motor phenotype of the knockout mice.",
+    )
+
+
+# --- v36: what the window only supposes -----------------------------------------------------------
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "It has been proposed that vitamin D supplementation reduces the risk of respiratory "
+            "infections in children.",
+        ),
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "It has been widely suggested that vitamin D supplementation reduces the risk of "
+            "respiratory infections in children.",
+        ),
+        (
+            "Statin therapy lowers the incidence of dementia in older adults.",
+            "We predicted that statin therapy lowers the incidence of dementia in older adults.",
+        ),
+        (
+            "Microglia solely function in disease states in the central nervous system.",
+            "Recent findings challenge the concept that microglia solely function in disease "
+            "states in the central nervous system.",
+        ),
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "Vitamin D supplementation is thought to reduce the risk of respiratory infections in "
+            "children.",
+        ),
+        (
+            "Haematopoietic stem cells reside within a specialized microenvironment in the bone "
+            "marrow.",
+            "Haematopoietic stem cells are commonly assumed to reside within a specialized "
+            "microenvironment in the bone marrow.",
+        ),
+        (
+            "The new regimen reduced relapse in the second year of treatment.",
+            "The new regimen was expected to reduce relapse in the second year of treatment.",
+        ),
+    ],
+    ids=[
+        "proposed-that",
+        "passive-suggested",
+        "we-predicted",
+        "concept",
+        "thought-to",
+        "adverb-assumed-to",
+        "expected-to",
+    ],
+)
+def test_v36_reads_a_supposition_stated_as_a_finding(claim: str, evidence: str) -> None:
+    assert _verdicts(V35, claim, evidence) == ("supported", [])
+    verdict, refused = _verdicts(V36, claim, evidence)
+    assert verdict == "unsupported" and "unsupported: not asserted by the window" in refused
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # What the authors found, or conclude from their data, is asserted.
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "Our results suggest that vitamin D supplementation reduces the risk of respiratory "
+            "infections in children.",
+        ),
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "We found that vitamin D supplementation reduces the risk of respiratory infections "
+            "in children.",
+        ),
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "Vitamin D supplementation was shown to reduce the risk of respiratory infections in "
+            "children.",
+        ),
+        # A frame that data back: asserted (v14's backing words and v36's).
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "These data are in agreement with the prediction that vitamin D supplementation "
+            "reduces the risk of respiratory infections in children.",
+        ),
+        # "suggested" in the active voice of the authors' results.
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "The trial suggested that vitamin D supplementation reduces the risk of respiratory "
+            "infections in children.",
+        ),
+        # A supposing word that is no passive before "to".
+        (
+            "Patients received the drug for two years.",
+            "As expected, patients received the drug for two years.",
+        ),
+    ],
+    ids=["suggest", "found", "shown-to", "backed", "active-suggested", "as-expected"],
+)
+def test_v36_keeps_what_the_window_asserts(claim: str, evidence: str) -> None:
+    assert _verdicts(V36, claim, evidence) == ("supported", [])
+
+
+def test_v36_is_v35_with_suppositions_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v36"] is V36 and V36.edit_suppositions and not V35.edit_suppositions
+    assert replace(V36, name="v35", edit_suppositions=False) == V35
+    assert_one_rule_more(
+        V36,
+        V35,
+        "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+        "Vitamin D supplementation is thought to reduce the risk of respiratory infections in "
+        "children.",
     )

@@ -85,6 +85,41 @@ BY_NAME = {kind.name: kind for kind in KINDS}
             "Patient satisfaction decreased slightly between the first and the second year.",
             "Patient satisfaction decreased between the first and the second year.",
         ),
+        (
+            "supposed_that",
+            "It has been proposed that statins lower the risk of dementia in older adults.",
+            "Statins lower the risk of dementia in older adults.",
+        ),
+        (
+            "supposed_that",
+            "We hypothesized that the variant impairs the response to clopidogrel.",
+            "The variant impairs the response to clopidogrel.",
+        ),
+        (
+            "supposed_to",
+            "Microglia are generally thought to play a role in synaptic pruning in the cortex.",
+            "Microglia play a role in synaptic pruning in the cortex.",
+        ),
+        (
+            "supposed_to",
+            "The enzyme is believed to be the main source of oxidative stress in the liver.",
+            "The enzyme is the main source of oxidative stress in the liver.",
+        ),
+        (
+            "supposed_to",
+            "The drug was expected to reach the brain at therapeutic concentrations in mice.",
+            "The drug reaches the brain at therapeutic concentrations in mice.",
+        ),
+        (
+            "asserted_that",
+            "Our results indicate that statins lower the risk of dementia in older adults.",
+            "Statins lower the risk of dementia in older adults.",
+        ),
+        (
+            "asserted_to",
+            "The variant has been shown to modify the response to clopidogrel in two trials.",
+            "The variant modifies the response to clopidogrel in two trials.",
+        ),
     ],
 )
 def test_each_kind_removes_or_rewrites_its_phrase(kind: str, sentence: str, claim: str) -> None:
@@ -97,15 +132,18 @@ def test_each_kind_removes_or_rewrites_its_phrase(kind: str, sentence: str, clai
         ("part", "The trial enrolled some 30 patients with refractory disease at four sites."),
         ("extent", "The vaccine was effective against severe disease in every age group."),
         ("species", "Metformin reduced tumour growth in patients with colorectal cancer."),
+        # a supposition only at a sentence's start; "known to" asserts
+        ("supposed_that", "Several groups have proposed that statins lower the risk of dementia."),
+        ("supposed_to", "The variant is known to modify the response to clopidogrel."),
     ],
-    ids=["some-before-a-figure", "no-extent-word", "no-species"],
+    ids=["some-before-a-figure", "no-extent-word", "no-species", "not-at-start", "known-to"],
 )
 def test_a_sentence_without_the_phrase_gives_no_case(kind: str, sentence: str) -> None:
     assert overstate(sentence, BY_NAME[kind]) is None
 
 
-def test_only_the_size_control_should_be_supported() -> None:
-    assert [k.name for k in KINDS if k.supported] == ["size"]
+def test_only_the_controls_should_be_supported() -> None:
+    assert [k.name for k in KINDS if k.supported] == ["size", "asserted_that", "asserted_to"]
     assert len({k.name for k in KINDS}) == len(KINDS)
 
 

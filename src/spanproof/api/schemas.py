@@ -49,7 +49,7 @@ class VerifyRequest(BaseModel):
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v35 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v36 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
@@ -77,7 +77,9 @@ class VerifyRequest(BaseModel):
             "the words it joins: a later figure's bound, a comparison left with one side, a "
             "supposed clause, v34 v33 whose numeric gate reads a figure written after a name "
             "with a hyphen, 'COVID-19', as part of the name, v35 v34 whose edit check also "
-            "reads a dropped word of extent, 'partly', 'some'), v7 gates "
+            "reads a dropped word of extent, 'partly', 'some', v36 v35 whose edit check also "
+            "reads what the passage only supposes stated as a finding, 'It has been proposed "
+            "that X', 'is thought to'), v7 gates "
             "windows that "
             "state no "
             "finding)."

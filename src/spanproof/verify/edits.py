@@ -250,6 +250,40 @@ _BACKING_WORDS = frozenset(
     {"support", "supports", "supported", "supporting", "confirm", "confirms", "confirmed",
      "consistent"}
 )  # fmt: skip
+#: v36: more words under which what follows "that" is supposed, expected or put forward, not
+#: found ("It has been proposed that", "We predicted that", "challenge the concept that"),
+#: read with :data:`_FRAME_WORDS`.
+_SUPPOSITION_WORDS = frozenset(
+    {"proposed", "propose", "proposes", "thought", "expected", "predicted", "predict",
+     "predicts", "claimed", "alleged", "purported", "supposed", "theorized", "theorised",
+     "conjectured", "anticipated", "feared", "concept", "dogma", "misconception", "expectation",
+     "prediction", "proposal", "conjecture", "suspicion", "perception", "contention",
+     "presumption", "supposition", "premise"}
+)  # fmt: skip
+#: v36: words that put forward what follows "that" only in the passive ("It has been suggested
+#: that", "it was argued that"): "Our results suggest that" asserts what follows.
+_PASSIVE_SUPPOSITION_WORDS = frozenset({"suggested", "argued"})
+#: v36: the forms of "be" before a passive participle ("has been suggested", "is thought to").
+_BE_FORMS = frozenset({"is", "are", "was", "were", "be", "been", "being"})
+#: v36: words that may stand between a form of "be" and its participle besides those in "-ly"
+#: ("is also thought to", "are often assumed to").
+_PASSIVE_ADVERBS = frozenset({"also", "often", "still", "now", "thus", "therefore", "long"})
+#: v36: more words that make a frame assert what follows after all ("validated the prediction
+#: that", "in agreement with the concept that"), read with :data:`_BACKING_WORDS`.
+_MORE_BACKING_WORDS = frozenset(
+    {"validate", "validates", "validated", "corroborate", "corroborates", "corroborated",
+     "agreement", "accordance"}
+)  # fmt: skip
+#: v36: participles that, between a form of "be" and "to", say their subject is only supposed to
+#: do what follows ("is thought to play", "were expected to reduce", "has been proposed to
+#: act"): dropped, the claim states it as a finding. "is known to", "was shown to" and "was
+#: found to" assert it and are not among them.
+_RAISING_WORDS = frozenset(
+    {"thought", "believed", "assumed", "presumed", "proposed", "hypothesized", "hypothesised",
+     "postulated", "expected", "predicted", "suggested", "speculated", "supposed", "alleged",
+     "purported", "claimed", "theorized", "theorised", "conjectured", "rumored", "rumoured",
+     "reputed", "anticipated"}
+)  # fmt: skip
 
 #: What restricts a finding to part of what it speaks of (v15): a deletion that drops one, or a
 #: quote that leaves one off at its edge, states the finding of more than the window does.
@@ -855,6 +889,7 @@ def _edge_edits(
     bounds: bool = False,
     conditionals: bool = False,
     extent: bool = False,
+    suppositions: bool = False,
 ) -> list[tuple[list[int], str]]:
     """The unquoted window words around a quote that change what it says, each with its
     judgement: a scope at either edge (v12), a restriction (v15), and, when the claim puts no
@@ -867,7 +902,8 @@ def _edge_edits(
     Under v33 (``conditionals``) a conditional head ("… was seen if | X") frames what follows.
     Under v35 (``extent``), when the claim puts no content word of its own in front of the
     quote, a word of extent right before it ("Partially | effective vaccines", "Some | patients
-    responded"; :func:`_extent_head`)."""
+    responded"; :func:`_extent_head`). Under v36 (``suppositions``) the frame may also be one
+    that puts forward what follows ("It has been proposed that | X"; :func:`_framing`)."""
     first_w, last_w, first_c = quote
     stops = restrictions
     scopes = _edge_scope(c, ev, first_w, last_w, stops, local_qualifiers) if overstatement else []
@@ -887,7 +923,7 @@ def _edge_edits(
     head = _edge_inverter(c, ev, first_w, first_c, stops) if inversions else []
     if head:
         out.append((head, "unsupported: inverting word dropped"))
-    frame = _edge_frame(ev, first_w, stops, conditionals) if frames else []
+    frame = _edge_frame(ev, first_w, stops, conditionals, suppositions) if frames else []
     if frame:
         out.append((frame, "unsupported: not asserted by the window"))
     return out
@@ -939,12 +975,15 @@ def _edge_inverter(
     return []
 
 
-def _framing(w: Text, wj: Sequence[int]) -> bool:
+def _framing(w: Text, wj: Sequence[int], suppositions: bool = False) -> bool:
     """Whether window words ``wj`` end in a head under which what follows is not asserted:
     "whether" (not "regardless of whether"), or "that" after a negation or a word of
     :data:`_FRAME_WORDS` among its five words before, with no backing word unless negated
     ("There is no evidence that", "We tested the hypothesis that", "It is unclear whether";
-    not "We found that", "Our results suggest that") (v14)."""
+    not "We found that", "Our results suggest that") (v14). Under v36 (``suppositions``) a
+    word of :data:`_SUPPOSITION_WORDS` frames too, and one of
+    :data:`_PASSIVE_SUPPOSITION_WORDS` right after a form of "be" ("It has been proposed
+    that", "It was suggested that"); :data:`_MORE_BACKING_WORDS` back it."""
     words = [w.tokens[j].text.lower() for j in wj]
     if not words or words[-1] not in {"that", "whether"}:
         return False
@@ -952,21 +991,59 @@ def _framing(w: Text, wj: Sequence[int]) -> bool:
     if words[-1] == "whether":
         return near[-2:] not in (["regardless", "of"], ["irrespective", "of"])
     denied = any(is_negation(t) for t in near)
-    if set(near) & _BACKING_WORDS and not denied:
+    backing = _BACKING_WORDS | _MORE_BACKING_WORDS if suppositions else _BACKING_WORDS
+    if set(near) & backing and not denied:
         return False
+    if suppositions and (
+        set(near) & _SUPPOSITION_WORDS
+        or any(t in _PASSIVE_SUPPOSITION_WORDS and _passive(near, k) for k, t in enumerate(near))
+    ):
+        return True
     return denied or bool(set(near) & _FRAME_WORDS)
 
 
+def _passive(words: Sequence[str], k: int) -> bool:
+    """Whether the participle ``words[k]`` follows a form of "be", right before it or past one
+    adverb ("is thought", "are often assumed", "has been widely suggested") (v36)."""
+    if k > 0 and words[k - 1] in _BE_FORMS:
+        return True
+    return (
+        k > 1
+        and (words[k - 1].endswith("ly") or words[k - 1] in _PASSIVE_ADVERBS)
+        and words[k - 2] in _BE_FORMS
+    )
+
+
+def _raised(w: Text, wj: Sequence[int]) -> bool:
+    """Whether the deleted window words ``wj`` hold a supposing participle between a form of
+    "be" (:func:`_passive`) and "to" ("is thought to", "are often assumed to", "have been
+    proposed to"; :data:`_RAISING_WORDS`), so what the window's subject does after it is
+    supposed, not found (v36)."""
+    words = [t.text.lower() for t in w.tokens]
+    return any(
+        words[j] in _RAISING_WORDS
+        and j + 1 < len(words)
+        and words[j + 1] == "to"
+        and _passive(words, j)
+        for j in wj
+    )
+
+
 def _edge_frame(
-    ev: EvidenceText, first_w: int, stops: bool = False, conditionals: bool = False
+    ev: EvidenceText,
+    first_w: int,
+    stops: bool = False,
+    conditionals: bool = False,
+    suppositions: bool = False,
 ) -> list[int]:
     """The head of the clause the claim quotes from its start, when the claim starts right
-    after a framing "that" or "whether" (:func:`_framing`), or under v33 (``conditionals``)
-    "if" or "unless": the head from its clause mark or the sentence's start; else none (v14)."""
+    after a framing "that" or "whether" (:func:`_framing`, with v36's ``suppositions``), or
+    under v33 (``conditionals``) "if" or "unless": the head from its clause mark or the
+    sentence's start; else none (v14)."""
     head = _clause_head(ev, first_w, stops)
     if head and conditionals and ev.body.tokens[head[-1]].text.lower() in _CONDITIONAL_HEADS:
         return head
-    return head if head and _framing(ev.body, head) else []
+    return head if head and _framing(ev.body, head, suppositions) else []
 
 
 def _scopes_kept(dropped: Iterable[str], kept: Iterable[str]) -> bool:
@@ -1253,6 +1330,7 @@ def align_edits(
     clause_mixups: bool = False,
     carried_details: bool = False,
     extent: bool = False,
+    suppositions: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1345,6 +1423,11 @@ def align_edits(
             is of part of what it speaks of ("in some patients", "a minority of cells"), nor
             may a quote leave one off right before it ("Some | patients responded") (score
             model v35; :func:`_extent_dropped`, :func:`_extent_head`).
+        suppositions: with ``frames``, a claim may not quote what the window only puts forward
+            ("It has been proposed that | X", "We predicted that | X", "the concept that | X"),
+            and with ``overstatement`` a deletion may not drop a supposing participle between
+            "be" and "to" ("X is thought to play" → "X plays") (score model v36;
+            :func:`_framing`, :func:`_raised`).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1362,7 +1445,7 @@ def align_edits(
         ):
             edges = _edge_edits(
                 c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions,
-                local_qualifiers, bounds, carried_details, extent,
+                local_qualifiers, bounds, carried_details, extent, suppositions,
             )  # fmt: skip
             if bounds and postposed:
                 edges += _end_bound_dropped(c, ev.body, quoted[-1], lambda k: k - first)
@@ -1380,7 +1463,7 @@ def align_edits(
     builder = _Builder(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
-        compounds, signs, postposed, clause_mixups, carried_details, extent,
+        compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1660,6 +1743,7 @@ class _Builder:
         clause_mixups: bool = False,
         carried_details: bool = False,
         extent: bool = False,
+        suppositions: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1683,6 +1767,7 @@ class _Builder:
         self.clause_mixups = clause_mixups
         self.carried_details = carried_details
         self.extent = extent
+        self.suppositions = suppositions
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -1745,7 +1830,7 @@ class _Builder:
         for wj, why in _edge_edits(
             self.c, self.ev, quote, self.overstatement, self.inversions, self.frames,
             self.restrictions, self.local_qualifiers, self.bounds, self.carried_details,
-            self.extent,
+            self.extent, self.suppositions,
         ):  # fmt: skip
             self._add("deletion", [], wj, why)
         if self.bounds and self.postposed:
@@ -2035,7 +2120,7 @@ class _Builder:
             and _inverting(self.w, wj, self.c, at)
         ):
             self._add("deletion", [], wj, "unsupported: inverting word dropped")
-        elif self.frames and _framing(self.w, wj):
+        elif self.frames and _framing(self.w, wj, self.suppositions):
             self._add("deletion", [], wj, "unsupported: not asserted by the window")
         elif self.restrictions and (why := self._restricted(wj)) is not None:
             self._add("deletion", [], wj, f"unsupported: {why}")
@@ -2123,6 +2208,8 @@ class _Builder:
             return None  # a dropped clause's own hedge: ", which may reflect X,"
         if dropped & _HEDGE_WORDS and not kept & _HEDGE_WORDS:
             return "hedge dropped"
+        if self.suppositions and _raised(self.w, wj) and not set(kept) & _RAISING_WORDS:
+            return "not asserted by the window"
         if dropped & _ASSOCIATION_WORDS and not kept & _ASSOCIATION_WORDS:
             return "association stated as an effect"
         if self.extent:

@@ -323,6 +323,11 @@ class ScoreModel:
     #: → "a significant reduction", "in some patients" → "in patients". False before v35: each
     #: was a compression.
     edit_extent: bool = False
+    #: v36: a claim may not state as a finding what the window only supposes, expects or puts
+    #: forward (:func:`spanproof.verify.edits.align_edits`, ``suppositions``): "It has been
+    #: proposed that X" → "X", "X is thought to play a role" → "X plays a role". False before
+    #: v36: each was a compression (v14 read "hypothesized", "believed" and "assumed" already).
+    edit_suppositions: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -471,11 +476,15 @@ V33 = replace(V32, name="v33", edit_carried_details=True)
 V34 = replace(V33, name="v34", name_figures=True)
 #: v34 whose edit check reads a dropped word of extent ("partly", "some") as an overstatement.
 V35 = replace(V34, name="v35", edit_extent=True)
+#: v35 whose edit check reads what the window only supposes ("It has been proposed that", "is
+#: thought to") as not asserted.
+V36 = replace(V35, name="v36", edit_suppositions=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
+        V36,
     )
 }  # fmt: skip
 
@@ -1160,6 +1169,7 @@ def edit_alignments(
             clause_mixups=plan.model.edit_clause_mixups,
             carried_details=plan.model.edit_carried_details,
             extent=plan.model.edit_extent,
+            suppositions=plan.model.edit_suppositions,
         )
         if alignment.near_copy:
             out[i] = alignment
