@@ -62,6 +62,7 @@ from spanproof.verify.scoring import (
     V33,
     V34,
     V35,
+    V36,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -198,7 +199,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         models = (
             V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
             V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34,
-            V35,
+            V35, V36,
         )  # fmt: skip
         for model in models:
             judged = model.combiner is not None
@@ -345,8 +346,12 @@ def render(results: dict[str, Any]) -> str:
         "Score model v34 (the default before v35: v33 whose numeric gate reads a figure written "
         f"after a name with a hyphen as the name's): cached median "
         f"{v['v34']['cached_median_ms']} ms (p95 {v['v34']['cached_p95_ms']} ms). "
-        "Score model v35 (the default: v34 whose edit check reads a dropped word of extent): "
-        f"cached median {v['v35']['cached_median_ms']} ms (p95 {v['v35']['cached_p95_ms']} ms). "
+        "Score model v35 (the default before v36: v34 whose edit check reads a dropped word of "
+        f"extent): cached median {v['v35']['cached_median_ms']} ms "
+        f"(p95 {v['v35']['cached_p95_ms']} ms). "
+        "Score model v36 (the default: v35 whose edit check reads what the window only "
+        f"supposes): cached median {v['v36']['cached_median_ms']} ms "
+        f"(p95 {v['v36']['cached_p95_ms']} ms). "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

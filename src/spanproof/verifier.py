@@ -147,12 +147,12 @@ class Verifier:
             "15 years and 95 years and older"), ``"v34"`` (the default before v35: v33 whose
             numeric gate reads a figure written after a name with a hyphen, "COVID-19",
             "SARS-CoV-2", as part of the name: missing only where the passage writes that name
-            or a longer form of it, "interleukin-6" for "IL-8"), ``"v35"`` (the default: v34
-            whose edit check reads a dropped word of extent as an overstatement: "mediated
-            partly by" → "mediated by", "in some patients" → "in patients", "a trend towards
-            lower mortality" → "lower mortality"), ``"v36"`` (v35 whose edit check reads what
-            the passage only supposes stated as a finding: "It has been proposed that X" → "X",
-            "is thought to play" → "plays"), or a ScoreModel.
+            or a longer form of it, "interleukin-6" for "IL-8"), ``"v35"`` (the default before
+            v36: v34 whose edit check reads a dropped word of extent as an overstatement:
+            "mediated partly by" → "mediated by", "in some patients" → "in patients", "a trend
+            towards lower mortality" → "lower mortality"), ``"v36"`` (the default: v35 whose
+            edit check reads what the passage only supposes stated as a finding: "It has been
+            proposed that X" → "X", "is thought to play" → "plays"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """
