@@ -34,6 +34,14 @@ kinds:
   its own: a supposition stated as a finding;
 * ``supposed_to``: "is thought to", "are believed to", "was expected to", "has been proposed
   to", "is presumed to" … dropped ("is thought to play" → "plays");
+* ``unlikely``: "is unlikely to", "are improbable to" … dropped ("is unlikely to reduce" →
+  "reduces"): what the sentence doubts stated as a finding;
+* ``aimed_to``: "aims to", "seeks to", "tries to", "was designed to", "are intended to" …
+  dropped ("The programme aims to reduce obesity" → "The programme reduces obesity"): an aim
+  stated as its result;
+* ``potential``: "has the potential to" dropped ("has the potential to reduce" → "reduces");
+* ``would``: "would" or "should" before a verb dropped ("would reduce" → "reduces"): what would
+  or should be stated as what is;
 * ``size`` (a control): "slightly", "modestly", "moderately", "mildly", "somewhat" dropped. The
   claim says what the sentence says, less exactly ("decreased slightly" → "decreased"), so it
   *should* be `supported`;
@@ -120,13 +128,21 @@ def _third_person(verb: str) -> str:
 
 
 def _stated(match: re.Match[str]) -> str:
-    """The verb after "<be> <participle> to" stated in the present, in the number of the form of
-    "be" ("is thought to play" → "plays", "are believed to be" → "are")."""
+    """The verb after "<be> <participle> to" (or "aims to", "has the potential to") stated in
+    the present, in the number of what stands before it ("is thought to play" → "plays", "are
+    believed to be" → "are", "aims to reduce" → "reduces")."""
     verb = match.group("verb")
-    singular = match.group("aux").lower() in {"is", "was", "has been", "had been"}
+    aux = match.group("aux").lower()
+    first = aux.split()[0]
+    singular = first in {"is", "was", "has", "had"} or (" " not in aux and aux.endswith("s"))
     if singular:
         return _third_person(verb)
     return "are" if verb == "be" else verb
+
+
+def _hedged(match: re.Match[str]) -> str:
+    """The verb after "would" or "should" stated in the present ("would reduce" → "reduces")."""
+    return _third_person(match.group("verb"))
 
 
 _BE_AUX = r"(?P<aux>is|are|was|were|has been|have been|had been)"
@@ -223,6 +239,32 @@ KINDS: tuple[Kind, ...] = (
             r"|claimed) to (?P<verb>[a-z]+)\b"
         ),
         _stated,
+    ),
+    Kind(
+        "unlikely",
+        re.compile(rf"\b{_BE_AUX} {_ALSO}(?:unlikely|improbable) to (?P<verb>[a-z]+)\b"),
+        _stated,
+    ),
+    Kind(
+        "aimed_to",
+        re.compile(
+            r"\b(?P<aux>aims|seeks|attempts|tries|intends|hopes|strives|(?:is|are|was|were) "
+            r"(?:designed|intended|meant|hoped)) to (?P<verb>[a-z]+)\b"
+        ),
+        _stated,
+    ),
+    Kind(
+        "potential",
+        re.compile(r"\b(?P<aux>has|have|had) (?:the |a )?potential to (?P<verb>[a-z]+)\b"),
+        _stated,
+    ),
+    Kind(
+        "would",
+        re.compile(
+            r"\b(?:would|should) (?P<verb>(?!be\b|have\b|not\b|also\b|therefore\b|thus\b)"
+            r"[a-z]+)\b"
+        ),
+        _hedged,
     ),
     Kind(
         "size",

@@ -130,8 +130,10 @@ class VerifySettings(BaseModel):
             "writes that name or a longer form of it, 'interleukin-6' for 'IL-8'; v35 is "
             "v34 whose edit check reads a dropped word of extent as an overstatement: "
             "'mediated partly by' → 'mediated by', 'in some patients' → 'in patients'; v36 "
-            "is v35 whose edit check reads what the passage only supposes stated as a "
-            "finding: 'It has been proposed that X' → 'X', 'is thought to play' → 'plays')."
+            "is v35 whose edit check reads what the passage only supposes, aims at or doubts "
+            "stated as a finding: 'It has been proposed that X' → 'X', 'is thought to play' → "
+            "'plays', 'is unlikely to prevent' → 'prevents', and 'would', 'should' and 'has "
+            "the potential to' dropped as hedges)."
         ),
     )
     escalation_band: float | None = Field(

@@ -151,8 +151,10 @@ class Verifier:
             v36: v34 whose edit check reads a dropped word of extent as an overstatement:
             "mediated partly by" → "mediated by", "in some patients" → "in patients", "a trend
             towards lower mortality" → "lower mortality"), ``"v36"`` (the default: v35 whose
-            edit check reads what the passage only supposes stated as a finding: "It has been
-            proposed that X" → "X", "is thought to play" → "plays"), or a ScoreModel.
+            edit check reads what the passage only supposes, aims at or doubts stated as a
+            finding: "It has been proposed that X" → "X", "is thought to play" → "plays", "is
+            unlikely to prevent" → "prevents", and "would", "should" and "has the potential
+            to" dropped as hedges), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -3017,6 +3017,24 @@ def test_v35_is_v34_with_extent_and_changes_nothing_else_here() -> None:
             "The new regimen reduced relapse in the second year of treatment.",
             "The new regimen was expected to reduce relapse in the second year of treatment.",
         ),
+        (
+            "Statin therapy prevents dementia in older adults with high cholesterol.",
+            "Statin therapy is unlikely to prevent dementia in older adults with high cholesterol.",
+        ),
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "It is doubtful that vitamin D supplementation reduces the risk of respiratory "
+            "infections in children.",
+        ),
+        (
+            "The school programme reduces obesity among children in deprived areas.",
+            "The school programme aims to reduce obesity among children in deprived areas.",
+        ),
+        (
+            "The vaccine elicits broadly neutralizing antibodies against all known strains.",
+            "The vaccine was designed to elicit broadly neutralizing antibodies against all known "
+            "strains.",
+        ),
     ],
     ids=[
         "proposed-that",
@@ -3026,12 +3044,41 @@ def test_v35_is_v34_with_extent_and_changes_nothing_else_here() -> None:
         "thought-to",
         "adverb-assumed-to",
         "expected-to",
+        "unlikely-to",
+        "doubtful-that",
+        "aims-to",
+        "designed-to",
     ],
 )
 def test_v36_reads_a_supposition_stated_as_a_finding(claim: str, evidence: str) -> None:
     assert _verdicts(V35, claim, evidence) == ("supported", [])
     verdict, refused = _verdicts(V36, claim, evidence)
     assert verdict == "unsupported" and "unsupported: not asserted by the window" in refused
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "This compound inhibits tumour growth in patients with colorectal cancer.",
+            "This compound has the potential to inhibit tumour growth in patients with "
+            "colorectal cancer.",
+        ),
+        (
+            "Annual screening reduces mortality from colorectal cancer in older adults.",
+            "Annual screening would reduce mortality from colorectal cancer in older adults.",
+        ),
+        (
+            "Clinicians screen all pregnant women for hepatitis C at the first visit.",
+            "Clinicians should screen all pregnant women for hepatitis C at the first visit.",
+        ),
+    ],
+    ids=["potential", "would", "should"],
+)
+def test_v36_reads_more_hedges_dropped(claim: str, evidence: str) -> None:
+    assert _verdicts(V35, claim, evidence) == ("supported", [])
+    verdict, refused = _verdicts(V36, claim, evidence)
+    assert verdict == "unsupported" and "unsupported: hedge dropped" in refused
 
 
 @pytest.mark.parametrize(
@@ -3070,8 +3117,39 @@ def test_v36_reads_a_supposition_stated_as_a_finding(claim: str, evidence: str) 
             "Patients received the drug for two years.",
             "As expected, patients received the drug for two years.",
         ),
+        # What the subject could do, or did: asserted.
+        (
+            "Vitamin D supplementation reduced the risk of respiratory infections in children.",
+            "Vitamin D supplementation was able to reduce the risk of respiratory infections in "
+            "children.",
+        ),
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "Vitamin D supplementation can reduce the risk of respiratory infections in children.",
+        ),
+        # The claim keeps its own aim: nothing is stated as done.
+        (
+            "The programme aims to reduce obesity among children.",
+            "The school programme aims to reduce obesity among children in deprived areas.",
+        ),
+        # The claim keeps a hedge of its own in the same stretch.
+        (
+            "Annual screening may reduce mortality from colorectal cancer in older adults.",
+            "Annual screening would reduce mortality from colorectal cancer in older adults.",
+        ),
     ],
-    ids=["suggest", "found", "shown-to", "backed", "active-suggested", "as-expected"],
+    ids=[
+        "suggest",
+        "found",
+        "shown-to",
+        "backed",
+        "active-suggested",
+        "as-expected",
+        "able-to",
+        "can",
+        "aim-kept",
+        "hedge-kept",
+    ],
 )
 def test_v36_keeps_what_the_window_asserts(claim: str, evidence: str) -> None:
     assert _verdicts(V36, claim, evidence) == ("supported", [])

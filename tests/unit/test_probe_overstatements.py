@@ -111,6 +111,31 @@ BY_NAME = {kind.name: kind for kind in KINDS}
             "The drug reaches the brain at therapeutic concentrations in mice.",
         ),
         (
+            "unlikely",
+            "Statins are unlikely to prevent dementia in older adults with high cholesterol.",
+            "Statins prevent dementia in older adults with high cholesterol.",
+        ),
+        (
+            "aimed_to",
+            "The school programme aims to reduce obesity among children in deprived areas.",
+            "The school programme reduces obesity among children in deprived areas.",
+        ),
+        (
+            "aimed_to",
+            "The vaccines were designed to elicit broadly neutralizing antibodies in adults.",
+            "The vaccines elicit broadly neutralizing antibodies in adults.",
+        ),
+        (
+            "potential",
+            "This compound has the potential to inhibit tumour growth in colorectal cancer.",
+            "This compound inhibits tumour growth in colorectal cancer.",
+        ),
+        (
+            "would",
+            "Annual screening would reduce mortality from colorectal cancer in older adults.",
+            "Annual screening reduces mortality from colorectal cancer in older adults.",
+        ),
+        (
             "asserted_that",
             "Our results indicate that statins lower the risk of dementia in older adults.",
             "Statins lower the risk of dementia in older adults.",
@@ -135,8 +160,16 @@ def test_each_kind_removes_or_rewrites_its_phrase(kind: str, sentence: str, clai
         # a supposition only at a sentence's start; "known to" asserts
         ("supposed_that", "Several groups have proposed that statins lower the risk of dementia."),
         ("supposed_to", "The variant is known to modify the response to clopidogrel."),
+        ("would", "These findings would be important for the design of future trials."),
     ],
-    ids=["some-before-a-figure", "no-extent-word", "no-species", "not-at-start", "known-to"],
+    ids=[
+        "some-before-a-figure",
+        "no-extent-word",
+        "no-species",
+        "not-at-start",
+        "known-to",
+        "would-be",
+    ],
 )
 def test_a_sentence_without_the_phrase_gives_no_case(kind: str, sentence: str) -> None:
     assert overstate(sentence, BY_NAME[kind]) is None

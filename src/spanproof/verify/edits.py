@@ -258,7 +258,7 @@ _SUPPOSITION_WORDS = frozenset(
      "predicts", "claimed", "alleged", "purported", "supposed", "theorized", "theorised",
      "conjectured", "anticipated", "feared", "concept", "dogma", "misconception", "expectation",
      "prediction", "proposal", "conjecture", "suspicion", "perception", "contention",
-     "presumption", "supposition", "premise"}
+     "presumption", "supposition", "premise", "doubtful", "improbable"}
 )  # fmt: skip
 #: v36: words that put forward what follows "that" only in the passive ("It has been suggested
 #: that", "it was argued that"): "Our results suggest that" asserts what follows.
@@ -282,8 +282,20 @@ _RAISING_WORDS = frozenset(
     {"thought", "believed", "assumed", "presumed", "proposed", "hypothesized", "hypothesised",
      "postulated", "expected", "predicted", "suggested", "speculated", "supposed", "alleged",
      "purported", "claimed", "theorized", "theorised", "conjectured", "rumored", "rumoured",
-     "reputed", "anticipated"}
+     "reputed", "anticipated", "hoped", "designed", "intended", "meant", "unlikely",
+     "improbable"}
 )  # fmt: skip
+#: v36: words that, right before "to", say what follows is aimed at, tried or hoped for, not
+#: done ("The programme aims to reduce obesity", "we sought to determine"): dropped, the claim
+#: states the aim as its result.
+_AIM_WORDS = frozenset(
+    {"aim", "aims", "aimed", "seek", "seeks", "sought", "attempt", "attempts", "attempted",
+     "try", "tries", "tried", "strive", "strives", "strived", "hope", "hopes", "intend",
+     "intends", "plan", "plans", "planned", "want", "wants", "wanted"}
+)  # fmt: skip
+#: v36: hedges besides :data:`_HEDGE_WORDS`: a capacity ("has the potential to reduce", "a
+#: potential biomarker") and what would or should be ("would reduce", "should lower").
+_MORE_HEDGE_WORDS = frozenset({"potential", "would", "should"})
 
 #: What restricts a finding to part of what it speaks of (v15): a deletion that drops one, or a
 #: quote that leaves one off at its edge, states the finding of more than the window does.
@@ -859,10 +871,11 @@ def _extent_head(ev: EvidenceText, first_w: int, stops: bool = False) -> list[in
 
 def _extent_dropped(w: Text, wj: Sequence[int], kept: Iterable[str]) -> str | None:
     """What the deleted window words ``wj`` limited the finding's extent with, when ``kept``
-    (the claim's words there) holds nothing of the kind (v35): a word saying it holds in part
-    or at the margin of significance (:data:`_EXTENT_WORDS`), or one saying it is of part of
-    what it speaks of (:data:`_PART_WORDS`; not "some" before a figure, an approximation:
-    "some 30 patients"); else None."""
+    (the claim's words there) holds nothing of the kind (v35): a word saying it holds in part,
+    largely or at the margin of significance, or is a trend (:data:`_EXTENT_WORDS`: "partly",
+    "largely", "marginally", "tended"), or one saying it is of part of what it speaks of or
+    holds only some of the time (:data:`_PART_WORDS`: "some", "a minority of", "seldom"; not
+    "some" before a figure, an approximation: "some 30 patients"); else None."""
     words = [w.tokens[j].text for j in wj]
     if set(words) & _EXTENT_WORDS and not set(kept) & _EXTENT_WORDS:
         return "extent dropped"
@@ -1015,16 +1028,16 @@ def _passive(words: Sequence[str], k: int) -> bool:
 
 
 def _raised(w: Text, wj: Sequence[int]) -> bool:
-    """Whether the deleted window words ``wj`` hold a supposing participle between a form of
-    "be" (:func:`_passive`) and "to" ("is thought to", "are often assumed to", "have been
-    proposed to"; :data:`_RAISING_WORDS`), so what the window's subject does after it is
-    supposed, not found (v36)."""
+    """Whether the deleted window words ``wj`` hold a supposing, intending or doubting word
+    between a form of "be" (:func:`_passive`) and "to" ("is thought to", "are often assumed
+    to", "was designed to", "is unlikely to"; :data:`_RAISING_WORDS`), or a word of aim right
+    before "to" ("aims to", "sought to"; :data:`_AIM_WORDS`), so what the window's subject does
+    after it is supposed, aimed at or doubted, not found (v36)."""
     words = [t.text.lower() for t in w.tokens]
     return any(
-        words[j] in _RAISING_WORDS
-        and j + 1 < len(words)
+        j + 1 < len(words)
         and words[j + 1] == "to"
-        and _passive(words, j)
+        and (words[j] in _AIM_WORDS or (words[j] in _RAISING_WORDS and _passive(words, j)))
         for j in wj
     )
 
@@ -1425,9 +1438,10 @@ def align_edits(
             model v35; :func:`_extent_dropped`, :func:`_extent_head`).
         suppositions: with ``frames``, a claim may not quote what the window only puts forward
             ("It has been proposed that | X", "We predicted that | X", "the concept that | X"),
-            and with ``overstatement`` a deletion may not drop a supposing participle between
-            "be" and "to" ("X is thought to play" → "X plays") (score model v36;
-            :func:`_framing`, :func:`_raised`).
+            and with ``overstatement`` a deletion may not drop a supposing, intending or
+            doubting word between "be" and "to" ("X is thought to play" → "X plays", "is
+            unlikely to"), a word of aim before "to" ("aims to"), nor "potential", "would" or
+            "should" as a hedge (score model v36; :func:`_framing`, :func:`_raised`).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -2208,8 +2222,19 @@ class _Builder:
             return None  # a dropped clause's own hedge: ", which may reflect X,"
         if dropped & _HEDGE_WORDS and not kept & _HEDGE_WORDS:
             return "hedge dropped"
-        if self.suppositions and _raised(self.w, wj) and not set(kept) & _RAISING_WORDS:
+        if (
+            self.suppositions
+            and _raised(self.w, wj)
+            and not set(kept) & _RAISING_WORDS
+            and not _raised(self.c, range(len(self.c.tokens)))
+        ):
             return "not asserted by the window"
+        if (
+            self.suppositions
+            and dropped & _MORE_HEDGE_WORDS
+            and not kept & (_HEDGE_WORDS | _MORE_HEDGE_WORDS)
+        ):
+            return "hedge dropped"
         if dropped & _ASSOCIATION_WORDS and not kept & _ASSOCIATION_WORDS:
             return "association stated as an effect"
         if self.extent:
@@ -2231,7 +2256,7 @@ class _Builder:
         content = {words[k] for k, j in enumerate(wj) if self.w.content[j]}
         if (
             content & _SIGNIFICANCE
-            and content & {"not", "non", "no"}
+            and content & _NOT_SIGNIFICANT_WORDS - {"statistically"}
             and content <= (_SIGNIFICANCE | _NOT_SIGNIFICANT_WORDS)
         ):
             return "extent dropped"

@@ -323,10 +323,12 @@ class ScoreModel:
     #: → "a significant reduction", "in some patients" → "in patients". False before v35: each
     #: was a compression.
     edit_extent: bool = False
-    #: v36: a claim may not state as a finding what the window only supposes, expects or puts
-    #: forward (:func:`spanproof.verify.edits.align_edits`, ``suppositions``): "It has been
-    #: proposed that X" → "X", "X is thought to play a role" → "X plays a role". False before
-    #: v36: each was a compression (v14 read "hypothesized", "believed" and "assumed" already).
+    #: v36: a claim may not state as a finding what the window only supposes, expects, aims at
+    #: or doubts (:func:`spanproof.verify.edits.align_edits`, ``suppositions``): "It has been
+    #: proposed that X" → "X", "X is thought to play a role" → "X plays a role", "X aims to
+    #: reduce" → "X reduces", "X is unlikely to prevent" → "X prevents"; nor drop "potential",
+    #: "would" or "should" as it may not drop "may". False before v36: each was a compression
+    #: (v14 read "hypothesized", "believed" and "assumed" already).
     edit_suppositions: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
@@ -476,8 +478,9 @@ V33 = replace(V32, name="v33", edit_carried_details=True)
 V34 = replace(V33, name="v34", name_figures=True)
 #: v34 whose edit check reads a dropped word of extent ("partly", "some") as an overstatement.
 V35 = replace(V34, name="v35", edit_extent=True)
-#: v35 whose edit check reads what the window only supposes ("It has been proposed that", "is
-#: thought to") as not asserted.
+#: v35 whose edit check reads what the window only supposes, aims at or doubts ("It has been
+#: proposed that", "is thought to", "aims to", "is unlikely to") as not asserted, and
+#: "potential", "would" and "should" as hedges.
 V36 = replace(V35, name="v36", edit_suppositions=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
