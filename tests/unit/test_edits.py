@@ -3035,6 +3035,11 @@ def test_v35_is_v34_with_extent_and_changes_nothing_else_here() -> None:
             "The vaccine was designed to elicit broadly neutralizing antibodies against all known "
             "strains.",
         ),
+        (
+            "A single dose reduces viral load in patients with chronic hepatitis B.",
+            "A single dose was insufficient to reduce viral load in patients with chronic "
+            "hepatitis B.",
+        ),
     ],
     ids=[
         "proposed-that",
@@ -3048,6 +3053,7 @@ def test_v35_is_v34_with_extent_and_changes_nothing_else_here() -> None:
         "doubtful-that",
         "aims-to",
         "designed-to",
+        "insufficient-to",
     ],
 )
 def test_v36_reads_a_supposition_stated_as_a_finding(claim: str, evidence: str) -> None:
@@ -3072,8 +3078,17 @@ def test_v36_reads_a_supposition_stated_as_a_finding(claim: str, evidence: str) 
             "Clinicians screen all pregnant women for hepatitis C at the first visit.",
             "Clinicians should screen all pregnant women for hepatitis C at the first visit.",
         ),
+        (
+            "Annual screening reduces mortality from colorectal cancer in older adults.",
+            "Annual screening in theory reduces mortality from colorectal cancer in older adults.",
+        ),
+        (
+            "Annual screening reduces mortality from colorectal cancer in older adults.",
+            "Annual screening theoretically reduces mortality from colorectal cancer in older "
+            "adults.",
+        ),
     ],
-    ids=["potential", "would", "should"],
+    ids=["potential", "would", "should", "in-theory", "theoretically"],
 )
 def test_v36_reads_more_hedges_dropped(claim: str, evidence: str) -> None:
     assert _verdicts(V35, claim, evidence) == ("supported", [])
@@ -3132,6 +3147,17 @@ def test_v36_reads_more_hedges_dropped(claim: str, evidence: str) -> None:
             "The programme aims to reduce obesity among children.",
             "The school programme aims to reduce obesity among children in deprived areas.",
         ),
+        # Enough to do it: asserted; a theory the finding agrees with is no hedge.
+        (
+            "A single dose reduced viral load in patients with chronic hepatitis B.",
+            "A single dose was sufficient to reduce viral load in patients with chronic "
+            "hepatitis B.",
+        ),
+        (
+            "Vitamin D supplementation reduces the risk of respiratory infections in children.",
+            "Consistent with the theory, vitamin D supplementation reduces the risk of "
+            "respiratory infections in children.",
+        ),
         # The claim keeps a hedge of its own in the same stretch.
         (
             "Annual screening may reduce mortality from colorectal cancer in older adults.",
@@ -3148,6 +3174,8 @@ def test_v36_reads_more_hedges_dropped(claim: str, evidence: str) -> None:
         "able-to",
         "can",
         "aim-kept",
+        "sufficient-to",
+        "theory-agreed",
         "hedge-kept",
     ],
 )

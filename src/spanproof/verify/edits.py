@@ -283,8 +283,11 @@ _RAISING_WORDS = frozenset(
      "postulated", "expected", "predicted", "suggested", "speculated", "supposed", "alleged",
      "purported", "claimed", "theorized", "theorised", "conjectured", "rumored", "rumoured",
      "reputed", "anticipated", "hoped", "designed", "intended", "meant", "unlikely",
-     "improbable"}
+     "improbable", "insufficient", "inadequate"}
 )  # fmt: skip
+#: v36: the words of :data:`_RAISING_WORDS` that doubt or deny rather than suppose: one of them
+#: elsewhere in a claim ("the reasons for inadequate prophylaxis") keeps no supposition.
+_DOUBTING_WORDS = frozenset({"unlikely", "improbable", "insufficient", "inadequate"})
 #: v36: words that, right before "to", say what follows is aimed at, tried or hoped for, not
 #: done ("The programme aims to reduce obesity", "we sought to determine"): dropped, the claim
 #: states the aim as its result.
@@ -294,8 +297,13 @@ _AIM_WORDS = frozenset(
      "intends", "plan", "plans", "planned", "want", "wants", "wanted"}
 )  # fmt: skip
 #: v36: hedges besides :data:`_HEDGE_WORDS`: a capacity ("has the potential to reduce", "a
-#: potential biomarker") and what would or should be ("would reduce", "should lower").
-_MORE_HEDGE_WORDS = frozenset({"potential", "would", "should"})
+#: potential biomarker"), what would or should be ("would reduce", "should lower"), and what
+#: holds in theory or by supposition ("theoretically", "supposedly"; "in theory" is read as a
+#: phrase, :func:`_in_theory`).
+_MORE_HEDGE_WORDS = frozenset(
+    {"potential", "would", "should", "theoretically", "hypothetically", "conceivably",
+     "supposedly", "allegedly", "purportedly"}
+)  # fmt: skip
 
 #: What restricts a finding to part of what it speaks of (v15): a deletion that drops one, or a
 #: quote that leaves one off at its edge, states the finding of more than the window does.
@@ -1025,6 +1033,12 @@ def _passive(words: Sequence[str], k: int) -> bool:
         and (words[k - 1].endswith("ly") or words[k - 1] in _PASSIVE_ADVERBS)
         and words[k - 2] in _BE_FORMS
     )
+
+
+def _in_theory(w: Text, wj: Sequence[int]) -> bool:
+    """Whether the deleted window words ``wj`` hold "in theory" (v36: a hedge)."""
+    words = [w.tokens[j].text.lower() for j in wj]
+    return any(a == "in" and b == "theory" for a, b in pairwise(words))
 
 
 def _raised(w: Text, wj: Sequence[int]) -> bool:
@@ -2225,14 +2239,14 @@ class _Builder:
         if (
             self.suppositions
             and _raised(self.w, wj)
-            and not set(kept) & _RAISING_WORDS
+            and not set(kept) & (_RAISING_WORDS - _DOUBTING_WORDS)
             and not _raised(self.c, range(len(self.c.tokens)))
         ):
             return "not asserted by the window"
         if (
             self.suppositions
-            and dropped & _MORE_HEDGE_WORDS
-            and not kept & (_HEDGE_WORDS | _MORE_HEDGE_WORDS)
+            and (dropped & _MORE_HEDGE_WORDS or _in_theory(self.w, wj))
+            and not kept & (_HEDGE_WORDS | _MORE_HEDGE_WORDS | {"theory"})
         ):
             return "hedge dropped"
         if dropped & _ASSOCIATION_WORDS and not kept & _ASSOCIATION_WORDS:
