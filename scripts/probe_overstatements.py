@@ -93,12 +93,6 @@ def _causal(match: re.Match[str]) -> str:
     return {"is": "causes", "are": "cause"}.get(match.group(1).lower(), "caused")
 
 
-def _definite(match: re.Match[str]) -> str:
-    """The hedged verb stated in the present ("may reduce" → "reduces"; every verb of the
-    pattern takes "s")."""
-    return match.group(1) + "s"
-
-
 @dataclass(frozen=True)
 class Kind:
     """One way of overstating: the phrase that limits the finding, what replaces it, and whether
@@ -141,7 +135,7 @@ def _stated(match: re.Match[str]) -> str:
 
 
 def _hedged(match: re.Match[str]) -> str:
-    """The verb after "would" or "should" stated in the present ("would reduce" → "reduces")."""
+    """The hedged verb stated in the present ("may reduce", "would reduce" → "reduces")."""
     return _third_person(match.group("verb"))
 
 
@@ -161,10 +155,11 @@ KINDS: tuple[Kind, ...] = (
     Kind(
         "hedge",
         re.compile(
-            r"\bmay (reduce|increase|improve|prevent|lower|decrease|protect|promote|inhibit"
-            r"|enhance|contribute|play|induce|cause|affect|regulate|lead|represent|explain)\b"
+            r"\bmay (?P<verb>reduce|increase|improve|prevent|lower|decrease|protect|promote"
+            r"|inhibit|enhance|contribute|play|induce|cause|affect|regulate|lead|represent"
+            r"|explain)\b"
         ),
-        _definite,
+        _hedged,
     ),
     Kind(
         "species",

@@ -2980,6 +2980,13 @@ def test_v35_is_v34_with_extent_and_changes_nothing_else_here() -> None:
 
 
 # --- v36: what the window only supposes -----------------------------------------------------------
+def _assert_v36_refuses(claim: str, evidence: str, why: str) -> None:
+    """v35 supports the copy; v36 refuses it, naming ``why``."""
+    assert _verdicts(V35, claim, evidence) == ("supported", [])
+    verdict, refused = _verdicts(V36, claim, evidence)
+    assert verdict == "unsupported" and why in refused
+
+
 @pytest.mark.parametrize(
     ("claim", "evidence"),
     [
@@ -3057,9 +3064,7 @@ def test_v35_is_v34_with_extent_and_changes_nothing_else_here() -> None:
     ],
 )
 def test_v36_reads_a_supposition_stated_as_a_finding(claim: str, evidence: str) -> None:
-    assert _verdicts(V35, claim, evidence) == ("supported", [])
-    verdict, refused = _verdicts(V36, claim, evidence)
-    assert verdict == "unsupported" and "unsupported: not asserted by the window" in refused
+    _assert_v36_refuses(claim, evidence, "unsupported: not asserted by the window")
 
 
 @pytest.mark.parametrize(
@@ -3091,9 +3096,7 @@ def test_v36_reads_a_supposition_stated_as_a_finding(claim: str, evidence: str) 
     ids=["potential", "would", "should", "in-theory", "theoretically"],
 )
 def test_v36_reads_more_hedges_dropped(claim: str, evidence: str) -> None:
-    assert _verdicts(V35, claim, evidence) == ("supported", [])
-    verdict, refused = _verdicts(V36, claim, evidence)
-    assert verdict == "unsupported" and "unsupported: hedge dropped" in refused
+    _assert_v36_refuses(claim, evidence, "unsupported: hedge dropped")
 
 
 @pytest.mark.parametrize(
