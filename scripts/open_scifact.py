@@ -235,7 +235,9 @@ def render(r: dict[str, Any], command: str, build: dict[str, float] | None) -> s
         f"the `spanproof ask` engine of a SQLite store holding {store}, score model "
         f"{r['score_model']}, bundled MiniLM embedder, extractive "
         "generator. The verdict is the proposition's (`supported` | `contradicted` | "
-        "`unsupported`) against the plan; `unsupported` counts as wrong for both labels."
+        "`unsupported`) against the plan, and for a reversal the plan misses against the whole "
+        "text of its three most relevant sources; `unsupported` counts as wrong for both "
+        "labels."
         + (
             " Claims: the development split only (held out from the judge's training)."
             if r["split"] == "dev"

@@ -151,9 +151,17 @@ class Answer:
         }
 
 
-def citations(draft: str, plan: Plan) -> dict[str, dict[str, Any]]:
-    """Markers cited in ``draft`` that name a plan span, in first-cited order, → source refs."""
+def citations(
+    draft: str, plan: Plan, proposition: PropositionCheck | None = None
+) -> dict[str, dict[str, Any]]:
+    """Markers cited in ``draft`` that name a plan span, or a stretch the proposition was read
+    against (``R1``…), in first-cited order, → source refs."""
     out: dict[str, dict[str, Any]] = {}
+    lead = proposition.marker if proposition is not None else None
+    if proposition is not None and lead is not None and f"[{lead}]" in draft:
+        for read in proposition.read:  # the lead comes first and cites one stretch at most
+            if read["marker"] == lead:
+                out[lead] = {k: v for k, v in read.items() if k != "marker"}
     for match in MARKER_RE.finditer(draft):
         for part in match.group()[1:-1].replace(";", ",").split(","):
             marker = part.strip()
@@ -259,9 +267,15 @@ class Engine:
         embeddings: dict[str, Any] = {}
         if recorder is not None and report.verification == VERIFIED:
             embeddings = trace_embeddings(report.claims, plan.evidence, recorder, self.score_model)
-        # A proposition is itself verified against the plan; the answer leads with its verdict.
+        # A proposition is itself verified, against the whole text of the plan's most relevant
+        # sources (propositions.reading_evidence); the answer leads with its verdict.
         proposition = check_proposition(
-            question, plan, embedder=self.embedder, model=self.score_model, checker=self.checker
+            question,
+            plan,
+            embedder=self.embedder,
+            model=self.score_model,
+            checker=self.checker,
+            sections=self.store.sections,
         )
         models = self._models(plan, generation, report)
         usage = self._usage(generation)
@@ -298,7 +312,7 @@ class Engine:
             draft=generation.text,
             claims=report.claims,
             verification=report.verification,
-            citations=citations(with_lead(proposition, generation.text) or "", plan),
+            citations=citations(with_lead(proposition, generation.text) or "", plan, proposition),
             plan=plan,
             trace_id=stored.id if stored is not None else None,
             policy=policy,
