@@ -167,15 +167,19 @@ class GenerateResponse(BaseModel):
     verdict: Literal["supported", "contradicted", "unsupported"] | None = Field(
         None,
         description="When the question is a proposition (a statement, 'Is it true that …', "
-        "'Does/Is/Can …?'): the verdict on the claim it asks about, against the plan; the "
-        "answer then opens with it. null for other questions, and when the check could not run.",
+        "'Does/Is/Can …?'): the verdict on the claim it asks about, against the plan (and, "
+        "for a reversal the plan misses, the whole text of its three most relevant sources); "
+        "the answer then opens with it. null for other questions, and when the check could not "
+        "run.",
     )
     proposition: dict[str, Any] | None = Field(
         None,
         description="The proposition checked: claim, form, verification, verdict, lead, "
         "best_span (marker, start, end, text, source) and the full claim verdict (result); "
         "evidence_states_finding: false when the quoted span states an aim, a design or a "
-        "method rather than a finding (the lead then says so; absent otherwise).",
+        "method rather than a finding (the lead then says so; absent otherwise); read: when "
+        "the verdict comes from reading the plan's sources in full, each stretch read (marker "
+        "R1…, source_id, version, section_key, start, end, title; absent otherwise).",
     )
 
 
