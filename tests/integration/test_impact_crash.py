@@ -29,8 +29,10 @@ CHILD = textwrap.dedent(
     else:
         from spanproof.store.sqlite import SqliteEvidenceStore as Store
     store = Store(target)
+    sys.stdin.readline()  # paced: one step per line from the parent
     while not impact.walk_step(store, walk_id, batch=7).done:
         print("step", flush=True)
+        sys.stdin.readline()
     print("done", flush=True)
     store.close()
     """
@@ -53,12 +55,13 @@ EXPECTED_FLAGS = 120 + 30 + 6 + 2
 
 def _run_child(target: str, walk_id: str, kill_after: int | None) -> None:
     """Run the walk in a child process (``target`` is ``kind|dsn``); SIGKILL it after
-    ``kill_after`` steps."""
+    ``kill_after`` steps (paced: the child waits for the parent before each step, so it cannot
+    finish the walk before the kill however slowly the parent reads)."""
     args = [sys.executable, "-c", CHILD, *target.split("|", 1), walk_id]
     if kill_after is None:
-        run_child(args, timeout=120)
+        run_child(args, timeout=120, paced=True)
     else:
-        run_child(args, kill_after="step", count=kill_after, timeout=120)
+        run_child(args, kill_after="step", count=kill_after, timeout=120, paced=True)
 
 
 @contextmanager
