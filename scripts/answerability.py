@@ -293,10 +293,12 @@ def build_engines(
     gate: AnswerabilityModel | None,
     second_weight: float | None = None,
     title_weight: float | None = None,
+    read_sources: int | None = None,
 ) -> dict[str, Engine]:
     """One engine per store, as ``spanproof ask`` builds it (extractive generator, the
-    configured score model, no traces), with ``gate`` as its answerability gate and the
-    generator's ``second_weight`` and ``title_weight`` (its defaults where None)."""
+    configured score model, no traces), with ``gate`` as its answerability gate, the
+    generator's ``second_weight`` and ``title_weight`` and the sources a proposition is read
+    against in full, ``read_sources`` (their defaults where None)."""
     from spanproof.bootstrap import build_score_model
     from spanproof.config import load_settings
     from spanproof.services.generation import ExtractiveGenerator
@@ -320,6 +322,8 @@ def build_engines(
             relevance=model,
         )
         engine.answerability = gate
+        if read_sources is not None:
+            engine.read_sources = read_sources
         engines[kind] = engine
     return engines
 
@@ -745,6 +749,13 @@ def _arguments() -> argparse.Namespace:
         help="score model of the fitted gate's claim score (default: the shipped gate's)",
     )
     parser.add_argument(
+        "--read-sources",
+        type=int,
+        metavar="K",
+        help="read a proposition against its plan's K most relevant sources in full, for a "
+        "reversal (default: the engine's; 0: the plan's spans alone); matters with --form",
+    )
+    parser.add_argument(
         "--title-probe",
         action="store_true",
         help="only print, per half and title_weight, how often the extractive generator quotes a "
@@ -796,7 +807,13 @@ def main() -> int:
             probe = judge_probe(cal, a, b) if args.judge_probe else None
             gate = None if args.no_gate else shipped
             engines = build_engines(
-                stores, embedder, model, gate, args.second_weight, args.title_weight
+                stores,
+                embedder,
+                model,
+                gate,
+                args.second_weight,
+                args.title_weight,
+                args.read_sources,
             )
             gate_curve = None
             if gate is not None:

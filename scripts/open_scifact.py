@@ -113,6 +113,7 @@ def evaluate(
     *,
     relevance: bool = True,
     gate: bool = True,
+    read_sources: int | None = None,
 ) -> dict[str, Any]:
     from spanproof.bootstrap import build_engine
     from spanproof.config import load_settings
@@ -120,6 +121,8 @@ def evaluate(
 
     engine = build_engine(load_settings(), str(db))
     engine.traces = None  # measure without growing the cached store's trace chain
+    if read_sources is not None:
+        engine.read_sources = read_sources
     if not relevance and hasattr(engine.planner, "relevance"):
         engine.planner.relevance = None
     if not gate:
@@ -305,6 +308,14 @@ def main() -> int:
     parser.add_argument("--no-relevance", action="store_true", help="plan without the floor")
     parser.add_argument("--no-gate", action="store_true", help="without the answerability gate")
     parser.add_argument("--score-model", default=None, help="e.g. v5 (default: the configured)")
+    parser.add_argument(
+        "--read-sources",
+        type=int,
+        default=None,
+        metavar="K",
+        help="read a proposition against its plan's K most relevant sources in full, for a "
+        "reversal (default: the engine's, 3; 0: the plan's spans alone)",
+    )
     parser.add_argument("--json", action="store_true", help="print the raw results as JSON")
     parser.add_argument("--write", type=Path, help="write the section into this markdown file")
     args = parser.parse_args()
@@ -324,16 +335,29 @@ def main() -> int:
             corpus, db = Path(tmp) / "corpus.jsonl", Path(tmp) / "subset.sqlite"
             abstracts = write_subset(root, claims, args.subset, corpus)
             build = build_store(db, corpus)
-            result = evaluate(db, claims, relevance=relevance, gate=not args.no_gate)
+            result = evaluate(
+                db,
+                claims,
+                relevance=relevance,
+                gate=not args.no_gate,
+                read_sources=args.read_sources,
+            )
     else:
         abstracts = 5183
         if not args.db.exists():
             build = build_store(args.db, root / "scifact" / "corpus.jsonl")
-        result = evaluate(args.db, claims, relevance=relevance, gate=not args.no_gate)
+        result = evaluate(
+            args.db,
+            claims,
+            relevance=relevance,
+            gate=not args.no_gate,
+            read_sources=args.read_sources,
+        )
     result["abstracts"] = abstracts
     result["split"] = args.split
     result["relevance_floor"] = relevance
     result["answerability_gate"] = not args.no_gate
+    result["read_sources"] = args.read_sources
     if build is not None:
         result["build"] = build
     command = (
@@ -348,6 +372,7 @@ def main() -> int:
             )
             if value
         )
+        + (f" --read-sources {args.read_sources}" if args.read_sources is not None else "")
         + (" --no-relevance" if args.no_relevance else "")
         + (" --no-gate" if args.no_gate else "")
     )

@@ -73,6 +73,15 @@ def test_reading_the_source_in_full_finds_the_reversal_the_plan_missed(embedder:
         question, walking_plan(), embedder=embedder, model=model, sections=walking_sections
     )
     assert read is not None and read.verdict is Verdict.CONTRADICTED
+    none = check_proposition(
+        question,
+        walking_plan(),
+        embedder=embedder,
+        model=model,
+        sections=walking_sections,
+        read_sources=0,
+    )
+    assert none is not None and none.to_dict() == planned.to_dict()  # 0: the plan's spans alone
     assert read.marker == "R1" and read.evidence == FINDING
     assert read.lead == f"Contradicted by [R1]: “{FINDING}”"
     assert read.read == ({"marker": "R1", **ref("doc-1", 0, len(ABSTRACT))},)

@@ -38,7 +38,12 @@ from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import Trace, TraceStore, scrub
 from spanproof.services.generation import Generation, Generator
 from spanproof.services.planning import Plan, Planner, PlannerSettings
-from spanproof.services.propositions import PropositionCheck, check_proposition, with_lead
+from spanproof.services.propositions import (
+    READ_SOURCES,
+    PropositionCheck,
+    check_proposition,
+    with_lead,
+)
 from spanproof.services.replay import RecordingEmbedder, trace_embeddings
 from spanproof.services.verification import VERIFIED, score_all, verify_draft
 from spanproof.text.tokens import token_texts
@@ -195,6 +200,11 @@ class Engine:
             default the one fitted with ``relevance``
             (:func:`~spanproof.verify.relevance.answerability_model_for`), none without a
             relevance model. The attribute of that name may be set to None to turn it off.
+
+    The attribute ``read_sources`` (default
+    :data:`~spanproof.services.propositions.READ_SOURCES`) is how many of the plan's sources a
+    proposition is also read against in full, for a reversal the plan's spans miss; 0 reads
+    the plan's spans alone.
     """
 
     def __init__(
@@ -224,6 +234,7 @@ class Engine:
         self.answerability = answerability or (
             answerability_model_for(relevance.name) if relevance is not None else None
         )
+        self.read_sources = READ_SOURCES
 
     def ask(
         self, question: str, *, policy: Policy | None = None, hints: Sequence[str] = ()
@@ -276,6 +287,7 @@ class Engine:
             model=self.score_model,
             checker=self.checker,
             sections=self.store.sections,
+            read_sources=self.read_sources,
         )
         models = self._models(plan, generation, report)
         usage = self._usage(generation)
