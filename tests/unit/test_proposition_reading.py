@@ -14,6 +14,7 @@ from spanproof.core.store import MASK, Section
 from spanproof.services.answering import citations
 from spanproof.services.planning import Plan
 from spanproof.services.propositions import (
+    READ_MARGIN,
     READ_SOURCES,
     _as_planned,
     check_proposition,
@@ -142,11 +143,11 @@ def test_reading_evidence_reads_the_most_relevant_sources_whole_and_no_erased_te
         ]
 
     read = reading_evidence(plan, sections)
-    assert [s.id for s in read] == ["R1", "R2", "R3", "R4", "S1", "S4", "S5", "H1"]
-    assert [s.text for s in read[:4]] == [
+    # doc-top's "methods" section holds no planned span: it is not read.
+    assert [s.id for s in read] == ["R1", "R2", "R3", "S1", "S4", "S5", "H1"]
+    assert [s.text for s in read[:3]] == [
         "First finding here. ",
         " Second finding here.",
-        "We measured it.",
         "Middle source text.",
     ]
     assert all(MASK not in s.text for s in read)
@@ -177,3 +178,21 @@ def test_a_best_span_inside_a_planned_span_is_cited_by_the_plan_marker() -> None
     assert FINDING[named.best_span.start : named.best_span.end] == "increased"
     elsewhere = EvidenceSpan("R1", ABSTRACT, source=ref("doc-2", 0, len(ABSTRACT)))
     assert _as_planned(verdict, elsewhere, plan) is verdict  # another source: kept as read
+
+
+def test_a_long_section_is_read_only_around_its_planned_spans_in_whole_sentences() -> None:
+    sentences = [
+        f"Sentence {k:03d} says walking changed marker {k} in the cohort." for k in range(200)
+    ]
+    text = " ".join(sentences)
+    at = text.index(sentences[100])
+    span = EvidenceSpan("S1", sentences[100], source=ref("doc-long", at, at + len(sentences[100])))
+    plan = Plan(question="q", spans=(span,), relevance=(0.9,), relevance_model="m", floor=0.5)
+    long = [Section("doc-long", 1, "abstract", "Abstract", text, 0)]
+    (read, *_rest) = reading_evidence(plan, lambda sid, v: long)
+    lo, hi = read.source["start"], read.source["end"]
+    assert read.text == text[lo:hi] and sentences[100] in read.text
+    assert lo <= at - READ_MARGIN and hi >= at + len(sentences[100]) + READ_MARGIN
+    assert read.text.startswith("Sentence ") and read.text.endswith("cohort.")  # whole sentences
+    assert len(read.text) < 2 * READ_MARGIN + 3 * len(sentences[0])  # not the whole section
+    assert sentences[0] not in read.text and sentences[-1] not in read.text

@@ -168,7 +168,8 @@ class GenerateResponse(BaseModel):
         None,
         description="When the question is a proposition (a statement, 'Is it true that …', "
         "'Does/Is/Can …?'): the verdict on the claim it asks about, against the plan (and, "
-        "for a reversal the plan misses, the whole text of its three most relevant sources); "
+        "for a reversal the plan misses, its three most relevant sources read in full around "
+        "their planned spans); "
         "the answer then opens with it. null for other questions, and when the check could not "
         "run.",
     )

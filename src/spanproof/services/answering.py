@@ -278,8 +278,9 @@ class Engine:
         embeddings: dict[str, Any] = {}
         if recorder is not None and report.verification == VERIFIED:
             embeddings = trace_embeddings(report.claims, plan.evidence, recorder, self.score_model)
-        # A proposition is itself verified, against the whole text of the plan's most relevant
-        # sources (propositions.reading_evidence); the answer leads with its verdict.
+        # A proposition is itself verified, also against the plan's most relevant sources read
+        # in full around their planned spans (propositions.reading_evidence); the answer
+        # leads with its verdict.
         proposition = check_proposition(
             question,
             plan,
