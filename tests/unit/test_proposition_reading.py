@@ -5,6 +5,7 @@ it never makes a claim `supported` the plan's spans did not support."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import pytest
 
@@ -196,3 +197,47 @@ def test_a_long_section_is_read_only_around_its_planned_spans_in_whole_sentences
     assert read.text.startswith("Sentence ") and read.text.endswith("cohort.")  # whole sentences
     assert len(read.text) < 2 * READ_MARGIN + 3 * len(sentences[0])  # not the whole section
     assert sentences[0] not in read.text and sentences[-1] not in read.text
+
+
+def test_the_trace_page_names_the_stretches_read_in_full(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from spanproof.api.app import create_app
+    from spanproof.store.sqlite.store import SqliteEvidenceStore
+    from spanproof.testing.apps import app_state
+    from spanproof.testing.fakes import generation_trace
+    from spanproof.web.trace_view import PropositionView
+
+    stretch = {"marker": "R1", **ref("doc-1", 0, len(ABSTRACT))}
+    record = {
+        "claim": "Daily walking reduced systolic blood pressure.",
+        "form": "yes_no",
+        "verification": "verified",
+        "verdict": "contradicted",
+        "lead": f"Contradicted by [R1]: “{FINDING}”",
+        "best_span": {
+            "marker": "R1",
+            "start": 0,
+            "end": len(FINDING),
+            "text": FINDING,
+            "source": stretch,
+        },
+        "result": None,
+        "read": [stretch],
+    }
+    view = PropositionView.of(generation_trace(proposition=record))
+    assert view is not None and [(r.marker, r.source_name, r.start, r.end) for r in view.read] == [
+        ("R1", "Title of doc-1", 0, len(ABSTRACT))
+    ]
+    older = PropositionView.of(generation_trace(proposition={**record, "read": None}))
+    assert older is not None and older.read == ()
+    with SqliteEvidenceStore(tmp_path / "traces.sqlite") as store:
+        stored = store.append(generation_trace(proposition=record))
+        with TestClient(create_app(app_state(store))) as http:
+            page = http.get(f"/traces/{stored.id}")
+            assert page.status_code == 200
+            assert 'id="proposition-read"' in page.text
+            assert "reading this stretch of the planned sources in full" in page.text
+            assert f"characters 0–{len(ABSTRACT)}" in page.text
+            plain = store.append(generation_trace(proposition={**record, "read": []}))
+            assert 'id="proposition-read"' not in http.get(f"/traces/{plain.id}").text

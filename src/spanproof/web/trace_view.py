@@ -322,6 +322,19 @@ class RelevanceView:
 
 
 @dataclass(frozen=True, slots=True)
+class ReadStretch:
+    """A stretch of a planned source a proposition was read against in full (``R1``…): where it
+    is, so a reader can open it."""
+
+    marker: str
+    source_name: str
+    url: str | None
+    section: str
+    start: int | None
+    end: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class PropositionView:
     """The proposition a question asked about (``Trace.proposition``) and its verdict.
 
@@ -341,6 +354,9 @@ class PropositionView:
     #: False when the best span states an aim, a design or a method rather than a finding
     #: (``evidence_states_finding`` in the record; absent, and so True, otherwise).
     states_finding: bool = True
+    #: When the verdict came from reading the plan's sources in full (``read`` in the record):
+    #: the stretches read; empty otherwise and for older records.
+    read: tuple[ReadStretch, ...] = ()
 
     @classmethod
     def of(cls, trace: Trace) -> PropositionView | None:
@@ -366,4 +382,16 @@ class PropositionView:
             relation=relation,
             caption=caption,
             states_finding=record.get("evidence_states_finding") is not False,
+            read=tuple(
+                ReadStretch(
+                    marker=str(r.get("marker", "")),
+                    source_name=str(r.get("title") or r.get("source_id") or ""),
+                    url=_source_link(r),
+                    section=str(r.get("section_key", "")),
+                    start=_int(r.get("start")),
+                    end=_int(r.get("end")),
+                )
+                for r in record.get("read") or ()
+                if isinstance(r, dict)
+            ),
         )
