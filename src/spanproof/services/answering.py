@@ -358,12 +358,9 @@ class Engine:
         )
         if status != VERIFIED or not verdicts:
             return None
-        sources: dict[tuple[str, int], None] = {}
-        for _, span in sorted(zip(plan.relevance, plan.spans, strict=True), key=_by_relevance):
-            sources.setdefault((str(span.source["source_id"]), int(span.source["version"])))
         texts = [
             [t for section in self.store.sections(sid, version) for t in token_texts(section.text)]
-            for sid, version in list(sources)[:GATE_SOURCES]
+            for sid, version in plan.ranked_sources()[:GATE_SOURCES]
         ]
         covered = source_coverage(
             token_texts(claim), [token_texts(s.text) for s in plan.spans], texts

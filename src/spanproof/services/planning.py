@@ -157,6 +157,19 @@ class Plan:
         """What verification receives: the truth-class spans, then the hints."""
         return self.spans + self.hints
 
+    def ranked_sources(self) -> list[tuple[str, int]]:
+        """The plan's sources as (source id, version), each once, by their best span's
+        relevance (ties by marker); in plan order without a relevance model."""
+        ranked = (
+            sorted(zip(self.relevance, self.spans, strict=True), key=lambda p: (-p[0], p[1].id))
+            if self.relevance
+            else [(0.0, s) for s in self.spans]
+        )
+        out: dict[tuple[str, int], None] = {}
+        for _, span in ranked:
+            out.setdefault((str(span.source["source_id"]), int(span.source["version"])))
+        return list(out)
+
     def span(self, marker: str) -> EvidenceSpan | None:
         """The truth-class span a marker names, if any."""
         return next((s for s in self.spans if s.id == marker), None)

@@ -202,16 +202,7 @@ def reading_evidence(
     source reference the stretch's place in the section; erased text is never read, as it
     never enters a plan. A source with nothing to read keeps its planned spans.
     """
-    ranked = (
-        sorted(zip(plan.relevance, plan.spans, strict=True), key=lambda p: (-p[0], p[1].id))
-        if plan.relevance
-        else [(0.0, s) for s in plan.spans]
-    )
-    chosen: list[tuple[str, int]] = []
-    for _, span in ranked:
-        key = _source_key(span)
-        if key not in chosen and len(chosen) < sources:
-            chosen.append(key)
+    chosen = plan.ranked_sources()[:sources]
     titles = {_source_key(s): s.source.get("title") for s in plan.spans}
     read: list[EvidenceSpan] = []
     whole: set[tuple[str, int]] = set()
