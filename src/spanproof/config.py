@@ -133,7 +133,12 @@ class VerifySettings(BaseModel):
             "is v35 whose edit check reads what the passage only supposes, aims at or doubts "
             "stated as a finding: 'It has been proposed that X' → 'X', 'is thought to play' → "
             "'plays', 'is unlikely to prevent' → 'prevents', and 'would', 'should' and 'has "
-            "the potential to' dropped as hedges)."
+            "the potential to' dropped as hedges; v37 is v36 whose edit check reads what takes "
+            "the finding back: 'Although X, the difference was not significant' → 'X', 'X (12% "
+            "vs 15%), although this was not significant' → 'X', 'reduced relapse at 6 months "
+            "but not at 12 months' → 'reduced relapse', 'Limited evidence suggests that X' → "
+            "'X', 'numerically lower' → 'lower', and 'significantly lower' against 'lower, but "
+            "not significantly' is contradicted)."
         ),
     )
     escalation_band: float | None = Field(

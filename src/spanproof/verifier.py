@@ -154,7 +154,11 @@ class Verifier:
             edit check reads what the passage only supposes, aims at or doubts stated as a
             finding: "It has been proposed that X" → "X", "is thought to play" → "plays", "is
             unlikely to prevent" → "prevents", and "would", "should" and "has the potential
-            to" dropped as hedges), or a ScoreModel.
+            to" dropped as hedges), ``"v37"`` (v36 whose edit check reads what takes the
+            finding back: "Although X, the difference was not significant" → "X", "reduced
+            relapse at 6 months but not at 12 months" → "reduced relapse", "Limited evidence
+            suggests that X" → "X", "numerically lower" → "lower", and "significantly lower"
+            against "lower, but not significantly" is contradicted), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -1186,6 +1186,35 @@ def test_score_model_v36_reads_a_supposition_stated_as_a_finding(tmp_path: Path)
         assert reports[model]["found"]["verdict"] == "supported"
 
 
+def test_score_model_v37_reads_what_says_a_finding_was_not_significant(tmp_path: Path) -> None:
+    text = (
+        "Although the exercise group had lower systolic blood pressure at 12 weeks, the "
+        "difference did not reach statistical significance. Resting heart rate fell in both "
+        "groups (P < 0.001)."
+    )
+    claims = {
+        "dropped": "The exercise group had lower systolic blood pressure at 12 weeks.",
+        "reversed": "The exercise group had significantly lower systolic blood pressure at 12 "
+        "weeks.",
+        "other": "Resting heart rate fell in both groups.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v36", "v37"))
+    # under v36 both copies were supported; v37 reads the clause that takes the finding back
+    for cid in ("dropped", "reversed"):
+        assert reports["v36"][cid]["verdict"] == "supported"
+    assert reports["v37"]["dropped"]["verdict"] == "unsupported"
+    assert "unsupported: caveat dropped" in [
+        e["judgement"] for e in reports["v37"]["dropped"]["edits"]
+    ]
+    assert reports["v37"]["reversed"]["verdict"] == "contradicted"
+    assert "contradicted: significance reversed" in [
+        e["judgement"] for e in reports["v37"]["reversed"]["edits"]
+    ]
+    # a finding no caveat speaks of is supported under both
+    for model in ("v36", "v37"):
+        assert reports[model]["other"]["verdict"] == "supported"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 

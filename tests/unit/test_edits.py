@@ -53,6 +53,7 @@ from spanproof.verify.scoring import (
     V34,
     V35,
     V36,
+    V37,
     ScoreModel,
     score_model,
 )
@@ -722,7 +723,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 37)])
+@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 38)])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -3195,4 +3196,192 @@ def test_v36_is_v35_with_suppositions_and_changes_nothing_else_here() -> None:
         "Vitamin D supplementation reduces the risk of respiratory infections in children.",
         "Vitamin D supplementation is thought to reduce the risk of respiratory infections in "
         "children.",
+    )
+
+
+# --- v37: what says the finding was not significant ---------------------------------------------
+BP_CAVEAT = (
+    "The exercise group had lower blood pressure at 12 weeks, but the difference was not "
+    "statistically significant (P = 0.21)."
+)
+
+
+def _assert_v37_refuses(claim: str, evidence: str, verdict: str, why: str) -> None:
+    """v36 supports the copy; v37 refuses it with ``verdict``, naming ``why``."""
+    assert _verdicts(V36, claim, evidence) == ("supported", [])
+    said, refused = _verdicts(V37, claim, evidence)
+    assert said == verdict and why in refused
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "The exercise group had lower blood pressure at 12 weeks.",
+            "Although the exercise group had lower blood pressure at 12 weeks, the difference "
+            "did not reach statistical significance.",
+        ),
+        (
+            "Mortality was lower in the treatment group.",
+            "Mortality was lower in the treatment group (12% vs 15%), although this difference "
+            "was not significant.",
+        ),
+        (
+            "Mortality was lower in the treatment group (12% vs 15%).",
+            "Mortality was lower in the treatment group (12% vs 15%), although this difference "
+            "was not significant.",
+        ),
+        (
+            "Mortality was lower in the treatment group.",
+            "Mortality was lower in the treatment group; this difference was not significant.",
+        ),
+        (
+            "Mortality was lower in the treatment group.",
+            "Mortality was lower in the treatment group (12% vs 15%). This difference was not "
+            "statistically significant.",
+        ),
+        (
+            "Mortality was lower in the treatment group.",
+            "Mortality was lower in the treatment group, but this difference failed to reach "
+            "statistical significance.",
+        ),
+    ],
+    ids=["conceding-clause", "past-an-aside", "out-of-an-aside", "this-difference",
+         "next-sentence", "failed-to-reach"],
+)  # fmt: skip
+def test_v37_reads_a_caveat_of_non_significance(claim: str, evidence: str) -> None:
+    _assert_v37_refuses(claim, evidence, "unsupported", "unsupported: caveat dropped")
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("The exercise group had significantly lower blood pressure at 12 weeks.", BP_CAVEAT),
+        (
+            "The exercise group had significantly lower blood pressure at 12 weeks.",
+            "Although the exercise group had lower blood pressure at 12 weeks, the difference "
+            "did not reach statistical significance.",
+        ),
+        (
+            "Mortality was significantly lower in the treatment group.",
+            "Mortality was lower in the treatment group (12% vs 15%). This difference was not "
+            "statistically significant.",
+        ),
+    ],
+    ids=["moved-from-a-denial", "conceding-clause", "inserted-next-sentence"],
+)
+def test_v37_contradicts_a_significance_the_window_denies(claim: str, evidence: str) -> None:
+    _assert_v37_refuses(claim, evidence, "contradicted", "contradicted: significance reversed")
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # The clause speaks of another thing.
+        (
+            "Mortality was lower in the treatment group.",
+            "Mortality was lower in the treatment group, whereas the control group did not "
+            "change significantly.",
+        ),
+        (
+            "Mortality was lower in the treatment group.",
+            "Mortality was lower in the treatment group. The difference in stroke rates was not "
+            "significant.",
+        ),
+        # The conceding clause is taken back by something other than significance.
+        (
+            "Mortality was lower in the treatment group.",
+            "Although mortality was lower in the treatment group, stroke rates were higher.",
+        ),
+        # The claim says it was not significant itself.
+        (
+            "Mortality was lower in the treatment group, but not significantly.",
+            "Mortality was lower in the treatment group, although this difference was not "
+            "significant.",
+        ),
+        # A significance the window states of the finding, beside one it denies of another.
+        (
+            "Drug X significantly reduced relapse in the trial.",
+            "Drug X reduced relapse in the trial (P < 0.001). Weight was not significantly "
+            "changed.",
+        ),
+    ],
+    ids=["whereas-another", "next-sentence-another", "conceded-otherwise", "claim-denies-too",
+         "significant-elsewhere"],
+)  # fmt: skip
+def test_v37_keeps_what_is_not_a_caveat_of_its_finding(claim: str, evidence: str) -> None:
+    assert _verdicts(V37, claim, evidence)[0] == "supported"
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "why"),
+    [
+        (
+            "Drug X reduced relapse.",
+            "Drug X reduced relapse in the per-protocol analysis but not in the "
+            "intention-to-treat analysis.",
+            "unsupported: restriction dropped",
+        ),
+        (
+            "Drug X reduced relapse.",
+            "Drug X reduced relapse at 6 months, but not at 12 months.",
+            "unsupported: restriction dropped",
+        ),
+        (
+            "Drug X reduces relapse in older patients.",
+            "Low-certainty evidence suggests that drug X reduces relapse in older patients.",
+            "unsupported: not asserted by the window",
+        ),
+        (
+            "Drug X reduces relapse in older patients.",
+            "There is limited evidence that drug X reduces relapse in older patients.",
+            "unsupported: not asserted by the window",
+        ),
+        (
+            "Drug X reduced relapse in older patients.",
+            "Drug X numerically reduced relapse in older patients.",
+            "unsupported: extent dropped",
+        ),
+    ],
+    ids=["contrasted-analysis", "contrasted-time", "low-certainty", "limited-evidence",
+         "numerically"],
+)  # fmt: skip
+def test_v37_reads_other_caveats_of_the_finding(claim: str, evidence: str, why: str) -> None:
+    _assert_v37_refuses(claim, evidence, "unsupported", why)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # The claim keeps the qualifier the contrast limits it to.
+        (
+            "Drug X reduced relapse in the per-protocol analysis.",
+            "Drug X reduced relapse in the per-protocol analysis but not in the "
+            "intention-to-treat analysis.",
+        ),
+        # The contrast is of another outcome, not of a qualifier of this one.
+        (
+            "Drug X reduced relapse.",
+            "Drug X reduced relapse and mortality but not hospital admissions.",
+        ),
+        # Strong evidence asserts what it is evidence for.
+        (
+            "Drug X reduces relapse in older patients.",
+            "Strong evidence suggests that drug X reduces relapse in older patients.",
+        ),
+    ],
+    ids=["qualifier-kept", "another-outcome", "strong-evidence"],
+)
+def test_v37_keeps_what_no_caveat_limits(claim: str, evidence: str) -> None:
+    assert _verdicts(V37, claim, evidence)[0] == "supported"
+
+
+def test_v37_is_v36_with_caveats_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v37"] is V37 and V37.edit_caveats and not V36.edit_caveats
+    assert replace(V37, name="v36", edit_caveats=False) == V36
+    assert_one_rule_more(
+        V37,
+        V36,
+        "Mortality was lower in the treatment group.",
+        "Mortality was lower in the treatment group; this difference was not significant.",
     )

@@ -49,7 +49,7 @@ class VerifyRequest(BaseModel):
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v36 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v37 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
@@ -80,7 +80,10 @@ class VerifyRequest(BaseModel):
             "reads a dropped word of extent, 'partly', 'some', v36 v35 whose edit check also "
             "reads what the passage only supposes, aims at or doubts stated as a finding, 'It "
             "has been proposed that X', 'is thought to', 'is unlikely to', and 'would' as a "
-            "hedge), v7 gates "
+            "hedge, v37 v36 whose edit check also reads what takes the finding back: a caveat "
+            "of non-significance, 'Although X, the difference was not significant', a "
+            "qualifier a 'but not' contrasts, weak evidence, 'numerically', and refuses a "
+            "claim calling significant what the passage says was not), v7 gates "
             "windows that "
             "state no "
             "finding)."

@@ -783,23 +783,84 @@ def _closing_phrase(ev: EvidenceText, last_w: int, stops: bool = False) -> list[
     return []
 
 
-def _caveat(w: Text, clause: Sequence[int], claim: Text) -> str | None:
+#: v37: what opens a clause conceding a finding that the main clause after it takes back
+#: ("Although X was lower, | the difference was not significant").
+_CONCEDING_HEADS = frozenset({"although", "though", "while", "whilst"})
+#: v37: what may open a clause that speaks of the finding just stated without a concession
+#: word ("…; this difference was not significant", "…, which did not reach significance").
+_FINDING_REFERENCES = frozenset({"the", "this", "these", "that", "which", "such", "a"})
+#: v37: the judgement on a claim that states as significant what its window says was not.
+SIGNIFICANCE_REVERSED = "significance reversed"
+
+
+#: v37: what denies a significance word a few words after it ("failed to reach statistical
+#: significance", "without significant change").
+_SIGNIFICANCE_DENIERS = frozenset({"not", "no", "non", "failed", "fail", "fails", "without"})
+
+
+def _significance_negated(words: Sequence[str], k: int, wide: bool = False) -> bool:
+    """Whether ``words[k]`` says a finding was not significant: "nonsignificant",
+    "insignificant", or a significance word with "not", "no" or "non" among the three words
+    before it ("did not reach statistical significance", "non-significant"). ``wide`` (v37):
+    also "failed", "fail(s)" or "without", among the four words before it ("failed to reach
+    statistical significance")."""
+    word = words[k]
+    if word in {"nonsignificant", "insignificant"}:
+        return True
+    if word not in _SIGNIFICANCE:
+        return False
+    if wide:
+        return bool(_SIGNIFICANCE_DENIERS & set(words[max(0, k - 4) : k]))
+    return bool({"not", "no", "non"} & set(words[max(0, k - 3) : k]))
+
+
+def _affirms_significance(t: Text) -> bool:
+    """Whether a text says its finding was significant: a significance word not negated
+    ("significantly lower"; not "not significantly lower", not "non-significant") (v37)."""
+    words = [tok.text for tok in t.tokens]
+    return any(
+        word in _SIGNIFICANCE and not _significance_negated(words, k, wide=True)
+        for k, word in enumerate(words)
+    )
+
+
+def _caveat_judgement(why: str) -> str:
+    """The edit judgement for what :func:`_caveat` found: a significance the claim reverses
+    contradicts the window (v37); anything else it drops leaves the claim unsupported."""
+    return f"contradicted: {why}" if why == SIGNIFICANCE_REVERSED else f"unsupported: {why}"
+
+
+def _caveat(
+    w: Text,
+    clause: Sequence[int],
+    claim: Text,
+    caveats: bool = False,
+    conceded: bool = False,
+) -> str | None:
     """What the clause right after a quote's last word (past a comma or a semicolon) takes back
     from the finding, when the claim says nothing of it (v15): "but only in women under 50"
     (``restriction dropped``), "although the difference was not significant" (``caveat
     dropped``: a concession of non-significance about the finding itself, not "whereas B did
-    not change significantly", whose subject is another thing); else None."""
+    not change significantly", whose subject is another thing); else None.
+
+    ``caveats`` (score model v37): the clause may also open with a word that refers to the
+    finding ("; this difference was not significant", ", which did not reach significance"),
+    or with anything when the quote's own clause concedes (``conceded``: "Although X, | the
+    difference was not significant"); and a claim that says its finding was significant
+    ("significantly lower") where the clause says it was not reverses it
+    (:data:`SIGNIFICANCE_REVERSED`)."""
     words = [w.tokens[j].text for j in clause]
     kept = {t.text for t in claim.tokens}
     if (words[:1] == ["only"] or words[:2] == ["but", "only"]) and "only" not in kept:
         return "restriction dropped"
-    if not words or words[0] not in _CONCESSIONS or kept & _SIGNIFICANCE:
+    opens = bool(words) and (
+        words[0] in _CONCESSIONS or (caveats and (conceded or words[0] in _FINDING_REFERENCES))
+    )
+    affirmed = caveats and _affirms_significance(claim)
+    if not opens or (kept & _SIGNIFICANCE and not affirmed):
         return None
-    for k, word in enumerate(words):
-        negated = word in {"nonsignificant", "insignificant"} or (
-            word in _SIGNIFICANCE and {"not", "no", "non"} & set(words[max(0, k - 3) : k])
-        )
-        if negated:
+    for k in range(len(words)):
+        if _significance_negated(words, k, wide=caveats):
             subject = [
                 j
                 for j in clause[1:k]
@@ -807,17 +868,52 @@ def _caveat(w: Text, clause: Sequence[int], claim: Text) -> str | None:
                 and w.tokens[j].text not in _FINDING_NOUNS
                 and not is_negation(w.tokens[j].text)
             ]
-            return None if subject else "caveat dropped"
+            if subject:
+                return None
+            return SIGNIFICANCE_REVERSED if affirmed else "caveat dropped"
     return None
 
 
-def _next_clause(ev: EvidenceText, last_w: int) -> list[int]:
-    """The clause after a comma or a semicolon right after ``last_w``, in its sentence, up to
-    the next clause mark or the sentence's end (:func:`_tail_of` past the mark); past a lone
-    concession word's own comma ("; however, the difference …")."""
+def _conceded(w: Text, head: Sequence[int]) -> bool:
+    """Whether the words before a quote in its clause (``head``) open a concession: "Although",
+    "Though", "While" or "Even though", then no content word ("Although the | X …") (v37)."""
+    words = [w.tokens[j].text for j in head]
+    if words[:2] == ["even", "though"]:
+        k = 2
+    elif words[:1] and words[0] in _CONCEDING_HEADS:
+        k = 1
+    else:
+        return False
+    return not any(w.content[j] for j in head[k:])
+
+
+def _past_aside(ev: EvidenceText, last_w: int) -> int:
+    """The last word of a bracketed aside right after ``last_w`` in its sentence ("… treatment
+    group | (12% vs 15%)"), or ``last_w`` when no aside follows it (v37)."""
     w = ev.body
     if last_w + 1 >= len(w.tokens) or not re.fullmatch(
-        r"\s*[,;]\s*", w.text[w.tokens[last_w].end : w.tokens[last_w + 1].start]
+        r"\s*[(\[]\s*", w.text[w.tokens[last_w].end : w.tokens[last_w + 1].start]
+    ):
+        return last_w
+    end = next((b for a, b in ev.sentences if a <= last_w < b), last_w + 1)
+    for j in range(last_w + 1, min(end, len(w.tokens) - 1)):
+        if re.search(r"[)\]]", w.text[w.tokens[j].end : w.tokens[j + 1].start]):
+            return j
+    return last_w
+
+
+def _next_clause(ev: EvidenceText, last_w: int, aside: bool = False) -> list[int]:
+    """The clause after a comma or a semicolon right after ``last_w``, in its sentence, up to
+    the next clause mark or the sentence's end (:func:`_tail_of` past the mark); past a lone
+    concession word's own comma ("; however, the difference …"). With ``aside`` (v37), also
+    past a bracketed aside between ``last_w`` and the comma (:func:`_past_aside`: "… group
+    (12% vs 15%), although …"), or past the end of one that ``last_w`` stands in."""
+    w = ev.body
+    gap = r"\s*[,;]\s*"
+    if aside:  # past an aside, or out of one the quote ends in
+        last_w, gap = _past_aside(ev, last_w), r"(?:[^\w\s]{0,3}\s*[)\]])?\s*[,;]\s*"
+    if last_w + 1 >= len(w.tokens) or not re.fullmatch(
+        gap, w.text[w.tokens[last_w].end : w.tokens[last_w + 1].start]
     ):
         return []
     if not any(a <= last_w + 1 < b for a, b in ev.sentences):
@@ -830,8 +926,57 @@ def _next_clause(ev: EvidenceText, last_w: int) -> list[int]:
     return clause
 
 
+def _next_sentence_clause(ev: EvidenceText, last_w: int) -> list[int]:
+    """The first clause of the sentence after the one ``last_w`` ends (past a bracketed aside
+    it ends with), when it opens with a word that refers to the finding or concedes it ("X was
+    lower (12% vs 15%). | This difference was not significant."; "However, the difference …")
+    (v37); else none."""
+    w = ev.body
+    end = _past_aside(ev, last_w)
+    here = next((k for k, (a, b) in enumerate(ev.sentences) if a <= end < b), None)
+    if here is None or end + 1 != ev.sentences[here][1] or here + 1 >= len(ev.sentences):
+        return []
+    first = ev.sentences[here + 1][0]
+    if w.tokens[first].text not in _FINDING_REFERENCES | _CONCESSIONS:
+        return []
+    clause = [first, *_tail_of(ev, first, stops=True)]
+    if clause == [first] and w.tokens[first].text in _CONCESSIONS:  # "However, the …"
+        clause += [first + 1, *_tail_of(ev, first + 1, stops=True)]
+    return clause
+
+
+#: v37: prepositions that open a qualifier of a finding, which a "but not" may contrast ("in
+#: the per-protocol analysis but not in the intention-to-treat analysis", "at 6 months but not
+#: at 12 months").
+_QUALIFIER_PREPOSITIONS = frozenset(
+    {"in", "at", "among", "during", "after", "before", "for", "with", "within", "on", "under",
+     "from", "by", "over"}
+)  # fmt: skip
+
+
+def _contrasted(words: Sequence[str], claim: Text) -> bool:
+    """Whether the words a quote leaves off at its end open with a qualifier that a "but not"
+    contrasts ("… reduced relapse | in the per-protocol analysis but not in the
+    intention-to-treat analysis", "| at 6 months, but not at 12 months"): the finding holds
+    under the qualifier only, and the claim, which says no "but not" itself, states it
+    whole (v37)."""
+    if not words or words[0] not in _QUALIFIER_PREPOSITIONS:
+        return False
+    if {"but", "not"} <= {t.text for t in claim.tokens}:
+        return False
+    return any(
+        a == "but" and b == "not" and c in _QUALIFIER_PREPOSITIONS
+        for a, b, c in zip(words[1:], words[2:], words[3:], strict=False)
+    )
+
+
 def _edge_restrictions(
-    c: Text, ev: EvidenceText, first_w: int, last_w: int, quoted_head: bool
+    c: Text,
+    ev: EvidenceText,
+    first_w: int,
+    last_w: int,
+    quoted_head: bool,
+    caveats: bool = False,
 ) -> list[tuple[list[int], str]]:
     """What restricts the finding at the quote's edges that the claim leaves off (v15): after
     its last quoted word ``last_w``, a co-intervention, a dose, a subgroup, a population ("…
@@ -839,7 +984,10 @@ def _edge_restrictions(
     diabetes"), or, past a comma or a semicolon, a clause that takes the finding back in part
     (:func:`_caveat`); before its first ``first_w``, unless the claim puts words of its own there
     (``quoted_head`` False), the same in the clause before it, a population only as a lead-in
-    closed by a comma ("Among smokers, | the intervention reduced …")."""
+    closed by a comma ("Among smokers, | the intervention reduced …"). With ``caveats``
+    (v37) the clause after the quote may follow a bracketed aside, and is read as a caveat
+    when the quote's own clause concedes ("Although | X, the difference was not significant")
+    or when it refers to the finding ("; this difference was not significant")."""
     w = ev.body
     out: list[tuple[list[int], str]] = []
     tail = _tail_of(ev, last_w, stops=True)
@@ -847,10 +995,19 @@ def _edge_restrictions(
         why = _restriction(w, tail, c)
         if why is None and (_population_phrase(w, tail, c) or _narrowing(w, tail, last_w)):
             why = "population dropped"
+        if why is None and caveats:
+            after = _next_clause(ev, tail[-1])
+            if _contrasted([w.tokens[j].text for j in [*tail, *after]], c):
+                why = "restriction dropped"
         if why is not None:
             out.append((tail, f"unsupported: {why}"))
-    elif (clause := _next_clause(ev, last_w)) and (why := _caveat(w, clause, c)) is not None:
-        out.append((clause, f"unsupported: {why}"))
+    elif clause := (
+        _next_clause(ev, last_w, aside=caveats)
+        or (_next_sentence_clause(ev, last_w) if caveats else [])
+    ):
+        conceded = caveats and _conceded(w, _clause_head(ev, first_w, stops=True))
+        if (why := _caveat(w, clause, c, caveats, conceded)) is not None:
+            out.append((clause, _caveat_judgement(why)))
     head = _clause_head(ev, first_w, stops=True)
     if quoted_head and head:
         why = _restriction(w, head, c)
@@ -877,15 +1034,24 @@ def _extent_head(ev: EvidenceText, first_w: int, stops: bool = False) -> list[in
     return out
 
 
-def _extent_dropped(w: Text, wj: Sequence[int], kept: Iterable[str]) -> str | None:
+#: v37: words saying a difference was seen in the figures only, not shown significant
+#: ("numerically lower"): read as words of extent.
+_NUMERIC_ONLY_WORDS = frozenset({"numerically", "numeric", "numerical"})
+
+
+def _extent_dropped(
+    w: Text, wj: Sequence[int], kept: Iterable[str], caveats: bool = False
+) -> str | None:
     """What the deleted window words ``wj`` limited the finding's extent with, when ``kept``
     (the claim's words there) holds nothing of the kind (v35): a word saying it holds in part,
     largely or at the margin of significance, or is a trend (:data:`_EXTENT_WORDS`: "partly",
     "largely", "marginally", "tended"), or one saying it is of part of what it speaks of or
     holds only some of the time (:data:`_PART_WORDS`: "some", "a minority of", "seldom"; not
-    "some" before a figure, an approximation: "some 30 patients"); else None."""
+    "some" before a figure, an approximation: "some 30 patients"); else None. With ``caveats``
+    (v37), "numerically" ("numerically lower": not shown significant) is a word of extent."""
     words = [w.tokens[j].text for j in wj]
-    if set(words) & _EXTENT_WORDS and not set(kept) & _EXTENT_WORDS:
+    extent = _EXTENT_WORDS | _NUMERIC_ONLY_WORDS if caveats else _EXTENT_WORDS
+    if set(words) & extent and not set(kept) & extent:
         return "extent dropped"
     parts = {
         w.tokens[j].text
@@ -911,6 +1077,7 @@ def _edge_edits(
     conditionals: bool = False,
     extent: bool = False,
     suppositions: bool = False,
+    caveats: bool = False,
 ) -> list[tuple[list[int], str]]:
     """The unquoted window words around a quote that change what it says, each with its
     judgement: a scope at either edge (v12), a restriction (v15), and, when the claim puts no
@@ -924,7 +1091,10 @@ def _edge_edits(
     Under v35 (``extent``), when the claim puts no content word of its own in front of the
     quote, a word of extent right before it ("Partially | effective vaccines", "Some | patients
     responded"; :func:`_extent_head`). Under v36 (``suppositions``) the frame may also be one
-    that puts forward what follows ("It has been proposed that | X"; :func:`_framing`)."""
+    that puts forward what follows ("It has been proposed that | X"; :func:`_framing`). Under
+    v37 (``caveats``) a caveat of non-significance is read past an aside, after a
+    conceding clause and when it refers to the finding, and a claim that calls the finding
+    significant against it reverses it (:func:`_edge_restrictions`, :func:`_caveat`)."""
     first_w, last_w, first_c = quote
     stops = restrictions
     scopes = _edge_scope(c, ev, first_w, last_w, stops, local_qualifiers) if overstatement else []
@@ -934,17 +1104,17 @@ def _edge_edits(
     if bound and bound[0] >= next((a for a, b in ev.sentences if a <= first_w < b), 0):
         out.append((bound, "unsupported: bound dropped"))
     if restrictions:
-        out += _edge_restrictions(c, ev, first_w, last_w, not own_head)
+        out += _edge_restrictions(c, ev, first_w, last_w, not own_head, caveats)
     if extent and not own_head:
         head = _extent_head(ev, first_w, stops)
-        if head and (why := _extent_dropped(ev.body, head, [t.text for t in c.tokens])):
+        if head and (why := _extent_dropped(ev.body, head, [t.text for t in c.tokens], caveats)):
             out.append((head, f"unsupported: {why}"))
     if own_head:
         return out
     head = _edge_inverter(c, ev, first_w, first_c, stops) if inversions else []
     if head:
         out.append((head, "unsupported: inverting word dropped"))
-    frame = _edge_frame(ev, first_w, stops, conditionals, suppositions) if frames else []
+    frame = _edge_frame(ev, first_w, stops, conditionals, suppositions, caveats) if frames else []
     if frame:
         out.append((frame, "unsupported: not asserted by the window"))
     return out
@@ -996,7 +1166,15 @@ def _edge_inverter(
     return []
 
 
-def _framing(w: Text, wj: Sequence[int], suppositions: bool = False) -> bool:
+#: v37: what says the evidence for what follows "that" is weak ("Low-certainty evidence
+#: suggests that", "There is limited evidence that", "Preliminary evidence indicates that").
+_WEAK_EVIDENCE_WORDS = frozenset(
+    {"limited", "weak", "preliminary", "insufficient", "inconclusive", "sparse", "scant",
+     "scarce", "tentative", "anecdotal", "low", "emerging", "conflicting", "inconsistent"}
+)  # fmt: skip
+
+
+def _framing(w: Text, wj: Sequence[int], suppositions: bool = False, caveats: bool = False) -> bool:
     """Whether window words ``wj`` end in a head under which what follows is not asserted:
     "whether" (not "regardless of whether"), or "that" after a negation or a word of
     :data:`_FRAME_WORDS` among its five words before, with no backing word unless negated
@@ -1004,7 +1182,10 @@ def _framing(w: Text, wj: Sequence[int], suppositions: bool = False) -> bool:
     not "We found that", "Our results suggest that") (v14). Under v36 (``suppositions``) a
     word of :data:`_SUPPOSITION_WORDS` frames too, and one of
     :data:`_PASSIVE_SUPPOSITION_WORDS` right after a form of "be" ("It has been proposed
-    that", "It was suggested that"); :data:`_MORE_BACKING_WORDS` back it."""
+    that", "It was suggested that"); :data:`_MORE_BACKING_WORDS` back it. Under v37
+    (``caveats``) weak evidence frames what it is evidence for, whatever verb follows it
+    ("Low-certainty evidence suggests that", "There is limited evidence that";
+    :data:`_WEAK_EVIDENCE_WORDS`)."""
     words = [w.tokens[j].text.lower() for j in wj]
     if not words or words[-1] not in {"that", "whether"}:
         return False
@@ -1012,6 +1193,10 @@ def _framing(w: Text, wj: Sequence[int], suppositions: bool = False) -> bool:
     if words[-1] == "whether":
         return near[-2:] not in (["regardless", "of"], ["irrespective", "of"])
     denied = any(is_negation(t) for t in near)
+    if caveats and "evidence" in near:
+        before = {part for t in near[: near.index("evidence")] for part in t.split("-")}
+        if before & _WEAK_EVIDENCE_WORDS:
+            return True
     backing = _BACKING_WORDS | _MORE_BACKING_WORDS if suppositions else _BACKING_WORDS
     if set(near) & backing and not denied:
         return False
@@ -1062,15 +1247,17 @@ def _edge_frame(
     stops: bool = False,
     conditionals: bool = False,
     suppositions: bool = False,
+    caveats: bool = False,
 ) -> list[int]:
     """The head of the clause the claim quotes from its start, when the claim starts right
-    after a framing "that" or "whether" (:func:`_framing`, with v36's ``suppositions``), or
+    after a framing "that" or "whether" (:func:`_framing`, with v36's ``suppositions`` and
+    v37's ``caveats``), or
     under v33 (``conditionals``) "if" or "unless": the head from its clause mark or the
     sentence's start; else none (v14)."""
     head = _clause_head(ev, first_w, stops)
     if head and conditionals and ev.body.tokens[head[-1]].text.lower() in _CONDITIONAL_HEADS:
         return head
-    return head if head and _framing(ev.body, head, suppositions) else []
+    return head if head and _framing(ev.body, head, suppositions, caveats) else []
 
 
 def _scopes_kept(dropped: Iterable[str], kept: Iterable[str]) -> bool:
@@ -1358,6 +1545,7 @@ def align_edits(
     carried_details: bool = False,
     extent: bool = False,
     suppositions: bool = False,
+    caveats: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1456,6 +1644,15 @@ def align_edits(
             doubting word between "be" and "to" ("X is thought to play" → "X plays", "is
             unlikely to"), a word of aim before "to" ("aims to"), nor "potential", "would" or
             "should" as a hedge (score model v36; :func:`_framing`, :func:`_raised`).
+        caveats: with ``restrictions``, a quote may not leave off a clause saying the
+            finding was not significant when a bracketed aside stands before it ("… group
+            (12% vs 15%), although this was not significant"), when the quote's own clause
+            concedes ("Although | X, the difference did not reach significance") or when the
+            clause refers to the finding ("…; this difference was not significant"); and a
+            claim that calls its finding significant where the window says it was not
+            ("significantly lower" against "lower …, but the difference was not statistically
+            significant", read at the quote's edge or as a word moved from a negated
+            significance) is ``contradicted: significance reversed`` (score model v37).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1473,7 +1670,7 @@ def align_edits(
         ):
             edges = _edge_edits(
                 c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions,
-                local_qualifiers, bounds, carried_details, extent, suppositions,
+                local_qualifiers, bounds, carried_details, extent, suppositions, caveats,
             )  # fmt: skip
             if bounds and postposed:
                 edges += _end_bound_dropped(c, ev.body, quoted[-1], lambda k: k - first)
@@ -1492,6 +1689,7 @@ def align_edits(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
+        caveats,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -1772,6 +1970,7 @@ class _Builder:
         carried_details: bool = False,
         extent: bool = False,
         suppositions: bool = False,
+        caveats: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -1796,6 +1995,7 @@ class _Builder:
         self.carried_details = carried_details
         self.extent = extent
         self.suppositions = suppositions
+        self.caveats = caveats
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -1858,7 +2058,7 @@ class _Builder:
         for wj, why in _edge_edits(
             self.c, self.ev, quote, self.overstatement, self.inversions, self.frames,
             self.restrictions, self.local_qualifiers, self.bounds, self.carried_details,
-            self.extent, self.suppositions,
+            self.extent, self.suppositions, self.caveats,
         ):  # fmt: skip
             self._add("deletion", [], wj, why)
         if self.bounds and self.postposed:
@@ -1902,7 +2102,9 @@ class _Builder:
         if self.moved:
             ordered = [b for _, b in sorted(self.moved)]
             swapped = any(x > y for x, y in pairwise(ordered)) or self._swapped_past()
-            if not swapped:
+            if self.caveats and self._significance_moved():
+                judgement = f"contradicted: {SIGNIFICANCE_REVERSED}"
+            elif not swapped:
                 judgement = "allowed: words reordered"
                 if self.clause_mixups and self._from_an_opposed_clause():
                     judgement = "unsupported: words from another clause"
@@ -1918,6 +2120,19 @@ class _Builder:
                 sorted(self.aligned_w),
                 "unsupported: roles swapped (voice changed, word order kept)",
             )
+
+    def _significance_moved(self) -> bool:
+        """Whether a significance word the claim affirms was moved from where the window negates
+        it: "significantly lower" against "lower …, but the difference was not statistically
+        significant" (v37)."""
+        c_words = [t.text for t in self.c.tokens]
+        w_words = [t.text for t in self.w.tokens]
+        return any(
+            c_words[i] in _SIGNIFICANCE
+            and not _significance_negated(c_words, i, wide=True)
+            and _significance_negated(w_words, j, wide=True)
+            for i, j in self.moved
+        )
 
     def _from_an_opposed_clause(self) -> bool:
         """The moved words stand in another clause of the window than every other content word
@@ -2148,7 +2363,7 @@ class _Builder:
             and _inverting(self.w, wj, self.c, at)
         ):
             self._add("deletion", [], wj, "unsupported: inverting word dropped")
-        elif self.frames and _framing(self.w, wj, self.suppositions):
+        elif self.frames and _framing(self.w, wj, self.suppositions, self.caveats):
             self._add("deletion", [], wj, "unsupported: not asserted by the window")
         elif self.restrictions and (why := self._restricted(wj)) is not None:
             self._add("deletion", [], wj, f"unsupported: {why}")
@@ -2252,7 +2467,7 @@ class _Builder:
         if dropped & _ASSOCIATION_WORDS and not kept & _ASSOCIATION_WORDS:
             return "association stated as an effect"
         if self.extent:
-            return _extent_dropped(self.w, wj, kept)
+            return _extent_dropped(self.w, wj, kept, self.caveats)
         return None
 
     def _not_significant(self, wj: list[int], kept: set[str]) -> str | None:

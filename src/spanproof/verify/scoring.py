@@ -330,6 +330,13 @@ class ScoreModel:
     #: "would" or "should" as it may not drop "may". False before v36: each was a compression
     #: (v14 read "hypothesized", "believed" and "assumed" already).
     edit_suppositions: bool = False
+    #: v37: a claim may not leave off a clause saying its finding was not significant when an
+    #: aside stands before it, when the quote's own clause concedes ("Although | X, the
+    #: difference was not significant") or when it refers to the finding ("; this difference
+    #: was not significant"), nor call significant what the window says was not ("significantly
+    #: lower" against "lower, but not statistically significant": ``contradicted``)
+    #: (:func:`spanproof.verify.edits.align_edits`, ``significance``).
+    edit_caveats: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -482,12 +489,15 @@ V35 = replace(V34, name="v35", edit_extent=True)
 #: proposed that", "is thought to", "aims to", "is unlikely to") as not asserted, and
 #: "potential", "would" and "should" as hedges.
 V36 = replace(V35, name="v36", edit_suppositions=True)
+#: v36 that reads a caveat of non-significance past an aside, after a conceding clause and when
+#: it refers to the finding, and refuses a claim that calls significant what was not.
+V37 = replace(V36, name="v37", edit_caveats=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36,
+        V36, V37,
     )
 }  # fmt: skip
 
@@ -1173,6 +1183,7 @@ def edit_alignments(
             carried_details=plan.model.edit_carried_details,
             extent=plan.model.edit_extent,
             suppositions=plan.model.edit_suppositions,
+            caveats=plan.model.edit_caveats,
         )
         if alignment.near_copy:
             out[i] = alignment
