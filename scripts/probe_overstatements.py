@@ -42,6 +42,14 @@ kinds:
 * ``potential``: "has the potential to" dropped ("has the potential to reduce" → "reduces");
 * ``would``: "would" or "should" before a verb dropped ("would reduce" → "reduces"): what would
   or should be stated as what is;
+* ``duration``: "transiently", "temporarily", "briefly" dropped ("transiently increased" →
+  "increased"): a finding that held for a while stated as lasting;
+* ``weak_evidence``: what follows "Limited evidence suggests that", "Emerging evidence indicates
+  that", "There is weak evidence that" … at a sentence's start (past a lead-in clause), stated
+  on its own: what weak evidence points to stated as a finding;
+* ``contrast``: a qualifier that a "but not" contrasts dropped with its contrast ("reduced
+  relapse in the per-protocol analysis but not in the intention-to-treat analysis." →
+  "reduced relapse."): a finding that holds under one condition stated whole;
 * ``size`` (a control): "slightly", "modestly", "moderately", "mildly", "somewhat" dropped. The
   claim says what the sentence says, less exactly ("decreased slightly" → "decreased"), so it
   *should* be `supported`;
@@ -143,6 +151,12 @@ _BE_AUX = r"(?P<aux>is|are|was|were|has been|have been|had been)"
 _ALSO = r"(?:widely |generally |commonly |often |also |previously )?"
 
 
+#: What opens a qualifier a "but not" may contrast ("in the per-protocol analysis but not in
+#: the intention-to-treat analysis").
+_CONTRASTED = (
+    "in|at|among|during|after|before|for|with|within|on|under|from|by|over|compared|relative"
+    "|versus|vs"
+)
 _ADVERB = r"(?:significantly |independently |strongly |positively |inversely |negatively )?"
 KINDS: tuple[Kind, ...] = (
     Kind(
@@ -260,6 +274,28 @@ KINDS: tuple[Kind, ...] = (
             r"[a-z]+)\b"
         ),
         _hedged,
+    ),
+    Kind(
+        "duration",
+        re.compile(r"\b(?:transiently|temporarily|briefly) ", re.IGNORECASE),
+        _drop,
+    ),
+    Kind(
+        "weak_evidence",
+        re.compile(
+            r"^(?:[^,]{0,80}, )?(?:there (?:is|was) )?(?:very |only )?(?:limited|weak|preliminary"
+            r"|insufficient|inconclusive|sparse|scant|scarce|tentative|anecdotal|low|emerging"
+            r"|conflicting|inconsistent)(?:[- ]\w+)? evidence (?:\w+ ){0,2}that ",
+            re.IGNORECASE,
+        ),
+        _drop,
+    ),
+    Kind(
+        "contrast",
+        re.compile(
+            rf",? (?:{_CONTRASTED}) [^,;()]{{3,60}}?,? but not (?:{_CONTRASTED}) [^,;.]+(?=\.$)"
+        ),
+        _drop,
     ),
     Kind(
         "size",

@@ -3342,9 +3342,29 @@ def test_v37_keeps_what_is_not_a_caveat_of_its_finding(claim: str, evidence: str
             "Drug X numerically reduced relapse in older patients.",
             "unsupported: extent dropped",
         ),
+        (
+            "Drug X reduced relapse.",
+            "Drug X reduced relapse compared with no treatment but not compared with placebo.",
+            "unsupported: restriction dropped",
+        ),
+        (
+            "Glucagon increased hepatic glucose output in the fasted dogs.",
+            "Glucagon transiently increased hepatic glucose output in the fasted dogs.",
+            "unsupported: duration dropped",
+        ),
+        (
+            "Drug X caused an increase in insulin secretion in healthy volunteers.",
+            "Drug X caused a transient increase in insulin secretion in healthy volunteers.",
+            "unsupported: duration dropped",
+        ),
+        (
+            "Drug X reduces deaths from heart disease by 2030.",
+            "Drug X is projected to reduce deaths from heart disease by 2030.",
+            "unsupported: not asserted by the window",
+        ),
     ],
     ids=["contrasted-analysis", "contrasted-time", "low-certainty", "limited-evidence",
-         "numerically"],
+         "numerically", "contrasted-comparator", "transiently", "a-transient", "projected-to"],
 )  # fmt: skip
 def test_v37_reads_other_caveats_of_the_finding(claim: str, evidence: str, why: str) -> None:
     _assert_v37_refuses(claim, evidence, "unsupported", why)
@@ -3369,8 +3389,23 @@ def test_v37_reads_other_caveats_of_the_finding(claim: str, evidence: str, why: 
             "Drug X reduces relapse in older patients.",
             "Strong evidence suggests that drug X reduces relapse in older patients.",
         ),
+        # The claim keeps the duration, or the projection.
+        (
+            "Glucagon transiently increased hepatic glucose output.",
+            "Glucagon transiently increased hepatic glucose output in the fasted dogs.",
+        ),
+        (
+            "Drug X is projected to reduce deaths from heart disease.",
+            "Drug X is projected to reduce deaths from heart disease by 2030.",
+        ),
     ],
-    ids=["qualifier-kept", "another-outcome", "strong-evidence"],
+    ids=[
+        "qualifier-kept",
+        "another-outcome",
+        "strong-evidence",
+        "duration-kept",
+        "projection-kept",
+    ],
 )
 def test_v37_keeps_what_no_caveat_limits(claim: str, evidence: str) -> None:
     assert _verdicts(V37, claim, evidence)[0] == "supported"

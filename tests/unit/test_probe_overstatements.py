@@ -136,6 +136,27 @@ BY_NAME = {kind.name: kind for kind in KINDS}
             "Annual screening reduces mortality from colorectal cancer in older adults.",
         ),
         (
+            "duration",
+            "Glucagon transiently increased hepatic glucose output in the fasted dogs.",
+            "Glucagon increased hepatic glucose output in the fasted dogs.",
+        ),
+        (
+            "weak_evidence",
+            "Emerging evidence suggests that tumour cells require specific interphase CDKs.",
+            "Tumour cells require specific interphase CDKs.",
+        ),
+        (
+            "weak_evidence",
+            "In older adults, there is limited evidence that statins lower the risk of dementia.",
+            "Statins lower the risk of dementia.",
+        ),
+        (
+            "contrast",
+            "The drug reduced relapse in the per-protocol analysis but not in the "
+            "intention-to-treat analysis.",
+            "The drug reduced relapse.",
+        ),
+        (
             "asserted_that",
             "Our results indicate that statins lower the risk of dementia in older adults.",
             "Statins lower the risk of dementia in older adults.",

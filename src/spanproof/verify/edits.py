@@ -950,7 +950,7 @@ def _next_sentence_clause(ev: EvidenceText, last_w: int) -> list[int]:
 #: at 12 months").
 _QUALIFIER_PREPOSITIONS = frozenset(
     {"in", "at", "among", "during", "after", "before", "for", "with", "within", "on", "under",
-     "from", "by", "over"}
+     "from", "by", "over", "compared", "relative", "versus", "vs"}
 )  # fmt: skip
 
 
@@ -1037,6 +1037,11 @@ def _extent_head(ev: EvidenceText, first_w: int, stops: bool = False) -> list[in
 #: v37: words saying a difference was seen in the figures only, not shown significant
 #: ("numerically lower"): read as words of extent.
 _NUMERIC_ONLY_WORDS = frozenset({"numerically", "numeric", "numerical"})
+#: v37: words saying a finding held for a while only ("transiently increased", "a temporary
+#: reduction"): dropped, the claim states it as lasting.
+_DURATION_WORDS = frozenset(
+    {"transiently", "transient", "temporarily", "temporary", "briefly", "short-lived"}
+)
 
 
 def _extent_dropped(
@@ -1048,11 +1053,15 @@ def _extent_dropped(
     "largely", "marginally", "tended"), or one saying it is of part of what it speaks of or
     holds only some of the time (:data:`_PART_WORDS`: "some", "a minority of", "seldom"; not
     "some" before a figure, an approximation: "some 30 patients"); else None. With ``caveats``
-    (v37), "numerically" ("numerically lower": not shown significant) is a word of extent."""
+    (v37), "numerically" ("numerically lower": not shown significant) is a word of extent, and
+    a word saying the finding held for a while only ("transiently", "temporary";
+    :data:`_DURATION_WORDS`) gives ``duration dropped``."""
     words = [w.tokens[j].text for j in wj]
     extent = _EXTENT_WORDS | _NUMERIC_ONLY_WORDS if caveats else _EXTENT_WORDS
     if set(words) & extent and not set(kept) & extent:
         return "extent dropped"
+    if caveats and set(words) & _DURATION_WORDS and not set(kept) & _DURATION_WORDS:
+        return "duration dropped"
     parts = {
         w.tokens[j].text
         for j in wj
@@ -1226,17 +1235,26 @@ def _in_theory(w: Text, wj: Sequence[int]) -> bool:
     return any(a == "in" and b == "theory" for a, b in pairwise(words))
 
 
-def _raised(w: Text, wj: Sequence[int]) -> bool:
+#: v37: participles that, between a form of "be" and "to", say what follows is a projection of
+#: a model, not a finding ("is projected to reduce", "was forecast to rise").
+_PROJECTING_WORDS = frozenset(
+    {"projected", "forecast", "forecasted", "modelled", "modeled", "simulated"}
+)
+
+
+def _raised(w: Text, wj: Sequence[int], caveats: bool = False) -> bool:
     """Whether the deleted window words ``wj`` hold a supposing, intending or doubting word
     between a form of "be" (:func:`_passive`) and "to" ("is thought to", "are often assumed
     to", "was designed to", "is unlikely to"; :data:`_RAISING_WORDS`), or a word of aim right
     before "to" ("aims to", "sought to"; :data:`_AIM_WORDS`), so what the window's subject does
-    after it is supposed, aimed at or doubted, not found (v36)."""
+    after it is supposed, aimed at or doubted, not found (v36). With ``caveats`` (v37) a word of
+    projection too ("is projected to", "was forecast to"; :data:`_PROJECTING_WORDS`)."""
+    raising = _RAISING_WORDS | _PROJECTING_WORDS if caveats else _RAISING_WORDS
     words = [t.text.lower() for t in w.tokens]
     return any(
         j + 1 < len(words)
         and words[j + 1] == "to"
-        and (words[j] in _AIM_WORDS or (words[j] in _RAISING_WORDS and _passive(words, j)))
+        and (words[j] in _AIM_WORDS or (words[j] in raising and _passive(words, j)))
         for j in wj
     )
 
@@ -2453,7 +2471,7 @@ class _Builder:
             return "hedge dropped"
         if (
             self.suppositions
-            and _raised(self.w, wj)
+            and _raised(self.w, wj, self.caveats)
             and not set(kept) & (_RAISING_WORDS - _DOUBTING_WORDS)
             and not _raised(self.c, range(len(self.c.tokens)))
         ):
