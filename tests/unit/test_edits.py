@@ -3362,9 +3362,26 @@ def test_v37_keeps_what_is_not_a_caveat_of_its_finding(claim: str, evidence: str
             "Drug X is projected to reduce deaths from heart disease by 2030.",
             "unsupported: not asserted by the window",
         ),
+        (
+            "Drug X reduced relapse.",
+            "Drug X reduced relapse only in patients with a high viral load.",
+            "unsupported: restriction dropped",
+        ),
+        (
+            "Drug X reduced relapse.",
+            "Drug X reduced relapse, although the effect was attenuated after adjustment for age.",
+            "unsupported: caveat dropped",
+        ),
+        (
+            "Drug X was associated with lower mortality.",
+            "Drug X was associated with lower mortality; however, this association was not "
+            "robust to adjustment for smoking.",
+            "unsupported: caveat dropped",
+        ),
     ],
     ids=["contrasted-analysis", "contrasted-time", "low-certainty", "limited-evidence",
-         "numerically", "contrasted-comparator", "transiently", "a-transient", "projected-to"],
+         "numerically", "contrasted-comparator", "transiently", "a-transient", "projected-to",
+         "only-in", "attenuated", "not-robust"],
 )  # fmt: skip
 def test_v37_reads_other_caveats_of_the_finding(claim: str, evidence: str, why: str) -> None:
     _assert_v37_refuses(claim, evidence, "unsupported", why)
@@ -3398,6 +3415,21 @@ def test_v37_reads_other_caveats_of_the_finding(claim: str, evidence: str, why: 
             "Drug X is projected to reduce deaths from heart disease.",
             "Drug X is projected to reduce deaths from heart disease by 2030.",
         ),
+        (
+            "Drug X reduced relapse only in patients with a high viral load.",
+            "Drug X reduced relapse only in patients with a high viral load.",
+        ),
+        # "only" of size, not of a condition.
+        ("Drug X reduced relapse.", "Drug X reduced relapse only modestly."),
+        # Taken back at another time, which the claim keeps apart.
+        (
+            "Drug X reduced relapse at 6 months.",
+            "Drug X reduced relapse at 6 months. This effect disappeared at 12 months.",
+        ),
+        (
+            "Drug X reduced relapse.",
+            "Drug X reduced relapse, whereas the benefit of drug Y disappeared after adjustment.",
+        ),
     ],
     ids=[
         "qualifier-kept",
@@ -3405,6 +3437,10 @@ def test_v37_reads_other_caveats_of_the_finding(claim: str, evidence: str, why: 
         "strong-evidence",
         "duration-kept",
         "projection-kept",
+        "only-kept",
+        "only-a-size",
+        "another-time",
+        "whereas-another",
     ],
 )
 def test_v37_keeps_what_no_caveat_limits(claim: str, evidence: str) -> None:

@@ -789,6 +789,23 @@ _CONCEDING_HEADS = frozenset({"although", "though", "while", "whilst"})
 #: v37: what may open a clause that speaks of the finding just stated without a concession
 #: word ("…; this difference was not significant", "…, which did not reach significance").
 _FINDING_REFERENCES = frozenset({"the", "this", "these", "that", "which", "such", "a"})
+#: v37: words by which a clause about the finding takes it back ("…, although the effect was
+#: attenuated after adjustment", "…, but this effect disappeared at 12 months").
+_TAKEN_BACK = frozenset(
+    {"attenuated", "disappeared", "vanished", "abolished", "lost", "diminished", "weakened",
+     "reversed", "nullified"}
+)  # fmt: skip
+#: v37: words by which a clause about the finding takes it back when negated ("…, but the
+#: effect was not robust to adjustment", "this association was not replicated").
+_UPHELD = frozenset(
+    {"robust", "replicated", "confirmed", "reproduced", "survive", "survived"}
+)  # fmt: skip
+#: v37: words of time: a clause that takes the finding back at another time ("this effect
+#: disappeared by 12 months") leaves a claim that keeps its own time right, so it is not read.
+_TIME_WORDS = frozenset(
+    {"second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks",
+     "month", "months", "year", "years", "follow", "later", "long", "term", "longer"}
+)  # fmt: skip
 #: v37: the judgement on a claim that states as significant what its window says was not.
 SIGNIFICANCE_REVERSED = "significance reversed"
 
@@ -848,7 +865,10 @@ def _caveat(
     or with anything when the quote's own clause concedes (``conceded``: "Although X, | the
     difference was not significant"); and a claim that says its finding was significant
     ("significantly lower") where the clause says it was not reverses it
-    (:data:`SIGNIFICANCE_REVERSED`)."""
+    (:data:`SIGNIFICANCE_REVERSED`). The clause may also take the finding back otherwise: "the
+    effect was attenuated after adjustment", "this effect disappeared", "was not robust to
+    adjustment" (:data:`_TAKEN_BACK`, :data:`_UPHELD` negated), unless it speaks of another
+    time (:data:`_TIME_WORDS`: "this effect disappeared by 12 months")."""
     words = [w.tokens[j].text for j in clause]
     kept = {t.text for t in claim.tokens}
     if (words[:1] == ["only"] or words[:2] == ["but", "only"]) and "only" not in kept:
@@ -871,6 +891,19 @@ def _caveat(
             if subject:
                 return None
             return SIGNIFICANCE_REVERSED if affirmed else "caveat dropped"
+    if caveats and not set(words) & _TIME_WORDS:
+        for k, word in enumerate(words):
+            if word in _TAKEN_BACK or (
+                word in _UPHELD and {"not", "no", "never"} & set(words[max(0, k - 3) : k])
+            ):
+                subject = [
+                    j
+                    for j in clause[1:k]
+                    if w.content[j]
+                    and w.tokens[j].text not in _FINDING_NOUNS
+                    and not is_negation(w.tokens[j].text)
+                ]
+                return None if subject else "caveat dropped"
     return None
 
 
@@ -970,6 +1003,18 @@ def _contrasted(words: Sequence[str], claim: Text) -> bool:
     )
 
 
+def _only_under(words: Sequence[str], claim: Text) -> bool:
+    """Whether the words a quote leaves off at its end say the finding holds only under a
+    qualifier ("… reduced relapse | only in patients with a high viral load", "| only when
+    given early") and the claim says no "only" itself (v37)."""
+    return (
+        len(words) > 1
+        and words[0] == "only"
+        and words[1] in _QUALIFIER_PREPOSITIONS | {"when", "if", "where", "while"}
+        and "only" not in {t.text for t in claim.tokens}
+    )
+
+
 def _edge_restrictions(
     c: Text,
     ev: EvidenceText,
@@ -997,7 +1042,8 @@ def _edge_restrictions(
             why = "population dropped"
         if why is None and caveats:
             after = _next_clause(ev, tail[-1])
-            if _contrasted([w.tokens[j].text for j in [*tail, *after]], c):
+            words = [w.tokens[j].text for j in [*tail, *after]]
+            if _contrasted(words, c) or _only_under(words, c):
                 why = "restriction dropped"
         if why is not None:
             out.append((tail, f"unsupported: {why}"))
