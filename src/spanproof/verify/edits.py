@@ -881,14 +881,7 @@ def _caveat(
         return None
     for k in range(len(words)):
         if _significance_negated(words, k, wide=caveats):
-            subject = [
-                j
-                for j in clause[1:k]
-                if w.content[j]
-                and w.tokens[j].text not in _FINDING_NOUNS
-                and not is_negation(w.tokens[j].text)
-            ]
-            if subject:
+            if not _of_the_finding(w, clause[1:k]):
                 return None
             return SIGNIFICANCE_REVERSED if affirmed else "caveat dropped"
     if caveats and not set(words) & _TIME_WORDS:
@@ -896,15 +889,20 @@ def _caveat(
             if word in _TAKEN_BACK or (
                 word in _UPHELD and {"not", "no", "never"} & set(words[max(0, k - 3) : k])
             ):
-                subject = [
-                    j
-                    for j in clause[1:k]
-                    if w.content[j]
-                    and w.tokens[j].text not in _FINDING_NOUNS
-                    and not is_negation(w.tokens[j].text)
-                ]
-                return None if subject else "caveat dropped"
+                return "caveat dropped" if _of_the_finding(w, clause[1:k]) else None
     return None
+
+
+def _of_the_finding(w: Text, subject: Sequence[int]) -> bool:
+    """Whether the words of a caveat before what it says (``subject``) speak of the finding
+    itself: no content word but a finding noun ("the difference", "this effect") or a
+    negation; "whereas B did not change significantly" speaks of B."""
+    return not any(
+        w.content[j]
+        and w.tokens[j].text not in _FINDING_NOUNS
+        and not is_negation(w.tokens[j].text)
+        for j in subject
+    )
 
 
 def _conceded(w: Text, head: Sequence[int]) -> bool:
