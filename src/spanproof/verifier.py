@@ -150,15 +150,16 @@ class Verifier:
             or a longer form of it, "interleukin-6" for "IL-8"), ``"v35"`` (the default before
             v36: v34 whose edit check reads a dropped word of extent as an overstatement:
             "mediated partly by" → "mediated by", "in some patients" → "in patients", "a trend
-            towards lower mortality" → "lower mortality"), ``"v36"`` (the default: v35 whose
-            edit check reads what the passage only supposes, aims at or doubts stated as a
-            finding: "It has been proposed that X" → "X", "is thought to play" → "plays", "is
-            unlikely to prevent" → "prevents", and "would", "should" and "has the potential
-            to" dropped as hedges), ``"v37"`` (v36 whose edit check reads what takes the
-            finding back: "Although X, the difference was not significant" → "X", "reduced
-            relapse at 6 months but not at 12 months" → "reduced relapse", "Limited evidence
-            suggests that X" → "X", "numerically lower" → "lower", and "significantly lower"
-            against "lower, but not significantly" is contradicted), or a ScoreModel.
+            towards lower mortality" → "lower mortality"), ``"v36"`` (the default before
+            v37: v35 whose edit check reads what the passage only supposes, aims at or doubts
+            stated as a finding: "It has been proposed that X" → "X", "is thought to play" →
+            "plays", "is unlikely to prevent" → "prevents", and "would", "should" and "has the
+            potential to" dropped as hedges), ``"v37"`` (the default: v36 whose edit check
+            reads what takes the finding back: "Although X, the difference was not
+            significant" → "X", "reduced relapse at 6 months but not at 12 months" → "reduced
+            relapse", "Limited evidence suggests that X" → "X", "numerically lower" → "lower",
+            and "significantly lower" against "lower, but not significantly" is contradicted),
+            or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """
