@@ -138,7 +138,10 @@ class VerifySettings(BaseModel):
             "vs 15%), although this was not significant' → 'X', 'reduced relapse at 6 months "
             "but not at 12 months' → 'reduced relapse', 'Limited evidence suggests that X' → "
             "'X', 'numerically lower' → 'lower', and 'significantly lower' against 'lower, but "
-            "not significantly' is contradicted)."
+            "not significantly' is contradicted; v38 is v37 that also reads an effect claimed on "
+            "a passage stating only an association, near copy or not: 'Dexamethasone increases "
+            "the risk of bleeding' against 'Dexamethasone use was associated with bleeding' is "
+            "unsupported)."
         ),
     )
     escalation_band: float | None = Field(

@@ -159,7 +159,10 @@ class Verifier:
             significant" → "X", "reduced relapse at 6 months but not at 12 months" → "reduced
             relapse", "Limited evidence suggests that X" → "X", "numerically lower" → "lower",
             and "significantly lower" against "lower, but not significantly" is contradicted),
-            or a ScoreModel.
+            ``"v38"`` (v37 that also reads an effect claimed on a passage stating only an
+            association, near copy or not: "Dexamethasone increases the risk of bleeding"
+            against "Dexamethasone use was associated with bleeding" is unsupported), or a
+            ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

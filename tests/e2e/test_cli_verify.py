@@ -1215,6 +1215,26 @@ def test_score_model_v37_reads_what_says_a_finding_was_not_significant(tmp_path:
         assert reports[model]["other"]["verdict"] == "supported"
 
 
+def test_score_model_v38_reads_an_effect_claimed_on_an_association(tmp_path: Path) -> None:
+    text = (
+        "Dexamethasone use was associated with postoperative bleeding in children. "
+        "Tranexamic acid reduced blood loss in the same children."
+    )
+    claims = {
+        "effect": "Dexamethasone increases the risk of postoperative bleeding in children.",
+        "stated": "Tranexamic acid reduced blood loss in the same children.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v37", "v38"))
+    assert reports["v37"]["effect"]["verdict"] == "supported"
+    assert reports["v38"]["effect"]["verdict"] == "unsupported"
+    assert [e["judgement"] for e in reports["v38"]["effect"]["edits"]] == [
+        "unsupported: association stated as an effect"
+    ]
+    # an effect the passage states is supported under both
+    for model in ("v37", "v38"):
+        assert reports[model]["stated"]["verdict"] == "supported"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 

@@ -54,6 +54,7 @@ from spanproof.verify.scoring import (
     V35,
     V36,
     V37,
+    V38,
     ScoreModel,
     score_model,
 )
@@ -723,7 +724,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 38)])
+@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 39)])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -3455,4 +3456,79 @@ def test_v37_is_v36_with_caveats_and_changes_nothing_else_here() -> None:
         V36,
         "Mortality was lower in the treatment group.",
         "Mortality was lower in the treatment group; this difference was not significant.",
+    )
+
+
+# --- v38: an association stated as an effect, near copy or not -----------------------------------
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (
+            "Dexamethasone increases the risk of postoperative bleeding in children.",
+            "Dexamethasone use was associated with postoperative bleeding in children.",
+        ),
+        (
+            "Short sleep raises evening cortisol in adolescents.",
+            "In adolescents, evening cortisol was linked with short sleep.",
+        ),
+    ],
+    ids=["increases", "raises"],
+)
+def test_v38_reads_an_effect_claimed_on_an_association(claim: str, evidence: str) -> None:
+    assert _verdicts(V37, claim, evidence) == ("supported", [])
+    assert _verdicts(V38, claim, evidence) == (
+        "unsupported",
+        ["unsupported: association stated as an effect"],
+    )
+
+
+def test_v38_names_the_effect_and_the_association_it_stands_for() -> None:
+    claim = "Dexamethasone increases the risk of postoperative bleeding in children."
+    evidence = "Dexamethasone use was associated with postoperative bleeding in children."
+    v = score_all([Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), V38)[0][0]
+    (edit,) = v.edits
+    assert (edit.op, edit.claim_text, edit.evidence_text) == (
+        "substitution",
+        "increases",
+        "associated",
+    )
+    assert claim[edit.claim_start : edit.claim_end] == "increases"
+    assert evidence[edit.evidence_start : edit.evidence_end] == "associated"
+    assert v.score == V38.gate_cap
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # The claim states the association itself.
+        (
+            "Dexamethasone use is associated with postoperative bleeding in children.",
+            "Dexamethasone use was associated with postoperative bleeding in children.",
+        ),
+        # The window states the effect.
+        (
+            "Dexamethasone increases the risk of postoperative bleeding in children.",
+            "Dexamethasone increased postoperative bleeding in children.",
+        ),
+        # The window writes an effect word with its association: read as stating it.
+        (
+            "Coffee intake lowers the risk of type 2 diabetes in women.",
+            "Higher coffee intake was associated with a lower risk of type 2 diabetes in women.",
+        ),
+    ],
+    ids=["association-kept", "effect-stated", "effect-word-in-window"],
+)
+def test_v38_keeps_what_states_no_effect_on_an_association(claim: str, evidence: str) -> None:
+    assert _verdicts(V38, claim, evidence)[0] == _verdicts(V37, claim, evidence)[0]
+
+
+def test_v38_is_v37_with_association_effects_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v38"] is V38 and V38.association_effects
+    assert not V37.association_effects
+    assert replace(V38, name="v37", association_effects=False) == V37
+    assert_one_rule_more(
+        V38,
+        V37,
+        "Dexamethasone increases the risk of postoperative bleeding in children.",
+        "Dexamethasone use was associated with postoperative bleeding in children.",
     )

@@ -49,7 +49,7 @@ class VerifyRequest(BaseModel):
         None,
         description=(
             "Score model (default: the server's; v3 escalates to the checker, v4 adds the edit "
-            "check, v5 reads every claim with the judge, v6 and v8 to v37 read two "
+            "check, v5 reads every claim with the judge, v6 and v8 to v38 read two "
             "changed details (v9 also two figures or names mixed up, v10 also a figure moved "
             "into a shortened copy, v11 also a figure's unit changed, v12 also a finding "
             "overstated, v13 also what inverts it dropped, v14 also what the window does not "
@@ -83,7 +83,9 @@ class VerifyRequest(BaseModel):
             "hedge, v37 v36 whose edit check also reads what takes the finding back: a caveat "
             "of non-significance, 'Although X, the difference was not significant', a "
             "qualifier a 'but not' contrasts, weak evidence, 'numerically', and refuses a "
-            "claim calling significant what the passage says was not), v7 gates "
+            "claim calling significant what the passage says was not, v38 v37 that also refuses "
+            "an effect claimed on a passage that states only an association, near copy or "
+            "not), v7 gates "
             "windows that "
             "state no "
             "finding)."

@@ -581,3 +581,40 @@ def entity_gate_trips(claim: EntityView, span: EntityView, variants: bool = Fals
         shape in missing_shapes and _surplus(entity, span, claim)
         for entity, shape in span.entities.items()
     )
+
+
+#: Score model v38: words by which a claim states an effect ("reduces", "leads to", "prevents").
+_EFFECT_WORDS = re.compile(
+    r"\b(?:cause[sd]?|causing|prevent(?:s|ed|ing)?|reduce[sd]?|reducing|increase[sd]?"
+    r"|increasing|leads? to|led to|protect(?:s|ed)?|improve[sd]?|improving|lower(?:s|ed)?"
+    r"|raise[sd]?|decrease[sd]?|induce[sd]?|promote[sd]?|inhibit(?:s|ed)?|cure[sd]?"
+    r"|worsen(?:s|ed)?|result(?:s|ed)? in|trigger(?:s|ed)?|boost(?:s|ed)?)\b",
+    re.IGNORECASE,
+)
+#: Score model v38: words by which a text states an association ("was associated with").
+_ASSOCIATION_WORDS = re.compile(
+    r"\b(?:associat\w*|link(?:ed)?|correlat\w*|relationship|related to)\b", re.IGNORECASE
+)
+
+
+def association_stated_as_effect(
+    claim: str, window: str
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Where a claim states an effect that its window states only as an association (score
+    model v38): the claim has an effect word (:data:`_EFFECT_WORDS`: "reduces", "leads to",
+    "prevents" …) and no association word, and the window an association word
+    (:data:`_ASSOCIATION_WORDS`: "associated", "linked", "correlated" …) and no effect word —
+    "Dexamethasone increases the risk of bleeding" against "Dexamethasone was associated with
+    postoperative bleeding". Returns the character ranges of the claim's first effect word and
+    the window's first association word, or None. A window that writes an effect word anywhere
+    ("associated with a lower risk") is not read: its words may state the effect."""
+    effect = _EFFECT_WORDS.search(claim)
+    association = _ASSOCIATION_WORDS.search(window)
+    if (
+        effect is None
+        or association is None
+        or _ASSOCIATION_WORDS.search(claim)
+        or _EFFECT_WORDS.search(window)
+    ):
+        return None
+    return effect.span(), association.span()

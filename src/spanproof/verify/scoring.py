@@ -51,6 +51,7 @@ from spanproof.verify.fusion import fuse
 from spanproof.verify.gates import (
     Cues,
     EntityView,
+    association_stated_as_effect,
     cues,
     entity_gate_trips,
     entity_view,
@@ -337,6 +338,12 @@ class ScoreModel:
     #: lower" against "lower, but not statistically significant": ``contradicted``)
     #: (:func:`spanproof.verify.edits.align_edits`, ``significance``).
     edit_caveats: bool = False
+    #: v38: a claim judged `supported` on a window it does not nearly copy, that states an
+    #: effect ("increases the risk") where the window states only an association ("was
+    #: associated with"), is `unsupported`, recorded as the edit ``unsupported: association
+    #: stated as an effect`` (:func:`spanproof.verify.gates.association_stated_as_effect`; v12
+    #: reads the same in a near copy).
+    association_effects: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -492,12 +499,14 @@ V36 = replace(V35, name="v36", edit_suppositions=True)
 #: v36 that reads a caveat of non-significance past an aside, after a conceding clause and when
 #: it refers to the finding, and refuses a claim that calls significant what was not.
 V37 = replace(V36, name="v37", edit_caveats=True)
+#: v37 that reads an effect claimed on a window stating only an association, near copy or not.
+V38 = replace(V37, name="v38", association_effects=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37,
+        V36, V37, V38,
     )
 }  # fmt: skip
 
@@ -1110,6 +1119,29 @@ def score_claim(
             verdict, chosen = Verdict.CONTRADICTED, contra
     span = plan.spans[chosen.span_index].span
     start, end = windows[chosen.span_index] if windows is not None else (0, len(span.text))
+    found = edits[chosen.span_index].edits if edits and chosen.span_index in edits else ()
+    score = best.score
+    if (
+        model.association_effects
+        and verdict is Verdict.SUPPORTED
+        and not (edits and chosen.span_index in edits)  # a near copy: the edit check's to read
+        and (effect := association_stated_as_effect(claim.text, span.text[start:end]))
+    ):
+        (cs, ce), (ws, we) = effect
+        found = (
+            Edit(
+                "substitution",
+                cs,
+                ce,
+                claim.text[cs:ce],
+                span.id,
+                start + ws,
+                start + we,
+                span.text[start + ws : start + we],
+                "unsupported: association stated as an effect",
+            ),
+        )
+        verdict, score = Verdict.UNSUPPORTED, min(score, model.gate_cap)
     if _overlaps_erasure(span, start, end):
         verdict = Verdict.EVIDENCE_REDACTED
     return (
@@ -1118,7 +1150,7 @@ def score_claim(
             text=claim.text,
             draft_span=claim.draft_span,
             verdict=verdict,
-            score=best.score,
+            score=score,
             best_span=SpanRef(span.id, start, end),
             candidates_considered=len(pairs),
             cited_markers=claim.cited_markers,
@@ -1126,7 +1158,7 @@ def score_claim(
             entity_gated=chosen.entity_gated,
             polarity_gated=chosen.polarity_gated,
             finding_gated=chosen.finding_gated,
-            edits=edits[chosen.span_index].edits if edits and chosen.span_index in edits else (),
+            edits=found,
         ),
         pairs,
     )
