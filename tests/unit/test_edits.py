@@ -3532,3 +3532,32 @@ def test_v38_is_v37_with_association_effects_and_changes_nothing_else_here() -> 
         "Dexamethasone increases the risk of postoperative bleeding in children.",
         "Dexamethasone use was associated with postoperative bleeding in children.",
     )
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
+def test_a_v38_trace_with_an_association_read_as_an_effect_replays_exactly(record: bool) -> None:
+    claims = [Claim("c1", "Short sleep raises evening cortisol in adolescents.")]
+    spans = [EvidenceSpan("S1", "In adolescents, evening cortisol was linked with short sleep.")]
+    embedder = FakeEmbedder()
+    scorer = RecordingEmbedder(embedder) if record else embedder
+    verdicts, status = score_all(claims, spans, scorer, V38)
+    assert [e.judgement for e in verdicts[0].edits] == [
+        "unsupported: association stated as an effect"
+    ]
+    plan = [{"marker": s.id, "id": s.id, "text": s.text, "truth_class": True} for s in spans]
+    trace = Trace(
+        kind="verification",
+        request={},
+        plan=plan,
+        plan_hash=plan_hash(plan),
+        prompt_hash="",
+        models={"embed": embedder.model_id, "score_model": "v38", "decompose": "given"},
+        draft="",
+        claims=[v.to_dict() for v in verdicts],
+        verification=status,
+        delivered=None,
+        embeddings=trace_embeddings(claims, spans, scorer, V38),
+    )
+    assert replay(trace).ok
+    trace.claims[0]["verdict"] = "supported"  # as v37 would have said
+    assert not replay(trace).ok
