@@ -3306,9 +3306,14 @@ def test_v37_contradicts_a_significance_the_window_denies(claim: str, evidence: 
             "Drug X reduced relapse in the trial (P < 0.001). Weight was not significantly "
             "changed.",
         ),
+        # A next sentence of one concession word and nothing after it: no clause to read.
+        (
+            "Mortality was lower in the treatment group.",
+            "Mortality was lower in the treatment group. However",
+        ),
     ],
     ids=["whereas-another", "next-sentence-another", "conceded-otherwise", "claim-denies-too",
-         "significant-elsewhere"],
+         "significant-elsewhere", "a-lone-however-ends-the-text"],
 )  # fmt: skip
 def test_v37_keeps_what_is_not_a_caveat_of_its_finding(claim: str, evidence: str) -> None:
     assert _verdicts(V37, claim, evidence)[0] == "supported"

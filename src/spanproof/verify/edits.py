@@ -949,11 +949,17 @@ def _next_clause(ev: EvidenceText, last_w: int, aside: bool = False) -> list[int
         return []
     if not any(a <= last_w + 1 < b for a, b in ev.sentences):
         return []
-    clause = [last_w + 1, *_tail_of(ev, last_w + 1, stops=True)]
-    last = clause[-1]
-    lone = clause == [last_w + 1] and w.tokens[last].text in _CONCESSIONS  # "; however, the …"
-    if lone and any(a <= last + 1 < b for a, b in ev.sentences):
-        clause += [last + 1, *_tail_of(ev, last + 1, stops=True)]
+    return _clause_from(ev, last_w + 1)
+
+
+def _clause_from(ev: EvidenceText, first: int) -> list[int]:
+    """The clause that opens at word ``first``, up to the next clause mark or its sentence's end
+    (:func:`_tail_of`), past a lone concession word's own comma ("; however, the …"), when a
+    word of the sentence follows it."""
+    clause = [first, *_tail_of(ev, first, stops=True)]
+    lone = clause == [first] and ev.body.tokens[first].text in _CONCESSIONS
+    if lone and any(a <= first + 1 < b for a, b in ev.sentences):
+        clause += [first + 1, *_tail_of(ev, first + 1, stops=True)]
     return clause
 
 
@@ -970,10 +976,7 @@ def _next_sentence_clause(ev: EvidenceText, last_w: int) -> list[int]:
     first = ev.sentences[here + 1][0]
     if w.tokens[first].text not in _FINDING_REFERENCES | _CONCESSIONS:
         return []
-    clause = [first, *_tail_of(ev, first, stops=True)]
-    if clause == [first] and w.tokens[first].text in _CONCESSIONS:  # "However, the …"
-        clause += [first + 1, *_tail_of(ev, first + 1, stops=True)]
-    return clause
+    return _clause_from(ev, first)  # past "However," to "the difference …"
 
 
 #: v37: prepositions that open a qualifier of a finding, which a "but not" may contrast ("in
