@@ -141,7 +141,9 @@ class VerifySettings(BaseModel):
             "not significantly' is contradicted; v38 is v37 that also reads an effect claimed on "
             "a passage stating only an association, near copy or not: 'Dexamethasone increases "
             "the risk of bleeding' against 'Dexamethasone use was associated with bleeding' is "
-            "unsupported)."
+            "unsupported; v39 is v38 that reads each direction word with the thing it acts on: "
+            "'Polymeal increases cardiovascular mortality' against '… to reduce cardiovascular "
+            "morbidity and increase life expectancy' is contradicted)."
         ),
     )
     escalation_band: float | None = Field(

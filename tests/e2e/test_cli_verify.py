@@ -65,7 +65,7 @@ def test_claims_json_has_the_contract_shape_and_verdicts(tmp_path: Path, evidenc
     assert code == 0
     report = json.loads(out)
     assert set(report) == TOP_KEYS
-    assert report["score_model"] == "v37"
+    assert report["score_model"] == "v38"
     assert report["verification"] == "verified"
     assert report["embed_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
     assert len(report["embed_model_hash"]) == 64
@@ -1235,6 +1235,27 @@ def test_score_model_v38_reads_an_effect_claimed_on_an_association(tmp_path: Pat
         assert reports[model]["stated"]["verdict"] == "supported"
 
 
+def test_score_model_v39_reads_a_direction_with_the_thing_it_acts_on(tmp_path: Path) -> None:
+    text = (
+        "CONCLUSION The Polymeal promises to be an effective, non-pharmacological, safe, cheap, "
+        "and tasty alternative to reduce cardiovascular morbidity and increase life expectancy "
+        "in the general population."
+    )
+    claims = {
+        "reversed": "Polymeal nutrition increases cardiovascular mortality.",
+        "stated": "The Polymeal increases life expectancy in the general population.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v38", "v39"))
+    assert reports["v38"]["reversed"]["verdict"] == "supported"
+    assert reports["v39"]["reversed"]["verdict"] == "contradicted"
+    (edit,) = reports["v39"]["reversed"]["edits"]
+    assert edit["judgement"] == "contradicted: direction flip"
+    assert (edit["claim"]["text"], edit["evidence"]["text"]) == ("increases", "reduce")
+    # the direction the passage states of life expectancy is supported under both
+    for model in ("v38", "v39"):
+        assert reports[model]["stated"]["verdict"] == "supported"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 
@@ -1246,7 +1267,7 @@ def test_the_default_model_names_what_a_shortened_copy_dropped() -> None:
     code, out, _ = run("verify", "--draft", draft, "--evidence", evidence, "--json")
     assert code == 0
     report = json.loads(out)
-    assert report["score_model"] == "v37"
+    assert report["score_model"] == "v38"
     first = report["claims"][0]
     assert (
         first["text"].startswith("Daily walking for 30 minutes")

@@ -55,6 +55,7 @@ from spanproof.verify.scoring import (
     V36,
     V37,
     V38,
+    V39,
     ScoreModel,
     score_model,
 )
@@ -724,7 +725,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 39)])
+@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 40)])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -3565,4 +3566,120 @@ def test_a_v38_trace_with_an_association_read_as_an_effect_replays_exactly(recor
     )
     assert replay(trace).ok
     trace.claims[0]["verdict"] = "supported"  # as v37 would have said
+    assert not replay(trace).ok
+
+
+# --- v39: a direction read with the thing it acts on ---------------------------------------------
+POLYMEAL_CLAIM = (
+    "In the general population, the Polymeal is an effective alternative that increases "
+    "cardiovascular morbidity."
+)
+POLYMEAL_WINDOW = (
+    "The Polymeal promises to be an effective, safe and cheap alternative to reduce "
+    "cardiovascular morbidity and increase life expectancy in the general population."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        (POLYMEAL_CLAIM, POLYMEAL_WINDOW),
+        (
+            "V-9302 inhibits antitumor responses by decreasing cell death and oxidative stress.",
+            "Pharmacological blockade of ASCT2 with V-9302 resulted in attenuated cancer cell "
+            "growth and proliferation, increased cell death, and increased oxidative stress, "
+            "which collectively contributed to antitumor responses in vitro and in vivo.",
+        ),
+    ],
+    ids=["polymeal", "v9302"],
+)
+def test_v39_contradicts_the_opposite_direction_of_the_same_thing(
+    claim: str, evidence: str
+) -> None:
+    assert _verdicts(V38, claim, evidence) == ("supported", [])
+    assert _verdicts(V39, claim, evidence) == ("contradicted", ["contradicted: direction flip"])
+
+
+def test_v39_names_the_claims_direction_word_and_the_windows_opposite() -> None:
+    v = score_all(
+        [Claim("c1", POLYMEAL_CLAIM)], [EvidenceSpan("S1", POLYMEAL_WINDOW)], FakeEmbedder(), V39
+    )[0][0]
+    (edit,) = v.edits
+    assert (edit.op, edit.claim_text, edit.evidence_text) == ("substitution", "increases", "reduce")
+    assert POLYMEAL_WINDOW[edit.evidence_start : edit.evidence_end] == "reduce"
+    assert v.score == V39.gate_cap
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # The window states the claim's direction of the same thing too.
+        (
+            "Polymeal nutrition reduces cardiovascular morbidity.",
+            "The Polymeal is an alternative to reduce cardiovascular morbidity and increase "
+            "life expectancy in the general population.",
+        ),
+        # An inverting word on one side only: loss of X lowering Y agrees with X raising Y.
+        (
+            "Loss of RIM1 decreases IME1 expression in yeast cells.",
+            "These findings suggest that RIM1 acts in yeast cells to stimulate IME1 expression.",
+        ),
+        # The window's opposite word is negated.
+        (
+            "Exercise training increases insulin sensitivity in older adults.",
+            "In older adults, exercise training did not reduce insulin sensitivity.",
+        ),
+        # Different things: the risk of one outcome raised, of another lowered.
+        (
+            "Statin therapy increases the risk of diabetes in older adults.",
+            "In older adults, statin therapy reduced the risk of stroke and raised muscle pain.",
+        ),
+    ],
+    ids=["direction-also-stated", "inverted", "negated", "other-thing"],
+)
+def test_v39_keeps_what_does_not_reverse_the_claims_thing(claim: str, evidence: str) -> None:
+    assert _verdicts(V39, claim, evidence)[0] == _verdicts(V38, claim, evidence)[0]
+
+
+def test_v39_is_v38_with_direction_objects_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v39"] is V39 and V39.direction_objects
+    assert not V38.direction_objects
+    assert replace(V39, name="v38", direction_objects=False) == V38
+    v_old, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V38)
+    v_new, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V39)
+    assert status == "verified"
+    assert [v.verdict for v in v_new] == [v.verdict for v in v_old]
+
+
+def test_v39_leaves_a_near_copy_to_the_edit_check() -> None:
+    # a copy with its direction word flipped is the edit check's to read, as under v38
+    claim = "Aspirin increased the risk of colorectal cancer in women."
+    evidence = "Aspirin reduced the risk of colorectal cancer in women."
+    assert _verdicts(V39, claim, evidence) == _verdicts(V38, claim, evidence)
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
+def test_a_v39_trace_with_a_direction_reversed_on_its_thing_replays_exactly(record: bool) -> None:
+    claims = [Claim("c1", POLYMEAL_CLAIM)]
+    spans = [EvidenceSpan("S1", POLYMEAL_WINDOW)]
+    embedder = FakeEmbedder()
+    scorer = RecordingEmbedder(embedder) if record else embedder
+    verdicts, status = score_all(claims, spans, scorer, V39)
+    assert [e.judgement for e in verdicts[0].edits] == ["contradicted: direction flip"]
+    plan = [{"marker": s.id, "id": s.id, "text": s.text, "truth_class": True} for s in spans]
+    trace = Trace(
+        kind="verification",
+        request={},
+        plan=plan,
+        plan_hash=plan_hash(plan),
+        prompt_hash="",
+        models={"embed": embedder.model_id, "score_model": "v39", "decompose": "given"},
+        draft="",
+        claims=[v.to_dict() for v in verdicts],
+        verification=status,
+        delivered=None,
+        embeddings=trace_embeddings(claims, spans, scorer, V39),
+    )
+    assert replay(trace).ok
+    trace.claims[0]["verdict"] = "supported"  # as v38 would have said
     assert not replay(trace).ok

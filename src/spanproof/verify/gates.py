@@ -618,3 +618,92 @@ def association_stated_as_effect(
     ):
         return None
     return effect.span(), association.span()
+
+
+#: Score model v39: words between a direction word and what it acts on ("increases *the* risk
+#: *of* stroke", "the increase *in* FCR").
+_OBJECT_SKIP = frozenset(
+    ("the", "a", "an", "of", "in", "on", "to", "for", "with", "and", "or", "as", "at", "from",
+     "that", "this", "these", "those", "is", "are", "was", "were", "be", "been", "being", "its",
+     "their", "his", "her", "it", "they", "we", "our", "than", "into", "via", "also", "both",
+     "between", "among", "significantly", "markedly", "substantially", "greatly", "strongly",
+     "further")
+)  # fmt: skip
+#: Score model v39: nouns that measure what follows them ("the risk of stroke", "levels of
+#: IL-6"): the thing acted on is the word after, so two windows that raise and lower a "risk"
+#: of different outcomes do not oppose.
+_MEASURE_NOUNS = frozenset(
+    ("risk", "risks", "rate", "rates", "level", "levels", "number", "numbers", "incidence",
+     "odds", "likelihood", "expression", "activity", "activities", "production", "function",
+     "functions", "severity", "frequency", "amount", "amounts", "concentration",
+     "concentrations", "proportion", "percentage", "prevalence", "chance", "probability",
+     "degree", "extent", "magnitude")
+)  # fmt: skip
+#: Score model v39: words that turn what a direction word says of a subject around ("loss of
+#: X reduces Y" states that X raises Y); texts whose counts differ in parity are not compared.
+_INVERTING_STEMS = (
+    "loss", "lack", "deficien", "knockout", "knockdown", "deletion", "absence", "mutation",
+    "mutant", "depletion", "null", "without", "silenc", "ablation",
+)  # fmt: skip
+_OBJECT_REACH = 4  # words after a direction word in which what it acts on is looked for
+_STEM = 5  # a word's first letters compared ("cardiovascular" and "cardiac" are not told apart)
+
+
+def _directed_objects(text: str) -> list[tuple[str, str, int, int]]:
+    """The directions a text states of things (score model v39): for each direction word of the
+    longer lists (not a comparative such as "more" or "lower", which compares two sides; not an
+    agent noun such as "inhibitor"; not after a negation in the three words before it; not a
+    passive "reduced by", whose next word is the agent), its class and the first letters of
+    the first word of the four after it that is not a function word, a measuring noun
+    ("risk", "levels") or a direction word, with the direction word's character range."""
+    words = segments(text)
+    lowered = [lower_chars(w[0]) for w in words]
+    out: list[tuple[str, str, int, int]] = []
+    for i, token in enumerate(lowered):
+        if token in _EXACT or is_agent_noun(token, True):
+            continue
+        cls = direction_of(token, True)
+        if cls is None:
+            continue
+        if any(is_negation(t, True) for t in lowered[max(0, i - 3) : i]):
+            continue
+        if i + 1 < len(lowered) and lowered[i + 1] == "by":
+            continue
+        for later in lowered[i + 1 : i + 1 + _OBJECT_REACH]:
+            if later in _OBJECT_SKIP or later in _MEASURE_NOUNS or direction_of(later, True):
+                continue
+            out.append((cls, later[:_STEM], words[i][1], words[i][2]))
+            break
+    return out
+
+
+def _inversions(text: str) -> int:
+    return sum(1 for w in segments(text) if lower_chars(w[0]).startswith(_INVERTING_STEMS)) % 2
+
+
+def direction_reversed_on_object(
+    claim: str, window: str
+) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Where a window states the opposite direction of the same thing a claim states a direction
+    of (score model v39): "Polymeal nutrition increases cardiovascular mortality" against "…
+    an alternative to reduce cardiovascular morbidity and increase life expectancy", "V-9302
+    inhibits antitumor responses by decreasing cell death" against "… increased cell death".
+    The polarity gate counts a text's direction words as a bag, so a window that says both
+    "reduce" and "increase" states the claim's "increases" for it; here each direction word is
+    read with the word it acts on (:func:`_directed_objects`). Returns the character ranges of
+    the claim's direction word and the window's opposite one, or None — also when the window
+    states the claim's direction of that thing anywhere, and when the two texts differ in the
+    parity of their inverting words ("loss of", "deficient", "mutations")."""
+    if _inversions(claim) != _inversions(window):
+        return None
+    stated = _directed_objects(window)
+    found = None
+    for cls, thing, cs, ce in _directed_objects(claim):
+        for other, what, ws, we in stated:
+            if what != thing:
+                continue
+            if other == cls:
+                return None
+            if found is None and other == OPPOSITE[cls]:
+                found = (cs, ce), (ws, we)
+    return found

@@ -53,6 +53,7 @@ from spanproof.verify.gates import (
     EntityView,
     association_stated_as_effect,
     cues,
+    direction_reversed_on_object,
     entity_gate_trips,
     entity_view,
     opposed_clauses,
@@ -344,6 +345,13 @@ class ScoreModel:
     #: stated as an effect`` (:func:`spanproof.verify.gates.association_stated_as_effect`; v12
     #: reads the same in a near copy).
     association_effects: bool = False
+    #: v39: a claim judged `supported` on a window it does not nearly copy, that states a
+    #: direction of a thing ("increases cardiovascular mortality") whose window states the
+    #: opposite direction of the same thing ("reduce cardiovascular morbidity") and never the
+    #: claim's, is `contradicted`, recorded as the edit ``contradicted: direction flip``
+    #: (:func:`spanproof.verify.gates.direction_reversed_on_object`; the polarity gate counts
+    #: direction words as a bag, so a window saying "reduce … and increase …" passed).
+    direction_objects: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -501,12 +509,15 @@ V36 = replace(V35, name="v36", edit_suppositions=True)
 V37 = replace(V36, name="v37", edit_caveats=True)
 #: v37 that reads an effect claimed on a window stating only an association, near copy or not.
 V38 = replace(V37, name="v38", association_effects=True)
+#: v38 that reads each direction word with the thing it acts on: a window stating the opposite
+#: direction of the claim's thing, and never the claim's, contradicts it.
+V39 = replace(V38, name="v39", direction_objects=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38,
+        V36, V37, V38, V39,
     )
 }  # fmt: skip
 
@@ -1142,6 +1153,27 @@ def score_claim(
             ),
         )
         verdict, score = Verdict.UNSUPPORTED, min(score, model.gate_cap)
+    if (
+        model.direction_objects
+        and verdict is Verdict.SUPPORTED
+        and not (edits and chosen.span_index in edits)  # a near copy: the edit check's to read
+        and (flip := direction_reversed_on_object(claim.text, span.text[start:end]))
+    ):
+        (cs, ce), (ws, we) = flip
+        found = (
+            Edit(
+                "substitution",
+                cs,
+                ce,
+                claim.text[cs:ce],
+                span.id,
+                start + ws,
+                start + we,
+                span.text[start + ws : start + we],
+                "contradicted: direction flip",
+            ),
+        )
+        verdict, score = Verdict.CONTRADICTED, min(score, model.gate_cap)
     if _overlaps_erasure(span, start, end):
         verdict = Verdict.EVIDENCE_REDACTED
     return (
