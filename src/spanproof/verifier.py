@@ -159,13 +159,13 @@ class Verifier:
             significant" → "X", "reduced relapse at 6 months but not at 12 months" → "reduced
             relapse", "Limited evidence suggests that X" → "X", "numerically lower" → "lower",
             and "significantly lower" against "lower, but not significantly" is contradicted),
-            ``"v38"`` (the default: v37 that also reads an effect claimed on a passage stating
-            only an association, near copy or not: "Dexamethasone increases the risk of
-            bleeding" against "Dexamethasone use was associated with bleeding" is
-            unsupported), ``"v39"`` (v38 that reads each direction word with the thing it acts
-            on: "Polymeal increases cardiovascular mortality" against "… to reduce
-            cardiovascular morbidity and increase life expectancy" is contradicted), or a
-            ScoreModel.
+            ``"v38"`` (the default before v39: v37 that also reads an effect claimed on a
+            passage stating only an association, near copy or not: "Dexamethasone increases
+            the risk of bleeding" against "Dexamethasone use was associated with bleeding" is
+            unsupported), ``"v39"`` (the default: v38 that reads each direction word with the
+            thing it acts on: "Polymeal increases cardiovascular mortality" against "… to
+            reduce cardiovascular morbidity and increase life expectancy" is contradicted), or
+            a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

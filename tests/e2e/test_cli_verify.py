@@ -65,7 +65,7 @@ def test_claims_json_has_the_contract_shape_and_verdicts(tmp_path: Path, evidenc
     assert code == 0
     report = json.loads(out)
     assert set(report) == TOP_KEYS
-    assert report["score_model"] == "v38"
+    assert report["score_model"] == "v39"
     assert report["verification"] == "verified"
     assert report["embed_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
     assert len(report["embed_model_hash"]) == 64
@@ -1256,6 +1256,25 @@ def test_score_model_v39_reads_a_direction_with_the_thing_it_acts_on(tmp_path: P
         assert reports[model]["stated"]["verdict"] == "supported"
 
 
+def test_score_model_v40_refuses_a_cure_the_passage_does_not_state(tmp_path: Path) -> None:
+    text = (
+        "CONCLUSION The use of IV vitamin C in patients with moderate to severe COVID-19 "
+        "disease may be feasible."
+    )
+    claims = {
+        "cure": "Vitamin C cures COVID-19",
+        "stated": "IV vitamin C may be feasible in patients with severe COVID-19.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v39", "v40"))
+    assert reports["v39"]["cure"]["verdict"] == "supported"
+    assert reports["v40"]["cure"]["verdict"] == "unsupported"
+    assert [e["judgement"] for e in reports["v40"]["cure"]["edits"]] == [
+        "unsupported: cure not stated"
+    ]
+    for model in ("v39", "v40"):
+        assert reports[model]["stated"]["verdict"] == "supported"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 
@@ -1267,7 +1286,7 @@ def test_the_default_model_names_what_a_shortened_copy_dropped() -> None:
     code, out, _ = run("verify", "--draft", draft, "--evidence", evidence, "--json")
     assert code == 0
     report = json.loads(out)
-    assert report["score_model"] == "v38"
+    assert report["score_model"] == "v39"
     first = report["claims"][0]
     assert (
         first["text"].startswith("Daily walking for 30 minutes")

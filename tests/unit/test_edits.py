@@ -56,6 +56,7 @@ from spanproof.verify.scoring import (
     V37,
     V38,
     V39,
+    V40,
     ScoreModel,
     score_model,
 )
@@ -725,7 +726,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 40)])
+@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 41)])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -3683,3 +3684,40 @@ def test_a_v39_trace_with_a_direction_reversed_on_its_thing_replays_exactly(reco
     assert replay(trace).ok
     trace.claims[0]["verdict"] = "supported"  # as v38 would have said
     assert not replay(trace).ok
+
+
+# --- v40: a cure claimed where the window states none --------------------------------------------
+CURE_WINDOW = (
+    "In patients with moderate to severe COVID-19 disease, the use of intravenous vitamin C was "
+    "feasible and safe."
+)
+CURE_CLAIM = "Intravenous vitamin C cures moderate to severe COVID-19 disease in patients."
+
+
+def test_v40_refuses_a_cure_the_window_does_not_state() -> None:
+    assert _verdicts(V39, CURE_CLAIM, CURE_WINDOW) == ("supported", [])
+    assert _verdicts(V40, CURE_CLAIM, CURE_WINDOW) == (
+        "unsupported",
+        ["unsupported: cure not stated"],
+    )
+    v = score_all(
+        [Claim("c1", CURE_CLAIM)], [EvidenceSpan("S1", CURE_WINDOW)], FakeEmbedder(), V40
+    )[0][0]
+    (edit,) = v.edits
+    assert (edit.op, edit.claim_text, edit.evidence_text) == ("insertion", "cures", "")
+    assert CURE_CLAIM[edit.claim_start : edit.claim_end] == "cures"
+    assert edit.evidence_start == edit.evidence_end
+    assert v.score == V40.gate_cap
+
+
+def test_v40_keeps_a_cure_the_window_states() -> None:
+    window = CURE_WINDOW.replace("was feasible and safe", "cured the disease")
+    assert _verdicts(V40, CURE_CLAIM, window) == _verdicts(V39, CURE_CLAIM, window)
+    assert _verdicts(V40, CURE_CLAIM, window)[0] == "supported"
+
+
+def test_v40_is_v39_with_cure_claims_and_changes_nothing_else_here() -> None:
+    assert SCORE_MODELS["v40"] is V40 and V40.cure_claims
+    assert not V39.cure_claims
+    assert replace(V40, name="v39", cure_claims=False) == V39
+    assert_one_rule_more(V40, V39, CURE_CLAIM, CURE_WINDOW)

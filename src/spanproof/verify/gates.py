@@ -707,3 +707,30 @@ def direction_reversed_on_object(
             if found is None and other == OPPOSITE[cls]:
                 found = (cs, ce), (ws, we)
     return found
+
+
+#: Score model v40: a word by which a text states a cure ("cures", "cured", "curative").
+_CURE_WORDS = re.compile(r"\bcur(?:e|es|ed|ing|ative|able)\b", re.IGNORECASE)
+_CURE_NEGATION_REACH = 3  # words before a cure word in which a negation denies it ("not a cure")
+
+
+def cure_not_stated(claim: str, window: str) -> tuple[int, int] | None:
+    """Where a claim states a cure that its window does not (score model v40): "Vitamin C cures
+    COVID-19" against "The use of IV vitamin C in patients with moderate to severe COVID-19 may
+    be feasible". A cure is the strongest effect a claim can state — the disease resolved —
+    and a source that says only that a treatment helped, may help or was given does not state
+    it. Returns the character range of the claim's first cure word that no negation in the
+    three words before it denies ("It's not a COVID cure", "there is no cure"), or None — also
+    when the window writes a cure word itself."""
+    if _CURE_WORDS.search(window):
+        return None
+    words = segments(claim)
+    lowered = [lower_chars(w[0]) for w in words]
+    for i, (_surface, start, end) in enumerate(words):
+        if not _CURE_WORDS.fullmatch(lowered[i]):
+            continue
+        before = lowered[max(0, i - _CURE_NEGATION_REACH) : i]
+        if any(is_negation(t, True) for t in before) or any(t.endswith("n't") for t in before):
+            continue
+        return start, end
+    return None

@@ -53,6 +53,7 @@ from spanproof.verify.gates import (
     EntityView,
     association_stated_as_effect,
     cues,
+    cure_not_stated,
     direction_reversed_on_object,
     entity_gate_trips,
     entity_view,
@@ -352,6 +353,10 @@ class ScoreModel:
     #: (:func:`spanproof.verify.gates.direction_reversed_on_object`; the polarity gate counts
     #: direction words as a bag, so a window saying "reduce … and increase …" passed).
     direction_objects: bool = False
+    #: v40: a claim judged `supported` that states a cure ("Vitamin C cures COVID-19") on a
+    #: window that writes no cure word is `unsupported`, recorded as the insertion
+    #: ``unsupported: cure not stated`` (:func:`spanproof.verify.gates.cure_not_stated`).
+    cure_claims: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -512,12 +517,14 @@ V38 = replace(V37, name="v38", association_effects=True)
 #: v38 that reads each direction word with the thing it acts on: a window stating the opposite
 #: direction of the claim's thing, and never the claim's, contradicts it.
 V39 = replace(V38, name="v39", direction_objects=True)
+#: v39 that refuses a cure claimed on a window that states none.
+V40 = replace(V39, name="v40", cure_claims=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39,
+        V36, V37, V38, V39, V40,
     )
 }  # fmt: skip
 
@@ -1174,6 +1181,18 @@ def score_claim(
             ),
         )
         verdict, score = Verdict.CONTRADICTED, min(score, model.gate_cap)
+    if (
+        model.cure_claims
+        and verdict is Verdict.SUPPORTED
+        and (cure := cure_not_stated(claim.text, span.text[start:end]))
+    ):
+        cs, ce = cure
+        unstated = Edit(
+            "insertion", cs, ce, claim.text[cs:ce], span.id, start, start, "",
+            "unsupported: cure not stated",
+        )  # fmt: skip
+        found = (*found, unstated)
+        verdict, score = Verdict.UNSUPPORTED, min(score, model.gate_cap)
     if _overlaps_erasure(span, start, end):
         verdict = Verdict.EVIDENCE_REDACTED
     return (
