@@ -66,6 +66,7 @@ from spanproof.verify.scoring import (
     V37,
     V38,
     V39,
+    V40,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -202,7 +203,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         models = (
             V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
             V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34,
-            V35, V36, V37, V38, V39,
+            V35, V36, V37, V38, V39, V40,
         )  # fmt: skip
         for model in models:
             judged = model.combiner is not None
@@ -362,9 +363,12 @@ def render(results: dict[str, Any]) -> str:
         "Score model v38 (the default before v39: v37 that also reads an effect claimed on a "
         f"window stating only an association): cached median {v['v38']['cached_median_ms']} ms "
         f"(p95 {v['v38']['cached_p95_ms']} ms). "
-        "Score model v39 (the default: v38 that reads each direction word with the thing it "
-        f"acts on): cached median {v['v39']['cached_median_ms']} ms "
+        "Score model v39 (the default before v40: v38 that reads each direction word with the "
+        f"thing it acts on): cached median {v['v39']['cached_median_ms']} ms "
         f"(p95 {v['v39']['cached_p95_ms']} ms). "
+        "Score model v40 (the default: v39 that refuses a cure claimed on a window stating "
+        f"none): cached median {v['v40']['cached_median_ms']} ms "
+        f"(p95 {v['v40']['cached_p95_ms']} ms). "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

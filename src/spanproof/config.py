@@ -143,7 +143,9 @@ class VerifySettings(BaseModel):
             "the risk of bleeding' against 'Dexamethasone use was associated with bleeding' is "
             "unsupported; v39 is v38 that reads each direction word with the thing it acts on: "
             "'Polymeal increases cardiovascular mortality' against '… to reduce cardiovascular "
-            "morbidity and increase life expectancy' is contradicted)."
+            "morbidity and increase life expectancy' is contradicted; v40 is v39 that refuses a "
+            "cure claimed on a passage that states none: 'Vitamin C cures COVID-19' against "
+            "'IV vitamin C … may be feasible' is unsupported)."
         ),
     )
     escalation_band: float | None = Field(

@@ -162,10 +162,12 @@ class Verifier:
             ``"v38"`` (the default before v39: v37 that also reads an effect claimed on a
             passage stating only an association, near copy or not: "Dexamethasone increases
             the risk of bleeding" against "Dexamethasone use was associated with bleeding" is
-            unsupported), ``"v39"`` (the default: v38 that reads each direction word with the
-            thing it acts on: "Polymeal increases cardiovascular mortality" against "… to
-            reduce cardiovascular morbidity and increase life expectancy" is contradicted), or
-            a ScoreModel.
+            unsupported), ``"v39"`` (the default before v40: v38 that reads each direction
+            word with the thing it acts on: "Polymeal increases cardiovascular mortality"
+            against "… to reduce cardiovascular morbidity and increase life expectancy" is
+            contradicted), ``"v40"`` (the default: v39 that refuses a cure claimed on a passage
+            that states none: "Vitamin C cures COVID-19" against "IV vitamin C … may be
+            feasible" is unsupported), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -17,7 +17,7 @@ from spanproof.services.verification_trace import RecordingEmbedder, verificatio
 from spanproof.testing.fakes import FakeChecker, FakeEmbedder
 from spanproof.verifier import Verifier
 from spanproof.verify.escalation import escalated, needs_escalation
-from spanproof.verify.scoring import V2, V3, V39, score_model
+from spanproof.verify.scoring import V2, V3, V40, score_model
 
 EVIDENCE = [EvidenceSpan("S1", "Daily walking lowered systolic blood pressure in adults.")]
 CLAIM = Claim("c1", "Daily walking lowered blood pressure in adults.")
@@ -137,6 +137,6 @@ def test_the_band_setting_applies_to_the_escalating_model_only() -> None:
     from spanproof.bootstrap import build_score_model
 
     settings = Settings(verify={"escalation_band": 0.3})  # type: ignore[arg-type]
-    assert build_score_model(settings) is V39  # the default model does not escalate
+    assert build_score_model(settings) is V40  # the default model does not escalate
     assert build_score_model(settings, "v3").name == "v3:band=0.3"
     assert build_score_model(Settings(), "v3") is V3
