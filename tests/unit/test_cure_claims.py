@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spanproof.verify.gates import cure_not_stated
 
@@ -50,3 +52,13 @@ def test_names_the_claims_cure_word(claim: str, word: str) -> None:
 )
 def test_reads_nothing_else(claim: str, window: str) -> None:
     assert cure_not_stated(claim, window) is None
+
+
+@given(st.text(max_size=80), st.text(max_size=80))
+@settings(max_examples=300, deadline=None)
+def test_any_texts_give_none_or_the_range_of_a_cure_word(claim: str, window: str) -> None:
+    found = cure_not_stated(claim, window)
+    if found is not None:
+        start, end = found
+        assert claim[start:end].lower().startswith("cur")
+    assert cure_not_stated(claim + " cures", window + " cured") is None

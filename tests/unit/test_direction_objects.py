@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from spanproof.verify.gates import direction_reversed_on_object
+from spanproof.verify.gates import OPPOSITE, direction_of, direction_reversed_on_object
 
 
 def _found(claim: str, window: str) -> tuple[str, str] | None:
@@ -81,3 +83,27 @@ def test_names_the_claims_direction_and_the_windows_opposite(
 )
 def test_reads_nothing_else(claim: str, window: str) -> None:
     assert _found(claim, window) is None
+
+
+_WORDS = st.sampled_from(
+    ["increases", "reduced", "the", "risk", "of", "stroke", "not", "by", "loss", "more", "X",
+     "inhibitor", "levels", "IL-6", "and", "cell", "death", "(", ")", ",", "Α", "é"]
+)  # fmt: skip
+
+
+@given(st.lists(_WORDS, max_size=25), st.lists(_WORDS, max_size=25))
+@settings(max_examples=300, deadline=None)
+def test_any_texts_give_none_or_ranges_of_opposite_direction_words(
+    claim_words: list[str], window_words: list[str]
+) -> None:
+    claim, window = " ".join(claim_words), " ".join(window_words)
+    found = direction_reversed_on_object(claim, window)
+    if found is not None:
+        (cs, ce), (ws, we) = found
+        assert 0 <= cs < ce <= len(claim) and 0 <= ws < we <= len(window)
+        assert (
+            direction_of(claim[cs:ce].lower(), True)
+            == OPPOSITE[str(direction_of(window[ws:we].lower(), True))]
+        )
+    # a text never reverses itself
+    assert direction_reversed_on_object(claim, claim) is None
