@@ -1215,64 +1215,72 @@ def test_score_model_v37_reads_what_says_a_finding_was_not_significant(tmp_path:
         assert reports[model]["other"]["verdict"] == "supported"
 
 
-def test_score_model_v38_reads_an_effect_claimed_on_an_association(tmp_path: Path) -> None:
-    text = (
+#: (model, the model before it, passage, the claim it refuses, that claim's verdict and edit
+#: judgement, a claim the passage states, supported under both)
+ONE_READING_MORE = [
+    (
+        "v38",
+        "v37",
         "Dexamethasone use was associated with postoperative bleeding in children. "
-        "Tranexamic acid reduced blood loss in the same children."
-    )
-    claims = {
-        "effect": "Dexamethasone increases the risk of postoperative bleeding in children.",
-        "stated": "Tranexamic acid reduced blood loss in the same children.",
-    }
-    reports = one_passage(tmp_path, text, claims, ("v37", "v38"))
-    assert reports["v37"]["effect"]["verdict"] == "supported"
-    assert reports["v38"]["effect"]["verdict"] == "unsupported"
-    assert [e["judgement"] for e in reports["v38"]["effect"]["edits"]] == [
-        "unsupported: association stated as an effect"
-    ]
-    # an effect the passage states is supported under both
-    for model in ("v37", "v38"):
-        assert reports[model]["stated"]["verdict"] == "supported"
-
-
-def test_score_model_v39_reads_a_direction_with_the_thing_it_acts_on(tmp_path: Path) -> None:
-    text = (
+        "Tranexamic acid reduced blood loss in the same children.",
+        "Dexamethasone increases the risk of postoperative bleeding in children.",
+        "unsupported",
+        "unsupported: association stated as an effect",
+        "Tranexamic acid reduced blood loss in the same children.",
+    ),
+    (
+        "v39",
+        "v38",
         "CONCLUSION The Polymeal promises to be an effective, non-pharmacological, safe, cheap, "
         "and tasty alternative to reduce cardiovascular morbidity and increase life expectancy "
-        "in the general population."
-    )
-    claims = {
-        "reversed": "Polymeal nutrition increases cardiovascular mortality.",
-        "stated": "The Polymeal increases life expectancy in the general population.",
-    }
-    reports = one_passage(tmp_path, text, claims, ("v38", "v39"))
-    assert reports["v38"]["reversed"]["verdict"] == "supported"
-    assert reports["v39"]["reversed"]["verdict"] == "contradicted"
-    (edit,) = reports["v39"]["reversed"]["edits"]
-    assert edit["judgement"] == "contradicted: direction flip"
-    assert (edit["claim"]["text"], edit["evidence"]["text"]) == ("increases", "reduce")
-    # the direction the passage states of life expectancy is supported under both
-    for model in ("v38", "v39"):
-        assert reports[model]["stated"]["verdict"] == "supported"
-
-
-def test_score_model_v40_refuses_a_cure_the_passage_does_not_state(tmp_path: Path) -> None:
-    text = (
+        "in the general population.",
+        "Polymeal nutrition increases cardiovascular mortality.",
+        "contradicted",
+        "contradicted: direction flip",
+        "The Polymeal increases life expectancy in the general population.",
+    ),
+    (
+        "v40",
+        "v39",
         "CONCLUSION The use of IV vitamin C in patients with moderate to severe COVID-19 "
-        "disease may be feasible."
-    )
-    claims = {
-        "cure": "Vitamin C cures COVID-19",
-        "stated": "IV vitamin C may be feasible in patients with severe COVID-19.",
-    }
-    reports = one_passage(tmp_path, text, claims, ("v39", "v40"))
-    assert reports["v39"]["cure"]["verdict"] == "supported"
-    assert reports["v40"]["cure"]["verdict"] == "unsupported"
-    assert [e["judgement"] for e in reports["v40"]["cure"]["edits"]] == [
-        "unsupported: cure not stated"
-    ]
-    for model in ("v39", "v40"):
-        assert reports[model]["stated"]["verdict"] == "supported"
+        "disease may be feasible.",
+        "Vitamin C cures COVID-19",
+        "unsupported",
+        "unsupported: cure not stated",
+        "IV vitamin C may be feasible in patients with severe COVID-19.",
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("model", "before", "text", "refused", "verdict", "judgement", "stated"),
+    ONE_READING_MORE,
+    ids=["v38-association-as-effect", "v39-direction-on-its-thing", "v40-cure-not-stated"],
+)
+def test_a_score_model_refuses_what_the_one_before_supported(
+    tmp_path: Path,
+    model: str,
+    before: str,
+    text: str,
+    refused: str,
+    verdict: str,
+    judgement: str,
+    stated: str,
+) -> None:
+    claims = {"refused": refused, "stated": stated}
+    reports = one_passage(tmp_path, text, claims, (before, model))
+    assert reports[before]["refused"]["verdict"] == "supported"
+    assert reports[model]["refused"]["verdict"] == verdict
+    assert [e["judgement"] for e in reports[model]["refused"]["edits"]] == [judgement]
+    # what the passage states is supported under both
+    for name in (before, model):
+        assert reports[name]["stated"]["verdict"] == "supported"
+
+
+def test_v39_names_the_direction_word_and_the_passages_opposite(tmp_path: Path) -> None:
+    _model, _before, text, refused, _verdict, _judgement, _stated = ONE_READING_MORE[1]
+    (edit,) = one_passage(tmp_path, text, {"c": refused}, ("v39",))["v39"]["c"]["edits"]
+    assert (edit["claim"]["text"], edit["evidence"]["text"]) == ("increases", "reduce")
 
 
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"

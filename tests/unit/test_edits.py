@@ -3541,16 +3541,18 @@ def test_v38_is_v37_with_association_effects_and_changes_nothing_else_here() -> 
     )
 
 
-@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
-def test_a_v38_trace_with_an_association_read_as_an_effect_replays_exactly(record: bool) -> None:
-    claims = [Claim("c1", "Short sleep raises evening cortisol in adolescents.")]
-    spans = [EvidenceSpan("S1", "In adolescents, evening cortisol was linked with short sleep.")]
+def _assert_one_reading_replays(
+    model: ScoreModel, claim: str, evidence: str, judgement: str, record: bool
+) -> None:
+    """A trace whose one claim ``model`` refused with the edit ``judgement`` replays exactly
+    (embeddings recorded or re-embedded), and fails replay once its verdict is the previous
+    model's `supported`."""
+    claims = [Claim("c1", claim)]
+    spans = [EvidenceSpan("S1", evidence)]
     embedder = FakeEmbedder()
     scorer = RecordingEmbedder(embedder) if record else embedder
-    verdicts, status = score_all(claims, spans, scorer, V38)
-    assert [e.judgement for e in verdicts[0].edits] == [
-        "unsupported: association stated as an effect"
-    ]
+    verdicts, status = score_all(claims, spans, scorer, model)
+    assert [e.judgement for e in verdicts[0].edits] == [judgement]
     plan = [{"marker": s.id, "id": s.id, "text": s.text, "truth_class": True} for s in spans]
     trace = Trace(
         kind="verification",
@@ -3558,16 +3560,27 @@ def test_a_v38_trace_with_an_association_read_as_an_effect_replays_exactly(recor
         plan=plan,
         plan_hash=plan_hash(plan),
         prompt_hash="",
-        models={"embed": embedder.model_id, "score_model": "v38", "decompose": "given"},
+        models={"embed": embedder.model_id, "score_model": model.name, "decompose": "given"},
         draft="",
         claims=[v.to_dict() for v in verdicts],
         verification=status,
         delivered=None,
-        embeddings=trace_embeddings(claims, spans, scorer, V38),
+        embeddings=trace_embeddings(claims, spans, scorer, model),
     )
     assert replay(trace).ok
-    trace.claims[0]["verdict"] = "supported"  # as v37 would have said
+    trace.claims[0]["verdict"] = "supported"  # as the previous model would have said
     assert not replay(trace).ok
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
+def test_a_v38_trace_with_an_association_read_as_an_effect_replays_exactly(record: bool) -> None:
+    _assert_one_reading_replays(
+        V38,
+        "Short sleep raises evening cortisol in adolescents.",
+        "In adolescents, evening cortisol was linked with short sleep.",
+        "unsupported: association stated as an effect",
+        record,
+    )
 
 
 # --- v39: a direction read with the thing it acts on ---------------------------------------------
@@ -3661,29 +3674,9 @@ def test_v39_leaves_a_near_copy_to_the_edit_check() -> None:
 
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v39_trace_with_a_direction_reversed_on_its_thing_replays_exactly(record: bool) -> None:
-    claims = [Claim("c1", POLYMEAL_CLAIM)]
-    spans = [EvidenceSpan("S1", POLYMEAL_WINDOW)]
-    embedder = FakeEmbedder()
-    scorer = RecordingEmbedder(embedder) if record else embedder
-    verdicts, status = score_all(claims, spans, scorer, V39)
-    assert [e.judgement for e in verdicts[0].edits] == ["contradicted: direction flip"]
-    plan = [{"marker": s.id, "id": s.id, "text": s.text, "truth_class": True} for s in spans]
-    trace = Trace(
-        kind="verification",
-        request={},
-        plan=plan,
-        plan_hash=plan_hash(plan),
-        prompt_hash="",
-        models={"embed": embedder.model_id, "score_model": "v39", "decompose": "given"},
-        draft="",
-        claims=[v.to_dict() for v in verdicts],
-        verification=status,
-        delivered=None,
-        embeddings=trace_embeddings(claims, spans, scorer, V39),
+    _assert_one_reading_replays(
+        V39, POLYMEAL_CLAIM, POLYMEAL_WINDOW, "contradicted: direction flip", record
     )
-    assert replay(trace).ok
-    trace.claims[0]["verdict"] = "supported"  # as v38 would have said
-    assert not replay(trace).ok
 
 
 # --- v40: a cure claimed where the window states none --------------------------------------------
@@ -3721,3 +3714,10 @@ def test_v40_is_v39_with_cure_claims_and_changes_nothing_else_here() -> None:
     assert not V39.cure_claims
     assert replace(V40, name="v39", cure_claims=False) == V39
     assert_one_rule_more(V40, V39, CURE_CLAIM, CURE_WINDOW)
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
+def test_a_v40_trace_with_a_cure_not_stated_replays_exactly(record: bool) -> None:
+    _assert_one_reading_replays(
+        V40, CURE_CLAIM, CURE_WINDOW, "unsupported: cure not stated", record
+    )

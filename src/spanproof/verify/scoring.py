@@ -1139,60 +1139,13 @@ def score_claim(
     start, end = windows[chosen.span_index] if windows is not None else (0, len(span.text))
     found = edits[chosen.span_index].edits if edits and chosen.span_index in edits else ()
     score = best.score
-    if (
-        model.association_effects
-        and verdict is Verdict.SUPPORTED
-        and not (edits and chosen.span_index in edits)  # a near copy: the edit check's to read
-        and (effect := association_stated_as_effect(claim.text, span.text[start:end]))
-    ):
-        (cs, ce), (ws, we) = effect
-        found = (
-            Edit(
-                "substitution",
-                cs,
-                ce,
-                claim.text[cs:ce],
-                span.id,
-                start + ws,
-                start + we,
-                span.text[start + ws : start + we],
-                "unsupported: association stated as an effect",
-            ),
-        )
-        verdict, score = Verdict.UNSUPPORTED, min(score, model.gate_cap)
-    if (
-        model.direction_objects
-        and verdict is Verdict.SUPPORTED
-        and not (edits and chosen.span_index in edits)  # a near copy: the edit check's to read
-        and (flip := direction_reversed_on_object(claim.text, span.text[start:end]))
-    ):
-        (cs, ce), (ws, we) = flip
-        found = (
-            Edit(
-                "substitution",
-                cs,
-                ce,
-                claim.text[cs:ce],
-                span.id,
-                start + ws,
-                start + we,
-                span.text[start + ws : start + we],
-                "contradicted: direction flip",
-            ),
-        )
-        verdict, score = Verdict.CONTRADICTED, min(score, model.gate_cap)
-    if (
-        model.cure_claims
-        and verdict is Verdict.SUPPORTED
-        and (cure := cure_not_stated(claim.text, span.text[start:end]))
-    ):
-        cs, ce = cure
-        unstated = Edit(
-            "insertion", cs, ce, claim.text[cs:ce], span.id, start, start, "",
-            "unsupported: cure not stated",
-        )  # fmt: skip
-        found = (*found, unstated)
-        verdict, score = Verdict.UNSUPPORTED, min(score, model.gate_cap)
+    if verdict is Verdict.SUPPORTED:
+        near_copy = bool(edits and chosen.span_index in edits)  # the edit check's to read
+        read = _read_window(claim.text, span, start, end, model, near_copy)
+        if read is not None:
+            verdict, edit = read
+            found = (*found, edit) if edit.op == "insertion" else (edit,)
+            score = min(score, model.gate_cap)
     if _overlaps_erasure(span, start, end):
         verdict = Verdict.EVIDENCE_REDACTED
     return (
@@ -1213,6 +1166,41 @@ def score_claim(
         ),
         pairs,
     )
+
+
+def _read_window(
+    claim: str, span: EvidenceSpan, start: int, end: int, model: ScoreModel, near_copy: bool
+) -> tuple[Verdict, Edit] | None:
+    """What score models v38, v39 and v40 read in a `supported` claim against its window
+    ``span.text[start:end]``, the first that applies: an effect claimed on a window stating only
+    an association (v38, ``association_effects``) is `unsupported`, a direction the window
+    reverses on the same thing (v39, ``direction_objects``) `contradicted` — neither in a near
+    copy, which the edit check reads — and a cure the window does not state (v40,
+    ``cure_claims``) `unsupported`; with the edit that records it (offsets into the claim and
+    the span). None when nothing applies."""
+    window = span.text[start:end]
+
+    def substitution(found: tuple[tuple[int, int], tuple[int, int]], why: str) -> Edit:
+        (cs, ce), (ws, we) = found
+        return Edit(
+            "substitution", cs, ce, claim[cs:ce], span.id, start + ws, start + we,
+            window[ws:we], why,
+        )  # fmt: skip
+
+    if not near_copy:
+        if model.association_effects and (effect := association_stated_as_effect(claim, window)):
+            why = "unsupported: association stated as an effect"
+            return Verdict.UNSUPPORTED, substitution(effect, why)
+        if model.direction_objects and (flip := direction_reversed_on_object(claim, window)):
+            return Verdict.CONTRADICTED, substitution(flip, "contradicted: direction flip")
+    if model.cure_claims and (cure := cure_not_stated(claim, window)):
+        cs, ce = cure
+        unstated = Edit(
+            "insertion", cs, ce, claim[cs:ce], span.id, start, start, "",
+            "unsupported: cure not stated",
+        )  # fmt: skip
+        return Verdict.UNSUPPORTED, unstated
+    return None
 
 
 def edit_alignments(
