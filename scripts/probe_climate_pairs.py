@@ -1,14 +1,16 @@
-"""Score models side by side on CLIMATE-FEVER's claim–evidence sentence pairs, which no rule of
-the edit check or the gates was read from: how often each model's verdict differs from the
+"""Score models side by side on claim–evidence pairs that no rule of the edit check or the gates
+was read from — CLIMATE-FEVER's, or FEVER's: how often each model's verdict differs from the
 first model's, by the pair's gold label, with the pairs that changed.
 
     SPANPROOF_DATA_DIR=../shared/data python scripts/probe_climate_pairs.py \\
-        [--models v37 v38 v39 v40] [--limit N] [--json]
+        [--set climate_fever|fever] [--models v37 v38 v39 v40] [--limit N] [--json]
 
-Each pair is one claim against one of its evidence sentences alone (``climate_fever/
-climate-fever.jsonl``: a claim and five sentences from Wikipedia, each labelled SUPPORTS,
-REFUTES or NOT_ENOUGH_INFO by its annotators). It measures where a new reading acts on text it
-was not written for: a change on a pair labelled SUPPORTS is a cost, on the others a gain.
+``climate_fever`` (the default): each claim against one of its evidence sentences alone
+(``climate_fever/climate-fever.jsonl``: a claim and five sentences from Wikipedia, each labelled
+SUPPORTS, REFUTES or NOT_ENOUGH_INFO by its annotators). ``fever``: FEVER's development pairs
+(``fever_nli_dev/fever_dev_pairs.jsonl``: a Wikipedia passage and a claim, entailment or
+not_entailment). It measures where a new reading acts on text it was not written for: a change on
+a pair labelled SUPPORTS or entailment is a cost, on the others a gain.
 """
 
 from __future__ import annotations
@@ -42,8 +44,21 @@ def pairs_of(path: Any, limit: int | None) -> list[tuple[str, str, str]]:
     return out
 
 
+def fever_pairs(path: Any, limit: int | None) -> list[tuple[str, str, str]]:
+    """(claim, passage, label) of FEVER's development pairs."""
+    out: list[tuple[str, str, str]] = []
+    with path.open(encoding="utf-8") as fh:
+        for line in fh:
+            item = json.loads(line)
+            out.append((item["hypothesis"], item["premise"], item["label"]))
+            if limit is not None and len(out) >= limit:
+                break
+    return out
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--set", choices=("climate_fever", "fever"), default="climate_fever")
     parser.add_argument("--models", nargs="+", default=["v37", "v38", "v39", "v40"])
     parser.add_argument("--limit", type=int, default=None, help="the first N pairs only")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
@@ -54,7 +69,10 @@ def main() -> int:
     root = data_root()
     if root is None:
         return 2
-    pairs = pairs_of(root / "climate_fever" / "climate-fever.jsonl", args.limit)
+    if args.set == "fever":
+        pairs = fever_pairs(root / "fever_nli_dev" / "fever_dev_pairs.jsonl", args.limit)
+    else:
+        pairs = pairs_of(root / "climate_fever" / "climate-fever.jsonl", args.limit)
     embedder = build_embedder(load_settings())
     started = time.perf_counter()
     verdicts: dict[str, list[str]] = {m: [] for m in args.models}

@@ -12,7 +12,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 import probe_climate_pairs
-from probe_climate_pairs import main, pairs_of
+from probe_climate_pairs import fever_pairs, main, pairs_of
 
 from spanproof.testing.fakes import FakeEmbedder
 
@@ -71,3 +71,19 @@ def test_a_model_that_needs_a_checker_is_refused(monkeypatch: pytest.MonkeyPatch
     monkeypatch.setattr(sys, "argv", ["probe", "--models", "v2", "v5"])
     with pytest.raises(SystemExit):
         main()
+
+
+def test_fever_pairs_are_the_claim_the_passage_and_the_label(tmp_path: Path) -> None:
+    path = tmp_path / "fever_dev_pairs.jsonl"
+    rows = [
+        {"premise": "Soul Food is a 1997 film.", "hypothesis": "Soul Food is a film.",
+         "label": "entailment"},
+        {"premise": "Telemundo is a network.", "hypothesis": "Telemundo is a fruit.",
+         "label": "not_entailment"},
+    ]  # fmt: skip
+    path.write_text("\n".join(json.dumps(r) for r in rows) + "\n", encoding="utf-8")
+    assert fever_pairs(path, None) == [
+        ("Soul Food is a film.", "Soul Food is a 1997 film.", "entailment"),
+        ("Telemundo is a fruit.", "Telemundo is a network.", "not_entailment"),
+    ]
+    assert len(fever_pairs(path, 1)) == 1
