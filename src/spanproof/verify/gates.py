@@ -641,12 +641,22 @@ _MEASURE_NOUNS = frozenset(
 )  # fmt: skip
 #: Score model v39: words that turn what a direction word says of a subject around ("loss of
 #: X reduces Y" states that X raises Y); texts whose counts differ in parity are not compared.
+#: Not the edit check's ``_INVERTERS`` (:mod:`spanproof.verify.edits`): those also hold
+#: direction words ("inhibition", "suppression"), which v39 reads as directions, and lack
+#: "mutation" and "null", which turn a gene's role round as often as a loss does.
 _INVERTING_STEMS = (
     "loss", "lack", "deficien", "knockout", "knockdown", "deletion", "absence", "mutation",
     "mutant", "depletion", "null", "without", "silenc", "ablation",
 )  # fmt: skip
 _OBJECT_REACH = 4  # words after a direction word in which what it acts on is looked for
+_NEGATION_REACH = 3  # words before a direction or cure word in which a negation denies it
 _STEM = 5  # a word's first letters compared ("cardiovascular" and "cardiac" are not told apart)
+
+
+def _negated_before(lowered: Sequence[str], i: int) -> bool:
+    """Whether a negation ("not", "no", "isn't" …) stands in the :data:`_NEGATION_REACH` words
+    before ``lowered[i]`` (v39's direction words, v40's cure words)."""
+    return any(is_negation(t, True) for t in lowered[max(0, i - _NEGATION_REACH) : i])
 
 
 def _directed_objects(text: str) -> list[tuple[str, str, int, int]]:
@@ -665,7 +675,7 @@ def _directed_objects(text: str) -> list[tuple[str, str, int, int]]:
         cls = direction_of(token, True)
         if cls is None:
             continue
-        if any(is_negation(t, True) for t in lowered[max(0, i - 3) : i]):
+        if _negated_before(lowered, i):
             continue
         if i + 1 < len(lowered) and lowered[i + 1] == "by":
             continue
@@ -711,7 +721,6 @@ def direction_reversed_on_object(
 
 #: Score model v40: a word by which a text states a cure ("cures", "cured", "curative").
 _CURE_WORDS = re.compile(r"\bcur(?:e|es|ed|ing|ative|able)\b", re.IGNORECASE)
-_CURE_NEGATION_REACH = 3  # words before a cure word in which a negation denies it ("not a cure")
 
 
 def cure_not_stated(claim: str, window: str) -> tuple[int, int] | None:
@@ -727,10 +736,6 @@ def cure_not_stated(claim: str, window: str) -> tuple[int, int] | None:
     words = segments(claim)
     lowered = [lower_chars(w[0]) for w in words]
     for i, (_surface, start, end) in enumerate(words):
-        if not _CURE_WORDS.fullmatch(lowered[i]):
-            continue
-        before = lowered[max(0, i - _CURE_NEGATION_REACH) : i]
-        if any(is_negation(t, True) for t in before) or any(t.endswith("n't") for t in before):
-            continue
-        return start, end
+        if _CURE_WORDS.fullmatch(lowered[i]) and not _negated_before(lowered, i):
+            return start, end
     return None
