@@ -30,6 +30,16 @@ EvidenceLike = EvidenceSpan | Mapping[str, Any]
 ClaimLike = Claim | Mapping[str, Any] | str
 
 
+def items_of(items: object, what: str) -> Iterable[Any]:
+    """``items`` when it is a collection of items; a clear error for one string, bytes, None or
+    anything else that is not (a string would otherwise be read one character an item)."""
+    if isinstance(items, str | bytes | bytearray):
+        raise InvalidInputError(f"{what} must be a list of items, not one string: wrap it in [ ]")
+    if not isinstance(items, Iterable) or isinstance(items, Mapping):
+        raise InvalidInputError(f"{what} must be a list of items, got {type(items).__name__}")
+    return items
+
+
 def to_evidence(items: Iterable[EvidenceLike]) -> list[EvidenceSpan]:
     """Evidence spans from ``EvidenceSpan`` objects or ``{"id", "text", ...}`` mappings.
 
@@ -37,7 +47,7 @@ def to_evidence(items: Iterable[EvidenceLike]) -> list[EvidenceSpan]:
     """
     out: list[EvidenceSpan] = []
     seen: set[str] = set()
-    for n, item in enumerate(items, start=1):
+    for n, item in enumerate(items_of(items, "evidence"), start=1):
         span = item if isinstance(item, EvidenceSpan) else _mapping_to_span(item, n)
         if span.id in seen:
             raise InvalidInputError(f"evidence item {n}: duplicate id {span.id!r}")
@@ -69,28 +79,42 @@ def _mapping_to_span(item: Mapping[str, Any], n: int) -> EvidenceSpan:
 
 
 def to_claims(items: Iterable[ClaimLike]) -> list[Claim]:
-    """Atomic claims from ``Claim`` objects, ``{"id", "text"}`` mappings or plain strings."""
+    """Atomic claims from ``Claim`` objects, ``{"id", "text"}`` mappings or plain strings.
+
+    Raises:
+        InvalidInputError: ``items`` is one string rather than a list, a claim is neither a
+            string nor an object with a string ``text``, a claim's text is blank, or two claims
+            share an id.
+    """
     out: list[Claim] = []
-    for n, item in enumerate(items, start=1):
-        if isinstance(item, Claim):
-            out.append(item)
-        elif isinstance(item, str):
-            out.append(Claim(id=f"c{n}", text=item))
-        elif isinstance(item, Mapping):
-            text = item.get("text")
-            if not isinstance(text, str):
-                raise InvalidInputError(f"claim {n}: needs a string 'text'")
-            markers = item.get("cited_markers", ())
-            out.append(
-                Claim(
-                    id=str(item.get("id", f"c{n}")),
-                    text=text,
-                    cited_markers=tuple(str(m) for m in markers),
-                )
-            )
-        else:
-            raise InvalidInputError(f"claim {n}: expected a string or an object with 'text'")
+    seen: set[str] = set()
+    for n, item in enumerate(items_of(items, "claims"), start=1):
+        claim = _to_claim(item, n)
+        if not claim.text.strip():
+            raise InvalidInputError(f"claim {n}: the text is blank; give the claim's words")
+        if claim.id in seen:
+            raise InvalidInputError(f"claim {n}: duplicate id {claim.id!r}")
+        seen.add(claim.id)
+        out.append(claim)
     return out
+
+
+def _to_claim(item: ClaimLike, n: int) -> Claim:
+    if isinstance(item, Claim):
+        return item
+    if isinstance(item, str):
+        return Claim(id=f"c{n}", text=item)
+    if not isinstance(item, Mapping):
+        raise InvalidInputError(f"claim {n}: expected a string or an object with 'text'")
+    text = item.get("text")
+    if not isinstance(text, str):
+        raise InvalidInputError(f"claim {n}: needs a string 'text'")
+    markers = item.get("cited_markers", ())
+    return Claim(
+        id=str(item.get("id", f"c{n}")),
+        text=text,
+        cited_markers=tuple(str(m) for m in items_of(markers, f"claim {n}: 'cited_markers'")),
+    )
 
 
 class Verifier:
@@ -201,7 +225,14 @@ class Verifier:
         evidence: Sequence[EvidenceLike],
         policy: Policy | str = Policy.FLAG,
     ) -> Report:
-        """Decompose ``draft`` into claims and verify each against ``evidence``."""
+        """Decompose ``draft`` into claims and verify each against ``evidence``.
+
+        Raises:
+            InvalidInputError: ``draft`` is not a string, or ``evidence`` is malformed (one
+                string rather than a list, an item without ``id`` and ``text``, a repeated id).
+        """
+        if not isinstance(draft, str):
+            raise InvalidInputError(f"draft must be a string, got {type(draft).__name__}")
         return verify_draft(
             draft,
             to_evidence(evidence),

@@ -667,8 +667,14 @@ def test_batch_streams_one_line_per_input_and_survives_bad_lines(tmp_path: Path)
         + json.dumps({**good, "id": "item-4"}) + "\n",
         encoding="utf-8",
     )  # fmt: skip
-    code, out, _ = run("verify", "--batch", str(items), "--json")
-    assert code == 0
+    code, out, err = run("verify", "--batch", str(items), "--json")
+    # Every line is answered; then the run exits 2, so a CI step never passes on input it did
+    # not check.
+    assert code == 2
+    assert err.strip() == (
+        f"error: 2 batch lines of {items} were bad input and not checked (line 2, 3); "
+        "their error objects are in the output"
+    )
     lines = [json.loads(line) for line in out.splitlines()]
     assert [x["id"] for x in lines] == ["item-1", None, "item-3", "item-4"]
     assert lines[0]["claims"][0]["verdict"] == "supported"
@@ -676,6 +682,62 @@ def test_batch_streams_one_line_per_input_and_survives_bad_lines(tmp_path: Path)
     assert lines[1]["line"] == 2 and "invalid JSON" in lines[1]["error"]["message"]
     assert lines[2]["line"] == 3 and "evidence" in lines[2]["error"]["message"]
     assert lines[3]["claims"] == lines[0]["claims"]
+
+
+def test_a_batch_with_no_items_is_bad_input_before_any_model_loads(tmp_path: Path) -> None:
+    items = tmp_path / "items.jsonl"
+    items.write_text("\n  \n", encoding="utf-8")
+    code, out, err = run("verify", "--batch", str(items), "--json", "--fail-on", "unsupported")
+    assert (code, out) == (2, "")
+    assert err.strip() == f"error: batch file {items} has no items: give at least one"
+
+
+def test_a_batch_of_only_bad_lines_fails_even_without_fail_on(tmp_path: Path) -> None:
+    items = tmp_path / "items.jsonl"
+    items.write_text('garbage\n{"id": "x"}\n', encoding="utf-8")
+    code, out, err = run("verify", "--batch", str(items), "--json")
+    assert code == 2
+    assert [json.loads(line)["line"] for line in out.splitlines()] == [1, 2]
+    assert "2 batch lines" in err and "(line 1, 2)" in err
+
+
+@pytest.mark.parametrize(
+    ("rows", "message"),
+    [
+        ([{"id": "a", "text": "  "}], "claims.jsonl:1: the claim's text is blank"),
+        (
+            [{"id": "a", "text": "One."}, {"id": "a", "text": "Two."}],
+            "claims.jsonl:2: duplicate claim id 'a' (first on line 1)",
+        ),
+        ([], "has no claims: give at least one"),
+    ],
+)
+def test_bad_claims_files_exit_2_naming_the_line(
+    tmp_path: Path, evidence: Path, rows: list[dict[str, object]], message: str
+) -> None:
+    claims = write_jsonl(tmp_path / "claims.jsonl", rows)
+    code, out, err = run("verify", "--claims", str(claims), "--evidence", str(evidence))
+    assert (code, out) == (2, "")
+    assert message in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_repeated_evidence_id_names_the_file_and_both_items(tmp_path: Path) -> None:
+    claims = write_jsonl(tmp_path / "claims.jsonl", [{"id": "a", "text": "x"}])
+    path = write_jsonl(tmp_path / "evidence.jsonl", [EVIDENCE[0], EVIDENCE[1], EVIDENCE[0]])
+    code, _, err = run("verify", "--claims", str(claims), "--evidence", str(path))
+    assert code == 2
+    assert f"{path}: item 3: duplicate evidence id 'S1' (first as item 1)" in err
+
+
+def test_a_draft_holding_nul_characters_is_refused_as_not_text(
+    tmp_path: Path, evidence: Path
+) -> None:
+    draft = tmp_path / "draft.txt"
+    draft.write_bytes("Walking lowered blood pressure.".encode("utf-16-le"))  # no byte-order mark
+    code, out, err = run("verify", "--draft", str(draft), "--evidence", str(evidence))
+    assert (code, out) == (2, "")
+    assert f"draft file {draft} holds a NUL character (character 1)" in err
+    assert "UTF-16 without a byte-order mark" in err
 
 
 @pytest.mark.parametrize(

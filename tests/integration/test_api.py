@@ -177,6 +177,24 @@ def test_verify_duplicate_evidence_ids_is_invalid_input(client: TestClient) -> N
     assert response.json()["error"]["type"] == "invalid_input"
 
 
+@pytest.mark.parametrize(
+    ("claims", "message"),
+    [
+        (["   "], "claim 1: the text is blank"),
+        ([{"id": "a", "text": "One."}, {"id": "a", "text": "Two."}], "claim 2: duplicate id 'a'"),
+    ],
+)
+def test_verify_blank_or_repeated_claims_are_invalid_input_and_store_no_trace(
+    client: TestClient, state: AppState, claims: list[object], message: str
+) -> None:
+    before = len(client.get("/v1/traces").json())
+    response = client.post("/v1/verify", json={"claims": claims, "evidence": EVIDENCE})
+    assert response.status_code == 422
+    assert response.json()["error"]["type"] == "invalid_input"
+    assert message in response.json()["error"]["message"]
+    assert len(client.get("/v1/traces").json()) == before
+
+
 def test_generate_answers_verifies_and_traces(client: TestClient, state: AppState) -> None:
     response = client.post("/v1/generate", json={"question": WALKING})
     assert response.status_code == 200, response.text

@@ -69,6 +69,11 @@ def test_bad_arguments_are_caller_errors_not_assertion_failures() -> None:
         assert_grounded(GROUNDED, CONTEXTS, min_supported=1.5)
     with pytest.raises(InvalidInputError, match="context 1 must be a string"):
         assert_grounded(GROUNDED, [42])  # type: ignore[list-item]
+    # One string where the list belongs was read one character a context.
+    with pytest.raises(InvalidInputError, match="not one string"):
+        assert_grounded(GROUNDED, CONTEXTS[0])  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="unknown fail_on 'bogus'; choose 'never'"):
+        assert_grounded(GROUNDED, CONTEXTS, fail_on="bogus")
 
 
 def test_assert_grounded_is_exported_from_spanproof_testing() -> None:

@@ -34,12 +34,19 @@ def read_text(path: Path, what: str) -> str:
         raise InvalidInputError(f"cannot read {what} file {path}: {exc.strerror}") from None
     encoding = next((enc for bom, enc in _BOMS if data.startswith(bom)), "utf-8")
     try:
-        return data.decode(encoding)
+        text = data.decode(encoding)
     except UnicodeDecodeError as exc:
         name = {"utf-8": "UTF-8", "utf-8-sig": "UTF-8"}.get(encoding, encoding.upper())
         raise InvalidInputError(
             f"{what} file {path} is not valid {name} (byte offset {exc.start})"
         ) from None
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise InvalidInputError(
+            f"{what} file {path} holds a NUL character (character {nul}): not a text file, or "
+            "UTF-16 without a byte-order mark (save it as UTF-8)"
+        )
+    return text
 
 
 def parse_line(line: str, where: str) -> dict[str, Any]:

@@ -27,20 +27,40 @@ def _dump(obj: Any) -> str:
 
 def _load_evidence(path: Path) -> list[dict[str, Any]]:
     items = read_jsonl(path, "evidence")
+    seen: dict[str, int] = {}
     for n, item in enumerate(items, start=1):
         require_fields(item, ("id", "text"), f"{path}: item {n}")
+        ident = str(item["id"])
+        if ident in seen:
+            raise InvalidInputError(
+                f"{path}: item {n}: duplicate evidence id {ident!r} (first as item {seen[ident]})"
+            )
+        seen[ident] = n
     if not items:
         raise InvalidInputError(f"evidence file {path} has no items: give at least one span")
     return items
 
 
 def _load_claims(path: Path) -> list[dict[str, Any]]:
+    """Every claim of a claims file; a blank text, a repeated id or no claim at all is bad
+    input, named with its line."""
     text = read_text(path, "claims")
     items = []
+    seen: dict[str, int] = {}
     for n, line in iter_lines(text):
         obj = parse_line(line, f"{path}:{n}")
         require_fields(obj, ("id", "text"), f"{path}:{n}")
+        if not obj["text"].strip():
+            raise InvalidInputError(f"{path}:{n}: the claim's text is blank")
+        ident = str(obj["id"])
+        if ident in seen:
+            raise InvalidInputError(
+                f"{path}:{n}: duplicate claim id {ident!r} (first on line {seen[ident]})"
+            )
+        seen[ident] = n
         items.append(obj)
+    if not items:
+        raise InvalidInputError(f"claims file {path} has no claims: give at least one")
     return items
 
 
@@ -102,7 +122,8 @@ def verify(
     spanproof verify --draft DRAFT.txt --evidence EVIDENCE.jsonl --fail-on contradicted  # CI
 
     Exits 1 when the outcome reaches --fail-on (with --batch: any item's), 5 when
-    verification was unavailable.
+    verification was unavailable, 2 on bad input (with --batch: after every line, when any
+    line was bad or the file holds none).
     """
     modes = [p for p in (claims_path, draft_path, batch_path) if p is not None]
     if len(modes) != 1:
@@ -114,8 +135,18 @@ def verify(
     # Read and validate every input before loading the model.
     if batch_path is not None:
         batch_text = read_text(batch_path, "batch")
+        if next(iter_lines(batch_text), None) is None:
+            raise InvalidInputError(f"batch file {batch_path} has no items: give at least one")
         verifier = build_verifier(score_model)
-        if _run_batch(verifier, batch_path, batch_text, FailOn(fail_on)):
+        failed, bad = _run_batch(verifier, batch_path, batch_text, FailOn(fail_on))
+        if bad:
+            where = ", ".join(str(n) for n in bad[:10]) + (" …" if len(bad) > 10 else "")
+            raise InvalidInputError(
+                f"{len(bad)} batch line{'s' if len(bad) != 1 else ''} of {batch_path} "
+                f"{'were' if len(bad) != 1 else 'was'} bad input and not checked "
+                f"(line {where}); their error objects are in the output"
+            )
+        if failed:
             sys.exit(EXIT_FAIL_ON)
         return
     assert evidence_path is not None  # checked above; narrows the type
@@ -166,11 +197,13 @@ def _emit(report: Report, as_json: bool, evidence: dict[str, str], fail_on: Fail
         sys.exit(status)
 
 
-def _run_batch(verifier: Verifier, path: Path, text: str, fail_on: FailOn) -> bool:
+def _run_batch(
+    verifier: Verifier, path: Path, text: str, fail_on: FailOn
+) -> tuple[bool, list[int]]:
     """One output line per input line; a bad line yields an error object, never a crash.
 
     A progress bar goes to stderr when stderr is a terminal (stdout stays pure JSON Lines).
-    Returns whether any item's outcome reached ``fail_on``.
+    Returns whether any item's outcome reached ``fail_on``, and the numbers of the bad lines.
     """
     from rich.console import Console
     from rich.progress import Progress
@@ -178,13 +211,16 @@ def _run_batch(verifier: Verifier, path: Path, text: str, fail_on: FailOn) -> bo
     lines = list(iter_lines(text))
     err = Console(stderr=True)
     failed = False
+    bad: list[int] = []
     with Progress(console=err, disable=not err.is_terminal, transient=True) as progress:
         task = progress.add_task("verifying", total=len(lines))
         for number, line in lines:
             outcome = _batch_line(verifier, path, number, line)
+            if outcome is None:
+                bad.append(number)
             failed = failed or (outcome is not None and fails(outcome, fail_on))
             progress.advance(task)
-    return failed
+    return failed, bad
 
 
 def _batch_line(verifier: Verifier, path: Path, number: int, line: str) -> Outcome | None:

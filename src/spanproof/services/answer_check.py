@@ -52,9 +52,11 @@ def context_spans(contexts: Iterable[object], where: str = "contexts") -> tuple[
     ``[S2]`` cites the second context, as answers from ``spanproof ask`` do.
 
     Raises:
-        InvalidInputError: a context is neither a string nor an object with a string ``text``,
-            or two contexts share an id.
+        InvalidInputError: ``contexts`` is one string rather than a list, a context is neither
+            a string nor an object with a string ``text``, or two contexts share an id.
     """
+    if isinstance(contexts, str | bytes | bytearray):
+        raise InvalidInputError(f"{where}: give a list of contexts, not one string: wrap it in [ ]")
     spans: list[EvidenceSpan] = []
     seen: set[str] = set()
     for k, item in enumerate(contexts, start=1):

@@ -66,7 +66,7 @@ def assert_grounded(
         fail_on: also fail when the outcome reaches this level (default ``contradicted``; a
             contradicted claim fails even under a lower ``min_supported``); ``never`` leaves
             only ``min_supported``.
-        score_model: ``v1`` … ``v5`` (default: the configured one, v2).
+        score_model: a score model name, ``v1`` … (default: the configured one).
         verifier: a configured :class:`~spanproof.Verifier` to use instead of the default one.
 
     Returns:
@@ -76,10 +76,15 @@ def assert_grounded(
         AssertionError: the answer fails; the message lists each claim not supported with its
             verdict and the closest text in ``contexts``. An answer that could not be checked
             fails too. An answer with no claims passes.
-        InvalidInputError: a malformed context or ``min_supported`` outside [0, 1].
+        InvalidInputError: a malformed context (or one string instead of a list),
+            ``min_supported`` outside [0, 1], or an unknown ``fail_on``.
     """
     __tracebackhide__ = True  # pytest shows the caller's line, not this one
-    level = FailOn(fail_on)
+    try:
+        level = FailOn(fail_on)
+    except ValueError:
+        choices = ", ".join(repr(f.value) for f in FailOn)
+        raise InvalidInputError(f"unknown fail_on {fail_on!r}; choose {choices}") from None
     validate_min_supported(min_supported)
     if not isinstance(answer, str):
         raise InvalidInputError(f"answer must be a string, got {type(answer).__name__}")

@@ -1,0 +1,83 @@
+"""The library's inputs: a mistaken shape is a clear ``InvalidInputError``, never a silent result.
+
+One string given where a list belongs used to be read one character an item (20 claims 'R',
+'e', 'f' …; a context per character), and a ``None`` draft raised a bare AttributeError.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from spanproof.core.errors import InvalidInputError
+from spanproof.services.answer_check import context_spans
+from spanproof.testing.fakes import FakeEmbedder
+from spanproof.verifier import Verifier, to_claims, to_evidence
+from spanproof.verify.decompose import RuleBasedDecomposer
+
+EVIDENCE = [{"id": "S1", "text": "Refunds take 5 days."}]
+
+
+@pytest.fixture
+def verifier() -> Verifier:
+    return Verifier(embedder=FakeEmbedder(), decomposer=RuleBasedDecomposer())
+
+
+@pytest.mark.parametrize("items", ["Refunds take 5 days.", b"Refunds", bytearray(b"R")])
+def test_one_string_is_not_a_list_of_claims_or_evidence(items: Any) -> None:
+    with pytest.raises(InvalidInputError, match="claims must be a list of items, not one string"):
+        to_claims(items)
+    with pytest.raises(InvalidInputError, match="evidence must be a list of items, not one"):
+        to_evidence(items)
+    with pytest.raises(InvalidInputError, match="not one string"):
+        context_spans(items)
+
+
+@pytest.mark.parametrize("items", [None, 42, {"id": "S1", "text": "x"}])
+def test_no_list_at_all_names_what_it_got(items: Any) -> None:
+    kind = type(items).__name__
+    with pytest.raises(InvalidInputError, match=f"claims must be a list of items, got {kind}"):
+        to_claims(items)
+    with pytest.raises(InvalidInputError, match=f"evidence must be a list of items, got {kind}"):
+        to_evidence(items)
+
+
+@pytest.mark.parametrize("text", ["", "   ", "\n\t"])
+def test_a_blank_claim_is_refused_with_its_position(text: str) -> None:
+    with pytest.raises(InvalidInputError, match="claim 2: the text is blank"):
+        to_claims(["Refunds take 5 days.", {"id": "b", "text": text}])
+
+
+def test_two_claims_with_one_id_are_refused() -> None:
+    with pytest.raises(InvalidInputError, match="claim 2: duplicate id 'a'"):
+        to_claims([{"id": "a", "text": "One."}, {"id": "a", "text": "Two."}])
+    # A string's id is its position, so it may collide with an explicit one.
+    with pytest.raises(InvalidInputError, match="claim 2: duplicate id 'c2'"):
+        to_claims([{"id": "c2", "text": "One."}, "Two."])
+    assert [c.id for c in to_claims(["One.", "Two.", {"id": "x", "text": "Three."}])] == [
+        "c1",
+        "c2",
+        "x",
+    ]
+
+
+def test_cited_markers_must_be_a_list_too() -> None:
+    with pytest.raises(InvalidInputError, match="claim 1: 'cited_markers' must be a list"):
+        to_claims([{"text": "Refunds take 5 days.", "cited_markers": "S1"}])
+    assert to_claims([{"text": "x", "cited_markers": ["S1"]}])[0].cited_markers == ("S1",)
+
+
+def test_the_library_refuses_a_draft_that_is_not_text(verifier: Verifier) -> None:
+    with pytest.raises(InvalidInputError, match="draft must be a string, got NoneType"):
+        verifier.verify(None, EVIDENCE)  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="evidence must be a list of items, not one"):
+        verifier.verify("Refunds take 5 days.", "Refunds take 5 days.")  # type: ignore[arg-type]
+    with pytest.raises(InvalidInputError, match="claims must be a list of items, not one"):
+        verifier.score_claims("Refunds take 5 days.", EVIDENCE)
+
+
+def test_well_formed_inputs_still_verify(verifier: Verifier) -> None:
+    report = verifier.check_claims(["Refunds take 5 days."], EVIDENCE)
+    assert [c.verdict.value for c in report.claims] == ["supported"]
+    assert verifier.verify("Refunds take 5 days [S1].", EVIDENCE).claims
