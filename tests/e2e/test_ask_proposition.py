@@ -84,7 +84,40 @@ def test_a_supported_proposition_and_one_the_sources_do_not_establish(db: str) -
     assert data["answer"].startswith("Supported by [S")
     data = json.loads(run("ask", SODIUM, "--db", db, "--json")[1])
     assert data["verdict"] == "unsupported"
-    assert data["answer"].startswith("Not established by the sources.")
+    assert data["answer"].startswith("Not established by the sources")
+
+
+@pytest.mark.parametrize(
+    ("question", "exits"),
+    [
+        (RAISED, (0, 1, 1)),  # contradicted
+        (SODIUM, (0, 0, 1)),  # not established
+        (LOWERED, (0, 0, 0)),  # supported
+        ("Is Paris the capital of France?", (0, 0, 1)),  # nothing relevant: not established
+    ],
+)
+def test_fail_on_reads_the_propositions_own_verdict(
+    db: str, question: str, exits: tuple[int, int, int]
+) -> None:
+    for level, expected in zip(("never", "contradicted", "unsupported"), exits, strict=True):
+        code, out, err = run("ask", question, "--db", db, "--json", "--fail-on", level)
+        assert code == expected, (level, err)
+        assert json.loads(out)["outcome"] != "contradicted"  # the quotes alone would pass
+
+
+def test_the_quoted_sentences_line_is_not_read_as_the_verdict(db: str) -> None:
+    lines = run("ask", RAISED, "--db", db)[1].splitlines()
+    assert lines[1].startswith("verdict: ⊘ contradicted")
+    assert lines[2] == "quotes checked: ✔ the quoted sentence matches its source"
+    code, out, _ = run("ask", "Is Paris the capital of France?", "--db", db)
+    lines = out.splitlines()
+    assert code == 0 and lines[1].startswith("verdict: ✗ unsupported")
+    assert lines[2] == "quotes checked: ∅ none: no source bears on the question"
+    # One sentence, not the lead followed by the abstention's own.
+    answer = lines[lines.index("A (policy flag):") + 1 :]
+    assert answer[0] == "Not established by the sources: none of them bears on the question."
+    assert answer[1].startswith("closest sources")
+    assert "The sources do not answer this question." not in out
 
 
 def test_a_question_that_is_no_proposition_has_no_verdict_and_its_trace_no_field(db: str) -> None:

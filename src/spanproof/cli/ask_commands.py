@@ -10,10 +10,17 @@ from rich.console import Console
 from rich.markup import escape
 
 from spanproof.cli.errors import handle_errors
-from spanproof.cli.outcome import FAIL_ON_OPTION, exit_status, outcome_line
+from spanproof.cli.outcome import (
+    EXIT_FAIL_ON,
+    FAIL_ON_OPTION,
+    OUTCOME_STYLES,
+    exit_status,
+    outcome_line,
+)
 from spanproof.cli.render import STYLES
 from spanproof.cli.store_commands import DB_OPTION
-from spanproof.core.models import Policy, Verdict
+from spanproof.core.models import Outcome, Policy, Verdict
+from spanproof.core.outcome import FailOn
 from spanproof.services.answering import Answer
 
 #: Verdict marks: always shown with the verdict's name, so colour is never the only signal.
@@ -38,14 +45,13 @@ def render_answer(answer: Answer, console: Console) -> None:
             f"[/{STYLES[verdict]}] — {escape(answer.proposition.claim)}",
             highlight=False,
         )
-    outcome = outcome_line(answer.outcome, answer.counts, answer.verification)
-    # Under a proposition's verdict, the outcome is about the quoted evidence, not the question.
-    label = (
-        "evidence quoted"
-        if answer.proposition is not None and answer.proposition.verdict is not None
-        else "outcome"
-    )
-    console.print(f"[bold]{label}:[/bold] {outcome}", highlight=False)
+    if answer.proposition is not None and answer.proposition.verdict is not None:
+        # Under a proposition's verdict, the outcome is about the sentences the answer quotes,
+        # not the question: said so, so that "supported" there is not read as the verdict.
+        console.print(f"[bold]quotes checked:[/bold] {_quotes_line(answer)}", highlight=False)
+    else:
+        outcome = outcome_line(answer.outcome, answer.counts, answer.verification)
+        console.print(f"[bold]outcome:[/bold] {outcome}", highlight=False)
     console.print(f"[bold]A[/bold] (policy {answer.policy.value}):")
     if answer.answer is None:
         console.print("  (withheld: verification unavailable under the redact policy)")
@@ -76,6 +82,22 @@ def render_answer(answer: Answer, console: Console) -> None:
         console.print(f"trace: {answer.trace_id}", highlight=False)
     else:
         console.print("trace: not stored (this store keeps no traces)")
+
+
+def _quotes_line(answer: Answer) -> str:
+    """The outcome of a proposition's answer, in words about its quoted sentences."""
+    n = sum(answer.counts.values())
+    if answer.verification == "verified" and answer.outcome is Outcome.ALL_SUPPORTED:
+        said = (
+            "the quoted sentence matches its source"
+            if n == 1
+            else f"all {n} quoted sentences match their sources"
+        )
+        style = OUTCOME_STYLES[answer.outcome]
+        return f"[{style}]✔ {said}[/{style}]"
+    if answer.verification == "verified" and answer.outcome is Outcome.ABSTAINED:
+        return "∅ none: no source bears on the question"
+    return outcome_line(answer.outcome, answer.counts, answer.verification)
 
 
 def _render_closest(answer: Answer, console: Console) -> None:
@@ -123,8 +145,9 @@ def ask_command(
     When no span of the store is relevant enough to the question, the answer abstains ("The
     sources do not answer this question.", outcome abstained) and lists the closest sources.
 
-    Exits 1 when the outcome reaches --fail-on, 5 when verification was unavailable (the reason
-    is in the output).
+    Exits 1 when the outcome reaches --fail-on — or, for a statement or yes/no question, when
+    its own verdict does (contradicted; or, under 'unsupported', not supported) — and 5 when
+    verification was unavailable (the reason is in the output).
     """
     from spanproof.bootstrap import build_engine
     from spanproof.cli.store_commands import check_store
@@ -142,8 +165,21 @@ def ask_command(
     else:
         render_answer(answer, Console(soft_wrap=True))
     status = exit_status(answer.verification, answer.outcome, fail_on)
+    if status == 0 and _proposition_fails(answer, FailOn(fail_on)):
+        status = EXIT_FAIL_ON
     if status:
         sys.exit(status)
+
+
+def _proposition_fails(answer: Answer, fail_on: FailOn) -> bool:
+    """Whether a proposition's own verdict reaches ``fail_on``: ``contradicted`` when it is
+    contradicted, ``unsupported`` when it is anything but supported (not established)."""
+    verdict = answer.proposition.verdict if answer.proposition is not None else None
+    if verdict is None or fail_on is FailOn.NEVER:
+        return False
+    return verdict is Verdict.CONTRADICTED or (
+        fail_on is FailOn.UNSUPPORTED and verdict is not Verdict.SUPPORTED
+    )
 
 
 COMMANDS = (ask_command,)

@@ -321,7 +321,7 @@ class Engine:
         stored = self.traces.append(trace) if self.traces is not None else None
         return Answer(
             question=question,
-            answer=with_lead(proposition, report.delivered),
+            answer=with_lead(proposition, report.delivered, report.abstained),
             draft=generation.text,
             claims=report.claims,
             verification=report.verification,

@@ -55,6 +55,11 @@ from spanproof.verify.scoring import ScoreModel
 
 #: The lead of an answer whose proposition the sources neither support nor contradict.
 NOT_ESTABLISHED = "Not established by the sources."
+#: The whole answer to a proposition when no source bears on it (the answer abstains): one
+#: sentence, not the lead followed by the abstention's own.
+NOT_ESTABLISHED_NOTHING_RELEVANT = (
+    "Not established by the sources: none of them bears on the question."
+)
 _LEADS = {Verdict.SUPPORTED: "Supported by", Verdict.CONTRADICTED: "Contradicted by"}
 #: After a lead whose quoted span states no finding (an aim, a design, a method).
 NO_FINDING_NOTE = (
@@ -317,8 +322,14 @@ def check_proposition(
     )
 
 
-def with_lead(check: PropositionCheck | None, delivered: str | None) -> str | None:
-    """The delivered answer opened by the proposition's verdict (unchanged without one)."""
+def with_lead(
+    check: PropositionCheck | None, delivered: str | None, abstained: bool = False
+) -> str | None:
+    """The delivered answer opened by the proposition's verdict (unchanged without one); when
+    the answer ``abstained``, a proposition not established is said in one sentence
+    (:data:`NOT_ESTABLISHED_NOTHING_RELEVANT`)."""
     if check is None or not check.lead or delivered is None:
         return delivered
+    if abstained and check.lead == NOT_ESTABLISHED:
+        return NOT_ESTABLISHED_NOTHING_RELEVANT
     return f"{check.lead}\n\n{delivered}" if delivered else check.lead
