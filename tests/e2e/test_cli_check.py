@@ -181,6 +181,16 @@ def test_table_output_lists_answers_summary_and_worst_offenders(answers: Path) -
 
 
 @pytest.mark.model
+def test_one_answer_with_one_claim_is_counted_in_the_singular(tmp_path: Path) -> None:
+    path = write_jsonl(tmp_path / "one.jsonl", [GROUNDED])
+    code, out, _ = run(str(path))
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "1 answer · 1 claim · 100.0% of claims supported" in flat
+    assert "answers" not in flat and "1 claims" not in flat
+
+
+@pytest.mark.model
 def test_ragas_and_deepeval_field_names_are_read(tmp_path: Path) -> None:
     ragas = {
         "user_input": "q",
@@ -248,6 +258,30 @@ def test_empty_or_undecodable_file_exits_2(
     code, _, err = run(str(path))
     assert code == 2
     assert message in err
+
+
+@pytest.mark.parametrize(
+    ("where", "message"),
+    [
+        ("no-such-dir/x.xml", "the folder {tmp}/no-such-dir does not exist"),
+        ("a-file/x.xml", "the folder {tmp}/a-file is not a folder"),
+        ("a-dir", "is a directory"),  # click's own check of a folder given as the file
+    ],
+)
+def test_an_unwritable_junit_path_exits_2_before_any_model_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, where: str, message: str
+) -> None:
+    (tmp_path / "a-file").write_text("", encoding="utf-8")
+    (tmp_path / "a-dir").mkdir()
+    checked: list[int] = []
+    monkeypatch.setattr(
+        "spanproof.cli.check_commands._run", lambda cases, *a: checked.append(len(cases)) or []
+    )
+    path = write_jsonl(tmp_path / "answers.jsonl", [GROUNDED])
+    code, out, err = run(str(path), "--junit", str(tmp_path / where))
+    assert code == 2, err
+    assert message.format(tmp=tmp_path) in err
+    assert checked == [] and out == ""  # no answer checked, nothing reported
 
 
 def test_missing_file_and_out_of_range_min_supported_exit_2(tmp_path: Path) -> None:

@@ -91,6 +91,70 @@ def test_ingest_and_keys_create_may_create_a_store(tmp_path: Path) -> None:
     assert code == 2 and "is not a folder" in err
 
 
+def _store_files(folder: Path) -> list[str]:
+    return sorted(p.name for p in folder.iterdir() if ".sqlite" in p.name)
+
+
+def test_an_ingest_of_a_missing_path_leaves_no_new_store(tmp_path: Path) -> None:
+    db = tmp_path / "new.sqlite"
+    code, _, err = run("ingest", str(tmp_path / "typo.md"), "--db", str(db), "--no-embed")
+    assert code == 2 and "no such file or folder" in err
+    assert _store_files(tmp_path) == []  # no file, no -wal or -shm
+    code, _, err = run("sources", "--db", str(db))
+    assert code == 2 and f"no store at {db}" in err  # never answers from an empty store
+
+
+def test_an_ingest_that_fails_in_a_new_store_removes_it_and_keeps_an_old_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spanproof.core.errors import ConfigurationError
+
+    def broken() -> None:
+        raise ConfigurationError("no parser")
+
+    monkeypatch.setattr("spanproof.bootstrap.build_parser", broken)  # after the store opens
+    doc = tmp_path / "a.txt"
+    doc.write_text("Walking lowered blood pressure by 5 mmHg.\n", encoding="utf-8")
+    code, _, err = run("ingest", str(doc), "--db", str(tmp_path / "new.sqlite"), "--no-embed")
+    assert code == 3 and "no parser" in err
+    assert _store_files(tmp_path) == []
+    old = tmp_path / "old.sqlite"
+    assert run("keys", "create", "ops", "--scope", "read", "--db", str(old))[0] == 0
+    code, _, err = run("ingest", str(doc), "--db", str(old), "--no-embed")
+    assert code == 3 and old.exists()  # an empty store made before this command is kept
+    code, out, _ = run("keys", "list", "--db", str(old), "--json")
+    assert json.loads(out)["count"] == 1
+
+
+def test_an_ingest_in_which_every_document_is_quarantined_exits_2(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"abc \xc3\x28 not utf-8\n")
+    empty = tmp_path / "empty.md"
+    empty.write_text("", encoding="utf-8")
+    db = str(tmp_path / "q.sqlite")
+    code, out, err = run("ingest", str(bad), str(empty), "--db", db, "--no-embed")
+    assert code == 2, err
+    assert "2 sources: 0 new, 0 duplicate, 2 quarantined" in out  # the summary still prints
+    assert "quarantined file:" in out and "invalid_utf8" in out
+    assert err.strip().splitlines() == [
+        "error: nothing was ingested: all 2 documents were quarantined (listed above)"
+    ]
+    code, out, err = run("ingest", str(bad), "--db", db, "--no-embed", "--json")
+    assert code == 0 and json.loads(out)["duplicate"] == 1  # already stored: nothing new failed
+
+
+def test_an_ingest_with_some_documents_quarantined_exits_0(tmp_path: Path) -> None:
+    good = tmp_path / "good.txt"
+    good.write_text("Walking lowered blood pressure by 5 mmHg.\n", encoding="utf-8")
+    (tmp_path / "empty.md").write_text("", encoding="utf-8")
+    code, out, err = run(
+        "ingest", str(good), str(tmp_path / "empty.md"), "--db", str(tmp_path / "s.sqlite"),
+        "--no-embed", "--json",
+    )  # fmt: skip
+    assert code == 0, err
+    assert (json.loads(out)["new"], json.loads(out)["quarantined"]) == (1, 1)
+
+
 # -- lists -------------------------------------------------------------------------------------
 
 

@@ -3,6 +3,7 @@ path named) before anything binds, and no empty store is created; an existing st
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -49,6 +50,32 @@ def test_serve_starts_on_an_existing_store(tmp_path: Path, calls: list[str | Non
     runner = CliRunner()
     made = runner.invoke(cli, ["keys", "create", "ops", "--scope", "read", "--db", str(db)])
     assert made.exit_code == 0, made.stderr
-    started = runner.invoke(cli, ["serve", "--db", str(db)])
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:  # a free port: serve
+        probe.bind(("127.0.0.1", 0))  # checks that its port is free before it starts
+        port = probe.getsockname()[1]
+    started = runner.invoke(cli, ["serve", "--port", str(port), "--db", str(db)])
     assert started.exit_code == 0, started.stderr
+    assert calls == [str(db)]
+
+
+def test_serve_refuses_a_port_in_use_before_it_starts(
+    tmp_path: Path, calls: list[str | None]
+) -> None:
+    db = tmp_path / "made.sqlite"
+    runner = CliRunner()
+    made = runner.invoke(cli, ["keys", "create", "ops", "--scope", "read", "--db", str(db)])
+    assert made.exit_code == 0, made.stderr
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as held:
+        held.bind(("127.0.0.1", 0))
+        held.listen()
+        port = held.getsockname()[1]
+        result = runner.invoke(cli, ["serve", "--port", str(port), "--db", str(db)])
+    assert result.exit_code == 3, result.stderr
+    assert result.stderr.splitlines() == [
+        f"error: cannot serve on 127.0.0.1:{port}: the address is already in use (another "
+        "server running? pick another --port)"
+    ]  # no "serving on" line first
+    assert calls == []
+    started = runner.invoke(cli, ["serve", "--port", str(port), "--db", str(db)])
+    assert started.exit_code == 0, started.stderr  # free again once the socket is closed
     assert calls == [str(db)]

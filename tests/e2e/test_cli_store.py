@@ -112,6 +112,9 @@ def test_unknown_source_and_missing_path_are_clear_errors(tmp_path: Path) -> Non
     code, _, err = run("ingest", str(tmp_path / "missing"), "--db", db)
     assert code == 2 and "no such file or folder" in err
     code, _, err = run("source", "nope", "--db", db)
+    assert code == 2 and f"no store at {db}" in err  # the failed ingest left no empty store
+    assert run("keys", "create", "ops", "--scope", "read", "--db", db)[0] == 0
+    code, _, err = run("source", "nope", "--db", db)
     assert code == 2 and "unknown source id 'nope'" in err
     code, _, err = run("ingest", "ftp:thing", "--db", db)
     assert code == 2

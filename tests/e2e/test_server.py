@@ -134,9 +134,10 @@ def test_serve_with_a_key_from_the_environment_starts(monkeypatch: pytest.Monkey
         "spanproof.api.server.serve",
         lambda host, port, **kw: calls.append((host, port, list(kw["api_keys"]))),
     )
-    result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0", "--port", "9001"])
+    port = free_port()  # serve checks that the port is free before it starts
+    result = CliRunner().invoke(cli, ["serve", "--host", "0.0.0.0", "--port", str(port)])
     assert result.exit_code == 0, result.stderr
-    assert calls == [("0.0.0.0", 9001, ["k1", "k2"])]
+    assert calls == [("0.0.0.0", port, ["k1", "k2"])]
     assert "k1" not in result.stderr
 
 

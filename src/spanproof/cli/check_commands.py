@@ -79,6 +79,16 @@ def read_cases(path: Path) -> list[AnswerCase]:
     return cases
 
 
+def _check_junit_path(path: Path) -> None:
+    """Refuse a ``--junit`` path that cannot be written, before any model loads."""
+    if path.is_dir():
+        raise InvalidInputError(f"--junit {path} is a folder: give the XML file's path")
+    folder = path.parent
+    if not folder.is_dir():
+        what = "is not a folder" if folder.exists() else "does not exist"
+        raise InvalidInputError(f"cannot write --junit {path}: the folder {folder} {what}")
+
+
 #: Answers per task sent to a worker process.
 _CHUNK = 16
 #: The verifier of this worker process (built on its first task).
@@ -172,7 +182,8 @@ def render(
         )
     console.print()
     console.print(
-        f"[bold]{summary.answers} answers[/bold] · {summary.claims} claims · "
+        f"[bold]{summary.answers} answer{'s' * (summary.answers != 1)}[/bold] · "
+        f"{summary.claims} claim{'s' * (summary.claims != 1)} · "
         f"{_share(summary.supported_share)} of claims supported · "
         f"{summary.contradicted_answers} with a contradicted claim · "
         f"{summary.unavailable} not checked · "
@@ -325,6 +336,8 @@ def check_command(
     """
     level = FailOn(fail_on)
     cases = read_cases(answers_path)
+    if junit_path is not None:
+        _check_junit_path(junit_path)
     results = _run(cases, score_model, min(workers, len(cases)))
     summary = summarise(results, level, min_supported, worst)
     if as_json:

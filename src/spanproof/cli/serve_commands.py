@@ -2,12 +2,38 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import socket
 
 import click
 
 from spanproof.cli.errors import handle_errors
 from spanproof.cli.store_commands import DB_OPTION, check_store
+from spanproof.core.errors import ConfigurationError
+
+
+def _check_port(host: str, port: int) -> None:
+    """Refuse ``host:port`` when it cannot be bound (another server holds it, most often).
+
+    Binds a socket the way the server will (``SO_REUSEADDR``, so a port left in TIME_WAIT is
+    free) and closes it at once; port 0 (any free port) is not checked.
+    """
+    if port == 0:
+        return
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    with socket.socket(family, socket.SOCK_STREAM) as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind((host, port))
+        except OSError as exc:
+            where = f"cannot serve on {host}:{port}"
+            if exc.errno == errno.EADDRINUSE:
+                raise ConfigurationError(
+                    f"{where}: the address is already in use (another server running? pick "
+                    "another --port)"
+                ) from None
+            raise ConfigurationError(f"{where}: {exc.strerror or exc}") from None
 
 
 @click.command("serve")
@@ -42,6 +68,7 @@ def serve_command(
     # A --db that names no store is an error, never a new empty store ('keys create' or
     # 'ingest' make one); the default store may be created, as a fresh server takes uploads.
     check_store(settings, db, create=db is None)
+    _check_port(host, port)  # before "serving on" and the server's start-up lines
     click.echo(f"serving on http://{host}:{port} (API keys: {'on' if keys or stored else 'off'})",
                err=True)  # fmt: skip
     serve(host, port, db=db, api_keys=keys, max_body_bytes=max_body_bytes)

@@ -19,7 +19,7 @@ from spanproof.cli.errors import handle_errors
 from spanproof.cli.paging import command_line, echo_json, page_document, page_footer
 from spanproof.cli.render import add_id_column, add_text_column, print_table, progress_bar
 from spanproof.config import Settings, load_settings
-from spanproof.core.errors import InvalidInputError
+from spanproof.core.errors import InvalidInputError, SpanproofError
 from spanproof.core.store import EvidenceStore, SearchFilter
 
 if TYPE_CHECKING:
@@ -35,6 +35,17 @@ DB_OPTION = click.option(
 )
 
 
+def _sqlite_file(settings: Settings, db: str | None) -> Path | None:
+    """The SQLite file ``db`` (or the configured store) names; None for a URL or ``:memory:``."""
+    target = db or settings.store.url
+    if "://" in target and not target.startswith("sqlite:"):
+        return None
+    name = target.removeprefix("sqlite:///").removeprefix("sqlite://")
+    if name in ("", ":memory:") or name.startswith("file:"):
+        return None
+    return Path(name)
+
+
 def check_store(settings: Settings, db: str | None, *, create: bool = False) -> None:
     """Refuse a SQLite store path that is a folder, or (unless ``create``) names no file.
 
@@ -42,13 +53,9 @@ def check_store(settings: Settings, db: str | None, *, create: bool = False) -> 
     create``) may create one: anywhere else a mistyped ``--db`` would silently answer from a
     new, empty store. ``postgresql://`` URLs and ``:memory:`` are not checked here.
     """
-    target = db or settings.store.url
-    if "://" in target and not target.startswith("sqlite:"):
+    path = _sqlite_file(settings, db)
+    if path is None:
         return
-    name = target.removeprefix("sqlite:///").removeprefix("sqlite://")
-    if name in ("", ":memory:") or name.startswith("file:"):
-        return
-    path = Path(name)
     given = "--db" if db else "the store (SPANPROOF_STORE__URL, default spanproof.sqlite)"
     if path.is_dir():
         raise InvalidInputError(f"{given} {path} is a folder, not a SQLite store file")
@@ -63,18 +70,59 @@ def check_store(settings: Settings, db: str | None, *, create: bool = False) -> 
         raise InvalidInputError(f"cannot create the store {path}: {path.parent} is not a folder")
 
 
+#: The files SQLite may make beside a store file (write-ahead log, shared memory, rollback).
+_SQLITE_SIBLINGS = ("", "-wal", "-shm", "-journal")
+
+
+def _new_files(path: Path | None) -> list[Path]:
+    """The store file and its SQLite siblings that do not exist yet (none if the store does)."""
+    if path is None or path.exists():
+        return []
+    return [p for p in (Path(f"{path}{s}") for s in _SQLITE_SIBLINGS) if not p.exists()]
+
+
+def _holds_nothing(store: EvidenceStore) -> bool:
+    """Whether the store holds no row of any kind that ``stats`` counts (False if unreadable)."""
+    try:
+        return not any(store.stats().values())
+    except SpanproofError:
+        return False
+
+
+def _remove(paths: list[Path]) -> None:
+    for path in paths:
+        path.unlink(missing_ok=True)
+
+
 @contextmanager
 def open_store(db: str | None, *, create: bool = False) -> Iterator[tuple[Settings, EvidenceStore]]:
-    """The settings and the store; the store must exist unless ``create`` (see check_store)."""
+    """The settings and the store; the store must exist unless ``create`` (see check_store).
+
+    A SQLite store this call creates is removed again (with its ``-wal``/``-shm`` files) when the
+    command fails before anything is stored in it, so a failed ``ingest`` never leaves a new,
+    empty store behind. A store that existed before is never removed.
+    """
     from spanproof.bootstrap import build_store
 
     settings = load_settings()
     check_store(settings, db, create=create)
-    store = build_store(settings, db)
+    created = _new_files(_sqlite_file(settings, db)) if create else []
+    try:
+        store = build_store(settings, db)
+    except BaseException:
+        _remove(created)
+        raise
+    failed = False
     try:
         yield settings, store
+    except BaseException:
+        failed = True
+        raise
     finally:
+        discard = failed and bool(created) and _holds_nothing(store)
         store.close()
+        if discard:
+            _remove(created)
 
 
 def _targets(settings: Settings, targets: tuple[str, ...]) -> list[tuple[str, FetchedDocument]]:
@@ -110,8 +158,10 @@ def ingest_command(
     from spanproof.services.ingestion import embed_pending, ingest
 
     err = Console(stderr=True)
-    with open_store(db, create=True) as (settings, store):
-        documents = _targets(settings, targets)
+    settings = load_settings()
+    check_store(settings, db, create=True)
+    documents = _targets(settings, targets)  # a missing path fails before the store is made
+    with open_store(db, create=True) as (_, store):
         parse = build_parser()
         outcomes: list[IngestOutcome] = []
         with progress_bar(err) as progress:
@@ -146,15 +196,31 @@ def ingest_command(
             if o.status == "quarantined"
         ],
     }
+    _print_summary(summary, as_json)
+    _fail_if_all_quarantined(summary, as_json)
+
+
+def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))
         return
     click.echo(
-        f"{summary['sources']} sources: {summary['new']} new, {summary['duplicate']} duplicate, "
-        f"{summary['quarantined']} quarantined; {embedded} chunks embedded"
+        f"{summary['sources']} source{'s' * (summary['sources'] != 1)}: {summary['new']} new, "
+        f"{summary['duplicate']} duplicate, {summary['quarantined']} quarantined; "
+        f"{summary['chunks_embedded']} chunks embedded"
     )
     for q in summary["quarantine"][:20]:
         click.echo(f"  quarantined {q['source']} v{q['version']}: {q['reason']}")
+
+
+def _fail_if_all_quarantined(summary: dict[str, Any], as_json: bool) -> None:
+    """Exit 2 (after the summary) when documents were quarantined and none was stored."""
+    n = summary["quarantined"]
+    if not n or summary["new"] or summary["duplicate"]:
+        return
+    what = "the document was" if n == 1 else f"all {n} documents were"
+    where = "see the JSON's quarantine list" if as_json else "listed above"
+    raise InvalidInputError(f"nothing was ingested: {what} quarantined ({where})")
 
 
 @click.command("sources")

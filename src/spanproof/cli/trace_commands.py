@@ -254,7 +254,7 @@ def _render_verify(
     by_seq: dict[int, list[str]] = {}
     for p in problems:
         by_seq.setdefault(p.seq, []).append(p.problem)
-    table = Table(title=f"trace chain: {len(chain)} traces")
+    table = Table(title=f"trace chain: {len(chain)} trace{'s' * (len(chain) != 1)}")
     table.add_column("seq", justify="right", no_wrap=True)
     add_id_column(table, "trace", (trace.id for trace, _ in results))
     table.add_column("kind", no_wrap=True)
@@ -262,7 +262,8 @@ def _render_verify(
     add_text_column(table, "replay", ratio=None)
     for trace, result in results:
         link = "; ".join(by_seq.get(trace.seq, [])) or "ok"
-        replayed = f"ok ({result.claims_checked} claims)" if result.ok else "DIFFERS"
+        claims = f"{result.claims_checked} claim{'s' * (result.claims_checked != 1)}"
+        replayed = f"ok ({claims})" if result.ok else "DIFFERS"
         table.add_row(
             str(trace.seq),
             escape(trace.id),
@@ -278,7 +279,8 @@ def _render_verify(
             console.print(f"replay: {trace.id}: {difference}", **_PLAIN)
     if not problems and all(r.ok for _, r in results):
         console.print(
-            f"chain of {len(chain)} traces intact; {len(results)} replayed, "
+            f"chain of {len(chain)} trace{'s' * (len(chain) != 1)} intact; "
+            f"{len(results)} replayed, "
             "each reproduces its stored verdicts"
         )
 
