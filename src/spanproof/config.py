@@ -145,7 +145,10 @@ class VerifySettings(BaseModel):
             "'Polymeal increases cardiovascular mortality' against '… to reduce cardiovascular "
             "morbidity and increase life expectancy' is contradicted; v40 is v39 that refuses a "
             "cure claimed on a passage that states none: 'Vitamin C cures COVID-19' against "
-            "'IV vitamin C … may be feasible' is unsupported)."
+            "'IV vitamin C … may be feasible' is unsupported; v41 is v40 that reads a comparison "
+            "restated with its sides traded and its direction turned round as agreeing: 'Women "
+            "had lower mortality than men' against 'Mortality was higher in men than in women' "
+            "is supported)."
         ),
     )
     escalation_band: float | None = Field(

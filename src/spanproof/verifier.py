@@ -189,9 +189,12 @@ class Verifier:
             unsupported), ``"v39"`` (the default before v40: v38 that reads each direction
             word with the thing it acts on: "Polymeal increases cardiovascular mortality"
             against "… to reduce cardiovascular morbidity and increase life expectancy" is
-            contradicted), ``"v40"`` (the default: v39 that refuses a cure claimed on a passage
-            that states none: "Vitamin C cures COVID-19" against "IV vitamin C … may be
-            feasible" is unsupported), or a ScoreModel.
+            contradicted), ``"v40"`` (the default before v41: v39 that refuses a cure
+            claimed on a passage that states none: "Vitamin C cures COVID-19" against "IV
+            vitamin C … may be feasible" is unsupported), ``"v41"`` (the default: v40 that
+            reads a comparison restated with its sides traded and its direction turned round
+            as agreeing: "Women had lower mortality than men" against "Mortality was higher
+            in men than in women" is supported), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -65,7 +65,7 @@ def test_claims_json_has_the_contract_shape_and_verdicts(tmp_path: Path, evidenc
     assert code == 0
     report = json.loads(out)
     assert set(report) == TOP_KEYS
-    assert report["score_model"] == "v40"
+    assert report["score_model"] == "v41"
     assert report["verification"] == "verified"
     assert report["embed_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
     assert len(report["embed_model_hash"]) == 64
@@ -1345,18 +1345,43 @@ def test_v39_names_the_direction_word_and_the_passages_opposite(tmp_path: Path) 
     assert (edit["claim"]["text"], edit["evidence"]["text"]) == ("increases", "reduce")
 
 
+def test_v41_reads_a_comparison_restated_as_agreeing_and_one_traded_by_figures_as_reversed(
+    tmp_path: Path,
+) -> None:
+    text = "Participants who slept fewer than 6 hours had higher evening cortisol than those who "
+    text += "slept 8 hours."
+    claims = {
+        "restated": "Those who slept 8 hours had lower cortisol than those who slept fewer than "
+        "6 hours.",
+        "traded": "Those who slept 8 hours had higher cortisol than those who slept fewer than "
+        "6 hours.",
+        "copy": "Those who slept fewer than 6 hours had higher evening cortisol.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v40", "v41"))
+    assert [reports["v40"][k]["verdict"] for k in claims] == [
+        "contradicted",  # "lower" against "higher", read as a reversal
+        "supported",  # the sides traded, which only their figures tell apart
+        "supported",
+    ]
+    assert [reports["v41"][k]["verdict"] for k in claims] == [
+        "supported",
+        "contradicted",
+        "supported",
+    ]
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 
 def test_the_default_model_names_what_a_shortened_copy_dropped() -> None:
     # the demo draft copies S1 without its population, "adults with mild hypertension": the
-    # default model (v40, with v25's edit check) reads it as a finding stated of more than the
+    # default model (v41, with v25's edit check) reads it as a finding stated of more than the
     # source and says why in the table; v2 read the same copy as supported
     draft, evidence = str(DEMO / "draft.txt"), str(DEMO / "evidence.jsonl")
     code, out, _ = run("verify", "--draft", draft, "--evidence", evidence, "--json")
     assert code == 0
     report = json.loads(out)
-    assert report["score_model"] == "v40"
+    assert report["score_model"] == "v41"
     first = report["claims"][0]
     assert (
         first["text"].startswith("Daily walking for 30 minutes")

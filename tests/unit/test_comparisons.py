@@ -11,8 +11,13 @@ from hypothesis import strategies as st
 from spanproof.core.models import Claim, EvidenceSpan, Verdict
 from spanproof.services.verification import score_all
 from spanproof.testing.fakes import FakeEmbedder
-from spanproof.verify.comparisons import comparison_reversed, comparisons
-from spanproof.verify.scoring import SCORE_MODELS, V31, V32
+from spanproof.verify.comparisons import (
+    comparison_restated,
+    comparison_reversed,
+    comparisons,
+    without_comparatives,
+)
+from spanproof.verify.scoring import SCORE_MODELS, V31, V32, V40, V41
 
 MASKS = (
     "Both masks significantly reduced the number of microorganisms expelled by volunteers, "
@@ -82,3 +87,113 @@ def test_v32_is_v31_with_the_comparison_gate() -> None:
     new = score_all(claims, spans, FakeEmbedder(), V32)[0][0]
     assert not old.polarity_gated
     assert new.polarity_gated and new.verdict is not Verdict.SUPPORTED
+
+
+# --- v41: a comparison restated with its sides traded and its direction turned round ----------
+SLEEP = "Those who slept fewer than 6 hours had higher cortisol than those who slept 8 hours."
+
+
+def test_figures_tell_sides_apart_only_when_asked() -> None:
+    ((_, left, right),) = [c for c in comparisons(SLEEP) if c[0] == "up"]
+    assert "8" not in right  # v32 reads content words only
+    ((_, left, right),) = [c for c in comparisons(SLEEP, figures=True) if c[0] == "up"]
+    assert "6" in left and "8" in right
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("Women had lower mortality than men.", "Mortality was higher in men than in women."),
+        ("Homemade masks are less effective than surgical masks.", MASKS),
+        (
+            "Those who slept 8 hours had lower cortisol than those who slept fewer than 6 hours.",
+            SLEEP,
+        ),
+    ],
+)
+def test_a_comparison_with_sides_traded_and_direction_turned_is_restated(
+    claim: str, evidence: str
+) -> None:
+    assert comparison_restated(claim, evidence)
+    assert not comparison_reversed(claim, evidence, figures=True)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # sides traded in the same direction: reversed, not restated
+        (
+            "Mortality was higher in women than in men.",
+            "Mortality was higher in men than in women.",
+        ),
+        # the same order in the opposite direction: reversed by the polarity gate, not restated
+        ("Mortality was lower in men than in women.", "Mortality was higher in men than in women."),
+        # no comparison, or sides that share nothing
+        ("Mortality was lower in women than in men.", "Mortality was high in both groups."),
+        ("Mortality was lower in women than in men.", "Costs were higher in 2019 than in 2018."),
+    ],
+)
+def test_other_comparisons_are_not_restated(claim: str, evidence: str) -> None:
+    assert not comparison_restated(claim, evidence)
+
+
+def test_figures_catch_sides_traded_that_differ_only_by_them() -> None:
+    claim = "Those who slept 8 hours had higher cortisol than those who slept fewer than 6 hours."
+    assert not comparison_reversed(claim, SLEEP)  # v32: the sides' words are the same
+    assert comparison_reversed(claim, SLEEP, figures=True)
+
+
+@given(st.text(alphabet="abcdefgh0123 moreless than,.;", max_size=80))
+def test_a_sentence_never_restates_itself_turned_round(text: str) -> None:
+    # a sentence's own comparisons are never both traded and turned against themselves
+    assert not comparison_restated(text, text)
+
+
+def test_without_comparatives_keeps_every_other_direction() -> None:
+    cues = (("higher", "up", 1), ("increas", "up", 2), ("less", "down", 1), ("reduc", "down", 1))
+    assert without_comparatives(cues) == (("increas", "up", 2), ("reduc", "down", 1))
+
+
+def _verdict(model: object, claim: str, evidence: str) -> Verdict:
+    spans = [EvidenceSpan("S1", evidence)]
+    return score_all([Claim("c1", claim)], spans, FakeEmbedder(), model)[0][0].verdict  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "v40", "v41"),
+    [
+        # restated: v40's polarity gate read "lower" against "higher" as a reversal
+        (
+            "Mortality was higher in men than in women.",
+            "Women had lower mortality than men.",
+            Verdict.CONTRADICTED,
+            Verdict.SUPPORTED,
+        ),
+        (
+            "Those who slept 8 hours had lower cortisol than those who slept fewer than 6 hours.",
+            SLEEP,
+            Verdict.CONTRADICTED,
+            Verdict.SUPPORTED,
+        ),
+        # restated but negated: still a reversal
+        (
+            "Those who slept 8 hours did not have lower cortisol than those who slept fewer than "
+            "6 hours.",
+            SLEEP,
+            Verdict.CONTRADICTED,
+            Verdict.CONTRADICTED,
+        ),
+    ],
+    ids=["restated", "restated-by-figures", "restated-negated"],
+)
+def test_v41_reads_a_restated_comparison_as_agreeing(
+    claim: str, evidence: str, v40: Verdict, v41: Verdict
+) -> None:
+    assert _verdict(V40, claim, evidence) is v40
+    assert _verdict(V41, claim, evidence) is v41
+
+
+def test_v41_is_v40_with_comparison_restated() -> None:
+    assert SCORE_MODELS["v41"] is V41 and V41.comparison_restated
+    assert not V40.comparison_restated
+    assert replace(V41, name="v40", comparison_restated=False) == V40

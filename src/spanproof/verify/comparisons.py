@@ -21,6 +21,7 @@ more than B" is "B less than A"), so it does not trip.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 
 from spanproof.text.sentences import split_sentences
@@ -54,10 +55,11 @@ _STOP = STOP_WORDS | {"times", "fold", "significantly", "much", "far", "slightly
 Side = frozenset[str]
 
 
-def comparisons(sentence: str) -> tuple[tuple[str, Side, Side], ...]:
+def comparisons(sentence: str, figures: bool = False) -> tuple[tuple[str, Side, Side], ...]:
     """(direction, left side, right side) of each comparison in ``sentence``; direction "up"
-    or "down". Sides are singular-folded lower-case content words; a side without any is no
-    comparison."""
+    or "down". Sides are singular-folded lower-case content words (with ``figures``, score
+    model v41, also the figures: "slept 8 hours" and "slept under 6 hours" differ by them); a
+    side without any is no comparison."""
     text = nfc(sentence)
     words = _hyphen_joined(text, segments(text))
     out = []
@@ -79,11 +81,11 @@ def comparisons(sentence: str) -> tuple[tuple[str, Side, Side], ...]:
         after = lower_chars(words[k + 1][0]) if k + 1 < than else ""
         # "higher in men than in women": the sides are the places compared
         left = (
-            _side(text, words, range(k + 1, than))
+            _side(text, words, range(k + 1, than), figures)
             if after in _PLACES
-            else _side(text, words, range(k - 1, -1, -1))
+            else _side(text, words, range(k - 1, -1, -1), figures)
         )
-        right = _side(text, words, range(than + 1, len(words)))
+        right = _side(text, words, range(than + 1, len(words)), figures)
         if left and right:
             out.append((direction, left, right))
     return tuple(out)
@@ -101,8 +103,11 @@ def _hyphen_joined(text: str, words: list[tuple[str, int, int]]) -> list[tuple[s
     return out
 
 
-def _side(text: str, words: list[tuple[str, int, int]], order: range) -> Side:
-    """Content words from the comparison outwards in ``order`` up to a clause mark."""
+def _side(
+    text: str, words: list[tuple[str, int, int]], order: range, figures: bool = False
+) -> Side:
+    """Content words (and with ``figures`` the figures) from the comparison outwards in
+    ``order`` up to a clause mark."""
     found: set[str] = set()
     previous: int | None = None
     for i in order:
@@ -113,32 +118,74 @@ def _side(text: str, words: list[tuple[str, int, int]], order: range) -> Side:
                 break
         previous = start if order.step < 0 else end
         low = lower_chars(word)
+        if figures and any(ch.isdigit() for ch in low):
+            found.add(low)
+            continue
         if low in _STOP or not any(ch.isalpha() for ch in low):
             continue
         found.add(stem(low))
     return frozenset(found)
 
 
-def traded(claim: tuple[str, Side, Side], span: tuple[str, Side, Side]) -> bool:
-    """Whether the two comparisons state one relation with the sides traded, in the same
-    direction (so with the opposite meaning)."""
-    if claim[0] != span[0]:
-        return False
+def _sides_traded(claim: tuple[str, Side, Side], span: tuple[str, Side, Side]) -> bool:
+    """Whether the claim's left side is the span's right one and its right side the span's
+    left one, on their distinctive words."""
     cl, cr = claim[1] - claim[2], claim[2] - claim[1]
     sl, sr = span[1] - span[2], span[2] - span[1]
     return bool(cl & sr) and bool(cr & sl) and not (cl & sl) and not (cr & sr)
 
 
+def traded(claim: tuple[str, Side, Side], span: tuple[str, Side, Side]) -> bool:
+    """Whether the two comparisons state one relation with the sides traded, in the same
+    direction (so with the opposite meaning)."""
+    return claim[0] == span[0] and _sides_traded(claim, span)
+
+
+def restated(claim: tuple[str, Side, Side], span: tuple[str, Side, Side]) -> bool:
+    """Whether the two comparisons state one relation with the sides traded *and* the
+    direction turned round — the same statement: "those who slept 8 hours had lower cortisol
+    than those who slept under 6" is "those who slept under 6 hours had higher cortisol than
+    those who slept 8" (score model v41)."""
+    return claim[0] != span[0] and _sides_traded(claim, span)
+
+
 @lru_cache(maxsize=1 << 14)
-def comparison_reversed(claim: str, span: str) -> bool:
+def comparison_reversed(claim: str, span: str, figures: bool = False) -> bool:
     """Whether a sentence of ``span`` states one of ``claim``'s comparisons with its sides
-    traded (:func:`traded`)."""
-    mine = comparisons(claim)
+    traded (:func:`traded`); ``figures`` (score model v41): sides told apart by their figures
+    too."""
+    return _any_pair(claim, span, figures, traded)
+
+
+@lru_cache(maxsize=1 << 14)
+def comparison_restated(claim: str, span: str) -> bool:
+    """Whether a sentence of ``span`` states one of ``claim``'s comparisons with its sides
+    traded and its direction turned round (:func:`restated`), sides told apart by their
+    figures too: the claim restates it, so its comparative ("lower") against the span's
+    ("higher") is no reversal (score model v41)."""
+    return _any_pair(claim, span, True, restated)
+
+
+def _any_pair(
+    claim: str,
+    span: str,
+    figures: bool,
+    relation: Callable[[tuple[str, Side, Side], tuple[str, Side, Side]], bool],
+) -> bool:
+    mine = comparisons(claim, figures)
     if not mine:
         return False
     return any(
-        traded(c, s)
+        relation(c, s)
         for sentence in split_sentences(nfc(span))
-        for s in comparisons(sentence.text)
+        for s in comparisons(sentence.text, figures)
         for c in mine
     )
+
+
+def without_comparatives(
+    directions: tuple[tuple[str, str, int], ...],
+) -> tuple[tuple[str, str, int], ...]:
+    """Direction cues ``(token, class, count)`` less the comparatives (:data:`UP`,
+    :data:`DOWN`)."""
+    return tuple(d for d in directions if d[0] not in UP and d[0] not in DOWN)

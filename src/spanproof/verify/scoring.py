@@ -35,7 +35,11 @@ from spanproof.text.spelling import american, greek_named
 from spanproof.text.stems import stems
 from spanproof.text.tokens import lower_chars, nfc, segments, token_texts
 from spanproof.verify.combiner_weights import COMBINER_V5
-from spanproof.verify.comparisons import comparison_reversed
+from spanproof.verify.comparisons import (
+    comparison_restated,
+    comparison_reversed,
+    without_comparatives,
+)
 from spanproof.verify.edits import (
     Abbreviation,
     Alignment,
@@ -357,6 +361,14 @@ class ScoreModel:
     #: window that writes no cure word is `unsupported`, recorded as the insertion
     #: ``unsupported: cure not stated`` (:func:`spanproof.verify.gates.cure_not_stated`).
     cure_claims: bool = False
+    #: v41: a comparison the span states with its sides traded and its direction turned round
+    #: ("8 hours … lower cortisol than under 6 hours" against "under 6 hours … higher cortisol
+    #: than 8 hours") is the claim restated, so the polarity gate does not read its
+    #: comparatives as a reversal (:func:`spanproof.verify.comparisons.comparison_restated`);
+    #: any other cue still trips it. Comparisons' sides are told apart by their figures too,
+    #: so v32's sides traded also read "8 hours … higher than under 6 hours" against "under 6
+    #: hours … higher than 8 hours".
+    comparison_restated: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -519,12 +531,15 @@ V38 = replace(V37, name="v38", association_effects=True)
 V39 = replace(V38, name="v39", direction_objects=True)
 #: v39 that refuses a cure claimed on a window that states none.
 V40 = replace(V39, name="v40", cure_claims=True)
+#: v40 whose polarity gate reads a comparison restated with its sides traded and its direction
+#: turned round as the same statement, not a reversal.
+V41 = replace(V40, name="v41", comparison_restated=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40,
+        V36, V37, V38, V39, V40, V41,
     )
 }  # fmt: skip
 
@@ -974,6 +989,20 @@ def _sentence_cues(
     return best
 
 
+def _trips_beyond_a_restated_comparison(
+    claim: PreparedClaim, span: PreparedSpan, aligned: Cues
+) -> bool:
+    """Whether the polarity gate still trips once a comparison the span restates with its sides
+    traded and its direction turned round (score model v41) is read as agreeing: its
+    comparatives are left out of both sides' cues, and any other cue still counts."""
+    if not comparison_restated(claim.claim.text, span.span.text):
+        return True
+    return polarity_gate_trips(
+        replace(claim.cues, directions=without_comparatives(claim.cues.directions)),
+        replace(aligned, directions=without_comparatives(aligned.directions)),
+    )
+
+
 def score_pair(
     claim: PreparedClaim,
     span: PreparedSpan,
@@ -1002,8 +1031,13 @@ def score_pair(
         else None
     )
     polar = aligned is not None and polarity_gate_trips(claim.cues, aligned)
+    if polar and model.comparison_restated and aligned is not None:
+        polar = _trips_beyond_a_restated_comparison(claim, span, aligned)
     if model.comparisons and not polar:  # v32: a comparison with its sides traded
-        polar = comparison_reversed(claim.claim.text, span.span.text)
+        # (v41: sides told apart by their figures too, "slept 8 hours" / "under 6 hours")
+        polar = comparison_reversed(
+            claim.claim.text, span.span.text, figures=model.comparison_restated
+        )
     states = not model.close_spans or aligned is None or states_polarity(claim.cues, aligned)
     if edit is not None and edit.near_copy:
         # The alignment reads negation and direction word by word, so it replaces the gate's
