@@ -684,6 +684,27 @@ def test_batch_streams_one_line_per_input_and_survives_bad_lines(tmp_path: Path)
     assert lines[3]["claims"] == lines[0]["claims"]
 
 
+def test_a_claim_citing_a_marker_no_evidence_item_has_is_named(
+    tmp_path: Path, evidence: Path
+) -> None:
+    draft = tmp_path / "draft.txt"
+    draft.write_text(
+        "Daily walking lowered systolic blood pressure by 5 mmHg [S1]. "
+        "Sodium restriction did not change diastolic blood pressure [S9].",
+        encoding="utf-8",
+    )
+    code, out, _ = run("verify", "--draft", str(draft), "--evidence", str(evidence))
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "⚠ c2 cites [S9], which no evidence item has: a citation to nothing" in flat
+    assert "cites [S1]" not in flat
+    # JSON keeps the markers as written; the reader compares them with the evidence ids
+    data = json.loads(
+        run("verify", "--draft", str(draft), "--evidence", str(evidence), "--json")[1]
+    )
+    assert [c["cited_markers"] for c in data["claims"]] == [["S1"], ["S9"]]
+
+
 def test_a_batch_with_no_items_is_bad_input_before_any_model_loads(tmp_path: Path) -> None:
     items = tmp_path / "items.jsonl"
     items.write_text("\n  \n", encoding="utf-8")

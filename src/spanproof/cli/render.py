@@ -100,6 +100,13 @@ def render_report(
             ",\n".join(gates) or "—",
         )
     console.print(table)
+    if evidence is not None:
+        for claim, marker in uncited_markers(report, evidence):
+            console.print(
+                f"⚠ {escape(claim)} cites [{escape(marker)}], which no evidence item has: a "
+                "citation to nothing (its verdict was read against all the evidence)",
+                highlight=False,
+            )
     summary = ", ".join(f"{n} {k}" for k, n in report.counts.items() if n) or "no claims"
     console.print(
         f"score model {report.score_model} · embed model {report.embed_model or '—'} · {summary}"
@@ -109,6 +116,16 @@ def render_report(
     if report.delivered is not None and report.draft is not None:
         console.print("[bold]delivered:[/bold]")
         console.print(report.delivered, markup=False, highlight=False)
+
+
+def uncited_markers(report: Report, evidence: Mapping[str, str]) -> list[tuple[str, str]]:
+    """(claim id, marker) for each citation marker of a claim that names no evidence item."""
+    return [
+        (claim.id, marker)
+        for claim in report.claims
+        for marker in claim.cited_markers
+        if marker not in evidence
+    ]
 
 
 def progress_bar(console: Console, *, transient: bool = False) -> Progress:
