@@ -25,6 +25,7 @@ demo: $(STAMP)
 	@echo "A question the sources do not answer gets an abstention, with the closest sources:"
 	$(BIN)/spanproof ask "What is the capital of France?" --db examples/demo/demo.sqlite
 	@echo "policy flag (the default) delivers the whole text and marks each claim that is not supported inline with ⟦its verdict⟧; policy redact removes unsupported and contradicted claims instead."
+	@echo "The draft's first claim copies S1 without its population (adults with mild hypertension): its gate 'population dropped' says it states the finding of more people than the source studied."
 	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl
 	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl --policy redact --json
 	@echo "In CI, --fail-on contradicted (or unsupported) turns such an outcome into exit status 1:"
