@@ -283,7 +283,7 @@ def test_a_verdict_changed_in_sql_breaks_the_chain_and_trace_verify_fails(db: Pa
     assert code == 6
     assert "content does not match its hash" in out
     assert "verdict stored 'unsupported', replay gives 'supported'" in out
-    assert "error: trace verification failed: 1 chain problem, 1 trace do not replay" in err
+    assert "error: trace verification failed: 1 chain problem, 1 trace does not replay" in err
 
 
 def test_a_tampered_score_with_its_hash_recomputed_breaks_the_next_link(db: Path) -> None:

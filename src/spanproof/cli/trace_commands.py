@@ -210,7 +210,8 @@ def verify_command(trace_id: str | None, all_traces: bool, db: str | None, as_js
         if problems:
             parts.append(f"{len(problems)} chain problem{'s' * (len(problems) != 1)}")
         if failed:
-            parts.append(f"{len(failed)} trace{'s' * (len(failed) != 1)} do not replay")
+            n = len(failed)
+            parts.append(f"{n} trace does not replay" if n == 1 else f"{n} traces do not replay")
         _fail(f"trace verification failed: {', '.join(parts)}")
 
 

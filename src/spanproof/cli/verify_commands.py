@@ -96,7 +96,8 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
     "--policy",
     type=click.Choice(["flag", "redact"]),
     default=None,
-    help="Delivery policy for drafts.",
+    help="Delivery policy for drafts: flag marks each claim not supported inline, redact "
+    "removes them (default: the configured policy, flag).",
 )
 @click.option(
     "--json", "as_json", is_flag=True, help="Print one JSON object (or one per batch line)."
