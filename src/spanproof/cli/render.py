@@ -101,9 +101,9 @@ def render_report(
         )
     console.print(table)
     if evidence is not None:
-        for claim, marker in uncited_markers(report, evidence):
+        for claim_id, marker in uncited_markers(report, evidence):
             console.print(
-                f"⚠ {escape(claim)} cites [{escape(marker)}], which no evidence item has: a "
+                f"⚠ {escape(claim_id)} cites [{escape(marker)}], which no evidence item has: a "
                 "citation to nothing (its verdict was read against all the evidence)",
                 highlight=False,
             )
