@@ -148,7 +148,9 @@ class VerifySettings(BaseModel):
             "'IV vitamin C … may be feasible' is unsupported; v41 is v40 that reads a comparison "
             "restated with its sides traded and its direction turned round as agreeing: 'Women "
             "had lower mortality than men' against 'Mortality was higher in men than in women' "
-            "is supported)."
+            "is supported; v42 is v41, strict: 'supported' only for a faithful near copy the "
+            "edit check read word by word, and 'partial' — a person should look — for whatever "
+            "else v41 supports)."
         ),
     )
     escalation_band: float | None = Field(

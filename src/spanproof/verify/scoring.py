@@ -369,6 +369,12 @@ class ScoreModel:
     #: so v32's sides traded also read "8 hours … higher than under 6 hours" against "under 6
     #: hours … higher than 8 hours".
     comparison_restated: bool = False
+    #: v42 (strict): `supported` only for a claim whose window it nearly copies and in which the
+    #: edit check, reading word by word, finds nothing changed but what a faithful copy may
+    #: change; every other claim the scores would call `supported` is `partial` — "the evidence
+    #: may support this; a person should look": closeness of meaning and words, which on real
+    #: claim sets is right 61–96 % of the time, is not taken as support.
+    supported_needs_copy: bool = False
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
@@ -534,12 +540,15 @@ V40 = replace(V39, name="v40", cure_claims=True)
 #: v40 whose polarity gate reads a comparison restated with its sides traded and its direction
 #: turned round as the same statement, not a reversal.
 V41 = replace(V40, name="v41", comparison_restated=True)
+#: v41, strict: `supported` only for a faithful near copy the edit check read; the rest of what
+#: v41 supports is `partial`.
+V42 = replace(V41, name="v42", supported_needs_copy=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40, V41,
+        V36, V37, V38, V39, V40, V41, V42,
     )
 }  # fmt: skip
 
@@ -1180,6 +1189,8 @@ def score_claim(
             verdict, edit = read
             found = (*found, edit) if edit.op == "insertion" else (edit,)
             score = min(score, model.gate_cap)
+        elif model.supported_needs_copy and not _faithful_copy(edits, chosen.span_index):
+            verdict = Verdict.PARTIAL  # close, but not read word by word: a person should look
     if _overlaps_erasure(span, start, end):
         verdict = Verdict.EVIDENCE_REDACTED
     return (
@@ -1200,6 +1211,13 @@ def score_claim(
         ),
         pairs,
     )
+
+
+def _faithful_copy(edits: Mapping[int, EditCheck] | None, index: int) -> bool:
+    """Whether the claim nearly copies span ``index`` and the edit check found nothing in the
+    copy but what a faithful one may change (score model v42)."""
+    check = edits.get(index) if edits else None
+    return check is not None and check.near_copy and check.outcome == "none"
 
 
 def _read_window(
