@@ -69,6 +69,7 @@ from spanproof.verify.scoring import (
     V40,
     V41,
     V42,
+    V43,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -205,7 +206,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
         models = (
             V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
             V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34,
-            V35, V36, V37, V38, V39, V40, V41, V42,
+            V35, V36, V37, V38, V39, V40, V41, V42, V43,
         )  # fmt: skip
         for model in models:
             judged = model.combiner is not None
@@ -374,8 +375,10 @@ def render(results: dict[str, Any]) -> str:
         "Score model v41 (the default: v40 that reads a comparison restated with its sides "
         f"traded and its direction turned round as agreeing): cached median "
         f"{v['v41']['cached_median_ms']} ms (p95 {v['v41']['cached_p95_ms']} ms). "
-        "Score model v42 (v41, strict: `supported` only for a faithful near copy): cached "
+        "Score model v42 (v41 whose edit check reads a negation deleted past a comma): cached "
         f"median {v['v42']['cached_median_ms']} ms (p95 {v['v42']['cached_p95_ms']} ms). "
+        "Score model v43 (v42, strict: `supported` only for a faithful near copy): cached "
+        f"median {v['v43']['cached_median_ms']} ms (p95 {v['v43']['cached_p95_ms']} ms). "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

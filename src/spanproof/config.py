@@ -148,9 +148,11 @@ class VerifySettings(BaseModel):
             "'IV vitamin C … may be feasible' is unsupported; v41 is v40 that reads a comparison "
             "restated with its sides traded and its direction turned round as agreeing: 'Women "
             "had lower mortality than men' against 'Mortality was higher in men than in women' "
-            "is supported; v42 is v41, strict: 'supported' only for a faithful near copy the "
-            "edit check read word by word, and 'partial' — a person should look — for whatever "
-            "else v41 supports)."
+            "is supported; v42 is v41 whose edit check reads a negation deleted from the finding "
+            "the claim keeps as dropped, even past a comma: '…, compared with nonuse, was not "
+            "associated with an increased risk' → 'increased the risk' is contradicted; v43 is "
+            "v42, strict: 'supported' only for a faithful near copy the edit check read word by "
+            "word, and 'partial' — a person should look — for whatever else v42 supports)."
         ),
     )
     escalation_band: float | None = Field(

@@ -194,10 +194,12 @@ class Verifier:
             vitamin C … may be feasible" is unsupported), ``"v41"`` (the default: v40 that
             reads a comparison restated with its sides traded and its direction turned round
             as agreeing: "Women had lower mortality than men" against "Mortality was higher
-            in men than in women" is supported), ``"v42"`` (v41, strict: `supported` only for
-            a faithful near copy the edit check read word by word, `partial` — "the evidence
-            may support this; a person should look" — for whatever else v41 supports), or a
-            ScoreModel.
+            in men than in women" is supported), ``"v42"`` (v41 whose edit check reads a
+            negation deleted from the finding the claim keeps as dropped, even past a comma:
+            "…, compared with nonuse, was not associated with an increased risk" → "increased
+            the risk" is contradicted), ``"v43"`` (v42, strict: `supported` only for a faithful
+            near copy the edit check read word by word, `partial` — "the evidence may support
+            this; a person should look" — for whatever else v42 supports), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

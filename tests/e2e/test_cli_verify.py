@@ -1391,6 +1391,28 @@ def test_v41_reads_a_comparison_restated_as_agreeing_and_one_traded_by_figures_a
     ]
 
 
+def test_v42_reads_a_negation_dropped_past_a_comma_that_v41_passed(tmp_path: Path) -> None:
+    text = (
+        "RESULTS Among young and middle-aged adults, current use of ADHD medications, compared "
+        "with nonuse or remote use, was not associated with an increased risk of serious "
+        "cardiovascular events."
+    )
+    claims = {
+        "dropped": "Among young and middle-aged adults, current use of ADHD medications, compared "
+        "with nonuse or remote use, increased the risk of serious cardiovascular events.",
+        "stated": "Current use of ADHD medications was not associated with an increased risk of "
+        "serious cardiovascular events.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v41", "v42"))
+    assert reports["v41"]["dropped"]["verdict"] == "supported"
+    assert reports["v42"]["dropped"]["verdict"] == "contradicted"
+    assert "contradicted: negation dropped" in [
+        e["judgement"] for e in reports["v42"]["dropped"]["edits"]
+    ]
+    for name in ("v41", "v42"):
+        assert reports[name]["stated"]["verdict"] == "supported"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 

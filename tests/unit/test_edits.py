@@ -57,6 +57,8 @@ from spanproof.verify.scoring import (
     V38,
     V39,
     V40,
+    V41,
+    V42,
     ScoreModel,
     score_model,
 )
@@ -726,7 +728,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 43)])
+@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 44)])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -3721,3 +3723,81 @@ def test_a_v40_trace_with_a_cure_not_stated_replays_exactly(record: bool) -> Non
     _assert_one_reading_replays(
         V40, CURE_CLAIM, CURE_WINDOW, "unsupported: cure not stated", record
     )
+
+
+# --- v42: a negation deleted from the finding the claim keeps, past a comma ---------------------
+STIMULANTS = (
+    "Among young adults, current use of stimulant medications, compared with nonuse, was not "
+    "associated with an increased risk of stroke."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "deleted"),
+    [
+        (
+            "Among young adults, current use of stimulant medications increased the risk of "
+            "stroke.",
+            "compared with nonuse, was not associated with an",
+        ),
+        (
+            "Among young adults, current use of stimulant medications, compared with nonuse, "
+            "increased risk of stroke.",
+            "was not associated with an",
+        ),
+    ],
+    ids=["past-a-comparison-group", "after-a-comma"],
+)
+def test_v42_reads_a_negation_deleted_from_the_kept_finding_as_dropped(
+    claim: str, deleted: str
+) -> None:
+    assert _verdicts(V41, claim, STIMULANTS) == ("supported", [])  # read as a clause dropped
+    assert _verdicts(V42, claim, STIMULANTS) == (
+        "contradicted",
+        ["contradicted: negation dropped"],
+    )
+    v = score_all([Claim("c1", claim)], [EvidenceSpan("S1", STIMULANTS)], FakeEmbedder(), V42)
+    (dropped,) = [e for e in v[0][0].edits if e.status != "allowed"]
+    assert (dropped.op, dropped.evidence_text) == ("deletion", deleted)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # the negation ends where its clause does: an aside, a relative clause
+        (
+            "In the trial, aspirin reduced pain in adults with arthritis.",
+            "In the trial, aspirin, not placebo, reduced pain in adults with arthritis.",
+        ),
+        (
+            "Among adults, statins reduced stroke risk in the cohort.",
+            "Among adults, statins, which were not given to children, reduced stroke risk in the "
+            "cohort.",
+        ),
+    ],
+    ids=["aside", "relative-clause"],
+)
+def test_v42_leaves_a_negation_whose_clause_ends_before_the_kept_words(
+    claim: str, evidence: str
+) -> None:
+    assert _verdicts(V42, claim, evidence) == _verdicts(V41, claim, evidence)
+    assert _verdicts(V42, claim, evidence)[0] == "supported"
+
+
+def test_v42_is_v41_with_edit_negation_scope() -> None:
+    assert SCORE_MODELS["v42"] is V42 and V42.edit_negation_scope
+    assert not V41.edit_negation_scope
+    assert replace(V42, name="v41", edit_negation_scope=False) == V41
+    v_old, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V41)
+    v_new, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V42)
+    assert status == "verified"
+    assert [v.verdict for v in v_new] == [v.verdict for v in v_old]
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
+def test_a_v42_trace_with_a_negation_dropped_past_a_comma_replays_exactly(record: bool) -> None:
+    claim = (
+        "Among young adults, current use of stimulant medications, compared with nonuse, "
+        "increased risk of stroke."
+    )
+    _assert_one_reading_replays(V42, claim, STIMULANTS, "contradicted: negation dropped", record)

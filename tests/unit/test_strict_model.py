@@ -1,4 +1,4 @@
-"""Score model v42 (strict): `supported` only for a faithful near copy the edit check read word by
+"""Score model v43 (strict): `supported` only for a faithful near copy the edit check read word by
 word; whatever else the scores would support is `partial` — "the evidence may support this; a
 person should look"."""
 
@@ -15,7 +15,7 @@ from spanproof.services.verification import score_all, verify_draft
 from spanproof.testing.fakes import FakeEmbedder
 from spanproof.verify.decompose import RuleBasedDecomposer
 from spanproof.verify.policy import FLAG_MARK_RE
-from spanproof.verify.scoring import SCORE_MODELS, V41, V42, ScoreModel
+from spanproof.verify.scoring import SCORE_MODELS, V42, V43, ScoreModel
 
 SOURCE = (
     "In a randomised trial of 240 adults with mild hypertension, daily walking for 30 minutes "
@@ -42,28 +42,28 @@ def _verdicts(model: ScoreModel, *claims: str) -> list[Verdict]:
 
 
 def test_a_faithful_copy_stays_supported_and_a_rewording_is_partial() -> None:
-    assert _verdicts(V41, COPY, REWORDED) == [Verdict.SUPPORTED, Verdict.SUPPORTED]
-    assert _verdicts(V42, COPY, REWORDED) == [Verdict.SUPPORTED, Verdict.PARTIAL]
+    assert _verdicts(V42, COPY, REWORDED) == [Verdict.SUPPORTED, Verdict.SUPPORTED]
+    assert _verdicts(V43, COPY, REWORDED) == [Verdict.SUPPORTED, Verdict.PARTIAL]
 
 
-def test_what_v41_refuses_v42_refuses_the_same_way() -> None:
+def test_what_v42_refuses_v43_refuses_the_same_way() -> None:
     for claim in (CHANGED, REVERSED, "Walking cured diabetes in 40% of participants."):
-        assert _verdicts(V42, claim) == _verdicts(V41, claim)
-        assert _verdicts(V42, claim)[0] in (Verdict.UNSUPPORTED, Verdict.CONTRADICTED)
+        assert _verdicts(V43, claim) == _verdicts(V42, claim)
+        assert _verdicts(V43, claim)[0] in (Verdict.UNSUPPORTED, Verdict.CONTRADICTED)
 
 
 def test_a_partial_claim_keeps_its_score_and_span() -> None:
     spans = [EvidenceSpan("S1", SOURCE)]
-    (old,), _ = score_all([Claim("c1", REWORDED)], spans, FakeEmbedder(), V41)
-    (new,), _ = score_all([Claim("c1", REWORDED)], spans, FakeEmbedder(), V42)
+    (old,), _ = score_all([Claim("c1", REWORDED)], spans, FakeEmbedder(), V42)
+    (new,), _ = score_all([Claim("c1", REWORDED)], spans, FakeEmbedder(), V43)
     assert new.verdict is Verdict.PARTIAL
     assert (new.score, new.best_span, new.edits) == (old.score, old.best_span, old.edits)
 
 
-def test_v42_is_v41_with_supported_needs_copy() -> None:
-    assert SCORE_MODELS["v42"] is V42 and V42.supported_needs_copy
-    assert not V41.supported_needs_copy
-    assert replace(V42, name="v41", supported_needs_copy=False) == V41
+def test_v43_is_v42_with_supported_needs_copy() -> None:
+    assert SCORE_MODELS["v43"] is V43 and V43.supported_needs_copy
+    assert not V42.supported_needs_copy
+    assert replace(V43, name="v42", supported_needs_copy=False) == V42
 
 
 def test_under_flag_a_partial_claim_is_marked_for_a_person() -> None:
@@ -72,7 +72,7 @@ def test_under_flag_a_partial_claim_is_marked_for_a_person() -> None:
         (EvidenceSpan("S1", SOURCE),),
         decomposer=RuleBasedDecomposer(),
         embedder=FakeEmbedder(),
-        model=V42,
+        model=V43,
     )
     assert [c.verdict for c in report.claims] == [Verdict.PARTIAL, Verdict.SUPPORTED]
     assert report.outcome.value == "not_all_supported"
@@ -81,12 +81,12 @@ def test_under_flag_a_partial_claim_is_marked_for_a_person() -> None:
 
 
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
-def test_a_v42_trace_with_a_partial_claim_replays_exactly(record: bool) -> None:
+def test_a_v43_trace_with_a_partial_claim_replays_exactly(record: bool) -> None:
     claims = [Claim("c1", REWORDED), Claim("c2", COPY)]
     spans = [EvidenceSpan("S1", SOURCE)]
     embedder = FakeEmbedder()
     scorer = RecordingEmbedder(embedder) if record else embedder
-    verdicts, status = score_all(claims, spans, scorer, V42)
+    verdicts, status = score_all(claims, spans, scorer, V43)
     plan = [{"marker": s.id, "id": s.id, "text": s.text, "truth_class": True} for s in spans]
     trace = Trace(
         kind="verification",
@@ -94,14 +94,14 @@ def test_a_v42_trace_with_a_partial_claim_replays_exactly(record: bool) -> None:
         plan=plan,
         plan_hash=plan_hash(plan),
         prompt_hash="",
-        models={"embed": embedder.model_id, "score_model": "v42", "decompose": "given"},
+        models={"embed": embedder.model_id, "score_model": "v43", "decompose": "given"},
         draft="",
         claims=[v.to_dict() for v in verdicts],
         verification=status,
         delivered=None,
-        embeddings=trace_embeddings(claims, spans, scorer, V42),
+        embeddings=trace_embeddings(claims, spans, scorer, V43),
     )
     assert [c["verdict"] for c in trace.claims] == ["partial", "supported"]
     assert replay(trace).ok
-    trace.claims[0]["verdict"] = "supported"  # as v41 said
+    trace.claims[0]["verdict"] = "supported"  # as v42 said
     assert not replay(trace).ok

@@ -1611,6 +1611,7 @@ def align_edits(
     extent: bool = False,
     suppositions: bool = False,
     caveats: bool = False,
+    negation_scope: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1718,6 +1719,11 @@ def align_edits(
             ("significantly lower" against "lower …, but the difference was not statistically
             significant", read at the quote's edge or as a word moved from a negated
             significance) is ``contradicted: significance reversed`` (score model v37).
+        negation_scope: a deletion holding a negation is a negation dropped, even when it
+            opens after a clause mark, if nothing marks a clause's end between its negation
+            and the words the claim keeps right after it: "…, compared with nonuse, was not
+            associated with | an increased risk" → "increase the risk" (score model v42;
+            :meth:`_Builder._negation_runs_on`).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1754,7 +1760,7 @@ def align_edits(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
-        caveats,
+        caveats, negation_scope,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2036,6 +2042,7 @@ class _Builder:
         extent: bool = False,
         suppositions: bool = False,
         caveats: bool = False,
+        negation_scope: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -2061,6 +2068,7 @@ class _Builder:
         self.extent = extent
         self.suppositions = suppositions
         self.caveats = caveats
+        self.negation_scope = negation_scope
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -2317,6 +2325,22 @@ class _Builder:
     def _free_w(self, j: int) -> bool:
         return j not in self.aligned_w and j not in self.moved_w
 
+    def _negation_runs_on(self, wj: Sequence[int]) -> bool:
+        """Whether the last negation of the deleted words ``wj`` runs on into the words the
+        claim keeps right after them: no clause mark stands between it and the deletion's end,
+        nor right after the deletion, and the window goes on (score model v42). "…, compared
+        with nonuse or remote use, was not associated with | an increased risk" drops the
+        negation of the finding the claim keeps; "…, not placebo, | reduced pain" does not."""
+        text = self.w.text
+        negations = [j for j in wj if is_negation(self.w.tokens[j].text)]
+        if not negations:
+            return False
+        tail = text[self.w.tokens[negations[-1]].end : self.w.tokens[wj[-1]].end]
+        after = text[self.w.tokens[wj[-1]].end :].lstrip()[:1]
+        if any(ch in _CLOSE_MARKS for ch in tail):
+            return False
+        return after != "" and after not in _CLOSE_MARKS and after not in ".!?"
+
     def _is_clause(self, wj: Sequence[int]) -> bool:
         text = self.w.text
         before = text[: self.w.tokens[wj[0]].start].rstrip()[-1:]
@@ -2405,7 +2429,9 @@ class _Builder:
         return len(_expanded(self.c, ci)) if self.contractions else len(ci)
 
     def _deletion(self, wj: list[int]) -> None:
-        if _negations(self.w, wj) % 2 and not self._is_clause(wj):
+        if _negations(self.w, wj) % 2 and (
+            not self._is_clause(wj) or (self.negation_scope and self._negation_runs_on(wj))
+        ):
             self._add("deletion", [], wj, "contradicted: negation dropped")
         elif self._spliced(wj):
             self._add("deletion", [], wj, "unsupported: joins two sentences' parts")

@@ -344,6 +344,11 @@ class ScoreModel:
     #: lower" against "lower, but not statistically significant": ``contradicted``)
     #: (:func:`spanproof.verify.edits.align_edits`, ``significance``).
     edit_caveats: bool = False
+    #: v42: the edit check reads a deletion whose negation runs on into the words the claim
+    #: keeps as a negation dropped, even when the deletion opens after a comma ("…, compared with
+    #: nonuse, was not associated with | an increased risk" → "increase the risk")
+    #: (:func:`spanproof.verify.edits.align_edits`, ``negation_scope``).
+    edit_negation_scope: bool = False
     #: v38: a claim judged `supported` on a window it does not nearly copy, that states an
     #: effect ("increases the risk") where the window states only an association ("was
     #: associated with"), is `unsupported`, recorded as the edit ``unsupported: association
@@ -369,7 +374,7 @@ class ScoreModel:
     #: so v32's sides traded also read "8 hours … higher than under 6 hours" against "under 6
     #: hours … higher than 8 hours".
     comparison_restated: bool = False
-    #: v42 (strict): `supported` only for a claim whose window it nearly copies and in which the
+    #: v43 (strict): `supported` only for a claim whose window it nearly copies and in which the
     #: edit check, reading word by word, finds nothing changed but what a faithful copy may
     #: change; every other claim the scores would call `supported` is `partial` — "the evidence
     #: may support this; a person should look": closeness of meaning and words, which on real
@@ -540,15 +545,18 @@ V40 = replace(V39, name="v40", cure_claims=True)
 #: v40 whose polarity gate reads a comparison restated with its sides traded and its direction
 #: turned round as the same statement, not a reversal.
 V41 = replace(V40, name="v41", comparison_restated=True)
-#: v41, strict: `supported` only for a faithful near copy the edit check read; the rest of what
-#: v41 supports is `partial`.
-V42 = replace(V41, name="v42", supported_needs_copy=True)
+#: v41 whose edit check reads a negation deleted from the finding the claim keeps, even past a
+#: comma, as a negation dropped.
+V42 = replace(V41, name="v42", edit_negation_scope=True)
+#: v42, strict: `supported` only for a faithful near copy the edit check read; the rest of what
+#: v42 supports is `partial`.
+V43 = replace(V42, name="v43", supported_needs_copy=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40, V41, V42,
+        V36, V37, V38, V39, V40, V41, V42, V43,
     )
 }  # fmt: skip
 
@@ -1215,7 +1223,7 @@ def score_claim(
 
 def _faithful_copy(edits: Mapping[int, EditCheck] | None, index: int) -> bool:
     """Whether the claim nearly copies span ``index`` and the edit check found nothing in the
-    copy but what a faithful one may change (score model v42)."""
+    copy but what a faithful one may change (score model v43)."""
     check = edits.get(index) if edits else None
     return check is not None and check.near_copy and check.outcome == "none"
 
@@ -1307,6 +1315,7 @@ def edit_alignments(
             extent=plan.model.edit_extent,
             suppositions=plan.model.edit_suppositions,
             caveats=plan.model.edit_caveats,
+            negation_scope=plan.model.edit_negation_scope,
         )
         if alignment.near_copy:
             out[i] = alignment
