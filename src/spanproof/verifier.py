@@ -191,15 +191,16 @@ class Verifier:
             against "… to reduce cardiovascular morbidity and increase life expectancy" is
             contradicted), ``"v40"`` (the default before v41: v39 that refuses a cure
             claimed on a passage that states none: "Vitamin C cures COVID-19" against "IV
-            vitamin C … may be feasible" is unsupported), ``"v41"`` (the default: v40 that
-            reads a comparison restated with its sides traded and its direction turned round
-            as agreeing: "Women had lower mortality than men" against "Mortality was higher
-            in men than in women" is supported), ``"v42"`` (v41 whose edit check reads a
-            negation deleted from the finding the claim keeps as dropped, even past a comma:
-            "…, compared with nonuse, was not associated with an increased risk" → "increased
-            the risk" is contradicted), ``"v43"`` (v42, strict: `supported` only for a faithful
-            near copy the edit check read word by word, `partial` — "the evidence may support
-            this; a person should look" — for whatever else v42 supports), or a ScoreModel.
+            vitamin C … may be feasible" is unsupported), ``"v41"`` (the default before v42:
+            v40 that reads a comparison restated with its sides traded and its direction
+            turned round as agreeing: "Women had lower mortality than men" against "Mortality
+            was higher in men than in women" is supported), ``"v42"`` (the default: v41 whose
+            edit check reads a negation deleted from the finding the claim keeps as dropped,
+            even past a comma: "…, compared with nonuse, was not associated with an increased
+            risk" → "increased the risk" is contradicted), ``"v43"`` (v42, strict:
+            `supported` only for a faithful near copy the edit check read word by word,
+            `partial` — "the evidence may support this; a person should look" — for whatever
+            else v42 supports), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -90,7 +90,7 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
     "--score-model",
     type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
-    help="Score model (default: v41).",
+    help="Score model (default: v42).",
 )
 @click.option(
     "--policy",
