@@ -10,14 +10,21 @@ from pydantic import ValidationError
 
 from spanproof.config import Settings
 from spanproof.core.errors import ConfigurationError
-from spanproof.core.models import Claim, ClaimVerdict, EvidenceSpan, SpanRef, Verdict
+from spanproof.core.models import (
+    DEFAULT_SCORE_MODEL,
+    Claim,
+    ClaimVerdict,
+    EvidenceSpan,
+    SpanRef,
+    Verdict,
+)
 from spanproof.services.replay import replay
 from spanproof.services.verification import score_all
 from spanproof.services.verification_trace import RecordingEmbedder, verification_trace
 from spanproof.testing.fakes import FakeChecker, FakeEmbedder
 from spanproof.verifier import Verifier
 from spanproof.verify.escalation import escalated, needs_escalation
-from spanproof.verify.scoring import V2, V3, V40, score_model
+from spanproof.verify.scoring import SCORE_MODELS, V2, V3, score_model
 
 EVIDENCE = [EvidenceSpan("S1", "Daily walking lowered systolic blood pressure in adults.")]
 CLAIM = Claim("c1", "Daily walking lowered blood pressure in adults.")
@@ -137,6 +144,8 @@ def test_the_band_setting_applies_to_the_escalating_model_only() -> None:
     from spanproof.bootstrap import build_score_model
 
     settings = Settings(verify={"escalation_band": 0.3})  # type: ignore[arg-type]
-    assert build_score_model(settings) is V40  # the default model does not escalate
+    # the default model does not escalate
+    assert build_score_model(settings) is SCORE_MODELS[DEFAULT_SCORE_MODEL]
+    assert not SCORE_MODELS[DEFAULT_SCORE_MODEL].uses_checker
     assert build_score_model(settings, "v3").name == "v3:band=0.3"
     assert build_score_model(Settings(), "v3") is V3
