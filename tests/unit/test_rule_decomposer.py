@@ -1,4 +1,4 @@
-"""RuleBasedDecomposer (rules-v1): the offline decomposer of SPEC §4.3."""
+"""RuleBasedDecomposer (rules-v2): the offline decomposer of SPEC §4.3."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ def texts(draft: str) -> list[str]:
     return [c.text for c in DECOMPOSER.decompose(draft)]
 
 
-def test_it_implements_the_decomposer_port_as_rules_v1() -> None:
+def test_it_implements_the_decomposer_port_as_rules_v2() -> None:
     assert isinstance(DECOMPOSER, Decomposer)
-    assert DECOMPOSER.model_id == "rules-v1"
+    assert DECOMPOSER.model_id == "rules-v2"
 
 
 def test_each_sentence_becomes_a_claim_with_ids_in_order() -> None:
@@ -77,6 +77,37 @@ def test_questions_hedges_and_transitions_are_skipped() -> None:
         "Aspirin lowered fever."
     )
     assert texts(draft) == ["aspirin reduced pain", "Aspirin lowered fever"]
+
+
+def test_a_chat_answers_greetings_interjections_and_courtesies_are_skipped() -> None:
+    # rules-v1 made each of them a claim, `unsupported`, which failed --fail-on unsupported
+    draft = (
+        "Sure! Great question: walking lowered blood pressure [S1]. Hello there! "
+        "Of course, the trial enrolled 240 adults [S1]. I hope this helps! "
+        "Let me know if you have other questions. Feel free to ask more. "
+        "If you have any questions, ask your doctor. Thanks!"
+    )
+    claims = DECOMPOSER.decompose(draft)
+    assert [c.text for c in claims] == [
+        "walking lowered blood pressure",
+        "the trial enrolled 240 adults",
+    ]
+    assert [c.cited_markers for c in claims] == [("S1",), ("S1",)]
+    for claim in claims:
+        start, end = claim.draft_span
+        assert clean_claim_text(draft[start:end]) == claim.text
+
+
+def test_words_that_open_a_courtesy_but_state_a_finding_stay_claims() -> None:
+    assert texts(
+        "Thanks to the new drug, mortality fell by 20%. "
+        "If you have more than two risk factors, your risk of stroke doubles. "
+        "Surely the effect was small."
+    ) == [
+        "Thanks to the new drug, mortality fell by 20%",
+        "If you have more than two risk factors, your risk of stroke doubles",
+        "Surely the effect was small",
+    ]
 
 
 def test_leading_discourse_markers_are_cut_from_text_and_span() -> None:

@@ -88,7 +88,7 @@ class Decomposer(Protocol):
 
     @property
     def model_id(self) -> str:
-        """``rules-v1`` for the rule-based decomposer, else the chat model's id."""
+        """``rules-v2`` for the rule-based decomposer, else the chat model's id."""
         ...
 
     def decompose(self, draft: str) -> list[Claim]:

@@ -8,7 +8,7 @@ i.e. ``draft[start:end]`` with every citation marker (``[S1]``, ``[S2, S3]``) an
 before it removed, then stripped of surrounding whitespace and trailing ``. , ; : ! …``.
 The rule-based decomposer guarantees ``clean_claim_text(draft[start:end]) == claim.text``.
 
-Rule-based decomposer (``rules-v1``), in order:
+Rule-based decomposer (``rules-v2``), in order:
 
 1. Blocks: lines starting with ``#`` (headings) are skipped; a line starting with a list bullet
    (``-``, ``*``, ``+``, ``•``, ``1.``, ``1)``) starts a new block without its bullet. Each block
@@ -19,7 +19,10 @@ Rule-based decomposer (``rules-v1``), in order:
 3. Skipped sentences: questions (ending in ``?``); announcements (ending in ``:``, or starting
    with "here is", "let us", "to summarise", ...); pure transitions (nothing left once leading
    discourse markers such as "However," or "In summary," are removed). Leading discourse markers
-   are also cut from the claims that remain (from both text and span).
+   are also cut from the claims that remain (from both text and span). Since ``rules-v2`` the
+   markers include a chat answer's interjections and greetings ("Sure!", "Of course,", "Hello
+   there!", "Great question:"), and sentences opening with a closing courtesy ("I hope this
+   helps", "Let me know if …", "Feel free to …": :data:`COURTESIES`) are skipped too.
 4. Coordination: a sentence splits at ``; `` and at ``, and`` / ``, but`` / ``, while`` /
    ``, whereas`` only when both sides look like clauses: at least 3 words and a verb cue (an
    auxiliary or common verb from :data:`VERB_CUES`, or a word of 5+ letters ending in ``-ed``).
@@ -52,7 +55,9 @@ from spanproof.core.replies import load_json_reply
 from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import token_texts
 
-RULES_MODEL_ID = "rules-v1"
+#: rules-v2 (rules-v1 until then) also skips a chat answer's interjections, greetings and closing
+#: courtesies ("Sure!", "Hello there!", "I hope this helps!", "Let me know if …").
+RULES_MODEL_ID = "rules-v2"
 
 DECOMPOSE_SYSTEM_PROMPT = """\
 You split a draft answer into atomic factual claims.
@@ -227,10 +232,24 @@ DISCOURSE_MARKERS = (
     "conversely", "meanwhile", "taken together", "together", "in particular", "specifically",
     "indeed", "nevertheless", "nonetheless", "still", "in turn", "for example", "for instance",
     "in fact", "instead", "altogether", "to summarise", "to summarize", "in sum",
+    # rules-v2: a chat answer's interjections and greetings ("Sure!", "Great question:")
+    "sure", "certainly", "of course", "absolutely", "okay", "great question", "good question",
+    "hello", "hello there", "hi", "hi there", "thanks", "thank you", "thanks for asking",
+    "thank you for asking",
 )  # fmt: skip
 ANNOUNCEMENTS = (
     "here is", "here are", "here's", "below is", "below are", "let us", "let's",
     "to summarise", "to summarize", "this answer", "in this answer", "we now",
+)  # fmt: skip
+#: rules-v2: the courtesies a chat answer closes with ("I hope this helps!", "Let me know if you
+#: have other questions."): skipped like announcements.
+COURTESIES = (
+    "i hope this helps", "hope this helps", "i hope that helps", "hope that helps",
+    "let me know", "please let me know", "feel free to", "please feel free to",
+    "if you have any questions", "if you have any other questions", "if you have other questions",
+    "if you have further questions", "if you have more questions", "if you need anything else",
+    "happy to help", "glad to help", "i'm happy to help", "i am happy to help",
+    "i'd be happy to", "i would be happy to",
 )  # fmt: skip
 VERB_CUES = frozenset(
     {
@@ -287,7 +306,7 @@ class _Unit:
 
 
 class RuleBasedDecomposer:
-    """The offline decomposer (``rules-v1``); the rules are in this module's docstring."""
+    """The offline decomposer (``rules-v2``); the rules are in this module's docstring."""
 
     @property
     def model_id(self) -> str:
@@ -392,10 +411,10 @@ def _is_non_factual_sentence(sentence: str, rest: str) -> bool:
     tail = sentence.rstrip(_CLOSERS)
     if tail.endswith(("?", ":")):
         return True
-    cleaned = clean_claim_text(rest).lower()
+    cleaned = clean_claim_text(rest).lower().replace("’", "'")
     if not cleaned or cleaned in DISCOURSE_MARKERS:
         return True
-    return _starts_with_phrase(cleaned, ANNOUNCEMENTS)
+    return _starts_with_phrase(cleaned, ANNOUNCEMENTS) or _starts_with_phrase(cleaned, COURTESIES)
 
 
 def _starts_with_phrase(text: str, phrases: Sequence[str]) -> bool:
