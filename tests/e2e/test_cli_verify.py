@@ -713,6 +713,19 @@ def test_a_batch_with_no_items_is_bad_input_before_any_model_loads(tmp_path: Pat
     assert err.strip() == f"error: batch file {items} has no items: give at least one"
 
 
+def test_a_batch_item_repeating_an_earlier_id_is_bad_input(tmp_path: Path) -> None:
+    items = tmp_path / "items.jsonl"
+    item = {"id": "a", "claims": [SUPPORTED], "evidence": EVIDENCE}
+    items.write_text(json.dumps(item) + "\n" + json.dumps(item) + "\n", encoding="utf-8")
+    code, out, err = run("verify", "--batch", str(items), "--json")
+    assert code == 2
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["outcome"] == "all_supported"
+    assert second["line"] == 2
+    assert "duplicate item id 'a' (first on line 1)" in second["error"]["message"]
+    assert "(line 2)" in err
+
+
 def test_a_batch_of_only_bad_lines_fails_even_without_fail_on(tmp_path: Path) -> None:
     items = tmp_path / "items.jsonl"
     items.write_text('garbage\n{"id": "x"}\n', encoding="utf-8")

@@ -213,10 +213,11 @@ def _run_batch(
     err = Console(stderr=True)
     failed = False
     bad: list[int] = []
+    seen: dict[str, int] = {}
     with Progress(console=err, disable=not err.is_terminal, transient=True) as progress:
         task = progress.add_task("verifying", total=len(lines))
         for number, line in lines:
-            outcome = _batch_line(verifier, path, number, line)
+            outcome = _batch_line(verifier, path, number, line, seen)
             if outcome is None:
                 bad.append(number)
             failed = failed or (outcome is not None and fails(outcome, fail_on))
@@ -224,8 +225,11 @@ def _run_batch(
     return failed, bad
 
 
-def _batch_line(verifier: Verifier, path: Path, number: int, line: str) -> Outcome | None:
-    """Verify one batch line and print its result; returns its outcome (None for a bad line)."""
+def _batch_line(
+    verifier: Verifier, path: Path, number: int, line: str, seen: dict[str, int]
+) -> Outcome | None:
+    """Verify one batch line and print its result; returns its outcome (None for a bad line:
+    also one whose id an earlier line has, ``seen`` mapping each id to its first line)."""
     from spanproof.verifier import to_claims, to_evidence
 
     ident: Any = None
@@ -235,6 +239,12 @@ def _batch_line(verifier: Verifier, path: Path, number: int, line: str) -> Outco
         obj = parse_line(line, where)
         ident = obj.get("id")
         require_fields(obj, ("id", "claims", "evidence"), where)
+        key = json.dumps(ident)
+        if key in seen:
+            raise InvalidInputError(
+                f"{where}: duplicate item id {ident!r} (first on line {seen[key]})"
+            )
+        seen[key] = number
         if not isinstance(obj["claims"], list) or not isinstance(obj["evidence"], list):
             raise InvalidInputError(f"{where}: 'claims' and 'evidence' must be lists")
         if not obj["evidence"]:
