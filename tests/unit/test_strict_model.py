@@ -6,13 +6,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
-
 from spanproof.core.models import Claim, EvidenceSpan, Verdict
-from spanproof.core.trace import Trace, plan_hash
-from spanproof.services.replay import RecordingEmbedder, replay, trace_embeddings
+from spanproof.services.replay import RecordingEmbedder, replay
 from spanproof.services.verification import score_all, verify_draft
+from spanproof.services.verification_trace import verification_trace
 from spanproof.testing.fakes import FakeEmbedder
+from spanproof.verifier import Verifier
 from spanproof.verify.decompose import RuleBasedDecomposer
 from spanproof.verify.policy import FLAG_MARK_RE
 from spanproof.verify.scoring import SCORE_MODELS, V42, V43, ScoreModel
@@ -80,27 +79,13 @@ def test_under_flag_a_partial_claim_is_marked_for_a_person() -> None:
     assert [m.group(1) for m in FLAG_MARK_RE.finditer(report.delivered)] == ["partial"]
 
 
-@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
-def test_a_v43_trace_with_a_partial_claim_replays_exactly(record: bool) -> None:
-    claims = [Claim("c1", REWORDED), Claim("c2", COPY)]
-    spans = [EvidenceSpan("S1", SOURCE)]
-    embedder = FakeEmbedder()
-    scorer = RecordingEmbedder(embedder) if record else embedder
-    verdicts, status = score_all(claims, spans, scorer, V43)
-    plan = [{"marker": s.id, "id": s.id, "text": s.text, "truth_class": True} for s in spans]
-    trace = Trace(
-        kind="verification",
-        request={},
-        plan=plan,
-        plan_hash=plan_hash(plan),
-        prompt_hash="",
-        models={"embed": embedder.model_id, "score_model": "v43", "decompose": "given"},
-        draft="",
-        claims=[v.to_dict() for v in verdicts],
-        verification=status,
-        delivered=None,
-        embeddings=trace_embeddings(claims, spans, scorer, V43),
-    )
+def test_a_v43_trace_with_a_partial_claim_replays_exactly() -> None:
+    recorder = RecordingEmbedder(FakeEmbedder())
+    verifier = Verifier(embedder=recorder, decomposer=RuleBasedDecomposer(), score_model=V43)
+    evidence = [EvidenceSpan("S1", SOURCE)]
+    report = verifier.check_claims([REWORDED, COPY], evidence)
+    trace = verification_trace(report, evidence, report.claims, recorder, V43, {})
+    assert trace.models["score_model"] == "v43"
     assert [c["verdict"] for c in trace.claims] == ["partial", "supported"]
     assert replay(trace).ok
     trace.claims[0]["verdict"] = "supported"  # as v42 said
