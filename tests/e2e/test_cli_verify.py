@@ -705,6 +705,19 @@ def test_a_claim_citing_a_marker_no_evidence_item_has_is_named(
     assert [c["cited_markers"] for c in data["claims"]] == [["S1"], ["S9"]]
 
 
+def test_an_input_larger_than_the_api_takes_gets_a_note_and_is_verified(
+    tmp_path: Path, evidence: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    claims = write_jsonl(tmp_path / "claims.jsonl", [SUPPORTED])
+    base = ("verify", "--claims", str(claims), "--evidence", str(evidence), "--json")
+    code, out, err = run(*base)
+    assert code == 0 and "note:" not in err
+    monkeypatch.setenv("SPANPROOF_LIMITS__MAX_CHARS", "100")
+    code, out, err = run(*base)
+    assert code == 0 and json.loads(out)["outcome"] == "all_supported"  # it goes on
+    assert "more than the API takes in one request (100, SPANPROOF_LIMITS__MAX_CHARS)" in err
+
+
 def test_a_batch_with_no_items_is_bad_input_before_any_model_loads(tmp_path: Path) -> None:
     items = tmp_path / "items.jsonl"
     items.write_text("\n  \n", encoding="utf-8")

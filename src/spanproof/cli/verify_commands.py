@@ -154,14 +154,31 @@ def verify(
     evidence = _load_evidence(evidence_path)
     if claims_path is not None:
         claims = _load_claims(claims_path)
+        _note_size(sum(len(c["text"]) for c in claims), evidence)
         verifier = build_verifier(score_model)
         report = verifier.check_claims(claims, evidence)
     else:
         assert draft_path is not None
         draft = read_text(draft_path, "draft")
+        _note_size(len(draft), evidence)
         verifier = build_verifier(score_model)
         report = verifier.verify(draft, evidence, policy=policy or verifier_policy())
     _emit(report, as_json, {str(e["id"]): e["text"] for e in evidence}, FailOn(fail_on))
+
+
+def _note_size(text_chars: int, evidence: list[dict[str, Any]]) -> None:
+    """A note on stderr when the input is larger than the API would take in one request
+    (``limits.max_chars``): the CLI goes on, but the run may take minutes."""
+    from spanproof.config import load_settings
+
+    total = text_chars + sum(len(e["text"]) for e in evidence)
+    limit = load_settings().limits.max_chars
+    if total > limit:
+        click.echo(
+            f"note: {total:,} characters to verify, more than the API takes in one request "
+            f"({limit:,}, SPANPROOF_LIMITS__MAX_CHARS); this may take minutes",
+            err=True,
+        )
 
 
 def verifier_policy() -> str:
