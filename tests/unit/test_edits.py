@@ -709,13 +709,25 @@ def test_v9_leaves_a_moved_or_repeated_figure_alone(claim: str, evidence: str) -
     assert mixed(claim, evidence, mixups=True).outcome == "none"
 
 
-def assert_one_rule_more(new: ScoreModel, old: ScoreModel, claim: str, evidence: str) -> None:
-    """``new`` gives ``old``'s verdicts on the shared claims and spans, and refuses the one
-    claim that its added rule reads, which ``old`` supports."""
+def assert_same_on_shared(new: ScoreModel, old: ScoreModel) -> None:
+    """``new`` gives ``old``'s verdicts on the shared claims and spans."""
     v_old, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), old)
     v_new, status = score_all(CLAIMS, SPANS, FakeEmbedder(), new)
     assert status == "verified"
     assert [v.verdict for v in v_new] == [v.verdict for v in v_old]
+
+
+def assert_one_field_more(new: ScoreModel, old: ScoreModel, field: str) -> None:
+    """``new`` is registered under its name and is ``old`` with ``field`` set, nothing else."""
+    assert SCORE_MODELS[new.name] is new and getattr(new, field)
+    assert not getattr(old, field)
+    assert replace(new, name=old.name, **{field: False}) == old
+
+
+def assert_one_rule_more(new: ScoreModel, old: ScoreModel, claim: str, evidence: str) -> None:
+    """``new`` gives ``old``'s verdicts on the shared claims and spans, and refuses the one
+    claim that its added rule reads, which ``old`` supports."""
+    assert_same_on_shared(new, old)
     claims = [Claim("c1", claim)]
     spans = [EvidenceSpan("S1", evidence)]
     assert score_all(claims, spans, FakeEmbedder(), old)[0][0].verdict is Verdict.SUPPORTED
@@ -3658,13 +3670,8 @@ def test_v39_keeps_what_does_not_reverse_the_claims_thing(claim: str, evidence: 
 
 
 def test_v39_is_v38_with_direction_objects_and_changes_nothing_else_here() -> None:
-    assert SCORE_MODELS["v39"] is V39 and V39.direction_objects
-    assert not V38.direction_objects
-    assert replace(V39, name="v38", direction_objects=False) == V38
-    v_old, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V38)
-    v_new, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V39)
-    assert status == "verified"
-    assert [v.verdict for v in v_new] == [v.verdict for v in v_old]
+    assert_one_field_more(V39, V38, "direction_objects")
+    assert_same_on_shared(V39, V38)
 
 
 def test_v39_leaves_a_near_copy_to_the_edit_check() -> None:
@@ -3712,9 +3719,7 @@ def test_v40_keeps_a_cure_the_window_states() -> None:
 
 
 def test_v40_is_v39_with_cure_claims_and_changes_nothing_else_here() -> None:
-    assert SCORE_MODELS["v40"] is V40 and V40.cure_claims
-    assert not V39.cure_claims
-    assert replace(V40, name="v39", cure_claims=False) == V39
+    assert_one_field_more(V40, V39, "cure_claims")
     assert_one_rule_more(V40, V39, CURE_CLAIM, CURE_WINDOW)
 
 
@@ -3785,13 +3790,8 @@ def test_v42_leaves_a_negation_whose_clause_ends_before_the_kept_words(
 
 
 def test_v42_is_v41_with_edit_negation_scope() -> None:
-    assert SCORE_MODELS["v42"] is V42 and V42.edit_negation_scope
-    assert not V41.edit_negation_scope
-    assert replace(V42, name="v41", edit_negation_scope=False) == V41
-    v_old, _ = score_all(CLAIMS, SPANS, FakeEmbedder(), V41)
-    v_new, status = score_all(CLAIMS, SPANS, FakeEmbedder(), V42)
-    assert status == "verified"
-    assert [v.verdict for v in v_new] == [v.verdict for v in v_old]
+    assert_one_field_more(V42, V41, "edit_negation_scope")
+    assert_same_on_shared(V42, V41)
 
 
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
