@@ -75,6 +75,15 @@ def read_jsonl(path: Path, what: str) -> list[dict[str, Any]]:
     return [parse_line(line, f"{path}:{n}") for n, line in iter_lines(text)]
 
 
+def first_seen(seen: dict[str, int], key: str, at: int) -> int | None:
+    """Where ``key`` was first seen (a line or item number) if it was, else None, recording
+    ``at`` as its place: for the "duplicate id … (first on line N)" messages."""
+    if key in seen:
+        return seen[key]
+    seen[key] = at
+    return None
+
+
 def require_fields(obj: dict[str, Any], fields: tuple[str, ...], where: str) -> None:
     for name in fields:
         if name not in obj:

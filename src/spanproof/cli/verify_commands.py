@@ -10,7 +10,14 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from spanproof.cli.errors import error_object, handle_errors
-from spanproof.cli.jsonl import iter_lines, parse_line, read_jsonl, read_text, require_fields
+from spanproof.cli.jsonl import (
+    first_seen,
+    iter_lines,
+    parse_line,
+    read_jsonl,
+    read_text,
+    require_fields,
+)
 from spanproof.cli.outcome import EXIT_FAIL_ON, FAIL_ON_OPTION, exit_status
 from spanproof.core.errors import InvalidInputError, SpanproofError
 from spanproof.core.models import SCORE_MODEL_NAMES
@@ -31,11 +38,10 @@ def _load_evidence(path: Path) -> list[dict[str, Any]]:
     for n, item in enumerate(items, start=1):
         require_fields(item, ("id", "text"), f"{path}: item {n}")
         ident = str(item["id"])
-        if ident in seen:
+        if (first := first_seen(seen, ident, n)) is not None:
             raise InvalidInputError(
-                f"{path}: item {n}: duplicate evidence id {ident!r} (first as item {seen[ident]})"
+                f"{path}: item {n}: duplicate evidence id {ident!r} (first as item {first})"
             )
-        seen[ident] = n
     if not items:
         raise InvalidInputError(f"evidence file {path} has no items: give at least one span")
     return items
@@ -53,11 +59,10 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
         if not obj["text"].strip():
             raise InvalidInputError(f"{path}:{n}: the claim's text is blank")
         ident = str(obj["id"])
-        if ident in seen:
+        if (first := first_seen(seen, ident, n)) is not None:
             raise InvalidInputError(
-                f"{path}:{n}: duplicate claim id {ident!r} (first on line {seen[ident]})"
+                f"{path}:{n}: duplicate claim id {ident!r} (first on line {first})"
             )
-        seen[ident] = n
         items.append(obj)
     if not items:
         raise InvalidInputError(f"claims file {path} has no claims: give at least one")
@@ -256,12 +261,8 @@ def _batch_line(
         obj = parse_line(line, where)
         ident = obj.get("id")
         require_fields(obj, ("id", "claims", "evidence"), where)
-        key = json.dumps(ident)
-        if key in seen:
-            raise InvalidInputError(
-                f"{where}: duplicate item id {ident!r} (first on line {seen[key]})"
-            )
-        seen[key] = number
+        if (first := first_seen(seen, json.dumps(ident), number)) is not None:
+            raise InvalidInputError(f"{where}: duplicate item id {ident!r} (first on line {first})")
         if not isinstance(obj["claims"], list) or not isinstance(obj["evidence"], list):
             raise InvalidInputError(f"{where}: 'claims' and 'evidence' must be lists")
         if not obj["evidence"]:
