@@ -303,3 +303,19 @@ def test_worker_processes_give_the_same_report_in_the_same_order(
     code, two, _ = run(str(answers), "--json", "--workers", "2")
     assert code == 0
     assert two == one
+
+
+@pytest.mark.model
+def test_answers_larger_than_the_api_takes_get_one_note_naming_them_and_are_checked(
+    answers: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code, out, err = run(str(answers), "--json")
+    assert code == 0 and "note:" not in err
+    # the three answers with their contexts hold 308, 360 and 361 characters
+    monkeypatch.setenv("SPANPROOF_LIMITS__MAX_CHARS", "330")
+    code, out, err = run(str(answers), "--json")
+    assert code == 0 and len(json.loads(out)["answers"]) == 3  # each is checked all the same
+    assert "note: 2 answers (unsupported, contradicted) with their contexts hold more" in err
+    assert "(330, SPANPROOF_LIMITS__MAX_CHARS)" in err
+    monkeypatch.setenv("SPANPROOF_LIMITS__MAX_CHARS", "100")
+    assert "note: 3 answers (grounded, unsupported, contradicted) with" in run(str(answers))[2]

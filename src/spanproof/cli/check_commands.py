@@ -89,6 +89,32 @@ def _check_junit_path(path: Path) -> None:
         raise InvalidInputError(f"cannot write --junit {path}: the folder {folder} {what}")
 
 
+#: How many over-large answers a size note names.
+_LARGE_NAMED = 3
+
+
+def _note_sizes(cases: Sequence[AnswerCase]) -> None:
+    """A note on stderr naming the answers that, with their contexts, are larger than the API
+    takes in one request (``limits.max_chars``): each is checked all the same, but may take
+    minutes (as ``spanproof verify`` notes for its one input)."""
+    from spanproof.config import load_settings
+
+    limit = load_settings().limits.max_chars
+    large = [c.id for c in cases if len(c.answer) + sum(len(s.text) for s in c.contexts) > limit]
+    if not large:
+        return
+    named = ", ".join(large[:_LARGE_NAMED]) + (
+        f" and {len(large) - _LARGE_NAMED} more" if len(large) > _LARGE_NAMED else ""
+    )
+    answers = "answer" if len(large) == 1 else "answers"
+    click.echo(
+        f"note: {len(large)} {answers} ({named}) with their contexts hold more characters than "
+        f"the API takes in one request ({limit:,}, SPANPROOF_LIMITS__MAX_CHARS); this may take "
+        "minutes",
+        err=True,
+    )
+
+
 #: Answers per task sent to a worker process.
 _CHUNK = 16
 #: The verifier of this worker process (built on its first task).
@@ -280,7 +306,7 @@ def _claims_text(r: AnswerResult) -> str:
     "--score-model",
     type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
-    help="Score model (default: the configured one, v42).",
+    help="Score model (default: the configured one, v45).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option(
@@ -338,6 +364,7 @@ def check_command(
     cases = read_cases(answers_path)
     if junit_path is not None:
         _check_junit_path(junit_path)
+    _note_sizes(cases)
     results = _run(cases, score_model, min(workers, len(cases)))
     summary = summarise(results, level, min_supported, worst)
     if as_json:
