@@ -152,7 +152,13 @@ class VerifySettings(BaseModel):
             "the claim keeps as dropped, even past a comma: '…, compared with nonuse, was not "
             "associated with an increased risk' → 'increased the risk' is contradicted; v43 is "
             "v42, strict: 'supported' only for a faithful near copy the edit check read word by "
-            "word, and 'partial' — a person should look — for whatever else v42 supports)."
+            "word, and 'partial' — a person should look — for whatever else v42 supports; v44 "
+            "is v42 whose edit check reads a dropped population where it was dropped: 'Men and "
+            "women …; however, nausea was more frequent among women' → '…; however, nausea was "
+            "more frequent' is unsupported; v45 is v44 that tells a comparison's sides apart by "
+            "their figures alone when each side has one: 'Participants who slept 8 hours had "
+            "lower cortisol than those who slept fewer than 6 hours' restates 'Participants who "
+            "slept fewer than 6 hours had higher cortisol than those who slept 8 hours')."
         ),
     )
     escalation_band: float | None = Field(

@@ -194,13 +194,20 @@ class Verifier:
             vitamin C … may be feasible" is unsupported), ``"v41"`` (the default before v42:
             v40 that reads a comparison restated with its sides traded and its direction
             turned round as agreeing: "Women had lower mortality than men" against "Mortality
-            was higher in men than in women" is supported), ``"v42"`` (the default: v41 whose
-            edit check reads a negation deleted from the finding the claim keeps as dropped,
-            even past a comma: "…, compared with nonuse, was not associated with an increased
-            risk" → "increased the risk" is contradicted), ``"v43"`` (v42, strict:
+            was higher in men than in women" is supported), ``"v42"`` (the default before
+            v45: v41 whose edit check reads a negation deleted from the finding the claim
+            keeps as dropped, even past a comma: "…, compared with nonuse, was not associated
+            with an increased risk" → "increased the risk" is contradicted), ``"v43"`` (v42,
+            strict:
             `supported` only for a faithful near copy the edit check read word by word,
             `partial` — "the evidence may support this; a person should look" — for whatever
-            else v42 supports), or a ScoreModel.
+            else v42 supports), ``"v44"`` (v42 whose edit check reads a dropped population
+            where it was dropped: a claim word copied from another mention does not keep it),
+            ``"v45"`` (the default: v44 that tells a comparison's sides apart by their
+            figures alone when each side has one: "Participants who slept 8 hours had lower
+            cortisol than those who slept fewer than 6 hours" restates "Participants who slept
+            fewer than 6 hours had higher cortisol than those who slept 8 hours"), or a
+            ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -65,7 +65,7 @@ def test_claims_json_has_the_contract_shape_and_verdicts(tmp_path: Path, evidenc
     assert code == 0
     report = json.loads(out)
     assert set(report) == TOP_KEYS
-    assert report["score_model"] == "v42"
+    assert report["score_model"] == "v45"
     assert report["verification"] == "verified"
     assert report["embed_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
     assert len(report["embed_model_hash"]) == 64
@@ -1439,18 +1439,56 @@ def test_v42_reads_a_negation_dropped_past_a_comma_that_v41_passed(tmp_path: Pat
         assert reports[name]["stated"]["verdict"] == "supported"
 
 
+def test_v44_reads_a_population_dropped_that_v42_kept_by_another_mention(tmp_path: Path) -> None:
+    text = (
+        "Men and women presented equally often with chest pain; however, jaw pain and nausea "
+        "were more frequent among women."
+    )
+    claims = {
+        "dropped": "Men and women presented equally often with chest pain; however, jaw pain "
+        "and nausea were more frequent.",
+        "stated": "Among women, jaw pain and nausea were more frequent.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v42", "v44"))
+    assert reports["v42"]["dropped"]["verdict"] == "supported"
+    assert reports["v44"]["dropped"]["verdict"] == "unsupported"
+    assert "unsupported: population dropped" in [
+        e["judgement"] for e in reports["v44"]["dropped"]["edits"]
+    ]
+    for name in ("v42", "v44"):
+        assert reports[name]["stated"]["verdict"] == "supported"
+
+
+def test_v45_reads_a_comparison_restated_whose_sides_share_a_word(tmp_path: Path) -> None:
+    text = (
+        "Participants who slept fewer than 6 hours had higher evening cortisol than those who "
+        "slept 8 hours."
+    )
+    claims = {
+        "restated": "Participants who slept 8 hours had lower evening cortisol than those who "
+        "slept fewer than 6 hours.",
+        "reversed": "People sleeping 8 hours had higher evening cortisol than people sleeping "
+        "under 6 hours.",
+    }
+    reports = one_passage(tmp_path, text, claims, ("v44", "v45"))
+    assert reports["v44"]["restated"]["verdict"] == "contradicted"
+    assert reports["v45"]["restated"]["verdict"] == "supported"
+    for name in ("v44", "v45"):
+        assert reports[name]["reversed"]["verdict"] == "contradicted"
+
+
 DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 
 def test_the_default_model_names_what_a_shortened_copy_dropped() -> None:
     # the demo draft copies S1 without its population, "adults with mild hypertension": the
-    # default model (v42, with v25's edit check) reads it as a finding stated of more than the
+    # default model (v45, with v25's edit check) reads it as a finding stated of more than the
     # source and says why in the table; v2 read the same copy as supported
     draft, evidence = str(DEMO / "draft.txt"), str(DEMO / "evidence.jsonl")
     code, out, _ = run("verify", "--draft", draft, "--evidence", evidence, "--json")
     assert code == 0
     report = json.loads(out)
-    assert report["score_model"] == "v42"
+    assert report["score_model"] == "v45"
     first = report["claims"][0]
     assert (
         first["text"].startswith("Daily walking for 30 minutes")

@@ -17,7 +17,7 @@ from spanproof.verify.comparisons import (
     comparisons,
     without_comparatives,
 )
-from spanproof.verify.scoring import SCORE_MODELS, V31, V32, V40, V41
+from spanproof.verify.scoring import SCORE_MODELS, V31, V32, V40, V41, V44, V45, ScoreModel
 
 MASKS = (
     "Both masks significantly reduced the number of microorganisms expelled by volunteers, "
@@ -193,7 +193,91 @@ def test_v41_reads_a_restated_comparison_as_agreeing(
     assert _verdict(V41, claim, evidence) is v41
 
 
-def test_v41_is_v40_with_comparison_restated() -> None:
-    assert SCORE_MODELS["v41"] is V41 and V41.comparison_restated
-    assert not V40.comparison_restated
-    assert replace(V41, name="v40", comparison_restated=False) == V40
+@pytest.mark.parametrize(
+    ("new", "old", "field"),
+    [(V41, V40, "comparison_restated"), (V45, V44, "comparison_figure_sides")],
+    ids=["v41", "v45"],
+)
+def test_a_comparison_model_is_its_predecessor_with_one_field(
+    new: ScoreModel, old: ScoreModel, field: str
+) -> None:
+    assert SCORE_MODELS[new.name] is new and getattr(new, field)
+    assert not getattr(old, field)
+    assert replace(new, name=old.name, **{field: False}) == old
+
+
+# --- v45: a comparison's sides told apart by their figures alone -------------------------------
+#: Both left sides name the group ("participants"); the right sides call it "those".
+PARTICIPANTS = (
+    "Participants who slept fewer than 6 hours had higher evening cortisol than those who slept "
+    "8 hours."
+)
+RESTATED = (
+    "Participants who slept 8 hours had lower evening cortisol than those who slept fewer than 6 "
+    "hours."
+)
+TRADED = (
+    "Participants who slept 8 hours had higher evening cortisol than those who slept fewer than "
+    "6 hours."
+)
+
+
+def test_figure_sides_read_sides_that_share_a_word_by_their_figures() -> None:
+    # v41 reads the shared "participants" as the left sides agreeing: neither traded nor restated
+    assert not comparison_restated(RESTATED, PARTICIPANTS)
+    assert not comparison_reversed(TRADED, PARTICIPANTS, figures=True)
+    assert comparison_restated(RESTATED, PARTICIPANTS, figure_sides=True)
+    assert not comparison_reversed(RESTATED, PARTICIPANTS, figures=True, figure_sides=True)
+    assert comparison_reversed(TRADED, PARTICIPANTS, figures=True, figure_sides=True)
+    assert not comparison_restated(TRADED, PARTICIPANTS, figure_sides=True)
+
+
+def test_under_figure_sides_a_bound_is_no_comparison() -> None:
+    assert len(comparisons(PARTICIPANTS, figures=True)) == 2  # "fewer than 6" and "higher … than"
+    ((direction, left, right),) = comparisons(PARTICIPANTS, figures=True, no_bounds=True)
+    assert direction == "up" and "6" in left and "8" in right
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # a side without a figure: the sides' words decide, as before
+        (
+            "Mortality was higher in women than in men.",
+            "Mortality was higher in men than in women.",
+        ),
+        ("Women had lower mortality than men.", "Mortality was higher in men than in women."),
+        # the same figures on the same sides: neither traded nor restated
+        (PARTICIPANTS, PARTICIPANTS),
+        (
+            "Doses of 10 mg gave higher responses than doses of 5 mg.",
+            "Doses of 10 mg gave higher responses than doses of 5 mg in the trial.",
+        ),
+    ],
+)
+def test_figure_sides_change_nothing_where_a_side_has_no_figure_or_none_trade(
+    claim: str, evidence: str
+) -> None:
+    for relation in (comparison_restated, comparison_reversed):
+        assert relation(claim, evidence, figure_sides=True) == relation(claim, evidence)
+
+
+@given(st.text(alphabet="abcdefgh0123 moreless than,.;", max_size=80))
+def test_with_figure_sides_a_sentence_never_reverses_or_restates_itself(text: str) -> None:
+    # (a bound, "fewer than 6", is no comparison of its own then)
+    assert not comparison_restated(text, text, figure_sides=True)
+    assert not comparison_reversed(text, text, figures=True, figure_sides=True)
+
+
+@pytest.mark.parametrize(
+    ("claim", "v44", "v45"),
+    [
+        (RESTATED, Verdict.CONTRADICTED, Verdict.SUPPORTED),
+        # sides traded in a near copy: the edit check's swapped figures refuse it under both
+        (TRADED, Verdict.UNSUPPORTED, Verdict.UNSUPPORTED),
+    ],
+    ids=["restated", "traded"],
+)
+def test_v45_reads_a_comparison_by_its_figures(claim: str, v44: Verdict, v45: Verdict) -> None:
+    assert _verdict(V44, claim, PARTICIPANTS) is v44
+    assert _verdict(V45, claim, PARTICIPANTS) is v45

@@ -59,6 +59,7 @@ from spanproof.verify.scoring import (
     V40,
     V41,
     V42,
+    V44,
     ScoreModel,
     score_model,
 )
@@ -740,7 +741,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 44)])
+@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 46)])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -3801,3 +3802,83 @@ def test_a_v42_trace_with_a_negation_dropped_past_a_comma_replays_exactly(record
         "increased risk of stroke."
     )
     _assert_one_reading_replays(V42, claim, STIMULANTS, "contradicted: negation dropped", record)
+
+
+# --- v44: a dropped population read where it was dropped ----------------------------------------
+CHEST_PAIN = (
+    "Men and women reported chest pain equally often; however, nausea was more frequent among "
+    "women."
+)
+CHILDREN = "Sleep problems appear common in children, but their causes remain unclear."
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "deleted"),
+    [
+        # the claim's "women" copies the first clause's: the finding's population is dropped
+        (
+            "Men and women reported chest pain equally often; however, nausea was more frequent.",
+            CHEST_PAIN,
+            "among women",
+        ),
+        # a comma after the phrase and none before it: no clause dropped whole
+        ("Sleep problems appear common, but their causes remain unclear.", CHILDREN, "in children"),
+    ],
+    ids=["copied-from-another-clause", "before-a-comma"],
+)
+def test_v44_reads_a_population_dropped_where_it_was_dropped(
+    claim: str, evidence: str, deleted: str
+) -> None:
+    assert _verdicts(V42, claim, evidence) == ("supported", [])
+    assert _verdicts(V44, claim, evidence) == ("unsupported", ["unsupported: population dropped"])
+    v = score_all([Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), V44)
+    (dropped,) = [e for e in v[0][0].edits if e.status != "allowed"]
+    assert (dropped.op, dropped.evidence_text) == ("deletion", deleted)
+
+
+def test_v44_reads_a_quote_that_leaves_a_population_off_its_end() -> None:
+    claim = "Men and women reported chest pain equally often; however, nausea was more frequent"
+    assert _verdicts(V42, claim, CHEST_PAIN) == ("supported", [])
+    assert _verdicts(V44, claim, CHEST_PAIN) == (
+        "unsupported",
+        ["unsupported: population dropped"],
+    )
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        # the claim states the population in words of its own
+        ("Among women, nausea was more frequent.", CHEST_PAIN),
+        (
+            "In women with diabetes, aspirin reduced mortality.",
+            "Aspirin reduced mortality in women with diabetes.",
+        ),
+        # the phrase is an aside marked on both sides, dropped whole as before
+        (
+            "Aspirin reduced falls and fractures in the trial.",
+            "Aspirin reduced falls, in women as in men, and fractures in the trial.",
+        ),
+        # the whole population, which restricts nothing
+        (
+            "Nausea was more frequent.",
+            "Nausea was more frequent in all patients.",
+        ),
+    ],
+    ids=["own-words", "moved-to-the-front", "aside", "whole-population"],
+)
+def test_v44_leaves_a_population_the_claim_keeps_or_that_restricts_nothing(
+    claim: str, evidence: str
+) -> None:
+    assert _verdicts(V44, claim, evidence) == _verdicts(V42, claim, evidence)
+
+
+def test_v44_is_v42_with_edit_local_population() -> None:
+    assert_one_field_more(V44, V42, "edit_local_population")
+    assert_same_on_shared(V44, V42)
+
+
+@pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
+def test_a_v44_trace_with_a_population_dropped_replays_exactly(record: bool) -> None:
+    claim = "Sleep problems appear common, but their causes remain unclear."
+    _assert_one_reading_replays(V44, claim, CHILDREN, "unsupported: population dropped", record)

@@ -95,7 +95,7 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
     "--score-model",
     type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
-    help="Score model (default: v42).",
+    help="Score model (default: v45).",
 )
 @click.option(
     "--policy",

@@ -55,11 +55,15 @@ _STOP = STOP_WORDS | {"times", "fold", "significantly", "much", "far", "slightly
 Side = frozenset[str]
 
 
-def comparisons(sentence: str, figures: bool = False) -> tuple[tuple[str, Side, Side], ...]:
+def comparisons(
+    sentence: str, figures: bool = False, no_bounds: bool = False
+) -> tuple[tuple[str, Side, Side], ...]:
     """(direction, left side, right side) of each comparison in ``sentence``; direction "up"
     or "down". Sides are singular-folded lower-case content words (with ``figures``, score
     model v41, also the figures: "slept 8 hours" and "slept under 6 hours" differ by them); a
-    side without any is no comparison."""
+    side without any is no comparison. With ``no_bounds`` (v45) a comparative whose "than" a
+    figure follows bounds that figure ("fewer than 6 hours", "more than 50%") and compares no
+    two sides."""
     text = nfc(sentence)
     words = _hyphen_joined(text, segments(text))
     out = []
@@ -77,6 +81,8 @@ def comparisons(sentence: str, figures: bool = False) -> tuple[tuple[str, Side, 
             None,
         )
         if than is None:
+            continue
+        if no_bounds and than + 1 < len(words) and any(ch.isdigit() for ch in words[than + 1][0]):
             continue
         after = lower_chars(words[k + 1][0]) if k + 1 < than else ""
         # "higher in men than in women": the sides are the places compared
@@ -127,58 +133,81 @@ def _side(
     return frozenset(found)
 
 
-def _sides_traded(claim: tuple[str, Side, Side], span: tuple[str, Side, Side]) -> bool:
+def _figures_of(side: Side) -> Side:
+    return frozenset(w for w in side if any(ch.isdigit() for ch in w))
+
+
+def _sides_traded(
+    claim: tuple[str, Side, Side], span: tuple[str, Side, Side], figure_sides: bool = False
+) -> bool:
     """Whether the claim's left side is the span's right one and its right side the span's
-    left one, on their distinctive words."""
+    left one, on their distinctive words; with ``figure_sides`` (score model v45), on their
+    figures alone when each of the four sides holds one: "Participants who slept 8 hours" and
+    "those who slept fewer than 6 hours" are told apart by 8 and 6, whatever word the sides
+    share ("participants", which the other side writes "those"). (Under v45 a bound such as
+    "fewer than 6" is no comparison of its own: :func:`comparisons`, ``no_bounds``.)"""
+    if figure_sides:
+        figures = [_figures_of(side) for side in (claim[1], claim[2], span[1], span[2])]
+        if all(figures):
+            claim = (claim[0], figures[0], figures[1])
+            span = (span[0], figures[2], figures[3])
     cl, cr = claim[1] - claim[2], claim[2] - claim[1]
     sl, sr = span[1] - span[2], span[2] - span[1]
     return bool(cl & sr) and bool(cr & sl) and not (cl & sl) and not (cr & sr)
 
 
-def traded(claim: tuple[str, Side, Side], span: tuple[str, Side, Side]) -> bool:
+def traded(
+    claim: tuple[str, Side, Side], span: tuple[str, Side, Side], figure_sides: bool = False
+) -> bool:
     """Whether the two comparisons state one relation with the sides traded, in the same
     direction (so with the opposite meaning)."""
-    return claim[0] == span[0] and _sides_traded(claim, span)
+    return claim[0] == span[0] and _sides_traded(claim, span, figure_sides)
 
 
-def restated(claim: tuple[str, Side, Side], span: tuple[str, Side, Side]) -> bool:
+def restated(
+    claim: tuple[str, Side, Side], span: tuple[str, Side, Side], figure_sides: bool = False
+) -> bool:
     """Whether the two comparisons state one relation with the sides traded *and* the
     direction turned round — the same statement: "those who slept 8 hours had lower cortisol
     than those who slept under 6" is "those who slept under 6 hours had higher cortisol than
     those who slept 8" (score model v41)."""
-    return claim[0] != span[0] and _sides_traded(claim, span)
+    return claim[0] != span[0] and _sides_traded(claim, span, figure_sides)
 
 
 @lru_cache(maxsize=1 << 14)
-def comparison_reversed(claim: str, span: str, figures: bool = False) -> bool:
+def comparison_reversed(
+    claim: str, span: str, figures: bool = False, figure_sides: bool = False
+) -> bool:
     """Whether a sentence of ``span`` states one of ``claim``'s comparisons with its sides
     traded (:func:`traded`); ``figures`` (score model v41): sides told apart by their figures
-    too."""
-    return _any_pair(claim, span, figures, traded)
+    too; ``figure_sides`` (v45): by their figures alone where every side has one."""
+    return _any_pair(claim, span, figures, traded, figure_sides)
 
 
 @lru_cache(maxsize=1 << 14)
-def comparison_restated(claim: str, span: str) -> bool:
+def comparison_restated(claim: str, span: str, figure_sides: bool = False) -> bool:
     """Whether a sentence of ``span`` states one of ``claim``'s comparisons with its sides
     traded and its direction turned round (:func:`restated`), sides told apart by their
     figures too: the claim restates it, so its comparative ("lower") against the span's
-    ("higher") is no reversal (score model v41)."""
-    return _any_pair(claim, span, True, restated)
+    ("higher") is no reversal (score model v41); ``figure_sides`` (v45): sides told apart by
+    their figures alone where every side has one."""
+    return _any_pair(claim, span, True, restated, figure_sides)
 
 
 def _any_pair(
     claim: str,
     span: str,
     figures: bool,
-    relation: Callable[[tuple[str, Side, Side], tuple[str, Side, Side]], bool],
+    relation: Callable[[tuple[str, Side, Side], tuple[str, Side, Side], bool], bool],
+    figure_sides: bool = False,
 ) -> bool:
-    mine = comparisons(claim, figures)
+    mine = comparisons(claim, figures, figure_sides)
     if not mine:
         return False
     return any(
-        relation(c, s)
+        relation(c, s, figure_sides)
         for sentence in split_sentences(nfc(span))
-        for s in comparisons(sentence.text, figures)
+        for s in comparisons(sentence.text, figures, figure_sides)
         for c in mine
     )
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from itertools import pairwise
@@ -590,14 +590,22 @@ def _restriction(w: Text, wj: Sequence[int], claim: Text) -> str | None:
     return None
 
 
-def _population_phrase(w: Text, wj: Sequence[int], claim: Text) -> bool:
+def _population_phrase(
+    w: Text, wj: Sequence[int], claim: Text, kept: Collection[str] | None = None
+) -> bool:
     """Whether window words ``wj`` are a phrase naming a population the claim leaves out: an
     opener ("among", "in") and a population noun the claim does not hold ("Among smokers",
-    "in women aged 50 or more"), not the whole population ("In all patients") (v15)."""
+    "in women aged 50 or more"), not the whole population ("In all patients") (v15).
+
+    ``kept`` (score model v44) are the claim words that may keep the population: those it does
+    not copy from elsewhere in the window. A claim that holds "women" only where it copies
+    another clause's "women" ("Men and women presented equally …; … were more frequent |
+    among women") keeps no population of the phrase it drops. None: every claim word."""
     words = [w.tokens[j].text for j in wj]
     if not words or words[0] not in _POPULATION_OPENERS or set(words[1:2]) & _WHOLE_WORDS:
         return False
-    return bool(set(words) & _POPULATION_WORDS - {t.text for t in claim.tokens})
+    held = {t.text for t in claim.tokens} if kept is None else set(kept)
+    return bool(set(words) & _POPULATION_WORDS - held)
 
 
 def _narrowing(w: Text, wj: Sequence[int], noun: int) -> bool:
@@ -1023,6 +1031,7 @@ def _edge_restrictions(
     last_w: int,
     quoted_head: bool,
     caveats: bool = False,
+    population_kept: Collection[str] | None = None,
 ) -> list[tuple[list[int], str]]:
     """What restricts the finding at the quote's edges that the claim leaves off (v15): after
     its last quoted word ``last_w``, a co-intervention, a dose, a subgroup, a population ("…
@@ -1033,13 +1042,17 @@ def _edge_restrictions(
     closed by a comma ("Among smokers, | the intervention reduced …"). With ``caveats``
     (v37) the clause after the quote may follow a bracketed aside, and is read as a caveat
     when the quote's own clause concedes ("Although | X, the difference was not significant")
-    or when it refers to the finding ("; this difference was not significant")."""
+    or when it refers to the finding ("; this difference was not significant"). Given
+    ``population_kept`` (v44), only those claim words keep a population
+    (:func:`_population_phrase`)."""
     w = ev.body
     out: list[tuple[list[int], str]] = []
     tail = _tail_of(ev, last_w, stops=True)
     if tail:
         why = _restriction(w, tail, c)
-        if why is None and (_population_phrase(w, tail, c) or _narrowing(w, tail, last_w)):
+        if why is None and (
+            _population_phrase(w, tail, c, population_kept) or _narrowing(w, tail, last_w)
+        ):
             why = "population dropped"
         if why is None and caveats:
             after = _next_clause(ev, tail[-1])
@@ -1059,7 +1072,7 @@ def _edge_restrictions(
     if quoted_head and head:
         why = _restriction(w, head, c)
         lead_in = "," in w.text[w.tokens[head[-1]].end : w.tokens[first_w].start]
-        if why is None and lead_in and _population_phrase(w, head, c):
+        if why is None and lead_in and _population_phrase(w, head, c, population_kept):
             why = "population dropped"
         if why is not None:
             out.append((head, f"unsupported: {why}"))
@@ -1134,6 +1147,7 @@ def _edge_edits(
     extent: bool = False,
     suppositions: bool = False,
     caveats: bool = False,
+    population_kept: Collection[str] | None = None,
 ) -> list[tuple[list[int], str]]:
     """The unquoted window words around a quote that change what it says, each with its
     judgement: a scope at either edge (v12), a restriction (v15), and, when the claim puts no
@@ -1160,7 +1174,7 @@ def _edge_edits(
     if bound and bound[0] >= next((a for a, b in ev.sentences if a <= first_w < b), 0):
         out.append((bound, "unsupported: bound dropped"))
     if restrictions:
-        out += _edge_restrictions(c, ev, first_w, last_w, not own_head, caveats)
+        out += _edge_restrictions(c, ev, first_w, last_w, not own_head, caveats, population_kept)
     if extent and not own_head:
         head = _extent_head(ev, first_w, stops)
         if head and (why := _extent_dropped(ev.body, head, [t.text for t in c.tokens], caveats)):
@@ -1612,6 +1626,7 @@ def align_edits(
     suppositions: bool = False,
     caveats: bool = False,
     negation_scope: bool = False,
+    local_population: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1724,6 +1739,12 @@ def align_edits(
             and the words the claim keeps right after it: "…, compared with nonuse, was not
             associated with | an increased risk" → "increase the risk" (score model v42;
             :meth:`_Builder._negation_runs_on`).
+        local_population: with ``restrictions``, a dropped population is kept only by a claim
+            word the claim does not copy from elsewhere in the window ("Men and women
+            presented equally with chest pain; however, jaw pain was more frequent | among
+            women" → "…; however, jaw pain was more frequent" drops it), and a population
+            phrase dropped before a clause mark, with none before it, is no clause dropped
+            whole ("… appear common | in children, but …") (score model v44).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1742,6 +1763,7 @@ def align_edits(
             edges = _edge_edits(
                 c, ev, (quoted[0], quoted[-1], 0), overstatement, inversions, frames, restrictions,
                 local_qualifiers, bounds, carried_details, extent, suppositions, caveats,
+                () if local_population else None,  # every claim word is a copy
             )  # fmt: skip
             if bounds and postposed:
                 edges += _end_bound_dropped(c, ev.body, quoted[-1], lambda k: k - first)
@@ -1760,7 +1782,7 @@ def align_edits(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
-        caveats, negation_scope,
+        caveats, negation_scope, local_population,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2043,6 +2065,7 @@ class _Builder:
         suppositions: bool = False,
         caveats: bool = False,
         negation_scope: bool = False,
+        local_population: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -2069,6 +2092,7 @@ class _Builder:
         self.suppositions = suppositions
         self.caveats = caveats
         self.negation_scope = negation_scope
+        self.local_population = local_population
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -2131,7 +2155,7 @@ class _Builder:
         for wj, why in _edge_edits(
             self.c, self.ev, quote, self.overstatement, self.inversions, self.frames,
             self.restrictions, self.local_qualifiers, self.bounds, self.carried_details,
-            self.extent, self.suppositions, self.caveats,
+            self.extent, self.suppositions, self.caveats, self._population_kept(),
         ):  # fmt: skip
             self._add("deletion", [], wj, why)
         if self.bounds and self.postposed:
@@ -2341,16 +2365,17 @@ class _Builder:
             return False
         return after != "" and after not in _CLOSE_MARKS and after not in ".!?"
 
-    def _is_clause(self, wj: Sequence[int]) -> bool:
+    def _is_clause(self, wj: Sequence[int], both: bool = False) -> bool:
+        """Whether the window words ``wj`` are a clause or an aside dropped whole: they open
+        with a clause opener, or a mark stands before or after them (with ``both``, v44's
+        reading of a population: before *and* after them)."""
         text = self.w.text
         before = text[: self.w.tokens[wj[0]].start].rstrip()[-1:]
         after = text[self.w.tokens[wj[-1]].end :].lstrip()[:1]
         opener = self.w.tokens[wj[0]].text in _CLAUSE_OPENERS
-        return (
-            opener
-            or (before != "" and before in _OPEN_MARKS)
-            or (after != "" and after in _CLOSE_MARKS)
-        )
+        opens = before != "" and before in _OPEN_MARKS
+        closes = after != "" and after in _CLOSE_MARKS
+        return opener or (opens and closes if both else opens or closes)
 
     def _equal(self, i: int, j: int) -> None:
         if (
@@ -2510,12 +2535,23 @@ class _Builder:
         more") or what narrows a population noun the claim keeps ("patients | with diabetes");
         else None."""
         why = _restriction(self.w, wj, self.c)
-        if why is not None or self._is_clause(wj):
+        if why is not None or self._is_clause(wj, both=self.local_population):
             return why
         noun = wj[0] - 1 if wj[0] - 1 in self.aligned_w else -1
-        if _population_phrase(self.w, wj, self.c) or _narrowing(self.w, wj, noun):
+        kept = self._population_kept()
+        if _population_phrase(self.w, wj, self.c, kept) or _narrowing(self.w, wj, noun):
             return "population dropped"
         return None
+
+    def _population_kept(self) -> list[str] | None:
+        """The claim words that may keep a dropped population under v44 (``local_population``):
+        those the claim does not copy as part of a run of two words or more from elsewhere in
+        the window ("Men and women reported …" keeps no "among women" dropped later; a lone
+        "women" aligned to it may be the claim's own, "Among women, …"); None before v44."""
+        if not self.local_population:
+            return None
+        copied = {a + n for a, _, size in self.blocks if size >= 2 for n in range(size)}
+        return [t.text for i, t in enumerate(self.c.tokens) if i not in copied]
 
     def _overstated(self, wj: list[int], ci: list[int]) -> str | None:
         """What the deleted window words ``wj`` qualified the finding with, when the claim keeps

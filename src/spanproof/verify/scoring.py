@@ -349,6 +349,12 @@ class ScoreModel:
     #: nonuse, was not associated with | an increased risk" → "increase the risk")
     #: (:func:`spanproof.verify.edits.align_edits`, ``negation_scope``).
     edit_negation_scope: bool = False
+    #: v44: a population the claim drops is kept only by a claim word it does not copy from
+    #: elsewhere in the window ("Men and women presented equally …; however, jaw pain was more
+    #: frequent | among women" → "… more frequent" drops it), and a population phrase dropped
+    #: before a clause mark with none before it is no clause dropped whole ("… appear common |
+    #: in children, but …") (:func:`spanproof.verify.edits.align_edits`, ``local_population``).
+    edit_local_population: bool = False
     #: v38: a claim judged `supported` on a window it does not nearly copy, that states an
     #: effect ("increases the risk") where the window states only an association ("was
     #: associated with"), is `unsupported`, recorded as the edit ``unsupported: association
@@ -374,6 +380,13 @@ class ScoreModel:
     #: so v32's sides traded also read "8 hours … higher than under 6 hours" against "under 6
     #: hours … higher than 8 hours".
     comparison_restated: bool = False
+    #: v45: a comparison's sides are told apart by their figures alone when each side of both
+    #: comparisons holds one (:func:`spanproof.verify.comparisons.comparison_restated`,
+    #: ``figure_sides``): "Participants who slept 8 hours had lower cortisol than those who
+    #: slept fewer than 6 hours" restates "Participants who slept fewer than 6 hours had higher
+    #: cortisol than those who slept 8 hours", which v41 read as a reversal because both left
+    #: sides say "participants" (the right sides say "those").
+    comparison_figure_sides: bool = False
     #: v43 (strict): `supported` only for a claim whose window it nearly copies and in which the
     #: edit check, reading word by word, finds nothing changed but what a faithful copy may
     #: change; every other claim the scores would call `supported` is `partial` — "the evidence
@@ -551,12 +564,17 @@ V42 = replace(V41, name="v42", edit_negation_scope=True)
 #: v42, strict: `supported` only for a faithful near copy the edit check read; the rest of what
 #: v42 supports is `partial`.
 V43 = replace(V42, name="v43", supported_needs_copy=True)
+#: v42 whose edit check reads a dropped population where it was dropped: a copy of another
+#: mention of it does not keep it.
+V44 = replace(V42, name="v44", edit_local_population=True)
+#: v44 whose comparisons tell their sides apart by their figures alone where each side has one.
+V45 = replace(V44, name="v45", comparison_figure_sides=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40, V41, V42, V43,
+        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45,
     )
 }  # fmt: skip
 
@@ -1007,12 +1025,12 @@ def _sentence_cues(
 
 
 def _trips_beyond_a_restated_comparison(
-    claim: PreparedClaim, span: PreparedSpan, aligned: Cues
+    claim: PreparedClaim, span: PreparedSpan, aligned: Cues, model: ScoreModel
 ) -> bool:
     """Whether the polarity gate still trips once a comparison the span restates with its sides
     traded and its direction turned round (score model v41) is read as agreeing: its
     comparatives are left out of both sides' cues, and any other cue still counts."""
-    if not comparison_restated(claim.claim.text, span.span.text):
+    if not comparison_restated(claim.claim.text, span.span.text, model.comparison_figure_sides):
         return True
     return polarity_gate_trips(
         replace(claim.cues, directions=without_comparatives(claim.cues.directions)),
@@ -1049,11 +1067,14 @@ def score_pair(
     )
     polar = aligned is not None and polarity_gate_trips(claim.cues, aligned)
     if polar and model.comparison_restated and aligned is not None:
-        polar = _trips_beyond_a_restated_comparison(claim, span, aligned)
+        polar = _trips_beyond_a_restated_comparison(claim, span, aligned, model)
     if model.comparisons and not polar:  # v32: a comparison with its sides traded
         # (v41: sides told apart by their figures too, "slept 8 hours" / "under 6 hours")
         polar = comparison_reversed(
-            claim.claim.text, span.span.text, figures=model.comparison_restated
+            claim.claim.text,
+            span.span.text,
+            figures=model.comparison_restated,
+            figure_sides=model.comparison_figure_sides,
         )
     states = not model.close_spans or aligned is None or states_polarity(claim.cues, aligned)
     if edit is not None and edit.near_copy:
@@ -1316,6 +1337,7 @@ def edit_alignments(
             suppositions=plan.model.edit_suppositions,
             caveats=plan.model.edit_caveats,
             negation_scope=plan.model.edit_negation_scope,
+            local_population=plan.model.edit_local_population,
         )
         if alignment.near_copy:
             out[i] = alignment
