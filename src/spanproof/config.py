@@ -158,7 +158,8 @@ class VerifySettings(BaseModel):
             "more frequent' is unsupported; v45 is v44 that tells a comparison's sides apart by "
             "their figures alone when each side has one: 'Participants who slept 8 hours had "
             "lower cortisol than those who slept fewer than 6 hours' restates 'Participants who "
-            "slept fewer than 6 hours had higher cortisol than those who slept 8 hours')."
+            "slept fewer than 6 hours had higher cortisol than those who slept 8 hours'; v46 is "
+            "v45, strict, as v43 is v42)."
         ),
     )
     escalation_band: float | None = Field(

@@ -206,8 +206,8 @@ class Verifier:
             ``"v45"`` (the default: v44 that tells a comparison's sides apart by their
             figures alone when each side has one: "Participants who slept 8 hours had lower
             cortisol than those who slept fewer than 6 hours" restates "Participants who slept
-            fewer than 6 hours had higher cortisol than those who slept 8 hours"), or a
-            ScoreModel.
+            fewer than 6 hours had higher cortisol than those who slept 8 hours"), ``"v46"``
+            (v45, strict, as v43 is v42), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -1,10 +1,13 @@
-"""Score model v43 (strict): `supported` only for a faithful near copy the edit check read word by
-word; whatever else the scores would support is `partial` — "the evidence may support this; a
-person should look"."""
+"""Score models v43 and v46 (strict): `supported` only for a faithful near copy the edit check
+read word by word; whatever else the scores would support is `partial` — "the evidence may
+support this; a person should look". v43 is strict v42, v46 strict v45 (v42 with v44's edit
+check and v45's comparisons)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
+
+import pytest
 
 from spanproof.core.models import Claim, EvidenceSpan, Verdict
 from spanproof.services.replay import RecordingEmbedder, replay
@@ -14,7 +17,7 @@ from spanproof.testing.fakes import FakeEmbedder
 from spanproof.verifier import Verifier
 from spanproof.verify.decompose import RuleBasedDecomposer
 from spanproof.verify.policy import FLAG_MARK_RE
-from spanproof.verify.scoring import SCORE_MODELS, V42, V43, ScoreModel
+from spanproof.verify.scoring import SCORE_MODELS, V42, V43, V45, V46, ScoreModel
 
 SOURCE = (
     "In a randomised trial of 240 adults with mild hypertension, daily walking for 30 minutes "
@@ -59,10 +62,32 @@ def test_a_partial_claim_keeps_its_score_and_span() -> None:
     assert (new.score, new.best_span, new.edits) == (old.score, old.best_span, old.edits)
 
 
-def test_v43_is_v42_with_supported_needs_copy() -> None:
-    assert SCORE_MODELS["v43"] is V43 and V43.supported_needs_copy
-    assert not V42.supported_needs_copy
-    assert replace(V43, name="v42", supported_needs_copy=False) == V42
+@pytest.mark.parametrize(("strict", "base"), [(V43, V42), (V46, V45)], ids=["v43", "v46"])
+def test_a_strict_model_is_its_base_with_supported_needs_copy(
+    strict: ScoreModel, base: ScoreModel
+) -> None:
+    assert SCORE_MODELS[strict.name] is strict and strict.supported_needs_copy
+    assert not base.supported_needs_copy
+    assert replace(strict, name=base.name, supported_needs_copy=False) == base
+
+
+#: A copy that drops the population its finding holds for, keeping another clause's "women".
+CHEST_PAIN = (
+    "Men and women presented equally with chest pain; however, nausea was more frequent among "
+    "women."
+)
+DROPPED = "Men and women presented equally with chest pain; however, nausea was more frequent."
+
+
+def test_v46_does_not_take_a_copy_that_drops_a_population_for_a_faithful_one() -> None:
+    def verdict(model: ScoreModel) -> Verdict:
+        spans = [EvidenceSpan("S1", CHEST_PAIN)]
+        (v,), _ = score_all([Claim("c1", DROPPED)], spans, FakeEmbedder(), model)
+        return v.verdict
+
+    assert verdict(V43) is Verdict.SUPPORTED  # v42's edit check found nothing changed
+    assert verdict(V46) is Verdict.UNSUPPORTED  # v44's reads the population dropped
+    assert _verdicts(V46, COPY, REWORDED) == [Verdict.SUPPORTED, Verdict.PARTIAL]
 
 
 def test_under_flag_a_partial_claim_is_marked_for_a_person() -> None:

@@ -569,12 +569,15 @@ V43 = replace(V42, name="v43", supported_needs_copy=True)
 V44 = replace(V42, name="v44", edit_local_population=True)
 #: v44 whose comparisons tell their sides apart by their figures alone where each side has one.
 V45 = replace(V44, name="v45", comparison_figure_sides=True)
+#: v45, strict: `supported` only for a faithful near copy the edit check read; the rest of what
+#: v45 supports is `partial` (v43 on v45's edit check and comparisons).
+V46 = replace(V45, name="v46", supported_needs_copy=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45,
+        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46,
     )
 }  # fmt: skip
 
