@@ -162,7 +162,10 @@ def test_sources_say_n_of_m_and_how_to_page_in_the_table_and_the_json(tmp_path: 
     db = _store(tmp_path / "s.sqlite", sources=7)
     code, out, _ = run("sources", "--db", db, "--limit", "5")
     assert code == 0
-    assert f"showing 1–5 of 7 sources; next page: spanproof sources --db {db} --offset 5" in out
+    hint = f"spanproof sources --db {db} --limit 5 --offset 5"
+    assert f"showing 1–5 of 7 sources; next page: {hint}" in out
+    code, out, _ = run(*hint.split()[1:])  # the hinted command shows the rest, and only that
+    assert code == 0 and "src-005" in out and "src-004" not in out and "showing 6–7 of 7" in out
     code, out, _ = run("sources", "--db", db, "--limit", "5", "--offset", "5", "--json")
     page = json.loads(out)
     assert [r["id"] for r in page["items"]] == ["src-005", "src-006"]

@@ -108,6 +108,29 @@ def test_quotation_not_found_is_a_defect_and_no_record(store: SqliteEvidenceStor
     assert len(store.list_records()) == 1
 
 
+def test_a_finding_that_quotes_erased_text_is_a_defect_and_no_record(
+    store: SqliteEvidenceStore,
+) -> None:
+    section = next(s for s in store.sections(SOURCE, 1) if "Metformin at 250" in s.text)
+    at = section.text.index("Metformin at 250")
+    store.add_erasure(SOURCE, 1, section.key, at, at + len("Metformin at 250 mg/kg"), "test")
+
+    def propose(sections: Sequence[ParsedSection]) -> list[Finding]:
+        # a proposer that quotes the section as served, erased stretch and all
+        served = next(s for s in sections if s.key == section.key).text
+        sentence = served[at : served.index("(p < 0.01).") + len("(p < 0.01).")]
+        real = extract_findings(sections)
+        quoting = dataclasses.replace(
+            real[0], statement=sentence, quotations=(QuotedText(section.key, sentence),)
+        )
+        return [quoting, *real[1:]]
+
+    result = extract(store, SOURCE, propose=propose)
+    assert result.defects == ["a finding that quotes erased text was left out"]
+    assert all("█" not in q.text for r in result.records for q in r.quotations)
+    assert len(store.list_records()) == len(result.records) >= 1
+
+
 def test_verify_all_verifies_and_keeps_attempts(store: SqliteEvidenceStore) -> None:
     extract_records(store, SOURCE)
     results = verify_all(store)

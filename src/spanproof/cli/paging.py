@@ -59,7 +59,8 @@ def page_footer(
     command: str = "",
     lower_bound: bool = False,
 ) -> str:
-    """``showing 1–50 of 55 sources; next page: spanproof sources --offset 50`` (plain text).
+    """``showing 1–50 of 55 sources; next page: spanproof sources --limit 50 --offset 50`` (plain
+    text: the next page's command keeps this one's ``--limit``).
 
     ``command`` is the command line that shows this list, with its filters (no ``--offset``).
     """
@@ -69,7 +70,7 @@ def page_footer(
     else:
         head = f"showing {offset + 1}–{offset + shown} of {of} {noun}"
     if limit is not None and offset + shown < total and command:
-        head += f"; next page: {command} --offset {offset + shown}"
+        head += f"; next page: {command} --limit {limit} --offset {offset + shown}"
     elif offset and not shown and command:
         head += f"; the list ends before --offset {offset}"
     return head

@@ -20,6 +20,7 @@ from spanproof.core.errors import ConfigurationError, InvalidInputError
 from spanproof.core.record_store import RecordStore
 from spanproof.core.records import RECORD_STATUSES, Record
 from spanproof.core.store import EvidenceStore
+from spanproof.services.erasure import shown_attempts
 from spanproof.services.impact import resume_walks
 from spanproof.services.records import extract, faults_run, verify_all, verify_record
 from spanproof.services.review import decide_review, review_queue
@@ -31,6 +32,15 @@ _STATUS_STYLE = {
     "quarantined": "magenta",
     "proposed": "cyan",
 }
+
+#: Attempts per record, for `records verify` and `workflows verify`.
+BUDGET_OPTION = click.option(
+    "--budget",
+    type=click.IntRange(min=1),
+    default=3,
+    show_default=True,
+    help="Attempts per record.",
+)
 
 
 def _record_store(store: EvidenceStore) -> RecordStore:
@@ -84,7 +94,7 @@ def extract_command(source_id: str, version: int | None, db: str | None, as_json
 @records_group.command("verify")
 @click.argument("record_id", required=False)
 @click.option("--all", "all_", is_flag=True, help="Verify every proposed record.")
-@click.option("--budget", type=int, default=3, show_default=True, help="Attempts per record.")
+@BUDGET_OPTION
 @DB_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the decisions as JSON.")
 @handle_errors
@@ -177,7 +187,7 @@ def show_command(record_id: str, db: str | None, as_json: bool) -> None:
         record = records.get_record(record_id)
         if record is None:
             raise InvalidInputError(f"unknown record id {record_id!r}")
-        attempts = records.attempts(record_id)
+        attempts = shown_attempts(records.attempts(record_id))
     if as_json:
         payload: dict[str, Any] = {**record.to_dict(), "attempts": [a.to_dict() for a in attempts]}
         click.echo(json.dumps(payload, ensure_ascii=False))
@@ -194,11 +204,16 @@ def show_command(record_id: str, db: str | None, as_json: bool) -> None:
     table = Table(title="attempts")
     for name in ("#", "stage", "outcome", "label"):
         table.add_column(name, no_wrap=True)
-    for name in ("failed", "model", "finished"):
+    for name in ("failed / notes", "model", "finished"):
         add_text_column(table, name)
     for a in attempts:
         label = a.verdict.label if a.verdict else "—"
-        failed = ", ".join(a.verdict.failed()) if a.verdict else "; ".join(a.defects)
+        if a.verdict:
+            failed = ", ".join(a.verdict.failed())
+        elif a.outcome.startswith("review:"):  # a reviewer's decision keeps its reason there
+            failed = "reason: " + "; ".join(a.defects)
+        else:
+            failed = "; ".join(a.defects)
         table.add_row(str(a.number), a.stage, escape(a.outcome), label, escape(failed or "—"),
                       escape(a.model_id), escape(a.finished_at))  # fmt: skip
     print_table(console, table)
@@ -271,20 +286,22 @@ def review_list_command(db: str | None, as_json: bool) -> None:
 
 @review_group.command("decide")
 @click.argument("record_id")
-@click.option("--approve", "decision", flag_value="approve", help="It becomes (stays) verified.")
-@click.option("--reject", "decision", flag_value="reject", help="It becomes rejected.")
+@click.option("--approve", is_flag=True, help="It becomes (stays) verified.")
+@click.option("--reject", is_flag=True, help="It becomes rejected.")
 @click.option("--reviewer", required=True, help="Who decides (kept on the record).")
 @click.option("--reason", required=True, help="Why (kept on the record).")
 @DB_OPTION
 @click.option("--json", "as_json", is_flag=True)
 @handle_errors
 def review_decide_command(
-    record_id: str, decision: str | None, reviewer: str, reason: str, db: str | None,
+    record_id: str, approve: bool, reject: bool, reviewer: str, reason: str, db: str | None,
     as_json: bool,
 ) -> None:  # fmt: skip
     """Approve or reject a record in review, or give a verified record an expert's look."""
-    if decision is None:
-        raise InvalidInputError("give --approve or --reject")
+    if approve == reject:
+        given = "both" if approve else "neither"
+        raise InvalidInputError(f"give --approve or --reject, one of them ({given} given)")
+    decision = "approve" if approve else "reject"
     with open_store(db) as (_, store):
         record = decide_review(store, record_id, reviewer=reviewer, decision=decision,
                                reason=reason)  # fmt: skip

@@ -20,7 +20,7 @@ from spanproof.cli.paging import command_line, echo_json, page_document, page_fo
 from spanproof.cli.render import add_id_column, add_text_column, print_table, progress_bar
 from spanproof.config import Settings, load_settings
 from spanproof.core.errors import InvalidInputError, SpanproofError
-from spanproof.core.store import EvidenceStore, SearchFilter
+from spanproof.core.store import SOURCE_STATUSES, EvidenceStore, SearchFilter
 
 if TYPE_CHECKING:
     from spanproof.core.documents import FetchedDocument
@@ -60,6 +60,8 @@ def check_store(settings: Settings, db: str | None, *, create: bool = False) -> 
     if path.is_dir():
         raise InvalidInputError(f"{given} {path} is a folder, not a SQLite store file")
     if path.exists():
+        if not _looks_like_sqlite(path):
+            raise InvalidInputError(f"{given} {path} is not a SQLite store file")
         return
     if not create:
         raise InvalidInputError(
@@ -68,6 +70,20 @@ def check_store(settings: Settings, db: str | None, *, create: bool = False) -> 
         )
     if not path.parent.is_dir():
         raise InvalidInputError(f"cannot create the store {path}: {path.parent} is not a folder")
+
+
+#: The first bytes of every SQLite database file.
+_SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _looks_like_sqlite(path: Path) -> bool:
+    """Whether ``path`` is empty (SQLite makes a database of it) or starts as a SQLite file."""
+    try:
+        with path.open("rb") as f:
+            head = f.read(len(_SQLITE_HEADER))
+    except OSError:
+        return True  # unreadable: the store's own error says why
+    return not head or head == _SQLITE_HEADER
 
 
 #: The files SQLite may make beside a store file (write-ahead log, shared memory, rollback).
@@ -197,7 +213,7 @@ def ingest_command(
         ],
     }
     _print_summary(summary, as_json)
-    _fail_if_all_quarantined(summary, as_json)
+    fail_if_all_quarantined(summary, as_json)
 
 
 def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
@@ -213,7 +229,7 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
         click.echo(f"  quarantined {q['source']} v{q['version']}: {q['reason']}")
 
 
-def _fail_if_all_quarantined(summary: dict[str, Any], as_json: bool) -> None:
+def fail_if_all_quarantined(summary: dict[str, Any], as_json: bool) -> None:
     """Exit 2 (after the summary) when documents were quarantined and none was stored."""
     n = summary["quarantined"]
     if not n or summary["new"] or summary["duplicate"]:
@@ -228,8 +244,8 @@ def _fail_if_all_quarantined(summary: dict[str, Any], as_json: bool) -> None:
 @click.option(
     "--status",
     default=None,
-    help="Only sources with this status (active, retracted, withdrawn, or quarantined: the "
-    "latest version could not be parsed).",
+    type=click.Choice([*SOURCE_STATUSES, "quarantined"], case_sensitive=False),
+    help="Only sources with this status (quarantined: the latest version could not be parsed).",
 )
 @click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
 @click.option("--offset", type=click.IntRange(0), default=0, show_default=True)
@@ -327,7 +343,7 @@ def source_command(source_id: str, db: str | None, as_json: bool) -> None:
 @click.argument("query")
 @DB_OPTION
 @click.option("--mode", type=click.Choice(["hybrid", "keyword", "vector"]), default="hybrid")
-@click.option("--limit", default=10, show_default=True)
+@click.option("--limit", type=click.IntRange(1, 1000), default=10, show_default=True)
 @click.option("--source", "sources", multiple=True, help="Only these source ids.")
 @click.option("--all-sources", is_flag=True, help="Include ineligible (retracted…) sources.")
 @click.option("--json", "as_json", is_flag=True)
@@ -347,8 +363,16 @@ def search_command(
 
     flt = SearchFilter(source_ids=sources or None, eligible_only=not all_sources)
     with open_store(db) as (settings, store):
+        unknown = [s for s in sources if store.get_source(s) is None]
+        if unknown:
+            raise InvalidInputError(f"--source: no source {', '.join(map(repr, unknown))} here")
         embedder = build_embedder(settings) if mode != "keyword" else None
         hits = run_search(store, query, embedder=embedder, limit=limit, mode=mode, flt=flt)  # type: ignore[arg-type]
+        unembedded = mode != "keyword" and not store.stats().get("embeddings", 0)
+    if unembedded:
+        how = "vector search finds nothing" if mode == "vector" else "only keywords were searched"
+        click.echo(f"note: this store holds no embeddings, so {how}: run `spanproof embed`",
+                   err=True)  # fmt: skip
     rows: list[dict[str, Any]] = [
         {
             "rank": h.rank,
@@ -363,7 +387,10 @@ def search_command(
         for h in hits
     ]
     if as_json:
-        echo_json(page_document(rows, total=len(rows), limit=limit, query=query, mode=mode))
+        # the ranking stops at --limit: when it is full, more may match (total is a lower bound)
+        full = len(rows) == limit
+        echo_json(page_document(rows, total=len(rows), limit=limit, lower_bound=full,
+                                query=query, mode=mode))  # fmt: skip
         return
     for r in rows:
         click.echo(f"{r['rank']:>2}. {r['source']} v{r['version']} [{r['section']}] "
@@ -381,6 +408,7 @@ def search_command(
 @click.option("--end", type=int, required=True)
 @click.option("--reason", required=True, help="Why (for example a GDPR request reference).")
 @DB_OPTION
+@click.option("--json", "as_json", is_flag=True, help="Print the erasure as JSON.")
 @handle_errors
 def erase_command(
     source_id: str,
@@ -390,16 +418,28 @@ def erase_command(
     end: int,
     reason: str,
     db: str | None,
+    as_json: bool,
 ) -> None:
-    """Mask a character range of a section: no longer served, searchable or resolvable."""
+    """Mask a character range of a section: no longer served, searchable or resolvable.
+
+    Nor through the evidence records that quoted it: their copies are masked and they are
+    quarantined, and what is built on a verified one is flagged.
+    """
+    from spanproof.services.erasure import erase
+    from spanproof.services.impact import resume_walks
+
     with open_store(db) as (_, store):
-        section = store.section(source_id, version, section_key)
-        if section is None:
-            raise InvalidInputError(f"no section {section_key!r} in {source_id} v{version}")
-        if not 0 <= start < end <= len(section.text):
-            raise InvalidInputError(f"range [{start}, {end}) outside 0..{len(section.text)}")
-        erasure = store.add_erasure(source_id, version, section_key, start, end, reason)
-    click.echo(f"erased {source_id} v{version} [{section_key}] {start}..{end} (#{erasure.id})")
+        outcome = erase(store, source_id, version, section_key, start, end, reason)
+        resume_walks(store)  # a masked verified record flags what is built on it
+    if as_json:
+        echo_json(outcome.to_dict())
+        return
+    e = outcome.erasure
+    click.echo(f"erased {source_id} v{version} [{section_key}] {e.start}..{e.end} (#{e.id})")
+    if outcome.records:
+        n = len(outcome.records)
+        click.echo(f"{n} record{'s' * (n != 1)} quoted it: masked and quarantined "
+                   f"({', '.join(outcome.records)})")  # fmt: skip
 
 
 def _rebuild_index(store: EvidenceStore, model_id: str) -> int:

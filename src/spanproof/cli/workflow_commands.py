@@ -25,9 +25,17 @@ from rich.markup import escape
 from rich.table import Table
 
 from spanproof.cli.errors import handle_errors
-from spanproof.cli.store_commands import DB_OPTION, _targets, check_store
+from spanproof.cli.record_commands import BUDGET_OPTION
+from spanproof.cli.store_commands import (
+    DB_OPTION,
+    _targets,
+    check_store,
+    fail_if_all_quarantined,
+    open_store,
+)
 from spanproof.config import Settings, load_settings
-from spanproof.core.errors import ConfigurationError
+from spanproof.core.artifacts import WALK_REASONS
+from spanproof.core.errors import ConfigurationError, InvalidInputError
 from spanproof.core.record_store import RecordStore
 
 EXECUTOR_OPTION = click.option(
@@ -104,6 +112,7 @@ def worker_command(db: str | None, executor_id: str | None) -> None:
     from spanproof.workflows.runtime import current
 
     settings = load_settings()
+    check_store(settings, db)  # a mistyped --db is an error, not a new empty store
     try:
         with _worker(settings, db, executor_id) as url, connect(url) as client:
             click.echo(f"worker {executor_id or settings.workflows.executor_id} ready")
@@ -142,33 +151,50 @@ def workflows_ingest(
     Local files travel in the journal (any worker can run them); pmc:/pmid:/doi: sources are
     fetched by a worker on the rate-limited fetch queue.
     """
-    from spanproof.workflows.client import enqueue_documents, enqueue_fetch
+    from spanproof.workflows.client import enqueue_documents, enqueue_fetch, finished
+    from spanproof.workflows.ingestion import ingest_workflow_id
 
     settings = load_settings()
     check_store(settings, db, create=True)
     remote = [t for t in targets if t.split(":", 1)[0] in ("pmc", "pmid", "doi")]
     local = [t for t in targets if t not in remote]
+    documents = _targets(settings, tuple(local))  # a missing path fails before a store is made
+    earlier: set[str] = set()
 
     def enqueue(client: Any) -> list[str]:
-        ids = enqueue_documents(client, _targets(settings, tuple(local)), embed=not no_embed)
+        earlier.update(finished(client, (ingest_workflow_id(s, f) for s, f in documents)))
+        ids = enqueue_documents(client, documents, embed=not no_embed)
         return ids + [enqueue_fetch(client, t, embed=not no_embed) for t in remote]
 
     ids, results = _run(db, executor_id, enqueue_only, enqueue)
-    counts = Counter(r["status"] for r in results)
+    # A workflow an earlier run finished replays that run's result ("new"): stored already.
+    statuses = [
+        "duplicate" if wid in earlier and r["status"] == "new" else r["status"]
+        for wid, r in zip(ids, results, strict=False)
+    ]
+    counts = Counter(statuses)
     summary: dict[str, Any] = {
         "workflows": len(ids),
         "enqueued_only": enqueue_only,
         "new": counts.get("new", 0),
         "duplicate": counts.get("duplicate", 0),
         "quarantined": counts.get("quarantined", 0),
-        "chunks_embedded": sum(int(r.get("chunks_embedded", 0)) for r in results),
+        "chunks_embedded": sum(
+            int(r.get("chunks_embedded", 0))
+            for wid, r in zip(ids, results, strict=False)
+            if wid not in earlier
+        ),
     }
-    _emit(summary, ids, as_json)
+    quarantine = [
+        {"source": r["source_id"], "version": r["version"], "reason": r["reason"]}
+        for r in results
+        if r["status"] == "quarantined"
+    ]
+    _emit(summary, ids, as_json, quarantine)
+    fail_if_all_quarantined(summary, as_json)
 
 
 def _proposed(db: str | None) -> list[tuple[str, int]]:
-    from spanproof.cli.store_commands import open_store
-
     with open_store(db) as (_, store):
         if not isinstance(store, RecordStore):
             raise ConfigurationError(f"{type(store).__name__} keeps no evidence records")
@@ -182,7 +208,7 @@ def _proposed(db: str | None) -> list[tuple[str, int]]:
 
 @workflows_group.command("verify")
 @DB_OPTION
-@click.option("--budget", default=3, show_default=True, help="Attempts per record.")
+@BUDGET_OPTION
 @ENQUEUE_ONLY
 @EXECUTOR_OPTION
 @click.option("--json", "as_json", is_flag=True)
@@ -205,7 +231,7 @@ def workflows_verify(
 
 @workflows_group.command("walk")
 @click.argument("changed_ref")
-@click.option("--reason", required=True, help="retracted, withdrawn, rejected, reproposed…")
+@click.option("--reason", required=True, type=click.Choice(WALK_REASONS), help="Why it changed.")
 @click.option("--event", default="", help="Names the event, so a new event walks again.")
 @DB_OPTION
 @ENQUEUE_ONLY
@@ -222,9 +248,15 @@ def workflows_walk(
     as_json: bool,
 ) -> None:
     """Walk impact from CHANGED_REF (for example source:pmc:PMC123:v1) in journalled steps."""
+    from spanproof.services.impact import ref_exists
     from spanproof.workflows.client import enqueue_walk
 
     check_store(load_settings(), db)
+    # Checked before anything is journalled: a workflow that failed on bad input would replay
+    # that failure to every later call with the same arguments.
+    with open_store(db) as (_, store):
+        if not ref_exists(store, changed_ref):
+            raise InvalidInputError(f"{changed_ref} does not exist in this store")
 
     def enqueue(client: Any) -> list[str]:
         return [enqueue_walk(client, changed_ref, reason, event)]
@@ -262,11 +294,20 @@ def _system_database(db: str | None) -> str:
     return build_engine_config(load_settings(), db).system_database_url
 
 
-def _emit(summary: dict[str, Any], ids: list[str], as_json: bool) -> None:
+def _emit(
+    summary: dict[str, Any],
+    ids: list[str],
+    as_json: bool,
+    quarantine: list[dict[str, Any]] | None = None,
+) -> None:
+    """The summary (and, for an ingestion, each quarantined document with its reason)."""
     if as_json:
-        click.echo(json.dumps({**summary, "workflow_ids": ids}, ensure_ascii=False))
+        extra = {} if quarantine is None else {"quarantine": quarantine}
+        click.echo(json.dumps({**summary, **extra, "workflow_ids": ids}, ensure_ascii=False))
         return
     click.echo(", ".join(f"{k}: {v}" for k, v in summary.items()))
+    for q in (quarantine or [])[:20]:
+        click.echo(f"  quarantined {q['source']} v{q['version']}: {q['reason']}")
 
 
 @click.group("queue")

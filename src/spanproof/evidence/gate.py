@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from spanproof.core.records import REQUIRED_FIELDS, Record
+from spanproof.core.store import MASK
 from spanproof.text.quotes import squash
 
 
@@ -31,6 +32,8 @@ def gate(record: Record, section_texts: Mapping[str, str]) -> list[str]:
             defects.append(f"{where}: no section {q.section_key!r} in this version")
         elif not 0 <= q.start < q.end <= len(text):
             defects.append(f"{where}: offsets outside 0..{len(text)}")
+        elif MASK in text[q.start : q.end]:
+            defects.append(f"{where}: the range overlaps an erasure")
         elif squash(text[q.start : q.end]) != squash(q.text):
             defects.append(f"{where}: the text at these offsets differs from the quotation")
     values = record.fields.to_dict()

@@ -34,7 +34,7 @@ from spanproof.core.record_store import RecordStore, record_store_of
 from spanproof.core.records import Record
 from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import canonical_json, sha256_hex
-from spanproof.services.impact import flags_for, graph
+from spanproof.services.impact import flags_for, graph, ref_exists
 
 #: Directions that state a finding (``none`` states nothing to rest a judgement on).
 AFFIRMATIVE = frozenset({"increase", "decrease", "no_effect", "association"})
@@ -107,18 +107,8 @@ def judgement(store: EvidenceStore, record_ids: Sequence[str]) -> Judgement:
 
 
 def _check_depends_on(store: EvidenceStore, refs: Sequence[str]) -> None:
-    graphs = graph(store)
-    records = record_store_of(store)
     for text in refs:
-        ref = parse_ref(text)
-        if ref.kind == "record":
-            found = records.get_record(ref.id) is not None
-        elif ref.kind == "source":
-            found = any(v.number == ref.version for v in store.versions(ref.id))
-        else:
-            artifact = graphs.get_artifact(ref.id)
-            found = artifact is not None and artifact.kind == ref.kind
-        if not found:
+        if not ref_exists(store, text):
             raise InvalidInputError(f"{text} does not exist: an artifact depends on what exists")
 
 
@@ -200,6 +190,7 @@ def add_version(
 ) -> ArtifactVersion:
     """Append a new draft version (earlier versions, approved or not, stay as they are)."""
     graphs = graph(store)
+    artifact_id = bare_artifact_id(artifact_id)
     refs = tuple(dict.fromkeys(depends_on))
     _check_depends_on(store, refs)
     with store.transaction():
@@ -213,8 +204,23 @@ def add_version(
 
 
 def approve(store: EvidenceStore, artifact_id: str, number: int, approver: str) -> ArtifactVersion:
-    """Approve a version: it is final from then on."""
-    return graph(store).approve_artifact_version(artifact_id, number, approver.strip(), utc_now())
+    """Approve a version: it is final from then on.
+
+    Raises:
+        InvalidInputError: unknown artifact, or it has no such version (or a blank approver).
+    """
+    artifact_id = bare_artifact_id(artifact_id)
+    graphs = graph(store)
+    if graphs.get_artifact(artifact_id) is None:
+        raise InvalidInputError(f"unknown artifact {artifact_id!r}")
+    return graphs.approve_artifact_version(artifact_id, number, approver.strip(), utc_now())
+
+
+def bare_artifact_id(text: str) -> str:
+    """An artifact id given bare (``ass-…``) or as the ref that lists show
+    (``assessment:ass-…``): the bare id."""
+    kind, sep, rest = text.partition(":")
+    return rest if sep and kind in ARTIFACT_KINDS and rest else text
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,6 +250,7 @@ def artifact_view(store: EvidenceStore, artifact_id: str) -> ArtifactView:
         InvalidInputError: unknown artifact.
     """
     graphs = graph(store)
+    artifact_id = bare_artifact_id(artifact_id)
     artifact = graphs.get_artifact(artifact_id)
     if artifact is None:
         raise InvalidInputError(f"unknown artifact {artifact_id!r}")

@@ -33,6 +33,7 @@ from spanproof.core.artifacts import (
 from spanproof.core.clock import utc_now
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.graph_store import GraphStore
+from spanproof.core.record_store import record_store_of
 from spanproof.core.records import Record
 from spanproof.core.store import EvidenceStore
 from spanproof.core.trace import canonical_json, sha256_hex
@@ -190,16 +191,35 @@ class ImpactReport:
         }
 
 
+def ref_exists(store: EvidenceStore, text: str) -> bool:
+    """Whether the thing a ref names is in the store: a record, a source version, an artifact
+    of the ref's kind.
+
+    Raises:
+        InvalidInputError: a malformed ref.
+    """
+    ref = parse_ref(text)
+    if ref.kind == "record":
+        return record_store_of(store).get_record(ref.id) is not None
+    if ref.kind == "source":
+        return any(v.number == ref.version for v in store.versions(ref.id))
+    artifact = graph(store).get_artifact(ref.id)
+    return artifact is not None and artifact.kind == ref.kind
+
+
 def impact(store: object, ref: str, *, limit: int = 1000) -> ImpactReport:
     """What depends on ``ref`` and whether each dependent carries the flag for it.
 
     Raises:
-        InvalidInputError: a malformed ref or a limit outside 1..10000.
+        InvalidInputError: a malformed ref, one that names nothing in the store (an empty
+            answer would read as "nothing depends on it"), or a limit outside 1..10000.
     """
     parse_ref(ref)
     if not 1 <= limit <= 10_000:
         raise InvalidInputError(f"limit must be 1..10000, not {limit}")
     graphs = graph(store)
+    if not ref_exists(store, ref):  # type: ignore[arg-type]
+        raise InvalidInputError(f"{ref} does not exist in this store")
     refs = graphs.dependents(ref, limit=limit + 1)
     truncated = len(refs) > limit
     refs = refs[:limit]

@@ -28,7 +28,7 @@ from spanproof.core.documents import ParsedSection
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.record_store import RecordStore, record_store_of
 from spanproof.core.records import Attempt, Record, Verdict
-from spanproof.core.store import EvidenceStore
+from spanproof.core.store import MASK, EvidenceStore
 from spanproof.core.trace import canonical_json, sha256_hex
 from spanproof.evidence.check_prompt import is_unusable
 from spanproof.evidence.checker import check
@@ -111,6 +111,9 @@ def extract(
         quotations, missing = locate(finding, sections)
         if missing:
             defects.extend(missing)
+            continue
+        if any(MASK in q.text for q in quotations):  # erased text is never quoted
+            defects.append("a finding that quotes erased text was left out")
             continue
         record_id = _record_id(source_id, version, finding)
         if record_id in seen:

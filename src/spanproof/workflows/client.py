@@ -79,6 +79,17 @@ def enqueue_documents(
     return ids
 
 
+def finished(client: DBOSClient, workflow_ids: Iterable[str]) -> set[str]:
+    """Which of ``workflow_ids`` the journal already holds as finished: enqueueing one again
+    replays its stored result (an ingestion's "new" from the first run) without doing anything."""
+    ids = list(workflow_ids)
+    if not ids:
+        return set()
+    done = client.list_workflows(workflow_ids=ids, status="SUCCESS", load_input=False,
+                                 load_output=False)  # fmt: skip
+    return {w.workflow_id for w in done}
+
+
 def enqueue_fetch(client: DBOSClient, target: str, *, embed: bool = True) -> str:
     """Enqueue fetch-then-ingest of ``pmc:…`` / ``pmid:…`` / ``doi:…`` on the rate-limited
     fetch queue; one at a time per target (a second enqueue attaches to the queued one)."""

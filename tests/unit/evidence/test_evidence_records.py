@@ -123,6 +123,21 @@ def test_gate_passes_resolving_spans_and_reports_each_defect() -> None:
     assert "required field species is empty" in defects
 
 
+def test_gate_refuses_a_quotation_over_erased_text() -> None:
+    record = _records(MOUSE)[0]
+    q = record.quotations[0]
+    texts = _texts(MOUSE)
+    text = texts[q.section_key]
+    masked = text[: q.start] + "█" * 3 + text[q.start + 3 :]  # the section as served, erased
+    defects = gate(record, {**texts, q.section_key: masked})
+    assert any("overlaps an erasure" in d for d in defects)
+    # the masked text quoted as it is served does not pass either
+    served = dataclasses.replace(
+        record, quotations=(dataclasses.replace(q, text=masked[q.start : q.end]),)
+    )
+    assert any("overlaps an erasure" in d for d in gate(served, {**texts, q.section_key: masked}))
+
+
 def _verdict(record: Record, passages: list[str]) -> dict[str, CheckResult]:
     return {c.name: c for c in check(record, passages).checks}
 

@@ -1,0 +1,84 @@
+"""The workflow commands refuse bad input before anything reaches the journal (a workflow that
+failed on bad input would replay that failure to every later call with the same arguments),
+count what they did as `spanproof ingest` does, and never make a store from a mistyped --db."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from process_kit import text_corpus
+
+PAPER = """Metformin and liver fat in mice
+
+Results
+
+Metformin at 250 mg/kg significantly reduced hepatic triglyceride content in mice compared \
+with vehicle (p < 0.01).
+"""
+
+
+def spanproof(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "SPANPROOF_WORKFLOWS__POLLING_INTERVAL": "0.1"}
+    return subprocess.run(
+        [sys.executable, "-m", "spanproof.cli.main", *args],
+        capture_output=True, text=True, env=env, timeout=timeout, check=False,
+    )  # fmt: skip
+
+
+def test_ingesting_again_counts_duplicates_and_a_quarantine_says_why(tmp_path: Path) -> None:
+    corpus = text_corpus(tmp_path / "corpus", 2)
+    db = str(tmp_path / "store.sqlite")
+    first = spanproof("workflows", "ingest", str(corpus), "--db", db, "--no-embed", "--json")
+    assert first.returncode == 0, first.stderr
+    assert (json.loads(first.stdout)["new"], json.loads(first.stdout)["duplicate"]) == (2, 0)
+    (corpus / "doc9999.txt").write_text("Study 9\n\nA new study lowered marker 3.\n", "utf-8")
+    again = spanproof("workflows", "ingest", str(corpus), "--db", db, "--no-embed", "--json")
+    summary = json.loads(again.stdout)
+    assert (summary["new"], summary["duplicate"], summary["workflows"]) == (1, 2, 3)
+    (tmp_path / "empty.md").write_text("", encoding="utf-8")
+    empty = spanproof("workflows", "ingest", str(tmp_path / "empty.md"), "--db", db, "--no-embed")
+    assert empty.returncode == 2 and "nothing was ingested" in empty.stderr
+    assert "quarantined" in empty.stdout and ": " in empty.stdout.split("quarantined", 2)[-1]
+
+
+def test_a_missing_path_leaves_no_store_and_a_mistyped_db_starts_no_worker(tmp_path: Path) -> None:
+    missing = spanproof("workflows", "ingest", str(tmp_path / "nothere.md"), "--db",
+                        str(tmp_path / "new.sqlite"), "--no-embed")  # fmt: skip
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr
+    worker = spanproof("worker", "--db", str(tmp_path / "typo.sqlite"), timeout=60)
+    assert worker.returncode == 2 and "no store at" in worker.stderr
+    folder = tmp_path / "folder"
+    folder.mkdir()
+    assert spanproof("worker", "--db", str(folder), timeout=60).returncode == 2
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["folder"]
+
+
+def test_bad_verify_and_walk_input_is_refused_before_the_journal(tmp_path: Path) -> None:
+    db = str(tmp_path / "store.sqlite")
+    (tmp_path / "paper.txt").write_text(PAPER, encoding="utf-8")
+    assert (
+        spanproof("ingest", str(tmp_path / "paper.txt"), "--db", db, "--no-embed").returncode == 0
+    )
+    sources = json.loads(spanproof("sources", "--db", db, "--json").stdout)["items"]
+    assert spanproof("records", "extract", sources[0]["id"], "--db", db).returncode == 0
+    zero = spanproof("workflows", "verify", "--db", db, "--budget", "0")
+    assert zero.returncode == 2 and "Traceback" not in zero.stderr and "--budget" in zero.stderr
+    # the refused call journalled nothing: the next one verifies
+    ok = spanproof("workflows", "verify", "--db", db, "--json")
+    assert ok.returncode == 0, ok.stderr
+    assert json.loads(ok.stdout)["workflows"] >= 1
+    for args, says in (
+        (["record:rec-999999", "--reason", "retracted"], "does not exist"),
+        (["garbage", "--reason", "retracted"], "not a ref"),
+        ([f"source:{sources[0]['id']}:v1", "--reason", "banana"], "banana"),
+    ):
+        walked = spanproof("workflows", "walk", *args, "--db", db)
+        assert walked.returncode == 2 and says in walked.stderr, walked.stderr
+        assert "Traceback" not in walked.stderr
+    done = spanproof("workflows", "walk", f"source:{sources[0]['id']}:v1", "--reason",
+                     "corrected", "--db", db, "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
