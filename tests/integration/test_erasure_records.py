@@ -10,8 +10,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
 from pg_fixtures import fresh_database
+from spanproof.api.app import create_app
 from spanproof.bootstrap import build_parser
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
@@ -22,6 +24,7 @@ from spanproof.services.ingestion import ingest
 from spanproof.services.records import extract_records, verify_all
 from spanproof.store.postgres import PostgresEvidenceStore
 from spanproof.store.sqlite import SqliteEvidenceStore
+from spanproof.testing.apps import app_state
 
 PAPER = b"""Metformin and liver fat in mice
 
@@ -101,3 +104,17 @@ def test_a_bad_erasure_changes_nothing(store: EvidenceStore) -> None:
         erase(store, SOURCE, 2, key, start, end, "x")
     assert store.erasures(SOURCE) == []
     assert store.get_record(record_id).status == "verified"  # type: ignore[attr-defined]
+
+
+def test_the_api_and_the_web_page_of_a_masked_record_hold_no_erased_text(
+    store: EvidenceStore,
+) -> None:
+    key, start, end, record_id, _ = _curated(store)
+    with TestClient(create_app(app_state(store))) as client:
+        before = client.get(f"/records/{record_id}")
+        assert before.status_code == 200 and SECRET in before.text
+        erase(store, SOURCE, 1, key, start, end, "GDPR #18")
+        for url in (f"/records/{record_id}", f"/v1/records/{record_id}", "/v1/records"):
+            shown = client.get(url)
+            assert shown.status_code == 200 and SECRET not in shown.text, url
+        assert "[erased]" in client.get(f"/records/{record_id}").text

@@ -23,6 +23,7 @@ from spanproof.services.browse import (
     connectors,
     source_usage,
 )
+from spanproof.services.erasure import shown_attempts
 from spanproof.services.review import passages
 from spanproof.web.templating import not_found, page_links, templates
 
@@ -147,7 +148,7 @@ def record_page(record_id: str, request: Request, state: State) -> Response:
         "record": record,
         "source": source,
         "passages": passages(store, record),
-        "attempts": store.attempts(record.id),
+        "attempts": shown_attempts(store.attempts(record.id)),
         "report": report,
         "impact_error": error,
         "ref": record_ref(record.id),
