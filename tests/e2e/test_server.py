@@ -151,3 +151,23 @@ def test_loopback_rule() -> None:
     with pytest.raises(ConfigurationError):
         check_bind("0.0.0.0", [])
     assert api_keys_from(("a", " "), "b,a,,c") == ["a", "b", "c"]
+
+
+def test_serve_on_an_open_bind_starts_with_a_stored_key(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # The real serve(), up to the point where uvicorn would bind: a key stored with
+    # `spanproof keys create` allows an open bind, as the README says (serve() used to check the
+    # bind again without the stored keys and refuse).
+    monkeypatch.delenv("SPANPROOF_API_KEYS", raising=False)
+    db = str(tmp_path / "k.sqlite")
+    created = CliRunner().invoke(cli, ["keys", "create", "w", "--scope", "write", "--db", db])
+    assert created.exit_code == 0, created.stderr
+    ran: list[str] = []
+    monkeypatch.setattr("uvicorn.run", lambda app, **kw: ran.append(kw["host"]))
+    port = free_port()
+    result = CliRunner().invoke(
+        cli, ["serve", "--db", db, "--host", "0.0.0.0", "--port", str(port)]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert ran == ["0.0.0.0"] and "API keys: on" in result.stdout + result.stderr

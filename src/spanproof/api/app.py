@@ -342,7 +342,11 @@ async def _lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 def create_app(
-    state: AppState, *, api_keys: Sequence[str] = (), max_body_bytes: int = 2_000_000
+    state: AppState,
+    *,
+    api_keys: Sequence[str] = (),
+    max_body_bytes: int = 2_000_000,
+    loopback_only: bool = False,
 ) -> FastAPI:
     """The app serving ``state``.
 
@@ -353,6 +357,8 @@ def create_app(
             store holds an active key (``spanproof keys create``) at this call, keys are required
             too, and the stored keys are accepted by scope (see ``api/middleware.py``).
         max_body_bytes: the largest request body accepted (413 above it, checked before parsing).
+        loopback_only: answer only requests whose ``Host`` names this machine (``spanproof
+            serve`` without keys; see ``api/middleware.py``).
     """
     from spanproof.bootstrap import build_chat_proxy, build_parser
 
@@ -389,5 +395,6 @@ def create_app(
         max_body_bytes=max_body_bytes,
         metrics=app.state.metrics,
         key_store=stored_key_store(state),
+        loopback_only=loopback_only,
     )
     return app

@@ -9,13 +9,22 @@ GET and HEAD only, anything else answers 403; unknown and revoked keys answer 40
 ``Content-Length`` against the limit, content type of a body sent to ``/v1/*`` (JSON only), then
 the body is read in full while counting (a streamed body over the limit stops reading at the
 limit) and must be UTF-8 text (no JSON escape of a lone surrogate, ``"\\ud800"``: 400
-``invalid_utf8``). The route then parses the buffered body.
+``invalid_utf8``; a web form's body too). The route then parses the buffered body.
+
+Two checks guard the web UI's forms and a keyless server against other sites: a form posted to
+a page (not ``/v1``) from another site's page — ``Sec-Fetch-Site: cross-site`` or
+``same-site``, or an ``Origin`` whose host is not the request's ``Host`` — answers 403 (a
+browser would otherwise send it, with a stored Basic password, from any page the reviewer
+opens); and with ``loopback_only`` (``spanproof serve`` without keys, which binds only to
+loopback) a request whose ``Host`` names another machine answers 421, so a page whose name was
+re-pointed at 127.0.0.1 (DNS rebinding) cannot read or write through the reviewer's browser.
 """
 
 from __future__ import annotations
 
 import base64
 import hmac
+import ipaddress
 import re
 import time
 import uuid
@@ -52,8 +61,10 @@ class ApiMiddleware:
         max_body_bytes: int,
         metrics: Metrics,
         key_store: KeyStore | None = None,
+        loopback_only: bool = False,
     ) -> None:
         self.app = app
+        self.loopback_only = loopback_only
         self.api_keys = tuple(k.encode("utf-8") for k in api_keys if k)
         # When given, keys are required and the store's keys are accepted by scope.
         self.key_store = key_store
@@ -91,6 +102,10 @@ class ApiMiddleware:
     async def _handle(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
         path: str = scope["path"]
         api = path.startswith(("/v1/", "/api/v1/")) or path in ("/v1", "/api/v1")
+        foreign = self._foreign(scope, api, rid)
+        if foreign is not None:
+            await foreign(scope, receive, send)
+            return
         guarded = not (path in _OPEN_PATHS or path.startswith("/static/"))
         if guarded and (self.api_keys or self.key_store is not None):
             refusal = await self._refusal(scope, rid, web=not api)
@@ -107,7 +122,7 @@ class ApiMiddleware:
             except _TooLarge:
                 await self._too_large(scope, receive, send, rid)
                 return
-            if api and body:
+            if body:
                 problem_text = _text_problem(body)
                 if problem_text is not None:
                     await error_response(400, problem_text, type="invalid_utf8", request_id=rid)(
@@ -128,6 +143,26 @@ class ApiMiddleware:
             if started:
                 raise
             await unexpected(rid, exc)(scope, receive, send)
+
+    def _foreign(self, scope: Scope, api: bool, rid: str) -> Response | None:
+        """The 421 for a keyless server addressed by another name, or the 403 for a form
+        posted from another site's page (see the module docstring); None otherwise."""
+        if self.loopback_only and not _loopback_host(_header(scope, b"host")):
+            return error_response(
+                421,
+                "this server answers only requests addressed to this machine (localhost, "
+                "127.0.0.1, [::1]); serve with an API key to be reached by another name",
+                type="misdirected_request",
+                request_id=rid,
+            )
+        if scope["method"] in BODY_METHODS and not api and _cross_site(scope):
+            return error_response(
+                403,
+                "a form may be posted only from this server's own pages",
+                type="cross_site",
+                request_id=rid,
+            )
+        return None
 
     async def _refusal(self, scope: Scope, rid: str, *, web: bool = False) -> Response | None:
         """None when the request's key may make it; else the 401 or 403 to answer.
@@ -153,7 +188,7 @@ class ApiMiddleware:
         if key_scope is None:
             return error_response(
                 401,
-                _refusal_message(given, found, web),
+                _refusal_message(given, found, web, stored=self.key_store is not None),
                 request_id=rid,
                 headers={"WWW-Authenticate": 'Basic realm="spanproof"' if web else "Bearer"},
             )
@@ -246,8 +281,11 @@ def _lone_surrogate(body: bytes) -> bool:
     return pending_high >= 0
 
 
-def _refusal_message(given: str | None, found: ApiKey | None, web: bool) -> str:
-    """Why a request gets 401: no key, a key nobody issued, or a revoked key (never the key)."""
+def _refusal_message(
+    given: str | None, found: ApiKey | None, web: bool, *, stored: bool = True
+) -> str:
+    """Why a request gets 401: no key, a key nobody issued, or a revoked key (never the key).
+    ``stored``: whether the server reads stored keys (it does when one existed at its start)."""
     if not given:
         return "an API key is required: send 'Authorization: Bearer <key>' or 'X-API-Key'" + (
             " (or, in a browser, the key as the password)" if web else ""
@@ -257,7 +295,44 @@ def _refusal_message(given: str | None, found: ApiKey | None, web: bool) -> str:
             f"this API key ({found.id}) was revoked at {found.revoked_at}: "
             "use another key (spanproof keys create)"
         )
+    if not stored:
+        return (
+            "this API key is not valid: it is not one of the keys this server was started with "
+            "(--api-key, SPANPROOF_API_KEYS); a key made with 'spanproof keys create' after the "
+            "server started counts once the server is restarted"
+        )
     return "this API key is not valid: no such key is configured or stored (check it for typos)"
+
+
+def _loopback_host(host: str | None) -> bool:
+    """Whether a ``Host`` header names this machine (no header: an HTTP/1.0 client; allowed)."""
+    if not host:
+        return True
+    name = host.strip().lower()
+    if name.startswith("["):  # [::1]:8000
+        name = name[1 : name.find("]")] if "]" in name else name
+    else:
+        name = name.rsplit(":", 1)[0] if name.count(":") == 1 else name
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def _cross_site(scope: Scope) -> bool:
+    """Whether a browser says the request comes from another site's page: ``Sec-Fetch-Site``
+    (``cross-site``, ``same-site``), else an ``Origin`` that is not this ``Host`` (``null``
+    included). A request with neither (a script, curl) is no browser's forgery."""
+    fetch_site = _header(scope, b"sec-fetch-site")
+    if fetch_site is not None:
+        return fetch_site.strip().lower() in ("cross-site", "same-site")
+    origin = _header(scope, b"origin")
+    if origin is None:
+        return False
+    host = (_header(scope, b"host") or "").strip().lower()
+    return origin.strip().lower().split("://", 1)[-1].rstrip("/") != host
 
 
 def _header(scope: Scope, name: bytes) -> str | None:

@@ -64,12 +64,23 @@ def serve(
 
     from spanproof.api.app import create_app
     from spanproof.api.state import build_app_state
+    from spanproof.bootstrap import has_stored_api_keys
     from spanproof.config import load_settings
 
-    check_bind(host, api_keys)
-    state = build_app_state(load_settings(), db)
+    settings = load_settings()
+    # Keys stored with 'spanproof keys create' count, as the CLI's own check counts them.
+    stored = not api_keys and has_stored_api_keys(settings, db)
+    check_bind(host, api_keys, stored_keys=stored)
+    state = build_app_state(settings, db)
     try:
-        app = create_app(state, api_keys=api_keys, max_body_bytes=max_body_bytes)
+        # Without keys the server binds only to loopback (check_bind), and answers only to
+        # loopback names, so a re-pointed DNS name cannot reach it through a browser.
+        app = create_app(
+            state,
+            api_keys=api_keys,
+            max_body_bytes=max_body_bytes,
+            loopback_only=not api_keys and not stored,
+        )
         uvicorn.run(app, host=host, port=port, log_level="info", server_header=False)
     finally:
         state.store.close()

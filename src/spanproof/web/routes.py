@@ -15,6 +15,7 @@ from fastapi.responses import FileResponse, RedirectResponse, Response
 from spanproof.api.state import AppState, get_state
 from spanproof.core.errors import SpanproofError
 from spanproof.core.models import Outcome
+from spanproof.core.record_store import RecordStore
 from spanproof.core.store import SearchHit
 from spanproof.services import artifacts as artifact_service
 from spanproof.services import impact as impact_service
@@ -204,6 +205,9 @@ def review_decide(
     reason: Annotated[str, Form(max_length=4000)] = "",
     decision: Annotated[str, Form(max_length=20)] = "",
 ) -> Response:
+    records = state.store
+    if isinstance(records, RecordStore) and records.get_record(record_id) is None:
+        return not_found(request, f"record {record_id}")
     try:
         decide_review(state.store, record_id, reviewer=reviewer, decision=decision, reason=reason)
     except SpanproofError as exc:

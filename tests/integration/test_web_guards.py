@@ -1,0 +1,134 @@
+"""The web UI's form and a keyless server against other sites: a review posted from another
+site's page is refused (403), a keyless server answers only to this machine's names (421), a form
+body that is not UTF-8 is refused (400), and a decision on an unknown record is a 404."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from fastapi.testclient import TestClient
+
+from spanproof.api.app import create_app
+from spanproof.bootstrap import build_parser
+from spanproof.core.documents import FetchedDocument
+from spanproof.services.ingestion import ingest
+from spanproof.services.records import extract_records, verify_all
+from spanproof.store.sqlite import SqliteEvidenceStore
+from spanproof.testing.apps import app_state
+
+PAPER = b"""Metformin and liver fat in mice
+
+Results
+
+Metformin at 250 mg/kg significantly reduced hepatic triglyceride content in mice compared \
+with vehicle (p < 0.01).
+"""
+FORM = {"reviewer": "Mallory", "decision": "reject", "reason": "forged"}
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Iterator[SqliteEvidenceStore]:
+    with SqliteEvidenceStore(tmp_path / "s.sqlite") as s:
+        ingest(s, FetchedDocument("text", {}, "text/plain", PAPER), "paper-1", build_parser())
+        extract_records(s, "paper-1")
+        verify_all(s)
+        yield s
+
+
+def _record(store: SqliteEvidenceStore) -> str:
+    [record] = store.list_records()
+    assert record.status == "verified"
+    return record.id
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"Origin": "https://evil.example"},
+        {"Origin": "null"},
+        {"Sec-Fetch-Site": "cross-site"},
+        {"Sec-Fetch-Site": "same-site", "Origin": "http://testserver"},
+    ],
+)
+def test_a_review_posted_from_another_sites_page_is_refused(
+    store: SqliteEvidenceStore, headers: dict[str, str]
+) -> None:
+    record = _record(store)
+    with TestClient(create_app(app_state(store))) as client:
+        response = client.post(f"/review/{record}", data=FORM, headers=headers,
+                               follow_redirects=False)  # fmt: skip
+        assert response.status_code == 403 and response.json()["error"]["type"] == "cross_site"
+    assert store.get_record(record).status == "verified"  # type: ignore[union-attr]
+    assert store.attempts(record)[-1].outcome != "review:reject"
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [{}, {"Origin": "http://testserver"}, {"Sec-Fetch-Site": "same-origin"}],
+    ids=["no-browser-headers", "same-origin", "fetch-same-origin"],
+)
+def test_a_review_posted_from_its_own_page_is_decided(
+    store: SqliteEvidenceStore, headers: dict[str, str]
+) -> None:
+    record = _record(store)
+    with TestClient(create_app(app_state(store))) as client:
+        response = client.post(f"/review/{record}", data=FORM, headers=headers,
+                               follow_redirects=False)  # fmt: skip
+        assert response.status_code == 303
+    assert store.get_record(record).status == "rejected"  # type: ignore[union-attr]
+
+
+def test_a_form_that_is_not_utf8_or_names_no_record_is_refused(
+    store: SqliteEvidenceStore,
+) -> None:
+    record = _record(store)
+    with TestClient(create_app(app_state(store))) as client:
+        bad = client.post(
+            f"/review/{record}",
+            content=b"reviewer=Ada\xff&decision=approve&reason=x",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        assert bad.status_code == 400 and bad.json()["error"]["type"] == "invalid_utf8"
+        assert client.post("/review/rec-nope", data=FORM).status_code == 404
+    assert store.attempts(record)[-1].model_id != "reviewer:Ada\xff"
+
+
+@pytest.mark.parametrize(
+    ("host", "status"),
+    [
+        ("localhost:8000", 200),
+        ("127.0.0.1:8000", 200),
+        ("[::1]:8000", 200),
+        ("127.0.0.1", 200),
+        ("app.localhost", 200),
+        ("attacker.example", 421),
+        ("attacker.example:8000", 421),
+        ("10.0.0.5:8000", 421),
+    ],
+)
+def test_a_keyless_server_answers_only_to_this_machines_names(
+    store: SqliteEvidenceStore, host: str, status: int
+) -> None:
+    app = create_app(app_state(store), loopback_only=True)
+    with TestClient(app) as client:
+        for path in ("/healthz", "/v1/traces", "/traces"):
+            assert client.get(path, headers={"Host": host}).status_code == status, path
+
+
+def test_a_server_with_keys_answers_to_any_name(store: SqliteEvidenceStore) -> None:
+    with TestClient(create_app(app_state(store), api_keys=["k"])) as client:
+        response = client.get("/v1/traces", headers={"Host": "api.example", "X-API-Key": "k"})
+        assert response.status_code == 200
+
+
+def test_a_key_the_server_does_not_read_says_a_restart_makes_it_count(
+    store: SqliteEvidenceStore,
+) -> None:
+    # Started with --api-key only (no stored key then): stored keys are not read until a restart.
+    with TestClient(create_app(app_state(store), api_keys=["k"])) as client:
+        refused = client.get("/v1/traces", headers={"X-API-Key": "spk_made_later"})
+        assert refused.status_code == 401
+        message = refused.json()["error"]["message"]
+        assert "once the server is restarted" in message and "spk_made_later" not in message
