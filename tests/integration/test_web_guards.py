@@ -132,3 +132,25 @@ def test_a_key_the_server_does_not_read_says_a_restart_makes_it_count(
         assert refused.status_code == 401
         message = refused.json()["error"]["message"]
         assert "once the server is restarted" in message and "spk_made_later" not in message
+
+
+def test_an_artifact_body_nested_too_deep_is_refused_and_lists_keep_working(
+    store: SqliteEvidenceStore,
+) -> None:
+    record = _record(store)
+    with TestClient(create_app(app_state(store))) as client:
+        made = client.post(
+            "/v1/artifacts/assessments", json={"question": "Q?", "records": [record]}
+        )
+        assert made.status_code in (200, 201), made.text
+        ref = made.json()["artifact"]["ref"]
+        deep: dict[str, object] = {"x": 1}
+        for _ in range(40):
+            deep = {"a": deep}
+        body = {"kind": "design", "title": "d", "depends_on": [ref], "body": deep}
+        refused = client.post("/v1/artifacts", json=body)
+        assert refused.status_code == 422 and "32 levels" in refused.json()["error"]["message"]
+        shallow = {**body, "body": {"a": {"b": [1, {"c": 2}]}}}
+        assert client.post("/v1/artifacts", json=shallow).status_code in (200, 201)
+        listed = client.get("/v1/artifacts")
+        assert listed.status_code == 200 and len(listed.json()) == 2

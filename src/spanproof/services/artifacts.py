@@ -106,6 +106,25 @@ def judgement(store: EvidenceStore, record_ids: Sequence[str]) -> Judgement:
     return Judgement("sufficient", f"{len(eligible)} verified records state a finding", ids)
 
 
+#: How deep an artifact's body may nest (objects and lists): deeper bodies could be stored but
+#: not served back (JSON serialisers stop at a few hundred levels), so they are refused.
+MAX_BODY_DEPTH = 32
+
+
+def _check_body(body: object) -> None:
+    """Refuse a body nested deeper than :data:`MAX_BODY_DEPTH` (iteratively: no recursion)."""
+    stack: list[tuple[object, int]] = [(body, 0)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth >= MAX_BODY_DEPTH:
+                raise InvalidInputError(
+                    f"an artifact's body may nest at most {MAX_BODY_DEPTH} levels deep"
+                )
+            items = value.values() if isinstance(value, dict) else value
+            stack.extend((v, depth + 1) for v in items)
+
+
 def _check_depends_on(store: EvidenceStore, refs: Sequence[str]) -> None:
     for text in refs:
         if not ref_exists(store, text):
@@ -157,8 +176,10 @@ def create_artifact(
 
     Raises:
         InvalidInputError: an unknown kind (assessments come from :func:`create_assessment`),
-            an empty title, a ref that does not exist, or the same artifact exists.
+            an empty title, a ref that does not exist, a body nested deeper than
+            :data:`MAX_BODY_DEPTH`, or the same artifact exists.
     """
+    _check_body(body)
     if kind not in ARTIFACT_KINDS or kind == "assessment":
         raise InvalidInputError("kind must be package, approach or design")
     title = title.strip()
@@ -189,6 +210,7 @@ def add_version(
     depends_on: Sequence[str],
 ) -> ArtifactVersion:
     """Append a new draft version (earlier versions, approved or not, stay as they are)."""
+    _check_body(body)
     graphs = graph(store)
     artifact_id = bare_artifact_id(artifact_id)
     refs = tuple(dict.fromkeys(depends_on))
