@@ -21,7 +21,7 @@ from spanproof.services.replay import replay
 from spanproof.store.sqlite.store import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
 from spanproof.testing.live_server import free_port, serving
-from spanproof.testing.scripted_server import ScriptedChatServer
+from spanproof.testing.scripted_server import CutStream, ScriptedChatServer
 from spanproof.verify.policy import REDACTION_NOTICE
 
 SUPPORTED = "Daily walking lowered systolic blood pressure by 5 mmHg in older adults."
@@ -174,6 +174,24 @@ def test_the_raw_stream_is_openai_server_sent_events_ending_with_done(tmp_path: 
     assert all(e.startswith("data: ") for e in events)
     last = json.loads(events[-2][6:])
     assert "spanproof" in last and last["choices"][0]["finish_reason"] == "stop"
+
+
+def test_a_stream_cut_off_upstream_ends_in_an_error_and_writes_no_trace(tmp_path: Path) -> None:
+    # The upstream closes the connection mid-answer: no finish_reason, no [DONE]. Its fragment
+    # ("Daily walking lowered systolic") must not be verified and delivered as a whole answer.
+    with (
+        ScriptedChatServer([CutStream(ANSWER)]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, store),
+    ):
+        body = {"model": "m", "messages": MESSAGES, "stream": True}
+        response = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30)
+        traces = store.list_traces(limit=10)
+    events = [e for e in response.text.split("\n\n") if e]
+    assert "data: [DONE]" not in events
+    error = json.loads(events[-1][6:])["error"]
+    assert "ended before it finished" in error["message"]
+    assert not any('"spanproof"' in e for e in events)
+    assert traces == []
 
 
 def test_without_an_upstream_the_route_answers_503_saying_what_to_set(tmp_path: Path) -> None:

@@ -12,7 +12,8 @@ replies, whatever the path:
 A text reply to an OpenAI-compatible request with ``"stream": true`` is sent as server-sent
 ``chat.completion.chunk`` events, one per word (with the space before it), ``chunk_delay``
 seconds apart, then a finish chunk, a usage chunk when ``stream_options.include_usage`` asks
-for one, and ``data: [DONE]``.
+for one, and ``data: [DONE]``. A :class:`CutStream` is the same stream cut off before its
+finish chunk and ``[DONE]`` (the connection closes mid-answer).
 
 Once the script runs out it answers 500. Every request is recorded (path, lower-cased headers,
 JSON body) for assertions. Use it as a context manager so the socket and thread are closed::
@@ -34,9 +35,17 @@ from typing import Any, Self
 
 from spanproof.providers.closing import ClosesOnExit
 
-__all__ = ["RecordedRequest", "ScriptedChatServer", "ScriptedReply"]
+__all__ = ["CutStream", "RecordedRequest", "ScriptedChatServer", "ScriptedReply"]
 
-ScriptedReply = str | tuple[int, Any]
+
+@dataclass(frozen=True, slots=True)
+class CutStream:
+    """A streamed reply of ``text`` whose connection closes before it finishes."""
+
+    text: str
+
+
+ScriptedReply = str | tuple[int, Any] | CutStream
 
 OPENAI_PATH = "/v1/chat/completions"
 ANTHROPIC_PATH = "/v1/messages"
@@ -133,12 +142,17 @@ class ScriptedChatServer(ClosesOnExit):
             status, body = reply
             return status, body if isinstance(body, str) else json.dumps(body)
         model = request.body.get("model", "scripted") if isinstance(request.body, dict) else ""
+        if isinstance(reply, CutStream):
+            return 200, self._events(str(model), reply.text, request.body, finished=False)
         if request.path == OPENAI_PATH and request.body.get("stream") is True:
             return 200, self._events(str(model), reply, request.body)
         return 200, json.dumps(self._text_reply(request.path, str(model), reply))
 
-    def _events(self, model: str, text: str, body: dict[str, Any]) -> list[str]:
-        """The server-sent events of a streamed OpenAI-compatible reply (module docstring)."""
+    def _events(
+        self, model: str, text: str, body: dict[str, Any], *, finished: bool = True
+    ) -> list[str]:
+        """The server-sent events of a streamed OpenAI-compatible reply (module docstring);
+        not ``finished``: only the opening chunk and the words."""
         base = {
             "id": f"chatcmpl-scripted-{len(self.requests)}",
             "object": "chat.completion.chunk",
@@ -151,6 +165,8 @@ class ScriptedChatServer(ClosesOnExit):
 
         chunks = [chunk({"role": "assistant", "content": ""})]
         chunks += [chunk({"content": w}) for w in re.split(r"(?<=\s)(?=\S)", text) if w]
+        if not finished:
+            return [f"data: {json.dumps(c)}\n\n" for c in chunks]
         chunks.append(chunk({}, "stop"))
         options = body.get("stream_options")
         if isinstance(options, dict) and options.get("include_usage") is True:

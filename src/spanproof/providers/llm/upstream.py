@@ -99,6 +99,10 @@ class OpenAICompatibleUpstream:
         return self._events(response)
 
     def _events(self, response: httpx.Response) -> Iterator[dict[str, Any]]:
+        """The stream's chunks; a stream that ends before it says it is finished (no
+        ``finish_reason``, no ``[DONE]``: a dropped connection, a killed upstream) raises, so
+        its fragment is never verified and delivered as a whole answer."""
+        finished = False
         try:
             for line in response.iter_lines():
                 if not line.startswith("data:"):
@@ -111,11 +115,16 @@ class OpenAICompatibleUpstream:
                     raise self._nonsense("an event that is not a JSON object")
                 if isinstance(chunk.get("error"), dict | str):
                     raise UpstreamError(502, self._error_object(chunk, 502), retryable=False)
+                finished = finished or _finishes(chunk)
                 yield chunk
         except httpx.TransportError as exc:
             raise self._unreachable(exc) from exc
         finally:
             response.close()
+        if not finished:
+            raise self._nonsense(
+                "a stream that ended before it finished (no finish_reason, no [DONE])"
+            )
 
     def close(self) -> None:
         self._client.close()
@@ -256,6 +265,17 @@ class AnthropicUpstream:
             for model in self._models.values():
                 model.close()
             self._models.clear()
+
+
+def _finishes(chunk: Mapping[str, Any]) -> bool:
+    """Whether a chunk carries its choice's ``finish_reason`` (the answer is complete)."""
+    choices = chunk.get("choices")
+    return (
+        isinstance(choices, list)
+        and bool(choices)
+        and isinstance(choices[0], dict)
+        and bool(choices[0].get("finish_reason"))
+    )
 
 
 def completion_chunks(completion: Mapping[str, Any]) -> list[dict[str, Any]]:
