@@ -211,7 +211,10 @@ class LimitSettings(BaseModel):
         description="The most evidence items one /v1/verify request may send (413 above it).",
     )
     max_claims: int = Field(
-        200, ge=1, description="The most claims one /v1/verify request may send (413 above it)."
+        200,
+        ge=1,
+        description="The most claims one /v1/verify request may send or its draft may "
+        "decompose into (413 above it).",
     )
     max_chars: int = Field(
         500_000,

@@ -58,6 +58,19 @@ def test_each_limit_answers_413_naming_the_limit_and_its_setting(
     assert store.list_traces(limit=10) == []  # nothing refused was traced
 
 
+def test_a_draft_that_decomposes_into_more_claims_than_the_limit_is_a_413(
+    client: TestClient, store: SqliteEvidenceStore
+) -> None:
+    four = "Walking lowered pressure. Sodium lowered pressure. Sleep lowered cortisol. Tea helped."
+    message = _error(client.post("/v1/verify", json={"draft": four, "evidence": EVIDENCE}), 413,
+                     "limit_exceeded")  # fmt: skip
+    assert "4 claims in its draft" in message and "SPANPROOF_LIMITS__MAX_CLAIMS" in message
+    assert store.list_traces(limit=10) == []
+    three = four.rsplit(" Tea", 1)[0]
+    response = client.post("/v1/verify", json={"draft": three, "evidence": EVIDENCE})
+    assert response.status_code == 200 and len(response.json()["claims"]) == 3
+
+
 def test_a_request_at_the_limits_is_accepted(client: TestClient) -> None:
     evidence = [{"id": f"E{n}", "text": f"Walking lowered pressure by {n} mmHg."} for n in range(5)]
     body = {"claims": ["Walking lowered pressure.", "b", "c"], "evidence": evidence}

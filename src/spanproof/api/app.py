@@ -19,7 +19,7 @@ from spanproof.api import errors
 from spanproof.api.chat_routes import router as chat_router
 from spanproof.api.errors import ApiError
 from spanproof.api.impact_routes import router as impact_router
-from spanproof.api.limits import check_verify_request
+from spanproof.api.limits import CappedDecomposer, check_verify_request
 from spanproof.api.metrics import CONTENT_TYPE, Metrics
 from spanproof.api.middleware import ApiMiddleware
 from spanproof.api.records_routes import router as records_router
@@ -95,8 +95,9 @@ def verify(body: VerifyRequest, state: State, request: Request) -> dict[str, Any
     # One recorder per request: the trace stores the very vectors scoring used (SPEC §4.7).
     recorder = RecordingEmbedder(base.embedder)
     checker = base.checker if model.name == base.model.name else _checker(request, model)
+    decomposer = CappedDecomposer(base.decomposer, state.settings.limits.max_claims)
     verifier = Verifier(
-        embedder=recorder, decomposer=base.decomposer, score_model=model, checker=checker
+        embedder=recorder, decomposer=decomposer, score_model=model, checker=checker
     )
     _remember_checker(request, model, verifier.checker)
     evidence = to_evidence([e.model_dump() for e in body.evidence])

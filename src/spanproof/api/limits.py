@@ -2,7 +2,8 @@
 model runs or any trace is written.
 
 Over a limit: 413 ``limit_exceeded`` naming the limit, the request's count and the setting that
-raises it. Nothing to verify (an empty or blank draft, an empty claim list): 422
+raises it. A draft's claims are counted once it is decomposed (:class:`CappedDecomposer`), before
+any is scored. Nothing to verify (an empty or blank draft, an empty claim list): 422
 ``invalid_input``, and no trace.
 """
 
@@ -12,6 +13,8 @@ from spanproof.api.errors import ApiError
 from spanproof.api.schemas import VerifyRequest
 from spanproof.config import LimitSettings
 from spanproof.core.errors import InvalidInputError
+from spanproof.core.models import Claim
+from spanproof.core.ports import Decomposer
 
 
 def _over(what: str, count: int, limit: int, setting: str) -> ApiError:
@@ -45,3 +48,22 @@ def check_verify_request(body: VerifyRequest, limits: LimitSettings) -> None:
     chars += sum(len(c if isinstance(c, str) else c.text) for c in claims)
     if chars > limits.max_chars:
         raise _over("characters of text", chars, limits.max_chars, "max_chars")
+
+
+class CappedDecomposer:
+    """``inner``, refusing a draft that decomposes into more than ``limit`` claims (413, as a
+    ``claims`` list over ``max_claims`` is refused): a long draft is otherwise unbounded work."""
+
+    def __init__(self, inner: Decomposer, limit: int) -> None:
+        self.inner = inner
+        self.limit = limit
+
+    @property
+    def model_id(self) -> str:
+        return self.inner.model_id
+
+    def decompose(self, draft: str) -> list[Claim]:
+        claims = self.inner.decompose(draft)
+        if len(claims) > self.limit:
+            raise _over("claims in its draft", len(claims), self.limit, "max_claims")
+        return claims
