@@ -118,6 +118,18 @@ def test_a_proposition_leads_with_its_verdict_in_words_claim_and_best_span(
     expect(page.locator("h1")).to_have_text(best["source"]["title"])
 
 
+def test_the_traces_list_shows_a_propositions_verdict_beside_the_evidence_outcome(
+    web: WebFixture, base_url: str, page: Page
+) -> None:
+    trace = asked(web, PROPOSITION)
+    page.goto(f"{base_url}/traces")
+    row = page.locator("tr", has=page.locator(f"a[href='/traces/{trace.id}']"))
+    cell = row.locator("td.outcome")
+    expect(cell).to_contain_text("The question:")
+    expect(cell.locator(".verdict")).to_have_class("verdict verdict-contradicted")
+    expect(cell).to_contain_text("quoted evidence:")
+
+
 def test_traces_without_relevance_or_a_proposition_render_as_before(
     web: WebFixture, base_url: str, page: Page
 ) -> None:

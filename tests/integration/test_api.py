@@ -239,6 +239,19 @@ def test_traces_lists_recent_first_and_pages(client: TestClient) -> None:
     assert [t["id"] for t in page] == [ids[0]]
 
 
+def test_traces_carry_a_propositions_own_verdict(client: TestClient) -> None:
+    asked = client.post(
+        "/v1/generate", json={"question": "Is it true that daily walking raised systolic blood "
+                              "pressure?"}
+    ).json()  # fmt: skip
+    assert asked["verdict"] == "contradicted"
+    plain = client.post("/v1/generate", json={"question": WALKING}).json()
+    listed = {t["id"]: t for t in client.get("/v1/traces").json()}
+    assert listed[asked["trace_id"]]["verdict"] == "contradicted"
+    assert listed[asked["trace_id"]]["outcome"] == asked["outcome"]  # the quoted evidence's
+    assert listed[plain["trace_id"]]["verdict"] is None
+
+
 def test_unknown_trace_is_404(client: TestClient) -> None:
     for path in ("/v1/trace/tr_nope", "/v1/traces/tr_nope"):
         response = client.get(path)

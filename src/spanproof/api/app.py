@@ -42,7 +42,7 @@ from spanproof.core.models import Policy
 from spanproof.core.outcome import trace_outcome
 from spanproof.core.store import SOURCE_STATUSES, SearchFilter
 from spanproof.core.trace import Trace
-from spanproof.services.browse import browse_sources
+from spanproof.services.browse import browse_sources, proposition_verdict
 from spanproof.services.ingestion import embed_pending, ingest
 from spanproof.services.replay import RecordingEmbedder
 from spanproof.services.search import search as run_search
@@ -182,6 +182,8 @@ def _summary(trace: Trace) -> dict[str, Any]:
         "question": trace.request.get("question"),
         "verification": trace.verification,
         "outcome": outcome.value if outcome is not None else None,
+        # a proposition's own verdict; ``outcome`` is then that of the quoted evidence
+        "verdict": proposition_verdict(trace) or None,
         "counts": counts,
         "claims": len(trace.claims),
         "hash": trace.hash,

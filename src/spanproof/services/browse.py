@@ -107,6 +107,10 @@ class TraceSummary:
     verification: str
     created_at: str
     source_ids: tuple[str, ...] = field(default=())
+    #: The verdict of the question itself when it was a proposition ("Is it true that …"):
+    #: ``supported`` | ``contradicted`` | ``unsupported``; "" otherwise. ``outcome`` is then that
+    #: of the quoted evidence, which may all be supported while the proposition is contradicted.
+    verdict: str = ""
     #: What the text search reads: the question, the draft and the claims (casefolded).
     searchable: str = field(default="", repr=False)
 
@@ -131,6 +135,14 @@ def trace_title(trace: Trace) -> str:
     return "(empty)"
 
 
+def proposition_verdict(trace: Trace) -> str:
+    """The verdict a proposition question got (``Trace.proposition``), or "" (none, or an
+    older trace, or a check that could not run)."""
+    record = trace.proposition
+    verdict = record.get("verdict") if isinstance(record, dict) else None
+    return str(verdict) if verdict else ""
+
+
 def trace_summary(trace: Trace) -> TraceSummary:
     outcome, counts = trace_outcome(trace)
     sources = sorted(
@@ -153,6 +165,7 @@ def trace_summary(trace: Trace) -> TraceSummary:
         verification=trace.verification,
         created_at=trace.created_at,
         source_ids=tuple(sources),
+        verdict=proposition_verdict(trace),
         searchable=" ".join(
             [trace.id, str(trace.request.get("question") or ""), trace.draft, *sources]
             + [str(c.get("text", "")) for c in trace.claims]
