@@ -91,3 +91,26 @@ def test_sources_show_quarantined_and_filter(store: SqliteEvidenceStore) -> None
         "file:2.md"
     ]
     assert browse_records(store, limit=10).total == 0
+
+
+def test_a_page_past_the_end_says_so_and_links_back_to_the_last_page(
+    store: SqliteEvidenceStore,
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from spanproof.api.app import create_app
+    from spanproof.testing.apps import app_state
+
+    for n in range(3):
+        store.append(_trace("verification", question=f"Question {n}?"))
+    page = browse_traces(store, limit=2, offset=100)
+    assert page.items == [] and page.total == 3
+    assert page.prev_offset == 2  # the last page, not offset 98
+    assert browse_traces(store, limit=2, offset=2).prev_offset == 0
+    with TestClient(create_app(app_state(store))) as client:
+        html = client.get("/traces", params={"offset": 100, "limit": 2}).text
+        assert "No traces here: the list ends at 3" in html
+        assert "No traces yet" not in html and "Showing 0–" not in html
+        assert "offset=2" in html  # ← Previous goes to the last page
+        sources = client.get("/sources", params={"offset": 99999}).text
+        assert "No sources yet" in sources  # this store has none at all

@@ -57,7 +57,11 @@ class Page(Generic[T]):
 
     @property
     def prev_offset(self) -> int | None:
-        return max(0, self.offset - self.limit) if self.offset > 0 else None
+        """The previous page's offset; past the end of the list, the last page's."""
+        if self.offset <= 0:
+            return None
+        last_page = (max(self.total, 1) - 1) // self.limit * self.limit
+        return max(0, min(self.offset - self.limit, last_page))
 
     @property
     def next_offset(self) -> int | None:
