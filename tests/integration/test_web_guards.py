@@ -154,3 +154,18 @@ def test_an_artifact_body_nested_too_deep_is_refused_and_lists_keep_working(
         assert client.post("/v1/artifacts", json=shallow).status_code in (200, 201)
         listed = client.get("/v1/artifacts")
         assert listed.status_code == 200 and len(listed.json()) == 2
+
+
+def test_head_answers_as_get_without_a_body(store: SqliteEvidenceStore) -> None:
+    with TestClient(create_app(app_state(store))) as client:
+        for path in ("/healthz", "/v1/traces", "/traces", "/openapi.json"):
+            got, head = client.get(path), client.head(path)
+            assert head.status_code == got.status_code == 200, path
+            assert (
+                head.content == b"" and head.headers["content-type"] == got.headers["content-type"]
+            )
+        assert client.head("/v1/traces/tr_nope").status_code == 404
+    # a read key may use HEAD, as it may GET
+    with TestClient(create_app(app_state(store), api_keys=["k"])) as client:
+        assert client.head("/v1/traces").status_code == 401
+        assert client.head("/v1/traces", headers={"X-API-Key": "k"}).status_code == 200

@@ -113,28 +113,20 @@ class ApiMiddleware:
                 await refusal(scope, receive, send)
                 return
         if scope["method"] in BODY_METHODS:
-            problem = self._check_headers(scope, api)
-            if problem is not None:
-                await error_response(problem[0], problem[1], request_id=rid)(scope, receive, send)
-                return
-            try:
-                body = await self._read_body(receive)
-            except _TooLarge:
-                await self._too_large(scope, receive, send, rid)
-                return
-            if body:
-                problem_text = _text_problem(body)
-                if problem_text is not None:
-                    await error_response(400, problem_text, type="invalid_utf8", request_id=rid)(
-                        scope, receive, send
-                    )
-                    return
-            receive = _replay(body, receive)
+            buffered = await self._buffered(scope, receive, send, rid, api)
+            if buffered is None:
+                return  # refused, and answered
+            receive = buffered
         started = False
+        head = scope["method"] == "HEAD"
+        if head:  # answered as GET without its body (monitors probe /healthz with HEAD)
+            scope = {**scope, "method": "GET"}
 
         async def tracking_send(message: Message) -> None:
             nonlocal started
             started = started or message["type"] == "http.response.start"
+            if head and message["type"] == "http.response.body":
+                message = {**message, "body": b""}
             await send(message)
 
         try:
@@ -143,6 +135,28 @@ class ApiMiddleware:
             if started:
                 raise
             await unexpected(rid, exc)(scope, receive, send)
+
+    async def _buffered(
+        self, scope: Scope, receive: Receive, send: Send, rid: str, api: bool
+    ) -> Receive | None:
+        """The body read in full (within the limit, as text) and replayed to the route; None
+        when it was refused (the refusal is sent)."""
+        problem = self._check_headers(scope, api)
+        if problem is not None:
+            await error_response(problem[0], problem[1], request_id=rid)(scope, receive, send)
+            return None
+        try:
+            body = await self._read_body(receive)
+        except _TooLarge:
+            await self._too_large(scope, receive, send, rid)
+            return None
+        problem_text = _text_problem(body) if body else None
+        if problem_text is not None:
+            await error_response(400, problem_text, type="invalid_utf8", request_id=rid)(
+                scope, receive, send
+            )
+            return None
+        return _replay(body, receive)
 
     def _foreign(self, scope: Scope, api: bool, rid: str) -> Response | None:
         """The 421 for a keyless server addressed by another name, or the 403 for a form
