@@ -169,3 +169,14 @@ def test_head_answers_as_get_without_a_body(store: SqliteEvidenceStore) -> None:
     with TestClient(create_app(app_state(store), api_keys=["k"])) as client:
         assert client.head("/v1/traces").status_code == 401
         assert client.head("/v1/traces", headers={"X-API-Key": "k"}).status_code == 200
+
+
+def test_json_the_parser_cannot_read_is_malformed_json(store: SqliteEvidenceStore) -> None:
+    deep = '{"claims": ["x"], "evidence": ' + "[" * 5000 + "]" * 5000 + "}"
+    with TestClient(create_app(app_state(store))) as client:
+        for body in (deep, '{"claims": ["x"], "evidence": [], "n": ' + "9" * 5000 + "}"):
+            response = client.post(
+                "/v1/verify", content=body, headers={"Content-Type": "application/json"}
+            )
+            assert response.status_code == 400, response.text[:200]
+            assert response.json()["error"]["type"] == "malformed_json"

@@ -163,9 +163,22 @@ async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
     return error_response(status, message, type=kind, request_id=request_id(request))
 
 
+#: What FastAPI says when the JSON parser itself fails (nesting past its recursion limit, a
+#: number too long to convert): the body is not JSON this server can read.
+_PARSE_FAILURE = "There was an error parsing the body"
+
+
 async def _on_http(request: Request, exc: Exception) -> JSONResponse:
     assert isinstance(exc, StarletteHTTPException)
     status = exc.status_code
+    if status == 400 and exc.detail == _PARSE_FAILURE:
+        return error_response(
+            400,
+            "the request body is not JSON this server can read (nested too deep, or a number "
+            "too long)",
+            type="malformed_json",
+            request_id=request_id(request),
+        )
     message = exc.detail if isinstance(exc.detail, str) and status < 500 else None
     defaults = {404: "no such route", 405: "method not allowed on this route"}
     return error_response(
