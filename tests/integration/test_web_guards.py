@@ -180,3 +180,14 @@ def test_json_the_parser_cannot_read_is_malformed_json(store: SqliteEvidenceStor
             )
             assert response.status_code == 400, response.text[:200]
             assert response.json()["error"]["type"] == "malformed_json"
+
+
+def test_an_empty_json_body_is_unreadable_not_invalid(store: SqliteEvidenceStore) -> None:
+    with TestClient(create_app(app_state(store))) as client:
+        for path in ("/v1/verify", "/v1/generate"):
+            response = client.post(path, content=b"", headers={"Content-Type": "application/json"})
+            assert response.status_code == 400, path
+            assert response.json()["error"]["type"] == "malformed_json"
+            assert "empty" in response.json()["error"]["message"]
+        # a body that was read but lacks a field stays a 422
+        assert client.post("/v1/verify", json={"evidence": []}).status_code == 422

@@ -134,6 +134,8 @@ def _validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
     errors = exc.errors()
     if any(e.get("type") == "json_invalid" for e in errors):
         return 400, "malformed_json", "the request body is not valid JSON"
+    if any(e.get("type") == "missing" and tuple(e.get("loc", ())) == ("body",) for e in errors):
+        return 400, "malformed_json", "the request body is empty: send a JSON object"
     parts = []
     for e in errors[:10]:
         loc = ".".join(str(p) for p in e.get("loc", ()) if p != "body")
