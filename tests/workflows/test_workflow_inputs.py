@@ -82,3 +82,16 @@ def test_bad_verify_and_walk_input_is_refused_before_the_journal(tmp_path: Path)
     done = spanproof("workflows", "walk", f"source:{sources[0]['id']}:v1", "--reason",
                      "corrected", "--db", db, "--json")  # fmt: skip
     assert done.returncode == 0, done.stderr
+
+
+def test_queue_status_recent_0_lists_no_workflows_and_a_negative_count_is_refused(
+    tmp_path: Path,
+) -> None:
+    corpus = text_corpus(tmp_path / "corpus", 2)
+    db = str(tmp_path / "store.sqlite")
+    assert spanproof("workflows", "ingest", str(corpus), "--db", db, "--no-embed").returncode == 0
+    shown = json.loads(spanproof("queue", "status", "--db", db, "--json", "--recent", "1").stdout)
+    assert len(shown["recent"]) == 1
+    none = json.loads(spanproof("queue", "status", "--db", db, "--json", "--recent", "0").stdout)
+    assert none["recent"] == [] and none["queues"]
+    assert spanproof("queue", "status", "--db", db, "--recent", "-1").returncode == 2

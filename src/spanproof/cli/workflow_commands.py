@@ -323,7 +323,13 @@ def _when(ms: int) -> str:
 
 @queue_group.command("status")
 @DB_OPTION
-@click.option("--recent", default=20, show_default=True, help="How many recent workflows.")
+@click.option(
+    "--recent",
+    type=click.IntRange(0, 10_000),
+    default=20,
+    show_default=True,
+    help="How many recent workflows (0: none, only the queue counts).",
+)
 @click.option("--json", "as_json", is_flag=True)
 @handle_errors
 def queue_status(db: str | None, recent: int, as_json: bool) -> None:

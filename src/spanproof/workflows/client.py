@@ -244,7 +244,8 @@ def status(client: DBOSClient, system_database: str, *, recent: int = 20) -> Sta
         QueueState(q.name, q.worker_concurrency, _rate(q.limiter), dict(per_queue.get(q.name, {})))
         for q in sorted(client.list_queues(), key=lambda q: q.name)
     ]
-    latest = client.list_workflows(limit=recent, sort_desc=True, load_input=False)
+    # (DBOS reads limit=0 as no limit at all: 0 here means none)
+    latest = client.list_workflows(limit=recent, sort_desc=True, load_input=False) if recent else []
     rows = [_row(w) for w in latest]
     return StatusView(
         system_database=_redact(system_database),
