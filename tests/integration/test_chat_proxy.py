@@ -3,6 +3,7 @@ spanproof server (uvicorn on loopback), whose upstream is the scripted loopback 
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -16,6 +17,7 @@ from openai import OpenAI
 
 from spanproof.api.app import create_app
 from spanproof.config import LlmSettings, ProxySettings, Settings
+from spanproof.core.ports import Embedder
 from spanproof.core.trace import Trace
 from spanproof.services.replay import replay
 from spanproof.store.sqlite.store import SqliteEvidenceStore
@@ -41,12 +43,15 @@ UPSTREAM_KEY = "sk-upstream-secret-5678"
 
 @contextmanager
 def spanproof_server(
-    tmp_path: Path, upstream: LlmSettings | None, api_keys: tuple[str, ...] = ()
+    tmp_path: Path,
+    upstream: LlmSettings | None,
+    api_keys: tuple[str, ...] = (),
+    embedder: Embedder | None = None,
 ) -> Iterator[tuple[str, SqliteEvidenceStore]]:
     """A real spanproof server on loopback proxying to ``upstream``; (base URL, store)."""
     store = SqliteEvidenceStore(tmp_path / "proxy.sqlite")
     settings = Settings(proxy=ProxySettings(upstream=upstream or LlmSettings()))
-    app = create_app(app_state(store, settings=settings), api_keys=api_keys)
+    app = create_app(app_state(store, settings=settings, embedder=embedder), api_keys=api_keys)
     try:
         with serving(app) as base_url:
             yield base_url, store
@@ -158,6 +163,43 @@ def test_a_stream_sends_each_sentence_once_verified_then_the_spanproof_object(
     assert trace.draft == ANSWER and trace.delivered == "".join(pieces)
     assert trace.request["stream"] is True
     assert replay(trace).ok
+
+
+@pytest.mark.model
+def test_a_streamed_answer_scored_by_the_real_model_replays_exactly(tmp_path: Path) -> None:
+    # Streaming scores each sentence as it arrives, alone; scored together, a claim's score may
+    # differ in its last bits (one matrix product against another), and replay scores the way
+    # the trace records (request.pieces). With the bundled model, as users run it.
+    from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+
+    embedder = OnnxMiniLMEmbedder()
+    answer = "Daily walking lowered systolic blood pressure by 5 mmHg. Green tea cured migraine in "
+    answer += "every child."
+    messages: list[Any] = [
+        {"role": "system", "content": "Answer from the context only."},
+        {
+            "role": "user",
+            "content": "Context: Daily walking lowered systolic blood pressure by 5 mmHg.\n\n"
+            "Question: what does walking do?",
+        },
+    ]
+    with (
+        ScriptedChatServer([answer, answer]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream), embedder=embedder) as (url, store),
+    ):
+        streamed = create(url, model="m", messages=messages, stream=True)
+        whole = create(url, model="m", messages=messages)
+        traces = [
+            stored_trace(store, (streamed[-1].model_extra or {})["spanproof"]["trace_id"]),
+            stored_trace(store, (whole.model_extra or {})["spanproof"]["trace_id"]),
+        ]
+    assert traces[0].request["pieces"] == [1, 1] and "pieces" not in traces[1].request
+    for trace in traces:
+        assert replay(trace).ok, replay(trace).differences
+    # and a streamed trace written before pieces were recorded replays too
+    older = dataclasses.replace(traces[0], request={**traces[0].request})
+    del older.request["pieces"]
+    assert replay(older).ok
 
 
 def test_the_raw_stream_is_openai_server_sent_events_ending_with_done(tmp_path: Path) -> None:

@@ -268,7 +268,10 @@ class ChatProxy:
         if state.sent < len(state.draft):
             yield from self._deliver(state, len(state.draft), request, recorder)
         report = self._combine(state, request)
-        spanproof = self._record(request, report, recorder, str(state.meta["model"]), state.usage)
+        pieces = [len(p.report.claims) for p in state.pieces]
+        spanproof = self._record(
+            request, report, recorder, str(state.meta["model"]), state.usage, pieces
+        )
         last = self._chunk(state, {}, state.finish_reason or "stop")
         if state.usage is not None:
             last["usage"] = state.usage
@@ -364,8 +367,11 @@ class ChatProxy:
         recorder: RecordingEmbedder | None,
         gen_model: str,
         usage: Mapping[str, Any] | None,
+        pieces: list[int] | None = None,
     ) -> dict[str, Any]:
-        """Write the trace; the ``spanproof`` object of the reply."""
+        """Write the trace; the ``spanproof`` object of the reply. ``pieces`` (a streamed
+        answer): the claims of each piece verified as it arrived, in order, which replay
+        scores the same way."""
         evidence = request.evidence
         embeddings: dict[str, Any] = {}
         if recorder is not None and report.verification == VERIFIED:
@@ -384,6 +390,7 @@ class ChatProxy:
                     "retrieve": request.plan is not None,
                     "policy": request.policy.value,
                     "upstream": self.upstream.name,
+                    **({"pieces": pieces} if pieces is not None else {}),
                 }
             ),
             plan=plan,

@@ -112,6 +112,7 @@ class ReplayEmbedder:
         vectors: Sequence[FloatMatrix],
         ranges: dict[str, list[tuple[int, int]]],
         phrases: dict[str, FloatMatrix] | None = None,
+        claims: int = 0,
     ) -> None:
         self._model_id = model_id
         self._model_hash = model_hash
@@ -119,6 +120,7 @@ class ReplayEmbedder:
         self._vectors = list(vectors)
         self._ranges = ranges
         self._phrases = phrases or {}
+        self._claims = claims  # how many of the texts, first, are claims
 
     @classmethod
     def from_trace(
@@ -143,6 +145,23 @@ class ReplayEmbedder:
             vectors=claim_vectors + [w[3] for w in windows],
             ranges=_ranges_by_text(spans, [w[:3] for w in windows], model.sentence_windows),
             phrases={str(p["text"]): decode_vector(p["vector"]) for p in stored.get("phrases", [])},
+            claims=len(claim_vectors),
+        )
+
+    def for_claims(self, start: int, size: int) -> ReplayEmbedder:
+        """The same vectors answering for claims ``[start, start + size)`` and every window:
+        what scoring embedded when those claims were scored on their own (a streamed piece)."""
+        if not self._claims:
+            return self
+        keep = [*range(start, start + size), *range(self._claims, len(self._texts))]
+        return ReplayEmbedder(
+            model_id=self._model_id,
+            model_hash=self._model_hash,
+            texts=[self._texts[i] for i in keep],
+            vectors=[self._vectors[i] for i in keep],
+            ranges=self._ranges,
+            phrases=self._phrases,
+            claims=size,
         )
 
     @property
@@ -381,18 +400,63 @@ def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResu
                 return ReplayResult(
                     False, [f"score model {model.name} replays with checker {recorded}, not {have}"]
                 )
-        verdicts, status = score_all(claims, spans, embedder, model, checker)
+        groupings = _groupings(trace, len(claims))
+        scored = [_score_groups(claims, spans, embedder, model, checker, g) for g in groupings]
     except (KeyError, TypeError, ValueError, IndexError, SpanproofError) as exc:
         detail = f"{type(exc).__name__}: {exc}"
         return ReplayResult(False, [f"cannot replay the trace: {detail}"])
     differences = []
     if trace.plan_hash and plan_hash(trace.plan) != trace.plan_hash:
         differences.append("the plan does not match its plan_hash")
-    if status != VERIFIED:
-        differences.append(f"replay could not score: {status}")
-    else:
-        differences += compare_claims(trace.claims, [v.to_dict() for v in verdicts])
+    found: list[str] = []
+    for verdicts, status in scored:  # the first grouping that reproduces the trace stands
+        if status != VERIFIED:
+            found = [f"replay could not score: {status}"]
+        else:
+            found = compare_claims(trace.claims, [v.to_dict() for v in verdicts])
+        if not found:
+            break
+    differences += found
     return ReplayResult(not differences, differences, len(claims))
+
+
+def _groupings(trace: Trace, n: int) -> list[list[int]]:
+    """How the trace's claims were scored together, as group sizes: all at once; or, for the
+    proxy's streamed answers, piece by piece as the sentences arrived (``request.pieces``, the
+    claims of each piece), since a claim's score may differ in its last bits with the claims
+    scored beside it. A streamed trace written before ``pieces`` was recorded is tried at once,
+    then one claim at a time (most pieces are one sentence, one claim)."""
+    recorded = trace.request.get("pieces")
+    pieces = recorded if isinstance(recorded, list) else []
+    if pieces and all(isinstance(p, int) and p >= 0 for p in pieces) and sum(pieces) == n:
+        return [[int(p) for p in pieces]]
+    if trace.request.get("stream") is True and n > 1:
+        return [[n], [1] * n]
+    return [[n]]
+
+
+def _score_groups(
+    claims: list[Claim],
+    spans: list[EvidenceSpan],
+    embedder: ReplayEmbedder,
+    model: ScoreModel,
+    checker: EntailmentChecker | None,
+    sizes: list[int],
+) -> tuple[list[ClaimVerdict], str]:
+    """``score_all`` over consecutive groups of ``sizes`` claims, as they were first scored."""
+    if sizes == [len(claims)]:
+        return score_all(claims, spans, embedder, model, checker)
+    verdicts: list[ClaimVerdict] = []
+    at = 0
+    for size in sizes:
+        if size:
+            group = embedder.for_claims(at, size)
+            part, status = score_all(claims[at : at + size], spans, group, model, checker)
+            if status != VERIFIED:
+                return [], status
+            verdicts += part
+        at += size
+    return verdicts, VERIFIED
 
 
 #: The model id prefix of LLM judges: their traces replay from the stored judgements.
