@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from pathlib import Path
 
+import httpx
 import pytest
 from fastapi.testclient import TestClient
 
@@ -43,6 +44,15 @@ def _record(store: SqliteEvidenceStore) -> str:
     return record.id
 
 
+def _post_review(store: SqliteEvidenceStore, headers: dict[str, str]) -> tuple[str, httpx.Response]:
+    """The review form of the store's one record posted with ``headers``: (record id, answer)."""
+    record = _record(store)
+    with TestClient(create_app(app_state(store))) as client:
+        response = client.post(f"/review/{record}", data=FORM, headers=headers,
+                               follow_redirects=False)  # fmt: skip
+    return record, response
+
+
 @pytest.mark.parametrize(
     "headers",
     [
@@ -55,11 +65,8 @@ def _record(store: SqliteEvidenceStore) -> str:
 def test_a_review_posted_from_another_sites_page_is_refused(
     store: SqliteEvidenceStore, headers: dict[str, str]
 ) -> None:
-    record = _record(store)
-    with TestClient(create_app(app_state(store))) as client:
-        response = client.post(f"/review/{record}", data=FORM, headers=headers,
-                               follow_redirects=False)  # fmt: skip
-        assert response.status_code == 403 and response.json()["error"]["type"] == "cross_site"
+    record, response = _post_review(store, headers)
+    assert response.status_code == 403 and response.json()["error"]["type"] == "cross_site"
     assert store.get_record(record).status == "verified"  # type: ignore[union-attr]
     assert store.attempts(record)[-1].outcome != "review:reject"
 
@@ -72,11 +79,8 @@ def test_a_review_posted_from_another_sites_page_is_refused(
 def test_a_review_posted_from_its_own_page_is_decided(
     store: SqliteEvidenceStore, headers: dict[str, str]
 ) -> None:
-    record = _record(store)
-    with TestClient(create_app(app_state(store))) as client:
-        response = client.post(f"/review/{record}", data=FORM, headers=headers,
-                               follow_redirects=False)  # fmt: skip
-        assert response.status_code == 303
+    record, response = _post_review(store, headers)
+    assert response.status_code == 303
     assert store.get_record(record).status == "rejected"  # type: ignore[union-attr]
 
 

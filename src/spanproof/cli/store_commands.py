@@ -225,7 +225,12 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
         f"{summary['duplicate']} duplicate, {summary['quarantined']} quarantined; "
         f"{summary['chunks_embedded']} chunks embedded"
     )
-    for q in summary["quarantine"][:20]:
+    echo_quarantine(summary["quarantine"])
+
+
+def echo_quarantine(quarantine: list[dict[str, Any]]) -> None:
+    """Each quarantined document with its reason, one line each (the first 20)."""
+    for q in quarantine[:20]:
         click.echo(f"  quarantined {q['source']} v{q['version']}: {q['reason']}")
 
 

@@ -30,6 +30,7 @@ from spanproof.cli.store_commands import (
     DB_OPTION,
     _targets,
     check_store,
+    echo_quarantine,
     fail_if_all_quarantined,
     open_store,
 )
@@ -306,8 +307,7 @@ def _emit(
         click.echo(json.dumps({**summary, **extra, "workflow_ids": ids}, ensure_ascii=False))
         return
     click.echo(", ".join(f"{k}: {v}" for k, v in summary.items()))
-    for q in (quarantine or [])[:20]:
-        click.echo(f"  quarantined {q['source']} v{q['version']}: {q['reason']}")
+    echo_quarantine(quarantine or [])
 
 
 @click.group("queue")
