@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import socket
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -247,16 +248,20 @@ def test_serve_accepts_a_stored_key_for_an_open_bind(
         lambda host, port, **kw: calls.append((host, list(kw["api_keys"]))),
     )
     runner = CliRunner()
-    refused = runner.invoke(cli, ["serve", "--host", "0.0.0.0", "--db", db])
+    with socket.socket() as probe:  # a port nothing listens on: the bind check must pass
+        probe.bind(("127.0.0.1", 0))
+        port = str(probe.getsockname()[1])
+    serve = ["serve", "--host", "0.0.0.0", "--port", port, "--db", db]
+    refused = runner.invoke(cli, serve)
     assert refused.exit_code == 3 and "spanproof keys create" in refused.stderr
     assert not Path(db).exists()  # asking for keys created no store
     made = runner.invoke(cli, ["keys", "create", "ops", "--scope", "write", "--json", "--db", db])
     key_id = json.loads(made.stdout)["id"]
-    started = runner.invoke(cli, ["serve", "--host", "0.0.0.0", "--db", db])
+    started = runner.invoke(cli, serve)
     assert started.exit_code == 0, started.stderr
     assert calls == [("0.0.0.0", [])] and "API keys: on" in started.stderr
     runner.invoke(cli, ["keys", "revoke", key_id, "--db", db])
-    again = runner.invoke(cli, ["serve", "--host", "0.0.0.0", "--db", db])
+    again = runner.invoke(cli, serve)
     assert again.exit_code == 3
 
 
