@@ -32,12 +32,16 @@ import threading
 import warnings
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import psycopg
 import pytest
 from psycopg import sql
 from psycopg.conninfo import make_conninfo
+
+if TYPE_CHECKING:
+    from spanproof.core.store import EvidenceStore
 
 ENV_DSN = "SPANPROOF_TEST_PG_DSN"
 
@@ -182,3 +186,18 @@ def fresh_database(*, migrated: bool = True) -> Iterator[str]:
         yield cluster.dsn(name)
     finally:
         cluster.drop_database(name)
+
+
+@contextlib.contextmanager
+def dialect_store(dialect: str, tmp_path: Path) -> Iterator[EvidenceStore]:
+    """An empty store of ``dialect`` (``sqlite``: a file under ``tmp_path``; ``postgres``: a
+    fresh database), closed (and dropped) afterwards."""
+    from spanproof.store.postgres import PostgresEvidenceStore
+    from spanproof.store.sqlite import SqliteEvidenceStore
+
+    if dialect == "sqlite":
+        with SqliteEvidenceStore(tmp_path / "store.sqlite") as store:
+            yield store
+        return
+    with fresh_database() as dsn, PostgresEvidenceStore(dsn, pool_size=2) as pg_store:
+        yield pg_store

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from fastapi.testclient import TestClient
 
-from pg_fixtures import fresh_database
+from pg_fixtures import dialect_store
 from spanproof.api.app import create_app
 from spanproof.bootstrap import build_parser
 from spanproof.core.documents import FetchedDocument
@@ -22,8 +22,6 @@ from spanproof.services import artifacts, impact
 from spanproof.services.erasure import ERASED, erase, shown_attempts
 from spanproof.services.ingestion import ingest
 from spanproof.services.records import extract_records, verify_all
-from spanproof.store.postgres import PostgresEvidenceStore
-from spanproof.store.sqlite import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
 
 PAPER = b"""Metformin and liver fat in mice
@@ -40,11 +38,7 @@ SECRET = "Metformin at 250 mg/kg"
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[EvidenceStore]:
-    if request.param == "sqlite":
-        with SqliteEvidenceStore(tmp_path / "store.sqlite") as s:
-            yield s
-        return
-    with fresh_database() as dsn, PostgresEvidenceStore(dsn, pool_size=2) as s:
+    with dialect_store(request.param, tmp_path) as s:
         yield s
 
 

@@ -237,6 +237,10 @@ def _traces(path: Path) -> list[Trace]:
         return store.chain()
 
 
+#: What a body must hold for the triggers to let it change (an erasure's record).
+_ERASURE_MARK = '"erased":{"erasures":[1]}'
+
+
 def _tamper(path: Path, seq: int, trace: Trace, *, hash_column: str | None = None) -> None:
     """Rewrite row ``seq`` with ``trace``'s JSON, with the immutability triggers dropped."""
     conn = sqlite3.connect(path)
@@ -256,6 +260,14 @@ def test_rows_cannot_be_changed_or_deleted_while_the_triggers_stand(db: Path) ->
     try:
         with pytest.raises(sqlite3.IntegrityError, match="never changed or deleted"):
             conn.execute("UPDATE traces SET kind = 'x' WHERE seq = 1")
+        # the body changes only to record an erasure, and then nothing else may change
+        with pytest.raises(sqlite3.IntegrityError, match="never changed or deleted"):
+            conn.execute("UPDATE traces SET body = replace(body, 'supported', 'x') WHERE seq = 1")
+        with pytest.raises(sqlite3.IntegrityError, match="never changed or deleted"):
+            conn.execute(
+                "UPDATE traces SET body = body || ?, created_at = 'x' WHERE seq = 1",
+                (_ERASURE_MARK,),
+            )
         with pytest.raises(sqlite3.IntegrityError, match="never changed or deleted"):
             conn.execute("DELETE FROM traces WHERE seq = 3")
     finally:
@@ -418,6 +430,9 @@ def test_postgres_refuses_changes_and_tampering_is_detected() -> None:
         with psycopg.connect(dsn, autocommit=True) as conn:
             for statement in (
                 "UPDATE traces SET kind = 'x' WHERE seq = 1",
+                "UPDATE traces SET body = replace(body, 'supported', 'partial') WHERE seq = 1",
+                f"UPDATE traces SET body = body || '{_ERASURE_MARK}', hash = prev_hash"
+                " WHERE seq = 2",
                 "DELETE FROM traces WHERE seq = 2",
                 "TRUNCATE traces",
             ):

@@ -428,7 +428,8 @@ def erase_command(
     """Mask a character range of a section: no longer served, searchable or resolvable.
 
     Nor through the evidence records that quoted it: their copies are masked and they are
-    quarantined, and what is built on a verified one is flagged.
+    quarantined, and what is built on a verified one is flagged. Nor through the traces that
+    read it: their copies are masked, with digests that keep the hash chain checkable.
     """
     from spanproof.services.erasure import erase
     from spanproof.services.impact import resume_walks
@@ -445,6 +446,10 @@ def erase_command(
         n = len(outcome.records)
         click.echo(f"{n} record{'s' * (n != 1)} quoted it: masked and quarantined "
                    f"({', '.join(outcome.records)})")  # fmt: skip
+    if outcome.traces:
+        n = len(outcome.traces)
+        click.echo(f"{n} trace{'s' * (n != 1)} masked (the chain still checks; "
+                   f"they no longer replay): {', '.join(outcome.traces)}")  # fmt: skip
 
 
 def _rebuild_index(store: EvidenceStore, model_id: str) -> int:

@@ -30,7 +30,13 @@ from spanproof.core.errors import ConfigurationError, InvalidInputError, Spanpro
 from spanproof.core.models import Verdict
 from spanproof.core.outcome import edit_reasons, trace_outcome
 from spanproof.core.store import EvidenceStore
-from spanproof.core.trace import ChainProblem, Trace, TraceStore, check_chain
+from spanproof.core.trace import (
+    ChainProblem,
+    Trace,
+    TraceStore,
+    check_chain,
+    erased_unchecked,
+)
 from spanproof.services.replay import ReplayResult, replay
 
 #: Exit status of ``spanproof trace verify`` when the chain or a replay fails.
@@ -232,6 +238,7 @@ def _report(
         "chain_problems": [
             {"seq": p.seq, "trace_id": p.trace_id, "problem": p.problem} for p in problems
         ],
+        "content_unchecked": [t.id for t in erased_unchecked(chain)],
         "replayed": [
             {
                 "id": t.id,
@@ -240,6 +247,7 @@ def _report(
                 "ok": r.ok,
                 "claims_checked": r.claims_checked,
                 "differences": r.differences,
+                **({"skipped": r.skipped} if r.skipped else {}),
             }
             for t, r in results
         ],
@@ -265,12 +273,15 @@ def _render_verify(
         link = "; ".join(by_seq.get(trace.seq, [])) or "ok"
         claims = f"{result.claims_checked} claim{'s' * (result.claims_checked != 1)}"
         replayed = f"ok ({claims})" if result.ok else "DIFFERS"
+        colour = "green" if result.ok else "red"
+        if result.skipped:
+            replayed, colour = result.skipped, "yellow"
         table.add_row(
             str(trace.seq),
             escape(trace.id),
             escape(trace.kind),
             f"[red]{escape(link)}[/red]" if link != "ok" else "[green]ok[/green]",
-            f"[red]{replayed}[/red]" if not result.ok else f"[green]{replayed}[/green]",
+            f"[{colour}]{escape(replayed)}[/{colour}]",
         )
     print_table(console, table)
     for p in problems:
@@ -278,12 +289,22 @@ def _render_verify(
     for trace, result in results:
         for difference in result.differences:
             console.print(f"replay: {trace.id}: {difference}", **_PLAIN)
-    if not problems and all(r.ok for _, r in results):
+    for trace in erased_unchecked(chain):
         console.print(
-            f"chain of {len(chain)} trace{'s' * (len(chain) != 1)} intact; "
-            f"{len(results)} replayed, "
-            "each reproduces its stored verdicts"
+            f"chain: seq {trace.seq} {trace.id}: content masked by an erasure after sealing"
+            " (sealed before erasures kept digests): its links are checked, its content is not",
+            **_PLAIN,
         )
+    if not problems and all(r.ok for _, r in results):
+        skipped = sum(1 for _, r in results if r.skipped)
+        n_replayed = len(results) - skipped
+        line = f"chain of {len(chain)} trace{'s' * (len(chain) != 1)} intact; {n_replayed} replayed"
+        if n_replayed:
+            line += ", each reproduces its stored verdicts"
+        if skipped:
+            they = "it" if skipped == 1 else "they"
+            line += f"; {skipped} not replayed (an erasure masked text {they} read)"
+        console.print(line, soft_wrap=True)
 
 
 COMMANDS = (trace_group,)

@@ -8,8 +8,11 @@ statement and the free-text fields become :data:`ERASED`, and the record is quar
 attempt saying why (a verified one starts a ``reproposed`` walk, so what is built on it is
 flagged). Attempts are kept as they were written (append-only), but :func:`shown_attempts` —
 what every view of a record shows — withholds the passage text the checks of the attempts
-before an erasure quoted. Traces written before an erasure are sealed history and stay as
-they were.
+before an erasure quoted. Traces that read the range (a planned span over it) are masked too
+(:func:`spanproof.core.trace_erasure.erase_in_trace`): their passages, every copy of the erased
+text in their drafts, answers and claims, and the vectors of what was masked; the digests of
+the masked strings keep the hash chain checkable (``core.trace``). Such a trace no longer
+replays: the text its scores were computed from is gone.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from spanproof.core.errors import InvalidInputError
 from spanproof.core.record_store import RecordStore
 from spanproof.core.records import Attempt, Quotation, Record, Verdict
 from spanproof.core.store import Erasure, EvidenceStore
+from spanproof.core.trace import TraceStore
+from spanproof.core.trace_erasure import TraceErasure, erase_in_trace
 from spanproof.services.impact import on_record_decided
 
 #: What replaces an erased record's statement and free-text fields.
@@ -39,6 +44,7 @@ class ErasureOutcome:
 
     erasure: Erasure
     records: tuple[str, ...]
+    traces: tuple[str, ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         e = self.erasure
@@ -51,6 +57,7 @@ class ErasureOutcome:
             "end": e.end,
             "reason": e.reason,
             "records_masked": list(self.records),
+            "traces_masked": list(self.traces),
         }
 
 
@@ -84,8 +91,12 @@ def erase(
     if not 0 <= start < end <= len(section.text):
         raise InvalidInputError(f"range [{start}, {end}) outside 0..{len(section.text)}")
     masked: list[str] = []
+    traces: list[str] = []
+    before = section.text[start:end]  # as served: earlier erasures' masks included
     with store.transaction():
         erasure = store.add_erasure(source_id, version, section_key, start, end, reason)
+        if isinstance(store, TraceStore):
+            traces = _mask_traces(store, TraceErasure(erasure, before))
         if isinstance(store, RecordStore):
             served = store.section(source_id, version, section_key)
             text = served.text if served is not None else ""
@@ -97,7 +108,18 @@ def erase(
                     continue  # the same range erased again: masked already
                 _quarantine(store, record, changed, erasure)
                 masked.append(record.id)
-    return ErasureOutcome(erasure, tuple(masked))
+    return ErasureOutcome(erasure, tuple(masked), tuple(traces))
+
+
+def _mask_traces(store: TraceStore, erased: TraceErasure) -> list[str]:
+    """Mask what the traces that read the range copied of it; the ids of those masked."""
+    masked = []
+    for trace in store.traces_citing(erased.erasure.source_id):
+        changed = erase_in_trace(trace, erased)
+        if changed is not None:
+            store.store_erased(changed)
+            masked.append(trace.id)
+    return masked
 
 
 def _records_of(store: RecordStore, source_id: str, version: int) -> list[Record]:

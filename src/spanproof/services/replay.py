@@ -49,11 +49,13 @@ class ReplayResult:
         ok: True when the replay reproduced every stored claim exactly.
         differences: one line per difference (empty when ``ok``).
         claims_checked: how many claims were re-scored.
+        skipped: why the trace was not replayed (an erasure masked text it read), else "".
     """
 
     ok: bool
     differences: list[str] = field(default_factory=list)
     claims_checked: int = 0
+    skipped: str = ""
 
 
 class RecordingEmbedder:
@@ -367,14 +369,18 @@ def _edit_phrase_vectors(
 def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResult:
     """Re-score ``trace`` from its stored plan, claims and vectors and compare with its claims.
 
-    The plan must also still match ``plan_hash`` (when the trace records one). A trace whose
-    verification was ``unavailable`` scored nothing: it replays when it records no claims. A
-    trace that cannot be read as scoring input (a field missing, an unknown score model, a
+    A trace an erasure masked is not replayed (``skipped`` says so): the text its scores came
+    from is gone. The plan must also still match ``plan_hash`` (when the trace records one). A
+    trace whose verification was ``unavailable`` scored nothing: it replays when it records no
+    claims. A trace that cannot be read as scoring input (a field missing, an unknown score model, a
     damaged vector) fails with the reason. A score model with escalation (v3) needs
     ``checker``, the same model the trace names. A judged trace (v5) whose judge was an LLM, or
     a local judge other than ``checker`` (one this installation no longer ships), replays from
     the judgements its claims stored; the rest of the scoring runs again.
     """
+    if trace.erased:
+        ids = ", ".join(f"#{i}" for i in trace.erased.get("erasures", []))
+        return ReplayResult(True, skipped=f"not replayed: erasure {ids} masked text it read")
     if trace.verification != VERIFIED:
         if trace.claims:
             return ReplayResult(

@@ -8,6 +8,7 @@ row's ``seq`` and ``hash``, seals the trace after it and inserts its row; readin
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from spanproof.core.errors import InvalidInputError, StoreError
@@ -18,7 +19,7 @@ from spanproof.core.record_store import (
     record_json,
 )
 from spanproof.core.records import Attempt, Record
-from spanproof.core.trace import GENESIS, Trace
+from spanproof.core.trace import GENESIS, Trace, canonical_json
 from spanproof.store.sql import SqlHooks, check_page, now
 
 #: The columns of the ``traces`` table.
@@ -94,6 +95,31 @@ class TraceStoreMethods(SqlHooks):
         """Every trace in ``seq`` order (one statement, so one snapshot)."""
         rows = self._rows("read trace chain", "SELECT seq, body FROM traces ORDER BY seq")
         return [read_trace(int(seq), str(body)) for seq, body in rows]
+
+    def traces_citing(self, source_id: str) -> list[Trace]:
+        """Every trace whose stored JSON holds ``"source_id":"<source_id>"``, in ``seq`` order."""
+        needle = canonical_json({"source_id": source_id})[1:-1]
+        pattern = "%" + re.sub(r"([!%_])", r"!\1", needle) + "%"
+        rows = self._rows(
+            "read traces citing a source",
+            "SELECT seq, body FROM traces WHERE body LIKE ? ESCAPE '!' ORDER BY seq",
+            (pattern,),
+        )
+        return [read_trace(int(seq), str(body)) for seq, body in rows]
+
+    def store_erased(self, trace: Trace) -> None:
+        """Store an erasure's masking of a trace in place of its text (same id, seq, hash)."""
+        body = trace.to_json()
+        with self._write("store erased trace") as conn:
+            changed = self._sql.all(
+                conn,
+                "UPDATE traces SET body = ? WHERE id = ? AND seq = ? AND hash = ? RETURNING seq",
+                (body, trace.id, trace.seq, trace.hash),
+            )
+            if not changed:
+                raise InvalidInputError(
+                    f"no trace {trace.id!r} at seq {trace.seq} with hash {trace.hash[:12]}…"
+                )
 
     # records ---------------------------------------------------------------------------------
     def put_record(self, record: Record) -> None:

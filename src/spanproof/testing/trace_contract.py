@@ -16,7 +16,9 @@ later one the previous trace's hash, and the store (not the caller) sets ``id``,
 ``prev_hash`` and ``hash``; what ``append`` returns is exactly what ``get_trace``, ``list_traces``
 (newest first) and ``chain`` (oldest first) read back, floats and vectors bit for bit and text
 without any normalisation; a trace canonical JSON cannot carry is refused and leaves nothing
-behind; concurrent appends never fork the chain.
+behind; concurrent appends never fork the chain; ``traces_citing`` finds traces by a source's
+exact id, and ``store_erased`` replaces a trace's text with an erasure's masking of it (same
+id, seq and hash) and nothing else.
 
 Tests use real stores only (no mocks). This module imports pytest, so it is for test code only.
 """
@@ -241,6 +243,46 @@ class TraceStoreContract:
             trace_store.append(make_trace(**bad))
         assert trace_store.chain() == []
         assert trace_store.append(make_trace()).seq == 1
+
+    # erasure ----------------------------------------------------------------------------------
+    def test_traces_citing_a_source_are_found_by_its_exact_id(
+        self, trace_store: TraceStore
+    ) -> None:
+        def citing(source_id: str, n: int) -> Trace:
+            trace = make_trace(n)
+            return replace(trace, plan=[{**trace.plan[0], "source_id": source_id}])
+
+        odd = 'doi:10.1/a_b%c!"d'  # LIKE's wildcards, its escape and a JSON escape
+        first = trace_store.append(citing(odd, 0))
+        trace_store.append(citing('doi:10.1/aXb%c!"d', 1))  # "_" would match "X" unescaped
+        third = trace_store.append(citing(odd, 2))
+        trace_store.append(citing('doi:10.1/a_b%c!"d-2', 3))  # a longer id: not the same
+        found = trace_store.traces_citing(odd)
+        assert [t.id for t in found] == [first.id, third.id]
+        assert trace_store.traces_citing("nothing:here") == []
+
+    def test_an_erasures_masking_replaces_the_text_and_keeps_the_chain(
+        self, trace_store: TraceStore
+    ) -> None:
+        from spanproof.core.store import Erasure
+        from spanproof.core.trace_erasure import TraceErasure, erase_in_trace
+
+        stored = [trace_store.append(make_trace(n)) for n in range(3)]
+        text = stored[1].plan[0]["text"]
+        erasure = Erasure(1, "demo:1", 1, "abstract", 0, 7, "GDPR #1")
+        erased = erase_in_trace(stored[1], TraceErasure(erasure, text[:7]))
+        assert erased is not None
+        trace_store.store_erased(erased)
+        assert trace_store.get_trace(erased.id) == erased
+        assert "Aspirin" not in trace_store.get_trace(erased.id).to_json()  # type: ignore[union-attr]
+        chain = trace_store.chain()
+        assert chain[1] == erased and chain[0] == stored[0] and chain[2] == stored[2]
+        assert check_chain(chain) == []
+        with pytest.raises(InvalidInputError):
+            trace_store.store_erased(replace(erased, hash="0" * 64))
+        with pytest.raises(InvalidInputError):
+            trace_store.store_erased(replace(erased, id="tr_missing"))
+        assert trace_store.chain() == chain
 
     # concurrency --------------------------------------------------------------------------------
     def test_concurrent_appends_never_fork_the_chain(
