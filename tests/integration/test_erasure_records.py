@@ -71,8 +71,10 @@ def test_an_erasure_masks_quarantines_and_flags_in_one_go(store: EvidenceStore) 
     assert SECRET not in json.dumps(masked.to_dict())
     attempts = store.attempts(record_id)  # type: ignore[attr-defined]
     assert attempts[-1].model_id == "erasure" and "GDPR #18" in attempts[-1].defects[0]
-    # the attempt written before the erasure keeps its text; views withhold it
-    assert any(SECRET in c.quote for c in attempts[0].verdict.checks)
+    # the attempt written before the erasure is stored without the passage text it quoted
+    assert all(c.quote in ("", ERASED) for c in attempts[0].verdict.checks)
+    assert any(c.quote == ERASED for c in attempts[0].verdict.checks)
+    assert all(SECRET not in json.dumps(a.to_dict()) for a in attempts)
     shown = shown_attempts(attempts)
     assert all(SECRET not in c.quote for a in shown if a.verdict for c in a.verdict.checks)
     assert [a.outcome for a in shown] == [a.outcome for a in attempts]

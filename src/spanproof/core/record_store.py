@@ -156,6 +156,15 @@ class RecordStore(Protocol):
         """The record's attempts by number."""
         ...
 
+    def store_erased_attempt(self, record_id: str, attempt: Attempt) -> None:
+        """Replace a stored attempt by an erasure's masking of it (its checks without the
+        passage text they quoted): the one change an attempt admits.
+
+        Raises:
+            InvalidInputError: the record has no attempt with that number.
+        """
+        ...
+
 
 def record_store_of(store: object) -> RecordStore:
     """``store`` as a :class:`RecordStore`.

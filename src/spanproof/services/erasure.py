@@ -6,9 +6,10 @@ would otherwise go on being served through it. :func:`erase` masks those copies 
 transaction: each quotation over the range is cut again from the masked section text, the
 statement and the free-text fields become :data:`ERASED`, and the record is quarantined with an
 attempt saying why (a verified one starts a ``reproposed`` walk, so what is built on it is
-flagged). Attempts are kept as they were written (append-only), but :func:`shown_attempts` —
-what every view of a record shows — withholds the passage text the checks of the attempts
-before an erasure quoted. Traces that read the range (a planned span over it) are masked too
+flagged). Its earlier attempts are append-only but for this one change: their checks lose the
+passage text they quoted (:data:`ERASED` in its place). :func:`shown_attempts` — what every
+view of a record shows — withholds that text too, for attempts stored before erasures reached
+them. Traces that read the range (a planned span over it) are masked too
 (:func:`spanproof.core.trace_erasure.erase_in_trace`): their passages, every copy of the erased
 text in their drafts, answers and claims, and the vectors of what was masked; the digests of
 the masked strings keep the hash chain checkable (``core.trace``). Such a trace no longer
@@ -169,7 +170,12 @@ def _quarantine(store: RecordStore, record: Record, changed: Record, erasure: Er
     """Store the masked record with an attempt that says why; a verified record's move starts
     a ``reproposed`` walk (:func:`~spanproof.services.impact.on_record_decided`)."""
     now = utc_now()
-    number = len(store.attempts(record.id)) + 1
+    earlier = store.attempts(record.id)
+    for attempt in earlier:  # the passage text their checks quoted may be the erased text
+        withheld = _withheld(attempt)
+        if withheld != attempt:
+            store.store_erased_attempt(record.id, withheld)
+    number = len(earlier) + 1
     why = f"a quotation's range was erased (erasure #{erasure.id}: {erasure.reason})"
     attempt = Attempt(number, "gate", "quarantined", None, (why,), ERASURE_ATTEMPT, "", now, now)
     store.add_attempt(record.id, attempt)

@@ -178,6 +178,17 @@ class TraceStoreMethods(SqlHooks):
                 (record_id, attempt.number, body),
             )
 
+    def store_erased_attempt(self, record_id: str, attempt: Attempt) -> None:
+        """Store an erasure's masking of an attempt in place of it (same record and number)."""
+        with self._write("store erased attempt") as conn:
+            changed = self._sql.all(
+                conn,
+                "UPDATE attempts SET body = ? WHERE record_id = ? AND number = ? RETURNING number",
+                (attempt_json(attempt), record_id, attempt.number),
+            )
+            if not changed:
+                raise InvalidInputError(f"record {record_id!r} has no attempt {attempt.number}")
+
     def attempts(self, record_id: str) -> list[Attempt]:
         rows = self._rows(
             "list attempts",

@@ -4,7 +4,8 @@ Subclass :class:`RecordStoreContract` and give it a ``record_store`` fixture tha
 **empty** store. The suite pins: a record reads back exactly as put (text without any
 normalisation); ``put_record`` replaces the current state by id; ``list_records`` filters by
 status and source, orders by id and pages; attempts append in number order, are read back
-exactly, refuse a taken number or an unknown record, and survive a record's replacement.
+exactly, refuse a taken number or an unknown record, and survive a record's replacement;
+an erasure's masking of an attempt replaces it.
 
 Tests use real stores only (no mocks). This module imports pytest, so it is for test code only.
 """
@@ -137,3 +138,21 @@ class RecordStoreContract:
         with pytest.raises(InvalidInputError):
             record_store.add_attempt("nope", make_attempt(1))
         assert record_store.attempts("nope") == []
+
+    def test_an_erasures_masking_of_an_attempt_replaces_it(self, record_store: RecordStore) -> None:
+        record = make_record()
+        record_store.put_record(record)
+        first, second = make_attempt(1), make_attempt(2)
+        record_store.add_attempt(record.id, first)
+        record_store.add_attempt(record.id, second)
+        assert first.verdict is not None
+        checks = tuple(dataclasses.replace(c, quote="[erased]") for c in first.verdict.checks)
+        masked = dataclasses.replace(
+            first, verdict=dataclasses.replace(first.verdict, checks=checks)
+        )
+        record_store.store_erased_attempt(record.id, masked)
+        assert record_store.attempts(record.id) == [masked, second]
+        with pytest.raises(InvalidInputError):
+            record_store.store_erased_attempt(record.id, dataclasses.replace(masked, number=3))
+        with pytest.raises(InvalidInputError):
+            record_store.store_erased_attempt("nope", masked)
