@@ -638,6 +638,22 @@ class EvidenceStoreContract:
         assert ids(hits) == [two, three, four, one]
         assert store.stats()["embeddings"] == 4
 
+    def test_equal_vectors_score_equally_wherever_they_lie(self, store: EvidenceStore) -> None:
+        # A sentence repeated in every source ("DEMO DATA, ...", a licence line) embeds to one
+        # vector: its chunks must score exactly alike and rank by chunk id, as on PostgreSQL,
+        # even where the last row of a matrix goes through another BLAS kernel than the rest.
+        add_document(store, "a", [(f"s{i}", f"Same sentence {i}.") for i in range(5)])
+        rng = np.random.default_rng(7)
+        same = rng.standard_normal(384).astype(np.float32)
+        same /= np.linalg.norm(same)
+        store.put_embeddings(MODEL, [(chunk_id("a", 1, f"s{i}"), same) for i in range(5)])
+        query = rng.standard_normal(384).astype(np.float32)
+        query /= np.linalg.norm(query)
+        for q in (query, -query):
+            hits = store.vector_search(q, MODEL, 10, ELIGIBLE)
+            assert ids(hits) == [chunk_id("a", 1, f"s{i}") for i in range(5)]
+            assert len({h.score for h in hits}) == 1
+
     def test_vector_search_fills_the_limit_past_filtered_chunks(self, store: EvidenceStore) -> None:
         add_document(
             store, "bad", [(f"s{i}", f"Retracted {i}.") for i in range(40)], status="retracted"

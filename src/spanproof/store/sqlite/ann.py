@@ -18,7 +18,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from spanproof.store.sqlite.matrix import VectorMatrix, model_key, remove_others, write_atomically
+from spanproof.store.sqlite.matrix import (
+    VectorMatrix,
+    cosine_scores,
+    model_key,
+    remove_others,
+    write_atomically,
+)
 
 M = 16
 EF_CONSTRUCTION = 100
@@ -88,6 +94,6 @@ def candidates(
     index.set_ef(max(k, 200))
     labels, _ = index.knn_query(query.reshape(1, -1), k=k)
     rows = np.asarray(labels[0], dtype=np.int64)
-    scores = np.asarray(matrix.vectors[rows] @ query, dtype=np.float32)
+    scores = np.asarray(cosine_scores(matrix.vectors[rows], query), dtype=np.float32)
     order = np.lexsort((rows, -scores))  # score descending, then row (= chunk id order)
     return rows[order], scores[order]

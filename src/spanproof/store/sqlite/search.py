@@ -32,7 +32,7 @@ from spanproof.store.chunk_rows import CHUNK_COLS, load_chunks
 from spanproof.store.sql import SQLITE, Where, clean_text
 from spanproof.store.sqlite import ann
 from spanproof.store.sqlite.ann import AnnIndexes
-from spanproof.store.sqlite.matrix import VectorMatrices
+from spanproof.store.sqlite.matrix import VectorMatrices, cosine_scores
 
 #: A word as FTS5's ``unicode61`` tokenizer sees it: a run of letters and digits.
 _WORD = re.compile(r"[^\W_]+")
@@ -200,7 +200,7 @@ def vector_search(
         ][:limit]
         if len(hits) == limit:  # else filters removed too many: fall back to exact search
             return [SearchHit(h.chunk, h.score, i) for i, h in enumerate(hits, start=1)]
-    scores = matrix.vectors @ query
+    scores = cosine_scores(matrix.vectors, query)
     total = int(scores.shape[0])
     found: list[SearchHit] = []
     done, window = 0, min(total, max(4 * limit, 32))
