@@ -92,7 +92,7 @@ class GraphStoreMethods(SqlHooks):
     def list_artifacts(
         self, *, kind: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[Artifact]:
-        check_page(limit, offset)
+        limit, offset = check_page(limit, offset)
         rows = self._rows(
             "list artifacts",
             "SELECT id, kind, title, created_at FROM artifacts"
@@ -181,7 +181,7 @@ class GraphStoreMethods(SqlHooks):
             )
 
     def edges_from(self, ref: str, *, after: str = "", limit: int = 1000) -> list[Edge]:
-        check_page(limit)
+        limit, _ = check_page(limit)
         rows = self._rows(
             "edges from",
             "SELECT from_ref, to_ref FROM edges WHERE from_ref = ? AND to_ref > ?"
@@ -191,7 +191,7 @@ class GraphStoreMethods(SqlHooks):
         return [Edge(*r) for r in rows]
 
     def edges_to(self, ref: str, *, limit: int = 1000) -> list[Edge]:
-        check_page(limit)
+        limit, _ = check_page(limit)
         rows = self._rows(
             "edges to",
             "SELECT from_ref, to_ref FROM edges WHERE to_ref = ? ORDER BY from_ref LIMIT ?",
@@ -200,7 +200,7 @@ class GraphStoreMethods(SqlHooks):
         return [Edge(*r) for r in rows]
 
     def dependents(self, ref: str, *, limit: int = 1000) -> list[str]:
-        check_page(limit)
+        limit, _ = check_page(limit)
         rows = self._rows(
             "dependents",
             "WITH RECURSIVE reach(ref) AS (SELECT CAST(? AS TEXT)"
@@ -223,7 +223,7 @@ class GraphStoreMethods(SqlHooks):
     def list_flags(
         self, *, changed_ref: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[Flag]:
-        check_page(limit, offset)
+        limit, offset = check_page(limit, offset)
         rows = self._rows(
             "list flags",
             f"SELECT {_FLAG_COLUMNS} FROM impact_flags"
@@ -243,7 +243,7 @@ class GraphStoreMethods(SqlHooks):
     def list_walks(
         self, *, status: str | None = None, changed_ref: str | None = None, limit: int = 100
     ) -> list[Walk]:
-        check_page(limit)
+        limit, _ = check_page(limit)
         rows = self._rows(
             "list walks",
             f"SELECT {_WALK_COLUMNS} FROM impact_walks"

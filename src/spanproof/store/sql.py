@@ -209,9 +209,17 @@ def check_status(status: str) -> None:
         )
 
 
-def check_page(limit: int, offset: int = 0) -> None:
+#: The largest integer both drivers bind (SQLite's INTEGER, PostgreSQL's bigint).
+MAX_SQL_INT = 2**63 - 1
+
+
+def check_page(limit: int, offset: int = 0) -> tuple[int, int]:
+    """``limit`` and ``offset`` as bound to ``LIMIT ? OFFSET ?``: never negative, and at most
+    :data:`MAX_SQL_INT` (no table holds more rows), so a larger one reads as that many on both
+    dialects rather than failing differently on each driver."""
     if limit < 0 or offset < 0:
         raise InvalidInputError("limit and offset must not be negative")
+    return min(limit, MAX_SQL_INT), min(offset, MAX_SQL_INT)
 
 
 def check_sha256(sha256: str) -> str:

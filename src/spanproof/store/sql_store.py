@@ -163,7 +163,7 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
         self, *, status: str | None = None, limit: int = 100, offset: int = 0
     ) -> list[Source]:
         """Sources ordered by id, optionally of one status, one page at a time."""
-        check_page(limit, offset)
+        limit, offset = check_page(limit, offset)
         if status is not None:
             check_status(status)
         with self._read("list_sources") as conn:

@@ -83,7 +83,7 @@ class TraceStoreMethods(SqlHooks):
 
     def list_traces(self, *, limit: int = 50, offset: int = 0) -> list[Trace]:
         """Traces newest first, one page at a time."""
-        check_page(limit, offset)
+        limit, offset = check_page(limit, offset)
         rows = self._rows(
             "list traces",
             "SELECT seq, body FROM traces ORDER BY seq DESC LIMIT ? OFFSET ?",
@@ -147,7 +147,7 @@ class TraceStoreMethods(SqlHooks):
         offset: int = 0,
     ) -> list[Record]:
         """Records ordered by id, filtered by status and source, one page at a time."""
-        check_page(limit, offset)
+        limit, offset = check_page(limit, offset)
         rows = self._rows(
             "list records",
             "SELECT id, body FROM records WHERE (CAST(? AS TEXT) IS NULL OR status = ?)"

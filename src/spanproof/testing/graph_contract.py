@@ -71,6 +71,22 @@ class GraphStoreContract:
         assert [a.id for a in graph_store.list_artifacts(kind="assessment")] == ["a-001", "a-002"]
         assert [a.id for a in graph_store.list_artifacts(limit=2, offset=1)] == ["a-002", "a-003"]
 
+    def test_lists_take_pages_past_any_sql_integer(self, graph_store: GraphStore) -> None:
+        graph_store.create_artifact(make_artifact(1))
+        graph_store.add_edges([Edge("record:r", "assessment:a")])
+        huge = 2**64
+        assert graph_store.list_artifacts(offset=huge) == []
+        assert [a.id for a in graph_store.list_artifacts(limit=huge)] == ["a-001"]
+        assert graph_store.list_flags(offset=huge) == []
+        assert [e.to_ref for e in graph_store.edges_from("record:r", limit=huge)] == [
+            "assessment:a"
+        ]
+        assert [e.from_ref for e in graph_store.edges_to("assessment:a", limit=huge)] == [
+            "record:r"
+        ]
+        assert graph_store.dependents("record:r", limit=huge) == ["assessment:a"]
+        assert graph_store.list_walks(limit=huge) == []
+
     def test_versions_append_with_their_edges(self, graph_store: GraphStore) -> None:
         graph_store.create_artifact(make_artifact(1))
         first = make_version("a-001", 1, "record:r1", "record:r2")

@@ -94,6 +94,11 @@ class RecordStoreContract:
         assert record_store.get_record(record.id) == verified
         assert record_store.list_records() == [verified]
 
+    def test_list_takes_pages_past_any_sql_integer(self, record_store: RecordStore) -> None:
+        record_store.put_record(make_record(0))
+        assert record_store.list_records(offset=2**64) == []
+        assert [r.id for r in record_store.list_records(limit=2**64)] == ["rec-000"]
+
     def test_list_filters_orders_and_pages(self, record_store: RecordStore) -> None:
         records = [make_record(n) for n in (3, 1, 2, 0)]
         records[0] = dataclasses.replace(records[0], status="rejected")

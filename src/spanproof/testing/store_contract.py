@@ -248,6 +248,14 @@ class EvidenceStoreContract:
         assert [s.id for s in store.list_sources(limit=2, offset=2)] == ["c", "d"]
         assert store.list_sources(offset=10) == []
 
+    def test_list_sources_takes_pages_past_any_sql_integer(self, store: EvidenceStore) -> None:
+        # Past a 64-bit integer SQLite's driver raised OverflowError and PostgreSQL said "bigint
+        # out of range": both now read such a page as the page past the end, or as all rows.
+        store.upsert_source(Source("a", "text"))
+        assert store.list_sources(offset=2**63) == []
+        assert store.list_sources(offset=2**64) == []
+        assert [s.id for s in store.list_sources(limit=2**64)] == ["a"]
+
     def test_list_sources_filters_by_status(self, store: EvidenceStore) -> None:
         for source_id in ("a", "b", "c"):
             store.upsert_source(Source(source_id, "text"))

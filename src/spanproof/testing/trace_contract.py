@@ -158,6 +158,11 @@ class TraceStoreContract:
         with pytest.raises(InvalidInputError):
             trace_store.list_traces(offset=-1)
 
+    def test_list_traces_takes_pages_past_any_sql_integer(self, trace_store: TraceStore) -> None:
+        trace_store.append(make_trace(0))
+        assert trace_store.list_traces(offset=2**64) == []
+        assert [t.seq for t in trace_store.list_traces(limit=2**64)] == [1]
+
     def test_chain_is_oldest_first(self, trace_store: TraceStore) -> None:
         ids = [trace_store.append(make_trace(n)).id for n in range(4)]
         assert [t.id for t in trace_store.chain()] == ids
