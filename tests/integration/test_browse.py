@@ -114,3 +114,18 @@ def test_a_page_past_the_end_says_so_and_links_back_to_the_last_page(
         assert "offset=2" in html  # ← Previous goes to the last page
         sources = client.get("/sources", params={"offset": 99999}).text
         assert "No sources yet" in sources  # this store has none at all
+
+
+def test_a_records_page_past_the_end_counts_the_records_not_the_offset(
+    store: SqliteEvidenceStore,
+) -> None:
+    from spanproof.testing.record_contract import make_record
+
+    for n in range(3):
+        store.put_record(make_record(n))
+    # The total once read as the offset asked for ("total": 20 of 3 records).
+    past = browse_records(store, limit=10, offset=20)
+    assert (past.items, past.total, past.capped) == ([], 3, False)
+    assert past.prev_offset == 0
+    capped = browse_records(store, limit=1, offset=2, scan=1)
+    assert len(capped.items) == 1 and capped.total == 3  # a lower bound counts the page shown

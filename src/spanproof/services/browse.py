@@ -308,7 +308,9 @@ def browse_records(
         if read >= scan:
             total, capped = read, True
             break
-    return Page(items, max(total, offset + len(items)), offset, limit, capped)
+    # A capped count is a lower bound that the page shown raises; an empty page past the end
+    # counts nothing (its offset is not a record).
+    return Page(items, max(total, offset + len(items)) if items else total, offset, limit, capped)
 
 
 # what uses a source ----------------------------------------------------------------------------
