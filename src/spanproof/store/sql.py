@@ -77,6 +77,7 @@ class Dialect:
 
     def run(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> Any:
         """Execute one statement and return the cursor."""
+        check_no_nul(params)
         return conn.execute(self.q(sql), tuple(params))
 
     def one(self, conn: Any, sql: str, params: Sequence[Any] = ()) -> Any:
@@ -90,6 +91,8 @@ class Dialect:
     def many(self, conn: Any, sql: str, rows: Sequence[Sequence[Any]]) -> None:
         """Execute one statement for each of ``rows``."""
         if rows:
+            for row in rows:
+                check_no_nul(row)
             with closing(conn.cursor()) as cur:
                 cur.executemany(self.q(sql), rows)
 
@@ -109,6 +112,21 @@ class Dialect:
             cur = self.run(conn, sql.replace("{in}", marks), part)
             if cur.description is not None:  # a statement without rows has nothing to fetch
                 yield from cur.fetchall()
+
+
+def check_no_nul(params: Iterable[Any]) -> None:
+    """Raises InvalidInputError for a text parameter with a NUL character.
+
+    PostgreSQL can neither store nor compare such text; refusing it on both dialects keeps them
+    alike (SQLite stored a title or id with NUL and looked one up as unknown, where PostgreSQL
+    failed with its driver's message). Nothing a store holds has NUL: parsed text with NUL is
+    quarantined, and JSON bodies escape it.
+    """
+    for value in params:
+        if isinstance(value, list | tuple):
+            check_no_nul(value)
+        elif isinstance(value, str) and "\x00" in value:
+            raise InvalidInputError(f"text with a NUL character (\\x00): {value[:80]!r}")
 
 
 SQLITE = Dialect()
@@ -149,6 +167,7 @@ def search_filter(d: Dialect, flt: SearchFilter) -> Where | None:
         if values is not None:
             if not values:
                 return None
+            check_no_nul(values)  # SQLite binds them as JSON text, where NUL is escaped
             clause, param = d.one_of(column, values)
             clauses.append(clause)
             params.append(param)

@@ -87,6 +87,14 @@ class GraphStoreContract:
         assert graph_store.dependents("record:r", limit=huge) == ["assessment:a"]
         assert graph_store.list_walks(limit=huge) == []
 
+    def test_text_with_a_nul_character_is_a_caller_mistake(self, graph_store: GraphStore) -> None:
+        with pytest.raises(InvalidInputError, match="NUL"):
+            graph_store.create_artifact(Artifact("a-001", "package", "P\x00", AT))
+        with pytest.raises(InvalidInputError, match="NUL"):
+            graph_store.get_artifact("a-\x00")
+        with pytest.raises(InvalidInputError, match="NUL"):
+            graph_store.dependents("record:\x00")
+
     def test_versions_append_with_their_edges(self, graph_store: GraphStore) -> None:
         graph_store.create_artifact(make_artifact(1))
         first = make_version("a-001", 1, "record:r1", "record:r2")

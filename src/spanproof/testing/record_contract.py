@@ -99,6 +99,17 @@ class RecordStoreContract:
         assert record_store.list_records(offset=2**64) == []
         assert [r.id for r in record_store.list_records(limit=2**64)] == ["rec-000"]
 
+    def test_ids_with_a_nul_character_are_caller_mistakes(self, record_store: RecordStore) -> None:
+        with pytest.raises(InvalidInputError, match="NUL"):
+            record_store.put_record(dataclasses.replace(make_record(0), id="rec-\x00"))
+        with pytest.raises(InvalidInputError, match="NUL"):
+            record_store.get_record("rec-\x00")
+        with pytest.raises(InvalidInputError, match="NUL"):
+            record_store.list_records(source_id="src-\x00")
+        record_store.put_record(dataclasses.replace(make_record(1), statement="A \x00 B"))
+        stored = record_store.get_record("rec-001")  # a JSON body escapes it
+        assert stored is not None and stored.statement == "A \x00 B"
+
     def test_list_filters_orders_and_pages(self, record_store: RecordStore) -> None:
         records = [make_record(n) for n in (3, 1, 2, 0)]
         records[0] = dataclasses.replace(records[0], status="rejected")

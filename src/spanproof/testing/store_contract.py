@@ -256,6 +256,21 @@ class EvidenceStoreContract:
         assert store.list_sources(offset=2**64) == []
         assert [s.id for s in store.list_sources(limit=2**64)] == ["a"]
 
+    def test_text_with_a_nul_character_is_a_caller_mistake(self, store: EvidenceStore) -> None:
+        # PostgreSQL cannot hold NUL, so neither dialect stores or looks up text with one
+        # (SQLite once stored such a title and PostgreSQL failed with its driver's message).
+        with pytest.raises(InvalidInputError, match="NUL"):
+            store.upsert_source(Source("a", "text", title="A\x00B"))
+        with pytest.raises(InvalidInputError, match="NUL"):
+            store.upsert_source(Source("b", "text", external_ids={"doi": "10.1/\x00"}))
+        assert store.get_source("a") is None
+        with pytest.raises(InvalidInputError, match="NUL"):
+            store.get_source("a\x00")
+        add_document(store, "c", [("s1", "Aspirin daily.")])
+        only = SearchFilter(source_ids=("c\x00",), eligible_only=False)
+        with pytest.raises(InvalidInputError, match="NUL"):
+            store.keyword_search("aspirin", 10, only)
+
     def test_list_sources_filters_by_status(self, store: EvidenceStore) -> None:
         for source_id in ("a", "b", "c"):
             store.upsert_source(Source(source_id, "text"))

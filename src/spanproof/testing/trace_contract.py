@@ -163,6 +163,12 @@ class TraceStoreContract:
         assert trace_store.list_traces(offset=2**64) == []
         assert [t.seq for t in trace_store.list_traces(limit=2**64)] == [1]
 
+    def test_a_trace_id_with_a_nul_character_is_a_caller_mistake(
+        self, trace_store: TraceStore
+    ) -> None:
+        with pytest.raises(InvalidInputError, match="NUL"):
+            trace_store.get_trace("tr_\x00")
+
     def test_chain_is_oldest_first(self, trace_store: TraceStore) -> None:
         ids = [trace_store.append(make_trace(n)).id for n in range(4)]
         assert [t.id for t in trace_store.chain()] == ids
