@@ -13,6 +13,7 @@ import pytest
 
 import process_kit
 from spanproof.bootstrap import build_parser
+from spanproof.core.documents import FetchedDocument, ParsedDocument
 from spanproof.core.store import MASK, SearchFilter
 from spanproof.ingest.files import iter_path
 from spanproof.services.ingestion import embed_pending, ingest
@@ -65,6 +66,36 @@ def test_ingest_is_idempotent_and_quarantines_with_raw_bytes_kept(
     assert version.state == "quarantined" and version.reason.startswith("corrupt_xml")
     assert store.get_blob(version.sha256) == b"<article><front><title>Trunc"
     assert store.measurements(f"file:{(corpus / 'walking.txt').resolve()}")
+
+
+def test_of_two_ingests_of_the_same_bytes_at_once_one_is_new_the_other_a_duplicate(
+    store: SqliteEvidenceStore, tmp_path: Path
+) -> None:
+    # While one ingest parses, another (a second process, or API request) ingests the same
+    # bytes from start to end: both once reported "new" (or "quarantined"), and an API upload
+    # answered 201 Created to each. The one that stores the version second is a duplicate.
+    corpus = tmp_path / "corpus"
+    write_corpus(corpus)
+    for sid, fetched in iter_path(corpus):
+        others: list[str] = []
+
+        def parse_while_another_ingests(
+            raw: bytes,
+            media_type: str,
+            sid: str = sid,
+            fetched: FetchedDocument = fetched,
+            others: list[str] = others,
+        ) -> ParsedDocument:
+            if not others:
+                others.append(ingest(store, fetched, sid, PARSE).status)
+            return PARSE(raw, media_type)
+
+        late = ingest(store, fetched, sid, parse_while_another_ingests)
+        assert others in (["new"], ["quarantined"])
+        assert late.status == "duplicate"
+        (version,) = store.versions(sid)
+        assert version.state in ("parsed", "quarantined")
+    assert store.stats()["versions"] == 3
 
 
 def test_a_changed_file_adds_a_version_and_old_spans_still_resolve(

@@ -176,8 +176,12 @@ class EvidenceStore(Protocol):
 
     def set_version_state(
         self, source_id: str, number: int, state: str, *, reason: str = "", format: str = ""
-    ) -> None:
-        """Move a ``pending`` version to ``parsed`` or ``quarantined`` (never back)."""
+    ) -> bool:
+        """Move a ``pending`` version to ``parsed`` or ``quarantined`` (never back).
+
+        True when this call moved it; False when it already was so (a repeat, or another
+        process got there first).
+        """
         ...
 
     # sections --------------------------------------------------------------------------------

@@ -107,7 +107,10 @@ def ingest(
     try:
         document = parse(fetched.raw, fetched.media_type)
     except ParseFailure as failure:
-        store.set_version_state(source_id, version.number, "quarantined", reason=str(failure))
+        if not store.set_version_state(
+            source_id, version.number, "quarantined", reason=str(failure)
+        ):  # another process ingesting the same bytes quarantined it first
+            return IngestOutcome(source_id, version.number, "duplicate", str(failure))
         return IngestOutcome(source_id, version.number, "quarantined", str(failure))
     return _store_document(store, source_id, version.number, document, chunk_tokens)
 
@@ -151,7 +154,9 @@ def _store_document(
         store.add_sections(source_id, version, document.sections)
         store.add_chunks(chunks)
         store.add_measurements(measurements)
-        store.set_version_state(source_id, version, "parsed", format=document.format)
+        moved = store.set_version_state(source_id, version, "parsed", format=document.format)
+    if not moved:  # another process ingesting the same bytes stored them first (same rows)
+        return IngestOutcome(source_id, version, "duplicate")
     return IngestOutcome(
         source_id, version, "new", sections=len(document.sections), chunks=len(chunks)
     )

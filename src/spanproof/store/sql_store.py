@@ -241,10 +241,12 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
 
     def set_version_state(
         self, source_id: str, number: int, state: str, *, reason: str = "", format: str = ""
-    ) -> None:
-        """Move a ``pending`` version to ``parsed`` or ``quarantined``, once.
+    ) -> bool:
+        """Move a ``pending`` version to ``parsed`` or ``quarantined``, once: True when this call
+        moved it.
 
-        Repeating the same move is a no-op; any other change of a final state raises
+        Repeating the same move is a no-op (False: the row is read under a lock, so of two
+        concurrent moves exactly one is True); any other change of a final state raises
         :class:`StoreError` (versions are immutable once judged).
         """
         if state not in ("parsed", "quarantined"):
@@ -260,7 +262,7 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
             if row is None:
                 raise InvalidInputError(f"no version {number} of source {source_id!r}")
             if tuple(row) == (state, reason, format):
-                return
+                return False
             if row[0] != "pending":
                 raise StoreError(
                     f"version {number} of {source_id!r} is already {row[0]}; it cannot change"
@@ -271,6 +273,7 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
                 " WHERE source_id = ? AND number = ?",
                 (state, reason, format, source_id, number),
             )
+            return True
 
     # sections --------------------------------------------------------------------------------
     def add_sections(self, source_id: str, version: int, sections: Sequence[ParsedSection]) -> None:

@@ -29,6 +29,7 @@ Tests use real stores only (no mocks). This module imports pytest, so it is for 
 from __future__ import annotations
 
 import hashlib
+import threading
 from collections.abc import Iterator, Sequence
 from datetime import datetime, timedelta
 
@@ -332,9 +333,11 @@ class EvidenceStoreContract:
         store.upsert_source(Source("a", "file"))
         store.add_version("a", sha(b"one"), "text/plain")
         store.add_version("a", sha(b"two"), "text/plain")
-        store.set_version_state("a", 1, "parsed", format="text")
-        store.set_version_state("a", 1, "parsed", format="text")  # a re-run is a no-op
-        store.set_version_state("a", 2, "quarantined", reason="corrupt_xml")
+        assert store.set_version_state("a", 1, "parsed", format="text") is True
+        # a re-run is a no-op, and says so
+        assert store.set_version_state("a", 1, "parsed", format="text") is False
+        assert store.set_version_state("a", 2, "quarantined", reason="corrupt_xml") is True
+        assert store.set_version_state("a", 2, "quarantined", reason="corrupt_xml") is False
         one, two = store.versions("a")
         assert (one.state, one.format) == ("parsed", "text")
         assert (two.state, two.reason) == ("quarantined", "corrupt_xml")
@@ -345,6 +348,27 @@ class EvidenceStoreContract:
         with pytest.raises(InvalidInputError):
             store.set_version_state("a", 9, "parsed")
         assert store.versions("a")[0].state == "parsed"
+
+    def test_of_concurrent_moves_of_a_version_exactly_one_moves_it(
+        self, store: EvidenceStore
+    ) -> None:
+        # Two ingests of the same bytes at once both stored the version; each reported "new"
+        # (an API upload answered 201 Created to several of them). The move tells them apart.
+        store.upsert_source(Source("a", "file"))
+        store.add_version("a", sha(b"one"), "text/plain")
+        start = threading.Barrier(4)
+        moved: list[bool] = []
+
+        def move() -> None:
+            start.wait(10)
+            moved.append(store.set_version_state("a", 1, "parsed", format="text"))
+
+        threads = [threading.Thread(target=move) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert sorted(moved) == [False, False, False, True]
 
     # sections --------------------------------------------------------------------------------
     def test_sections_keep_their_order_with_ordinals_from_zero(self, store: EvidenceStore) -> None:
