@@ -120,6 +120,32 @@ def test_a_changed_file_adds_a_version_and_old_spans_still_resolve(
     assert not resolve(store, wrong).ok
 
 
+def test_one_article_under_several_source_ids_is_stored_under_each(
+    store: SqliteEvidenceStore, tmp_path: Path
+) -> None:
+    # The same article as two files, then through a connector naming its DOI: every copy is
+    # stored (nothing refused, the rest of the folder still ingested), and the first keeps the ids.
+    jats = (Path(__file__).parents[1] / "fixtures" / "parsers" / "jats_article.xml").read_bytes()
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    (corpus / "a.xml").write_bytes(jats)
+    (corpus / "b.xml").write_bytes(jats)
+    (corpus / "c.txt").write_text("Metformin lowered fat storage.\n", encoding="utf-8")
+    assert ingest_folder(store, corpus) == ["new", "new", "new"]
+    first = store.get_source(f"file:{(corpus / 'a.xml').resolve()}")
+    second = store.get_source(f"file:{(corpus / 'b.xml').resolve()}")
+    assert first is not None and second is not None
+    assert first.external_ids["doi"] == "10.1016/j.jlr.2023.100342"
+    assert second.external_ids == {}
+    work = FetchedDocument(
+        "crossref", {"doi": "10.1016/J.JLR.2023.100342"}, "text/plain", b"Metformin and fat.\n"
+    )
+    outcome = ingest(store, work, "doi:10.1016/j.jlr.2023.100342", PARSE)
+    assert outcome.status == "new"
+    holder = store.find_source("doi", "10.1016/j.jlr.2023.100342")
+    assert holder is not None and holder.id == first.id
+
+
 def test_search_is_hybrid_filters_retracted_and_never_serves_erased_text(
     store: SqliteEvidenceStore, tmp_path: Path
 ) -> None:

@@ -73,6 +73,21 @@ def chunk_id(source_id: str, version: int, section_key: str, start: int, end: in
     return "ch_" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
 
 
+def unclaimed_ids(store: EvidenceStore, source_id: str, ids: dict[str, str]) -> dict[str, str]:
+    """``ids`` less those another source holds already.
+
+    One article often arrives under several source ids (``pmc:…``, ``pmid:…``, ``doi:…``, a
+    file): the first source to name an external id keeps it, and the others are stored without
+    it rather than refused.
+    """
+    kept: dict[str, str] = {}
+    for kind, value in ids.items():
+        holder = store.find_source(kind, value) if value.strip() else None
+        if holder is None or holder.id == source_id:
+            kept[kind] = value
+    return kept
+
+
 def ingest(
     store: EvidenceStore,
     fetched: FetchedDocument,
@@ -91,7 +106,7 @@ def ingest(
                 connector=fetched.connector,
                 title=fetched.title or (existing.title if existing else ""),
                 status=existing.status if existing else "active",
-                external_ids=fetched.external_ids,
+                external_ids=unclaimed_ids(store, source_id, fetched.external_ids),
             )
         )
         if fetched.status != "active":
@@ -148,7 +163,9 @@ def _store_document(
                     connector=current.connector,
                     title=document.title,
                     status=current.status,
-                    external_ids={**document.external_ids, **current.external_ids},
+                    external_ids=unclaimed_ids(
+                        store, source_id, {**document.external_ids, **current.external_ids}
+                    ),
                 )
             )
         store.add_sections(source_id, version, document.sections)
