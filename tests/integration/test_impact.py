@@ -131,6 +131,21 @@ def test_retraction_notice_flags_everything_built_on_the_source(
     assert len(store.list_flags(changed_ref=changed)) == len(flagged)
 
 
+def test_a_later_correction_notice_never_lowers_a_retraction(store: SqliteEvidenceStore) -> None:
+    impact.retract(store, "paper-a")  # an operator acting on a notice Crossref lacks yet
+    corrected = PAPER_A + b"\nCorrected.\n"  # the work again, its reply changed: a new version
+    outcome = ingest(store, _fetched(corrected, status="corrected"), "paper-a", build_parser())
+    assert outcome.status == "new"
+    source = store.get_source("paper-a")
+    assert source is not None and source.status == "retracted"
+    # a withdrawal notice does not lower it either; a retraction of a withdrawn source raises it
+    ingest(store, _fetched(corrected, status="withdrawn"), "paper-a", build_parser())
+    assert (s := store.get_source("paper-a")) is not None and s.status == "retracted"
+    impact.retract(store, "paper-b", "withdrawn")
+    ingest(store, _fetched(PAPER_B, status="retracted"), "paper-b", build_parser())
+    assert (s := store.get_source("paper-b")) is not None and s.status == "retracted"
+
+
 def test_rejection_and_reproposal_start_walks(store: SqliteEvidenceStore) -> None:
     first, second = _verified(store, "paper-a")[:1] + _verified(store, "paper-b")[:1]
     assessment, _ = artifacts.create_assessment(store, "Metformin and liver fat?", [first, second])

@@ -27,6 +27,8 @@ from spanproof.text.measurements import find_measurements
 
 Parser = Callable[[bytes, str], ParsedDocument]
 Progress = Callable[[int], None]
+#: How far a source status takes it out of use: ingestion never moves a source down this scale.
+_SEVERITY = {"active": 0, "corrected": 1, "withdrawn": 2, "retracted": 3}
 
 
 @runtime_checkable
@@ -109,11 +111,15 @@ def ingest(
                 external_ids=unclaimed_ids(store, source_id, fetched.external_ids),
             )
         )
-        if fetched.status != "active":
+        # A service's status never lowers the one the source has (an operator's retraction
+        # stays when Crossref later lists only a correction).
+        current = _SEVERITY.get(existing.status if existing else "active", 0)
+        said = fetched.status != "active" and _SEVERITY.get(fetched.status, 0) >= current
+        if said:
             store.set_status(source_id, fetched.status)
         store.put_blob(sha, fetched.raw)
         version, _ = store.add_version(source_id, sha, fetched.media_type)
-        if fetched.status != "active":  # the impact event commits with the status change
+        if said:  # the impact event commits with the status change
             on_source_status(store, source_id, fetched.status)
     if version.state == "parsed":
         return IngestOutcome(source_id, version.number, "duplicate")
