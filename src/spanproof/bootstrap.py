@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -117,11 +117,14 @@ def build_parser() -> Callable[[bytes, str], ParsedDocument]:
     return parse
 
 
-def local_documents(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
-    """(source id, document) for a local file, folder or SciFact corpus (the file connector)."""
+def local_documents(
+    path: Path, skip: Collection[Path] = ()
+) -> Iterator[tuple[str, FetchedDocument]]:
+    """(source id, document) for a local file, folder or SciFact corpus (the file connector);
+    ``skip``: files and folders a folder walk leaves out (the store's own)."""
     from spanproof.ingest.files import iter_path
 
-    return iter_path(path)
+    return iter_path(path, skip)
 
 
 def fetch_remote(settings: Settings, target: str) -> tuple[str, FetchedDocument]:

@@ -118,3 +118,23 @@ def test_unknown_source_and_missing_path_are_clear_errors(tmp_path: Path) -> Non
     assert code == 2 and "unknown source id 'nope'" in err
     code, _, err = run("ingest", "ftp:thing", "--db", db)
     assert code == 2
+
+
+def test_a_folder_walk_never_ingests_the_store_kept_in_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # `spanproof ingest .` with the default store in the folder: the store (and its -wal file
+    # and vector folder) stays out, so a second run adds nothing rather than a copy of the store.
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("SPANPROOF_STORE__URL", raising=False)
+    (tmp_path / "walk.txt").write_text("Daily walking lowered blood pressure.\n", encoding="utf-8")
+    assert run("ingest", ".", "--no-embed")[0] == 0
+    (tmp_path / "spanproof.sqlite-wal").write_bytes(b"\x00" * 8)
+    (tmp_path / "spanproof.sqlite.vectors").mkdir()
+    (tmp_path / "spanproof.sqlite.vectors" / "m.npy").write_bytes(b"\x00" * 8)
+    size = (tmp_path / "spanproof.sqlite").stat().st_size
+    code, out, _ = run("ingest", ".", "--no-embed", "--json")
+    assert code == 0 and json.loads(out)["sources"] == 1 and json.loads(out)["duplicate"] == 1
+    assert (tmp_path / "spanproof.sqlite").stat().st_size == size
+    code, _, err = run("ingest", "spanproof.sqlite", "--no-embed")
+    assert code == 2 and "the evidence store's own file" in err

@@ -141,15 +141,27 @@ def open_store(db: str | None, *, create: bool = False) -> Iterator[tuple[Settin
             _remove(created)
 
 
-def _targets(settings: Settings, targets: tuple[str, ...]) -> list[tuple[str, FetchedDocument]]:
+def store_files(settings: Settings, db: str | None) -> list[Path]:
+    """The files and folder a SQLite store keeps (none for PostgreSQL or ``:memory:``)."""
+    path = _sqlite_file(settings, db)
+    if path is None:
+        return []
+    return [Path(f"{path}{suffix}") for suffix in (*_SQLITE_SIBLINGS, ".vectors")]
+
+
+def _targets(
+    settings: Settings, targets: tuple[str, ...], db: str | None
+) -> list[tuple[str, FetchedDocument]]:
+    """What ``targets`` name; a folder walk leaves out the store's own files."""
     from spanproof.bootstrap import fetch_remote, local_documents
 
+    skip = store_files(settings, db)
     out: list[tuple[str, FetchedDocument]] = []
     for target in targets:
         if target.split(":", 1)[0] in ("pmc", "pmid", "doi"):
             out.append(fetch_remote(settings, target))
         else:
-            out.extend(local_documents(Path(target)))
+            out.extend(local_documents(Path(target), skip))
     return out
 
 
@@ -176,7 +188,7 @@ def ingest_command(
     err = Console(stderr=True)
     settings = load_settings()
     check_store(settings, db, create=True)
-    documents = _targets(settings, targets)  # a missing path fails before the store is made
+    documents = _targets(settings, targets, db)  # a missing path fails before the store is made
     with open_store(db, create=True) as (_, store):
         parse = build_parser()
         outcomes: list[IngestOutcome] = []

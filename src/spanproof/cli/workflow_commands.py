@@ -159,7 +159,7 @@ def workflows_ingest(
     check_store(settings, db, create=True)
     remote = [t for t in targets if t.split(":", 1)[0] in ("pmc", "pmid", "doi")]
     local = [t for t in targets if t not in remote]
-    documents = _targets(settings, tuple(local))  # a missing path fails before a store is made
+    documents = _targets(settings, tuple(local), db)  # a missing path fails before a store is made
     earlier: set[str] = set()
 
     def enqueue(client: Any) -> list[str]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import codecs
 import json
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from pathlib import Path
 
 from spanproof.core.documents import FetchedDocument
@@ -55,6 +55,11 @@ def _raw_lines(path: Path) -> Iterator[bytes]:
             yield line.encode("utf-8")
 
 
+def _within(path: Path, folders: Collection[Path]) -> bool:
+    """Whether ``path`` is one of ``folders`` or lies under one."""
+    return any(p in folders for p in (path, *path.parents))
+
+
 def _is_scifact_corpus(path: Path) -> bool:
     if path.suffix.lower() != ".jsonl":
         return False
@@ -83,14 +88,27 @@ def _scifact_lines(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
         )
 
 
-def iter_path(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
+def iter_path(path: Path, skip: Collection[Path] = ()) -> Iterator[tuple[str, FetchedDocument]]:
     """``(source id, fetched document)`` for a file, a SciFact corpus, or every file of a folder
-    (recursively, sorted, hidden files skipped)."""
+    (recursively, sorted, hidden files skipped).
+
+    ``skip``: absolute paths of files and folders a folder walk leaves out (the store's own
+    files, so that a store kept inside the folder is never ingested into itself); naming one of
+    them as ``path`` is refused.
+
+    Raises:
+        InvalidInputError: ``path`` does not exist, or is one of ``skip``.
+    """
     if not path.exists():
         raise InvalidInputError(f"no such file or folder: {path}")
+    skipped = {p.resolve() for p in skip}
+    if _within(path.resolve(), skipped):
+        raise InvalidInputError(f"{path} is the evidence store's own file, not a document")
     if path.is_dir():
         for child in sorted(p for p in path.rglob("*") if p.is_file()):
-            if not any(part.startswith(".") for part in child.relative_to(path).parts):
+            if any(part.startswith(".") for part in child.relative_to(path).parts):
+                continue
+            if not _within(child.resolve(), skipped):
                 yield from iter_path(child)
         return
     if _is_scifact_corpus(path):
