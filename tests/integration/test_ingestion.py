@@ -177,6 +177,24 @@ def test_search_is_hybrid_filters_retracted_and_never_serves_erased_text(
     assert "erasure" in resolve(store, span).reason
 
 
+def _scifact_line(doc_id: int, text: str) -> str:
+    return json.dumps({"doc_id": doc_id, "title": "t", "abstract": [text]}) + "\n"
+
+
+def test_a_jsonl_line_nested_too_deeply_is_quarantined_not_a_crash(
+    store: SqliteEvidenceStore, tmp_path: Path
+) -> None:
+    deep = "[" * 100_000 + "\n"
+    first = tmp_path / "deep-first.jsonl"
+    first.write_text(deep + _scifact_line(1, "Aspirin eased pain."), encoding="utf-8")
+    later = tmp_path / "deep-later.jsonl"
+    later.write_text(_scifact_line(2, "Caffeine kept mice awake.") + deep, encoding="utf-8")
+    outcomes = [ingest(store, f, sid, PARSE) for p in (first, later) for sid, f in iter_path(p)]
+    assert [o.status for o in outcomes][-2:] == ["new", "quarantined"]
+    assert outcomes[-1].source_id == "scifact:deep-later.jsonl:line-2"
+    assert "nested too deeply" in outcomes[-1].reason
+
+
 CHILD = textwrap.dedent(
     """
     import sys

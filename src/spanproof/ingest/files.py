@@ -66,7 +66,7 @@ def _is_scifact_corpus(path: Path) -> bool:
     first = next(_raw_lines(path), b"")
     try:
         obj = json.loads(first)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
         return False
     return isinstance(obj, dict) and "doc_id" in obj and "abstract" in obj
 
@@ -80,7 +80,7 @@ def _scifact_lines(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
             continue
         try:
             doc_id = str(json.loads(raw)["doc_id"])
-        except (json.JSONDecodeError, UnicodeDecodeError, KeyError, TypeError):
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError, KeyError, TypeError):
             doc_id = f"{path.name}:line-{number}"
         yield (
             f"scifact:{doc_id}",
