@@ -195,6 +195,22 @@ def test_a_jsonl_line_nested_too_deeply_is_quarantined_not_a_crash(
     assert "nested too deeply" in outcomes[-1].reason
 
 
+def test_a_corpus_whose_first_line_is_blank_or_broken_is_still_a_corpus(
+    store: SqliteEvidenceStore, tmp_path: Path
+) -> None:
+    blank = tmp_path / "blank-first.jsonl"
+    blank.write_text("\n" + _scifact_line(1, "Aspirin.") + _scifact_line(2, "Caffeine."))
+    broken = tmp_path / "broken-first.jsonl"
+    broken.write_text('{"doc_id": 3, "title": "cut\n' + _scifact_line(4, "Zinc."))
+    outcomes = [ingest(store, f, sid, PARSE) for p in (blank, broken) for sid, f in iter_path(p)]
+    assert [(o.source_id, o.status) for o in outcomes] == [
+        ("scifact:1", "new"),
+        ("scifact:2", "new"),
+        ("scifact:broken-first.jsonl:line-1", "quarantined"),
+        ("scifact:4", "new"),
+    ]
+
+
 CHILD = textwrap.dedent(
     """
     import sys

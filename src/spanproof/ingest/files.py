@@ -60,15 +60,27 @@ def _within(path: Path, folders: Collection[Path]) -> bool:
     return any(p in folders for p in (path, *path.parents))
 
 
+#: How many lines are read, at most, for the first one that is JSON (a corpus's first line may
+#: be blank or broken: that line is quarantined, the rest of the corpus still ingested).
+_SNIFF_LINES = 100
+
+
 def _is_scifact_corpus(path: Path) -> bool:
+    """Whether ``path`` is a ``.jsonl`` file whose first JSON line is a SciFact document."""
     if path.suffix.lower() != ".jsonl":
         return False
-    first = next(_raw_lines(path), b"")
-    try:
-        obj = json.loads(first)
-    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
-        return False
-    return isinstance(obj, dict) and "doc_id" in obj and "abstract" in obj
+    for number, line in enumerate(_raw_lines(path), start=1):
+        if number > _SNIFF_LINES:
+            return False
+        raw = line.removeprefix(codecs.BOM_UTF8) if number == 1 else line
+        if not raw.strip():
+            continue
+        try:
+            obj = json.loads(raw)
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+            continue
+        return isinstance(obj, dict) and "doc_id" in obj and "abstract" in obj
+    return False
 
 
 def _scifact_lines(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
