@@ -3,6 +3,7 @@ and a real process killed mid-ingest that resumes with nothing lost or duplicate
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 import textwrap
@@ -144,6 +145,38 @@ def test_one_article_under_several_source_ids_is_stored_under_each(
     assert outcome.status == "new"
     holder = store.find_source("doi", "10.1016/j.jlr.2023.100342")
     assert holder is not None and holder.id == first.id
+
+
+def test_a_new_version_renames_the_source_and_adds_the_ids_it_gained(
+    store: SqliteEvidenceStore, tmp_path: Path
+) -> None:
+    note = tmp_path / "note.md"
+    note.write_text("# Draft title\n\nAspirin eased pain.\n", encoding="utf-8")
+    sid = f"file:{note.resolve()}"
+    assert [o.status for o in (ingest(store, f, s, PARSE) for s, f in iter_path(note))] == ["new"]
+    note.write_text("# Final title\n\nAspirin eased pain.\n", encoding="utf-8")
+    assert [o.status for o in (ingest(store, f, s, PARSE) for s, f in iter_path(note))] == ["new"]
+    assert (source := store.get_source(sid)) is not None and source.title == "Final title"
+    # a JATS file that gains its DOI in a new version
+    jats = (Path(__file__).parents[1] / "fixtures" / "parsers" / "jats_article.xml").read_text()
+    paper = tmp_path / "paper.xml"
+    doi_line = next(line for line in jats.splitlines(True) if 'pub-id-type="doi"' in line)
+    paper.write_text(jats.replace(doi_line, ""), encoding="utf-8")
+    for sid, fetched in iter_path(paper):
+        assert ingest(store, fetched, sid, PARSE).status == "new"
+    assert (source := store.get_source(sid)) is not None and "doi" not in source.external_ids
+    paper.write_text(jats, encoding="utf-8")
+    for sid, fetched in iter_path(paper):
+        assert ingest(store, fetched, sid, PARSE).status == "new"
+    assert (source := store.get_source(sid)) is not None
+    assert source.external_ids["doi"] == "10.1016/j.jlr.2023.100342"
+    # a title the fetching service gave stays
+    work = FetchedDocument("crossref", {}, "text/markdown", b"# Parsed\n\nText.\n", title="Given")
+    ingest(store, work, "doi:10.5555/given", PARSE)
+    ingest(
+        store, dataclasses.replace(work, raw=b"# Parsed 2\n\nText.\n"), "doi:10.5555/given", PARSE
+    )
+    assert (source := store.get_source("doi:10.5555/given")) is not None and source.title == "Given"
 
 
 def test_search_is_hybrid_filters_retracted_and_never_serves_erased_text(

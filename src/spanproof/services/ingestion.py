@@ -133,12 +133,19 @@ def ingest(
         ):  # another process ingesting the same bytes quarantined it first
             return IngestOutcome(source_id, version.number, "duplicate", str(failure))
         return IngestOutcome(source_id, version.number, "quarantined", str(failure))
-    return _store_document(store, source_id, version.number, document, chunk_tokens)
+    titled = bool(fetched.title)
+    return _store_document(store, source_id, version.number, document, chunk_tokens, titled)
 
 
 def _store_document(
-    store: EvidenceStore, source_id: str, version: int, document: ParsedDocument, chunk_tokens: int
+    store: EvidenceStore,
+    source_id: str,
+    version: int,
+    document: ParsedDocument,
+    chunk_tokens: int,
+    titled: bool,
 ) -> IngestOutcome:
+    """Store the parsed ``document`` as ``version``; ``titled``: the fetch named the source."""
     chunks: list[Chunk] = []
     measurements: list[Measurement] = []
     for section in document.sections:
@@ -162,18 +169,24 @@ def _store_document(
         )
     with store.transaction():
         current = store.get_source(source_id)
-        if current is not None and document.title and not current.title:
-            store.upsert_source(
-                Source(
-                    id=current.id,
-                    connector=current.connector,
-                    title=document.title,
-                    status=current.status,
-                    external_ids=unclaimed_ids(
-                        store, source_id, {**document.external_ids, **current.external_ids}
-                    ),
+        if current is not None:
+            # The latest version names the source, unless the service that fetched it did; ids
+            # the document names that the source lacks are added (a DOI a new version gained).
+            latest = max(v.number for v in store.versions(source_id)) == version
+            title = current.title
+            if document.title and (not title or (latest and not titled)):
+                title = document.title
+            ids = unclaimed_ids(store, source_id, {**document.external_ids, **current.external_ids})
+            if title != current.title or ids.keys() != current.external_ids.keys():
+                store.upsert_source(
+                    Source(
+                        id=current.id,
+                        connector=current.connector,
+                        title=title,
+                        status=current.status,
+                        external_ids=ids,
+                    )
                 )
-            )
         store.add_sections(source_id, version, document.sections)
         store.add_chunks(chunks)
         store.add_measurements(measurements)
