@@ -179,6 +179,26 @@ def test_a_new_version_renames_the_source_and_adds_the_ids_it_gained(
     assert (source := store.get_source("doi:10.5555/given")) is not None and source.title == "Given"
 
 
+def test_a_pubmed_file_of_several_articles_gives_one_source_per_article(
+    store: SqliteEvidenceStore, tmp_path: Path
+) -> None:
+    efetch = Path(__file__).parents[1] / "fixtures" / "parsers" / "pubmed_efetch.xml"
+    export = tmp_path / "export.xml"
+    export.write_bytes(efetch.read_bytes())
+    outcomes = [ingest(store, f, sid, PARSE) for sid, f in iter_path(export)]
+    where = f"file:{export.resolve()}"
+    assert [(o.source_id, o.status) for o in outcomes] == [
+        (f"{where}#pmid:37011223", "new"),
+        (f"{where}#pmid:36100042", "new"),
+        (f"{where}#pmid:35500777", "quarantined"),  # a letter: no abstract
+    ]
+    source = store.get_source(f"{where}#pmid:37011223")
+    assert source is not None and source.external_ids["pmid"] == "37011223"
+    assert source.title.startswith("Dietary restriction lowers hepatic triglycerides")
+    again = [ingest(store, f, sid, PARSE).status for sid, f in iter_path(export)]
+    assert again == ["duplicate"] * 3
+
+
 def test_search_is_hybrid_filters_retracted_and_never_serves_erased_text(
     store: SqliteEvidenceStore, tmp_path: Path
 ) -> None:

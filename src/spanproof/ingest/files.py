@@ -1,19 +1,24 @@
 """Local files as fetched documents: one source per file, one per line of a SciFact corpus.
 
 Source ids are stable across runs: ``file:<absolute path>`` for a file (a changed file becomes a
-new version of the same source), ``scifact:<doc_id>`` for a corpus line.
+new version of the same source), ``file:<absolute path>#pmid:<PMID>`` for each article of a
+PubMed XML file holding several (``#article-<n>`` without a PMID), ``scifact:<doc_id>`` for a
+corpus line.
 """
 
 from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Collection, Iterator
 from pathlib import Path
 
-from spanproof.core.documents import FetchedDocument
+from spanproof.core.documents import FetchedDocument, ParseFailure
 from spanproof.core.errors import InvalidInputError
+from spanproof.ingest.parsers import pubmed
 from spanproof.ingest.parsers._common import bom_encoding
+from spanproof.ingest.parsers.detect import detect_format
 
 MEDIA_TYPES = {
     ".xml": "application/xml",
@@ -28,6 +33,7 @@ MEDIA_TYPES = {
     ".jsonl": "application/x-scifact+json",
 }
 SCIFACT_MEDIA_TYPE = "application/x-scifact+json"
+PUBMED_MEDIA_TYPE = "application/pubmed+xml"
 
 
 def _wide_encoding(path: Path) -> str | None:
@@ -129,7 +135,35 @@ def iter_path(path: Path, skip: Collection[Path] = ()) -> Iterator[tuple[str, Fe
     media_type = MEDIA_TYPES.get(path.suffix.lower(), "application/octet-stream")
     connector = "csv" if media_type == "text/csv" else "file"
     resolved = path.resolve()
-    yield (
-        f"file:{resolved}",
-        FetchedDocument(connector, {}, media_type, resolved.read_bytes(), title=""),
-    )
+    raw = resolved.read_bytes()
+    articles = _pubmed_articles(raw) if media_type == "application/xml" else []
+    if len(articles) > 1:
+        for key, piece in articles:
+            yield f"file:{resolved}#{key}", FetchedDocument("file", {}, PUBMED_MEDIA_TYPE, piece)
+        return
+    yield f"file:{resolved}", FetchedDocument(connector, {}, media_type, raw, title="")
+
+
+_PMID = re.compile(rb"<PMID\b[^>]*>\s*(\d+)\s*</PMID>")
+
+
+def _pubmed_articles(raw: bytes) -> list[tuple[str, bytes]]:
+    """A PubMed set's articles as ``(key, one-article set)``, keyed ``pmid:<PMID>`` (or
+    ``article-<n>`` without a PMID, or when the set repeats one); [] when ``raw`` is not a
+    readable PubMed set (the whole file is then parsed, or quarantined, as one document)."""
+    try:
+        if detect_format(raw, "application/xml") != "pubmed":
+            return []
+        pieces = pubmed.split(raw)
+    except ParseFailure:
+        return []
+    out: list[tuple[str, bytes]] = []
+    keys: set[str] = set()
+    for number, piece in enumerate(pieces, start=1):
+        found = _PMID.search(piece)
+        key = f"pmid:{found.group(1).decode()}" if found else ""
+        if not key or key in keys:
+            key = f"article-{number}"
+        keys.add(key)
+        out.append((key, piece))
+    return out
