@@ -138,3 +138,24 @@ def test_a_folder_walk_never_ingests_the_store_kept_in_it(
     assert (tmp_path / "spanproof.sqlite").stat().st_size == size
     code, _, err = run("ingest", "spanproof.sqlite", "--no-embed")
     assert code == 2 and "the evidence store's own file" in err
+
+
+def test_an_unreadable_file_is_a_clear_error_not_a_traceback(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "ok.txt").write_text("Daily walking lowered blood pressure.\n", encoding="utf-8")
+    (docs / "locked.txt").write_text("Not readable.\n", encoding="utf-8")
+    read_bytes = Path.read_bytes
+
+    def refuse(self: Path) -> bytes:  # what chmod 000 does to anyone but root
+        if self.name == "locked.txt":
+            raise PermissionError(13, "Permission denied", str(self))
+        return read_bytes(self)
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    db = tmp_path / "store.sqlite"
+    code, _, err = run("ingest", str(docs), "--db", str(db), "--no-embed")
+    assert code == 2 and "cannot read" in err and "locked.txt: Permission denied" in err
+    assert not db.exists()  # it failed before anything was stored

@@ -115,7 +115,7 @@ def iter_path(path: Path, skip: Collection[Path] = ()) -> Iterator[tuple[str, Fe
     them as ``path`` is refused.
 
     Raises:
-        InvalidInputError: ``path`` does not exist, or is one of ``skip``.
+        InvalidInputError: ``path`` does not exist, is one of ``skip``, or a file cannot be read.
     """
     if not path.exists():
         raise InvalidInputError(f"no such file or folder: {path}")
@@ -129,6 +129,13 @@ def iter_path(path: Path, skip: Collection[Path] = ()) -> Iterator[tuple[str, Fe
             if not _within(child.resolve(), skipped):
                 yield from iter_path(child)
         return
+    try:
+        yield from _file_documents(path)
+    except OSError as exc:  # unreadable: permissions, an I/O error, a file gone meanwhile
+        raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from exc
+
+
+def _file_documents(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
     if _is_scifact_corpus(path):
         yield from _scifact_lines(path)
         return
