@@ -12,6 +12,7 @@ from spanproof.bootstrap import build_parser
 from spanproof.core.artifacts import record_ref, source_ref
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError
+from spanproof.core.store import Source
 from spanproof.services import artifacts, impact
 from spanproof.services.ingestion import ingest
 from spanproof.services.records import extract, verify_all, verify_record
@@ -144,6 +145,26 @@ def test_a_later_correction_notice_never_lowers_a_retraction(store: SqliteEviden
     impact.retract(store, "paper-b", "withdrawn")
     ingest(store, _fetched(PAPER_B, status="retracted"), "paper-b", build_parser())
     assert (s := store.get_source("paper-b")) is not None and s.status == "retracted"
+
+
+def test_a_retraction_reaches_the_same_article_stored_under_another_id(
+    store: SqliteEvidenceStore,
+) -> None:
+    # paper-a is the article whose DOI Crossref then reports retracted, fetched as doi:…
+    store.upsert_source(Source("paper-a", "text", external_ids={"doi": "10.5555/a.1"}))
+    work = FetchedDocument(
+        "crossref", {"doi": "10.5555/A.1"}, "text/plain", b"The work.\n", status="retracted"
+    )
+    assert ingest(store, work, "doi:10.5555/a.1", build_parser()).status == "new"
+    source = store.get_source("paper-a")
+    assert source is not None and source.status == "retracted"
+    walked = {w.changed_ref for w in impact.resume_walks(store)}
+    assert source_ref("paper-a", 1) in walked
+    report = impact.impact(store, source_ref("paper-a", 1))
+    records = {record_ref(r.id) for r in store.list_records(source_id="paper-a")}
+    assert records and {d.ref for d in report.dependents if d.flagged} == records
+    paper_b = store.get_source("paper-b")
+    assert paper_b is not None and paper_b.status == "active"
 
 
 def test_rejection_and_reproposal_start_walks(store: SqliteEvidenceStore) -> None:

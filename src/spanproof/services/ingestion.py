@@ -90,6 +90,18 @@ def unclaimed_ids(store: EvidenceStore, source_id: str, ids: dict[str, str]) -> 
     return kept
 
 
+def _spread_status(store: EvidenceStore, source_id: str, fetched: FetchedDocument) -> None:
+    """A service's status for a work (a Crossref retraction) reaches every other source that holds
+    one of the work's ids (the same article stored as ``pmc:…`` or a file), raising theirs too and
+    starting their impact walks, in the caller's transaction."""
+    rank = _SEVERITY.get(fetched.status, 0)
+    for kind, value in fetched.external_ids.items():
+        holder = store.find_source(kind, value) if value.strip() else None
+        if holder is not None and holder.id != source_id and rank > _SEVERITY.get(holder.status, 0):
+            store.set_status(holder.id, fetched.status)
+            on_source_status(store, holder.id, fetched.status)
+
+
 def ingest(
     store: EvidenceStore,
     fetched: FetchedDocument,
@@ -121,6 +133,7 @@ def ingest(
         version, _ = store.add_version(source_id, sha, fetched.media_type)
         if said:  # the impact event commits with the status change
             on_source_status(store, source_id, fetched.status)
+            _spread_status(store, source_id, fetched)
     if version.state == "parsed":
         return IngestOutcome(source_id, version.number, "duplicate")
     if version.state == "quarantined":
