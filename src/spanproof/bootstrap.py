@@ -127,6 +127,20 @@ def local_documents(
     return iter_path(path, skip)
 
 
+def local_files(path: Path, skip: Collection[Path] = ()) -> list[Path]:
+    """The files a local path names (a folder's, recursively), none of them read yet."""
+    from spanproof.ingest.files import list_files
+
+    return list_files(path, skip)
+
+
+def file_documents(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
+    """(source id, document) for one local file, read only as they are taken."""
+    from spanproof.ingest.files import file_documents as documents
+
+    return documents(path)
+
+
 def fetch_remote(settings: Settings, target: str) -> tuple[str, FetchedDocument]:
     """Fetch ``pmc:PMC…``, ``pmid:…`` or ``doi:…`` through its connector: (source id, document)."""
     kind, _, ident = target.partition(":")

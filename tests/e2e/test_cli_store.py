@@ -8,6 +8,7 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -159,3 +160,34 @@ def test_an_unreadable_file_is_a_clear_error_not_a_traceback(
     code, _, err = run("ingest", str(docs), "--db", str(db), "--no-embed")
     assert code == 2 and "cannot read" in err and "locked.txt: Permission denied" in err
     assert not db.exists()  # it failed before anything was stored
+
+
+def test_ingest_reads_each_file_only_when_it_is_ingested(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A folder larger than memory must not be read whole before the first file is stored.
+    from spanproof.services import ingestion
+
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (docs / name).write_text(f"Walking study {name} lowered blood pressure.\n")
+    events: list[str] = []
+    read_bytes, ingest = Path.read_bytes, ingestion.ingest
+
+    def reading(self: Path) -> bytes:
+        events.append(f"read {self.name}")
+        return read_bytes(self)
+
+    def storing(store: Any, fetched: Any, source_id: str, parse: Any) -> Any:
+        events.append(f"ingest {source_id.rsplit('/', 1)[-1]}")
+        return ingest(store, fetched, source_id, parse)
+
+    monkeypatch.setattr(Path, "read_bytes", reading)
+    monkeypatch.setattr(ingestion, "ingest", storing)
+    code, out, _ = run("ingest", str(docs), "--db", str(tmp_path / "s.sqlite"), "--no-embed")
+    assert code == 0 and "3 sources: 3 new" in out
+    steps = [e for e in events if e.split()[1] in ("a.txt", "b.txt", "c.txt")]
+    assert steps == [
+        f"{verb} {n}" for n in ("a.txt", "b.txt", "c.txt") for verb in ("read", "ingest")
+    ]

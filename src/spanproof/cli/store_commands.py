@@ -149,6 +149,23 @@ def store_files(settings: Settings, db: str | None) -> list[Path]:
     return [Path(f"{path}{suffix}") for suffix in (*_SQLITE_SIBLINGS, ".vectors")]
 
 
+def _work(
+    settings: Settings, targets: tuple[str, ...], db: str | None
+) -> list[tuple[str, FetchedDocument] | Path]:
+    """What ``targets`` name, in order: each remote document fetched, each local file listed
+    (not read); a folder walk leaves out the store's own files."""
+    from spanproof.bootstrap import fetch_remote, local_files
+
+    skip = store_files(settings, db)
+    out: list[tuple[str, FetchedDocument] | Path] = []
+    for target in targets:
+        if target.split(":", 1)[0] in ("pmc", "pmid", "doi"):
+            out.append(fetch_remote(settings, target))
+        else:
+            out.extend(local_files(Path(target), skip))
+    return out
+
+
 def _targets(
     settings: Settings, targets: tuple[str, ...], db: str | None
 ) -> list[tuple[str, FetchedDocument]]:
@@ -181,22 +198,29 @@ def ingest_command(
     targets: tuple[str, ...], db: str | None, no_embed: bool, no_sentences: bool, as_json: bool
 ) -> None:
     """Ingest files, folders, a SciFact corpus JSONL, or pmc:PMC… / pmid:… / doi:… sources."""
-    from spanproof.bootstrap import build_embedder, build_parser
+    from spanproof.bootstrap import build_embedder, build_parser, file_documents
     from spanproof.services.impact import resume_walks
     from spanproof.services.ingestion import embed_pending, ingest
 
     err = Console(stderr=True)
     settings = load_settings()
     check_store(settings, db, create=True)
-    documents = _targets(settings, targets, db)  # a missing path fails before the store is made
+    work = _work(settings, targets, db)  # a missing path fails before the store is made
     with open_store(db, create=True) as (_, store):
         parse = build_parser()
         outcomes: list[IngestOutcome] = []
         with progress_bar(err) as progress:
-            task = progress.add_task("ingesting", total=len(documents))
-            for source_id, fetched in documents:
-                outcomes.append(ingest(store, fetched, source_id, parse))
-                progress.advance(task)
+            total = len(work)
+            task = progress.add_task("ingesting", total=total)
+            for item in work:
+                # a local file is read only now, so a large folder is never in memory at once
+                documents = file_documents(item) if isinstance(item, Path) else [item]
+                for n, (source_id, fetched) in enumerate(documents):
+                    if n:  # a corpus line or an article of a set beyond the file's first
+                        total += 1
+                        progress.update(task, total=total)
+                    outcomes.append(ingest(store, fetched, source_id, parse))
+                    progress.advance(task)
         embedded = 0
         if not no_embed:
             embedder = build_embedder(settings)

@@ -108,27 +108,49 @@ def _scifact_lines(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
 
 def iter_path(path: Path, skip: Collection[Path] = ()) -> Iterator[tuple[str, FetchedDocument]]:
     """``(source id, fetched document)`` for a file, a SciFact corpus, or every file of a folder
-    (recursively, sorted, hidden files skipped).
+    (recursively, sorted, hidden files skipped): :func:`file_documents` of each of
+    :func:`list_files`.
+
+    Raises:
+        InvalidInputError: as :func:`list_files` (at once), or a file cannot be read.
+    """
+    for file in list_files(path, skip):
+        yield from file_documents(file)
+
+
+def list_files(path: Path, skip: Collection[Path] = ()) -> list[Path]:
+    """The files ``path`` names: itself, or every file of a folder (recursively, sorted, hidden
+    files skipped), without reading any of them.
 
     ``skip``: absolute paths of files and folders a folder walk leaves out (the store's own
     files, so that a store kept inside the folder is never ingested into itself); naming one of
     them as ``path`` is refused.
 
     Raises:
-        InvalidInputError: ``path`` does not exist, is one of ``skip``, or a file cannot be read.
+        InvalidInputError: ``path`` does not exist, or is one of ``skip``.
     """
     if not path.exists():
         raise InvalidInputError(f"no such file or folder: {path}")
     skipped = {p.resolve() for p in skip}
     if _within(path.resolve(), skipped):
         raise InvalidInputError(f"{path} is the evidence store's own file, not a document")
-    if path.is_dir():
-        for child in sorted(p for p in path.rglob("*") if p.is_file()):
-            if any(part.startswith(".") for part in child.relative_to(path).parts):
-                continue
-            if not _within(child.resolve(), skipped):
-                yield from iter_path(child)
-        return
+    if not path.is_dir():
+        return [path]
+    return [
+        child
+        for child in sorted(p for p in path.rglob("*") if p.is_file())
+        if not any(part.startswith(".") for part in child.relative_to(path).parts)
+        and not _within(child.resolve(), skipped)
+    ]
+
+
+def file_documents(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
+    """``(source id, fetched document)`` for one file: one per line of a SciFact corpus, one per
+    article of a PubMed set, else the file; read only as the documents are taken.
+
+    Raises:
+        InvalidInputError: the file cannot be read.
+    """
     try:
         yield from _file_documents(path)
     except OSError as exc:  # unreadable: permissions, an I/O error, a file gone meanwhile
