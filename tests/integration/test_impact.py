@@ -167,6 +167,22 @@ def test_a_retraction_reaches_the_same_article_stored_under_another_id(
     assert paper_b is not None and paper_b.status == "active"
 
 
+def test_a_copy_of_a_retracted_article_arriving_later_is_retracted_too(
+    store: SqliteEvidenceStore,
+) -> None:
+    doi = "10.1016/j.jlr.2023.100342"  # the DOI the JATS fixture names
+    work = FetchedDocument(
+        "crossref", {"doi": doi}, "text/plain", b"The work.\n", status="retracted"
+    )
+    assert ingest(store, work, f"doi:{doi}", build_parser()).status == "new"
+    jats = (Path(__file__).parents[1] / "fixtures" / "parsers" / "jats_article.xml").read_bytes()
+    copy = FetchedDocument("file", {}, "application/xml", jats)
+    assert ingest(store, copy, "file:copy.xml", build_parser()).status == "new"
+    source = store.get_source("file:copy.xml")
+    assert source is not None and source.status == "retracted"
+    assert source_ref("file:copy.xml", 1) in {w.changed_ref for w in impact.resume_walks(store)}
+
+
 def test_rejection_and_reproposal_start_walks(store: SqliteEvidenceStore) -> None:
     first, second = _verified(store, "paper-a")[:1] + _verified(store, "paper-b")[:1]
     assessment, _ = artifacts.create_assessment(store, "Metformin and liver fat?", [first, second])

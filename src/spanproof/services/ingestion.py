@@ -102,6 +102,19 @@ def _spread_status(store: EvidenceStore, source_id: str, fetched: FetchedDocumen
             on_source_status(store, holder.id, fetched.status)
 
 
+def _inherit_status(store: EvidenceStore, source: Source, ids: dict[str, str]) -> None:
+    """A source whose document names an article another source holds with a graver status (a
+    DOI Crossref reported retracted before this copy arrived) takes that status, with its impact
+    walks, in the caller's transaction."""
+    rank = _SEVERITY.get(source.status, 0)
+    for kind, value in ids.items():
+        holder = store.find_source(kind, value) if value.strip() else None
+        if holder is not None and holder.id != source.id and _SEVERITY.get(holder.status, 0) > rank:
+            rank = _SEVERITY[holder.status]
+            store.set_status(source.id, holder.status)
+            on_source_status(store, source.id, holder.status)
+
+
 def ingest(
     store: EvidenceStore,
     fetched: FetchedDocument,
@@ -200,6 +213,7 @@ def _store_document(
                         external_ids=ids,
                     )
                 )
+            _inherit_status(store, current, document.external_ids)
         store.add_sections(source_id, version, document.sections)
         store.add_chunks(chunks)
         store.add_measurements(measurements)
