@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import codecs
 import json
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -62,9 +63,15 @@ def parse_line(line: str, where: str) -> dict[str, Any]:
     return value
 
 
+#: What ends a line of JSON Lines: LF, CRLF or a lone CR. Not ``str.splitlines``, which also
+#: splits at U+2028, U+2029, U+0085 and other characters a JSON string may hold as they are
+#: (``json.dumps(..., ensure_ascii=False)`` writes them so).
+_LINE_END = re.compile(r"\r\n|\r|\n")
+
+
 def iter_lines(text: str) -> Iterator[tuple[int, str]]:
     """Non-blank lines with their 1-based numbers."""
-    for number, line in enumerate(text.splitlines(), start=1):
+    for number, line in enumerate(_LINE_END.split(text), start=1):
         if line.strip():
             yield number, line
 
