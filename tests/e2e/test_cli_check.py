@@ -292,6 +292,22 @@ def test_missing_file_and_out_of_range_min_supported_exit_2(tmp_path: Path) -> N
     assert code == 2 and "--min-supported" in err
 
 
+def test_a_min_supported_that_is_not_a_number_exits_2_before_any_model_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # click's FloatRange lets "nan" through (every comparison with NaN is false): the gate
+    # then failed nothing and --json printed "min_supported": NaN, which is not JSON.
+    checked: list[int] = []
+    monkeypatch.setattr(
+        "spanproof.cli.check_commands._run", lambda cases, *a: checked.append(len(cases)) or []
+    )
+    path = write_jsonl(tmp_path / "answers.jsonl", [GROUNDED])
+    code, out, err = run(str(path), "--min-supported", "nan", "--json")
+    assert code == 2, err
+    assert "--min-supported must be a number from 0 to 1, got nan" in err
+    assert checked == [] and out == ""
+
+
 @pytest.mark.model
 def test_worker_processes_give_the_same_report_in_the_same_order(
     answers: Path, monkeypatch: pytest.MonkeyPatch

@@ -8,6 +8,7 @@ answer, a summary, and optionally JSON and a JUnit XML file with one test case p
 from __future__ import annotations
 
 import json
+import math
 import multiprocessing
 import sys
 import xml.etree.ElementTree as ET
@@ -361,6 +362,8 @@ def check_command(
     checked.
     """
     level = FailOn(fail_on)
+    if min_supported is not None and math.isnan(min_supported):  # click's range lets it through
+        raise InvalidInputError("--min-supported must be a number from 0 to 1, got nan")
     cases = read_cases(answers_path)
     if junit_path is not None:
         _check_junit_path(junit_path)
