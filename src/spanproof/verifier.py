@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from spanproof.core.checker import EntailmentChecker
-from spanproof.core.errors import InvalidInputError
+from spanproof.core.errors import InvalidInputError, check_text
 from spanproof.core.models import (
     DEFAULT_SCORE_MODEL,
     Claim,
@@ -49,6 +49,7 @@ def to_evidence(items: Iterable[EvidenceLike]) -> list[EvidenceSpan]:
     seen: set[str] = set()
     for n, item in enumerate(items_of(items, "evidence"), start=1):
         span = item if isinstance(item, EvidenceSpan) else _mapping_to_span(item, n)
+        check_text(span.text, f"evidence item {n}: 'text'")
         if span.id in seen:
             raise InvalidInputError(f"evidence item {n}: duplicate id {span.id!r}")
         seen.add(span.id)
@@ -83,8 +84,8 @@ def to_claims(items: Iterable[ClaimLike]) -> list[Claim]:
 
     Raises:
         InvalidInputError: ``items`` is one string rather than a list, a claim is neither a
-            string nor an object with a string ``text``, a claim's text is blank, or two claims
-            share an id.
+            string nor an object with a string ``text``, a claim's text is blank or holds a lone
+            surrogate, or two claims share an id.
     """
     out: list[Claim] = []
     seen: set[str] = set()
@@ -92,6 +93,7 @@ def to_claims(items: Iterable[ClaimLike]) -> list[Claim]:
         claim = _to_claim(item, n)
         if not claim.text.strip():
             raise InvalidInputError(f"claim {n}: the text is blank; give the claim's words")
+        check_text(claim.text, f"claim {n}")
         if claim.id in seen:
             raise InvalidInputError(f"claim {n}: duplicate id {claim.id!r}")
         seen.add(claim.id)
@@ -245,10 +247,12 @@ class Verifier:
 
         Raises:
             InvalidInputError: ``draft`` is not a string, or ``evidence`` is malformed (one
-                string rather than a list, an item without ``id`` and ``text``, a repeated id).
+                string rather than a list, an item without ``id`` and ``text``, a repeated id),
+                or a text holds a lone surrogate (no character: JSON's ``"\\ud800"``).
         """
         if not isinstance(draft, str):
             raise InvalidInputError(f"draft must be a string, got {type(draft).__name__}")
+        check_text(draft, "draft")
         return verify_draft(
             draft,
             to_evidence(evidence),

@@ -260,6 +260,25 @@ def test_empty_or_undecodable_file_exits_2(
     assert message in err
 
 
+def test_a_lone_surrogate_escape_exits_2_before_any_model_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # It used to reach the model's tokenizer: a traceback and exit 1, read by CI as a gate.
+    checked: list[int] = []
+    monkeypatch.setattr(
+        "spanproof.cli.check_commands._run", lambda cases, *a: checked.append(len(cases)) or []
+    )
+    path = tmp_path / "answers.jsonl"
+    path.write_text(
+        json.dumps(GROUNDED) + "\n" + json.dumps({**GROUNDED, "id": "b", "answer": "x \ud800"}),
+        encoding="utf-8",
+    )
+    code, out, err = run(str(path), "--json")
+    assert code == 2, err
+    assert f"{path}:2: holds a lone UTF-16 surrogate escape" in err
+    assert checked == [] and out == ""
+
+
 @pytest.mark.parametrize(
     ("where", "message"),
     [

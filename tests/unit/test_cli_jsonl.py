@@ -9,6 +9,7 @@ import pytest
 
 from spanproof.cli.check_commands import read_cases
 from spanproof.cli.jsonl import iter_lines, read_jsonl
+from spanproof.core.errors import InvalidInputError
 
 #: Characters ``str.splitlines`` splits at that a JSON string may hold unescaped.
 SEPARATORS = ["\u2028", "\u2029", "\x85"]
@@ -50,3 +51,20 @@ def test_lines_end_at_lf_crlf_or_cr_and_blank_lines_keep_their_numbers() -> None
         (1, '{"a": 1}'),
         (4, '{"b": "x\u2028y"}'),
     ]
+
+
+def test_a_lone_surrogate_escape_is_refused_with_its_line_and_a_pair_is_read(
+    tmp_path: Path,
+) -> None:
+    # "\ud800" is valid JSON but no character; it reached the model's tokenizer, whose
+    # TypeError ended the run with a traceback and exit 1 (a CI gate's failure status).
+    path = tmp_path / "evidence.jsonl"
+    path.write_text(
+        '{"id": "S1", "text": "Refunds \\ud83d\\ude00 take 5 days."}\n'
+        '{"id": "S2", "text": "Refunds take \\ud800 5 days."}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(InvalidInputError, match=r"evidence.jsonl:2: holds a lone UTF-16 surro"):
+        read_jsonl(path, "evidence")
+    path.write_text('{"id": "S1", "text": "Refunds \\ud83d\\ude00 take 5 days."}\n', "utf-8")
+    assert read_jsonl(path, "evidence") == [{"id": "S1", "text": "Refunds \U0001f600 take 5 days."}]

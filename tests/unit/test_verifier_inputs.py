@@ -13,6 +13,7 @@ import pytest
 from spanproof.core.errors import InvalidInputError
 from spanproof.services.answer_check import context_spans
 from spanproof.testing.fakes import FakeEmbedder
+from spanproof.testing.grounding import assert_grounded
 from spanproof.verifier import Verifier, to_claims, to_evidence
 from spanproof.verify.decompose import RuleBasedDecomposer
 
@@ -81,3 +82,23 @@ def test_well_formed_inputs_still_verify(verifier: Verifier) -> None:
     report = verifier.check_claims(["Refunds take 5 days."], EVIDENCE)
     assert [c.verdict.value for c in report.claims] == ["supported"]
     assert verifier.verify("Refunds take 5 days [S1].", EVIDENCE).claims
+
+
+#: JSON's "\ud800" escape decodes to a lone surrogate: no character, which the bundled model's
+#: tokenizer refused with a bare TypeError from deep inside the scoring.
+LONE = "Refunds take \ud800 5 days."
+
+
+def test_a_lone_surrogate_in_any_text_is_refused_saying_where(verifier: Verifier) -> None:
+    with pytest.raises(InvalidInputError, match="draft holds a lone surrogate U\\+D800 at char"):
+        verifier.verify(LONE, EVIDENCE)
+    with pytest.raises(InvalidInputError, match="evidence item 2: 'text' holds a lone surrogate"):
+        verifier.verify("Refunds take 5 days.", [*EVIDENCE, {"id": "S2", "text": LONE}])
+    with pytest.raises(InvalidInputError, match="claim 1 holds a lone surrogate"):
+        verifier.score_claims([LONE], EVIDENCE)
+    with pytest.raises(InvalidInputError, match="contexts: context 1 holds a lone surrogate"):
+        context_spans([LONE])
+    with pytest.raises(InvalidInputError, match="answer holds a lone surrogate"):
+        assert_grounded(LONE, ["Refunds take 5 days."], verifier=verifier)
+    # A pair is one character and verifies as any other.
+    assert verifier.verify("Refunds take 5 days \U0001f600.", EVIDENCE).claims

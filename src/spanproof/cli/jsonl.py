@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from spanproof.core.errors import InvalidInputError
+from spanproof.core.errors import LONE_SURROGATE, InvalidInputError
 
 #: Byte-order marks and the encodings they announce (UTF-32 first: its LE mark starts with
 #: UTF-16's).
@@ -60,7 +60,23 @@ def parse_line(line: str, where: str) -> dict[str, Any]:
         ) from None
     if not isinstance(value, dict):
         raise InvalidInputError(f"{where}: expected a JSON object, got {type(value).__name__}")
+    if "\\u" in line and _holds_surrogate(value):
+        raise InvalidInputError(
+            f"{where}: holds a lone UTF-16 surrogate escape (\\ud800-\\udfff without its "
+            "pair): not text"
+        )
     return value
+
+
+def _holds_surrogate(value: Any) -> bool:
+    """Whether a decoded JSON value holds a lone surrogate in any string, keys included."""
+    if isinstance(value, str):
+        return LONE_SURROGATE.search(value) is not None
+    if isinstance(value, dict):
+        return any(_holds_surrogate(k) or _holds_surrogate(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_holds_surrogate(v) for v in value)
+    return False
 
 
 #: What ends a line of JSON Lines: LF, CRLF or a lone CR. Not ``str.splitlines``, which also

@@ -16,6 +16,8 @@ Retry policies read only ``retryable``; they never match on messages.
 
 from __future__ import annotations
 
+import re
+
 
 class SpanproofError(Exception):
     """Root of every error spanproof raises on purpose."""
@@ -65,3 +67,18 @@ def check_choice(value: str, allowed: tuple[str, ...], what: str) -> None:
     """Raise :class:`InvalidInputError` naming the choices unless ``value`` is one of them."""
     if value not in allowed:
         raise InvalidInputError(f"{what} must be one of {', '.join(allowed)}; got {value!r}")
+
+
+#: A UTF-16 surrogate code point: in a Python string always a lone one (JSON's ``"\\ud800"``
+#: escape decodes to it), which is no character and cannot be encoded as UTF-8.
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def check_text(text: str, what: str) -> None:
+    """Raise :class:`InvalidInputError` when ``text`` holds a lone surrogate, saying where."""
+    found = LONE_SURROGATE.search(text)
+    if found is not None:
+        raise InvalidInputError(
+            f"{what} holds a lone surrogate U+{ord(found.group()):04X} at character "
+            f"{found.start()} (a JSON escape \\ud800-\\udfff without its pair?): not text"
+        )

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from spanproof.core.checker import EntailmentChecker
-from spanproof.core.errors import InvalidInputError
+from spanproof.core.errors import InvalidInputError, check_text
 from spanproof.core.models import ClaimVerdict, EvidenceSpan, Outcome, Policy, Report, Verdict
 from spanproof.core.outcome import FailOn, fails, headline
 from spanproof.core.ports import Decomposer, Embedder
@@ -69,6 +69,7 @@ def context_spans(contexts: Iterable[object], where: str = "contexts") -> tuple[
             raise InvalidInputError(
                 f"{where}: context {k} must be a string or an object with a string 'text'"
             )
+        check_text(text, f"{where}: context {k}")
         if ident in seen:
             raise InvalidInputError(f"{where}: context {k} repeats the id {ident!r}")
         seen.add(ident)
@@ -101,6 +102,7 @@ def parse_case(obj: Mapping[str, Any], where: str, line: int = 0) -> AnswerCase:
     if not isinstance(contexts, list):
         names = "' or '".join(FIELD_ALIASES["contexts"])
         raise InvalidInputError(f"{where}: needs a list '{names}' (the texts the answer rests on)")
+    check_text(answer, f"{where}: the answer")
     question = _field(obj, "question")
     if question is not None and not isinstance(question, str):
         raise InvalidInputError(f"{where}: 'question' must be a string")

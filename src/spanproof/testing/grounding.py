@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
-from spanproof.core.errors import InvalidInputError
+from spanproof.core.errors import InvalidInputError, check_text
 from spanproof.core.models import Report
 from spanproof.core.outcome import FailOn
 from spanproof.services.answer_check import (
@@ -88,6 +88,7 @@ def assert_grounded(
     validate_min_supported(min_supported)
     if not isinstance(answer, str):
         raise InvalidInputError(f"answer must be a string, got {type(answer).__name__}")
+    check_text(answer, "answer")
     case = AnswerCase(id="answer", answer=answer, contexts=context_spans(contexts))
     v = verifier if verifier is not None else _default_verifier(score_model)
     result = check_answer(
