@@ -236,6 +236,34 @@ def test_a_stream_cut_off_upstream_ends_in_an_error_and_writes_no_trace(tmp_path
     assert traces == []
 
 
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_lone_surrogate_escape_in_the_upstreams_answer_is_delivered_as_a_replacement_character(
+    tmp_path: Path, stream: bool
+) -> None:
+    # "\ud800" is valid JSON but no character: it failed the verification (500) or cut the
+    # stream off after its first chunk with no error and no [DONE].
+    answer = f"{SUPPORTED} Green tea \ud800 cured migraine in every child."
+    with (
+        ScriptedChatServer([answer]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, store),
+    ):
+        body = {"model": "m", "messages": MESSAGES, "stream": stream}
+        response = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30)
+        traces = store.list_traces(limit=10)
+    assert response.status_code == 200, response.text
+    if stream:
+        events = [e for e in response.text.split("\n\n") if e]
+        assert events[-1] == "data: [DONE]"
+        chunks = [json.loads(e[6:]) for e in events[:-1]]
+        content = "".join(c["choices"][0]["delta"].get("content") or "" for c in chunks)
+        found = chunks[-1]["spanproof"]
+    else:
+        reply = response.json()
+        content, found = reply["choices"][0]["message"]["content"], reply["spanproof"]
+    assert content == f"{SUPPORTED} Green tea \ufffd cured migraine in every child. ⟦unsupported⟧"
+    assert found["verification"] == "verified" and len(traces) == 1
+
+
 def test_without_an_upstream_the_route_answers_503_saying_what_to_set(tmp_path: Path) -> None:
     with spanproof_server(tmp_path, None) as (url, _):
         with pytest.raises(openai.InternalServerError) as caught:

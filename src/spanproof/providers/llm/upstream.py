@@ -22,7 +22,7 @@ from typing import Any
 
 import httpx
 
-from spanproof.core.errors import ProviderError
+from spanproof.core.errors import LONE_SURROGATE, ProviderError
 from spanproof.core.ports import ChatMessage
 from spanproof.core.upstream import UpstreamError, message_text, openai_error
 from spanproof.providers._http import Redactor, api_root, bearer
@@ -300,10 +300,24 @@ def completion_chunks(completion: Mapping[str, Any]) -> list[dict[str, Any]]:
 
 
 def _json(text: str) -> Any:
+    """The JSON value of ``text``, or None; a lone surrogate escape (``"\\ud800"``: valid JSON,
+    but no character) becomes U+FFFD, as a byte that is not UTF-8 does when the body is
+    decoded: left in, it could be neither verified nor sent back as UTF-8."""
     try:
-        return json.loads(text)
+        value = json.loads(text)
     except json.JSONDecodeError:
         return None
+    return _replace_surrogates(value) if "\\u" in text else value
+
+
+def _replace_surrogates(value: Any) -> Any:
+    if isinstance(value, str):
+        return LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_replace_surrogates(k): _replace_surrogates(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replace_surrogates(v) for v in value]
+    return value
 
 
 def _code(value: Any) -> str | None:
