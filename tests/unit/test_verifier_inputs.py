@@ -102,3 +102,19 @@ def test_a_lone_surrogate_in_any_text_is_refused_saying_where(verifier: Verifier
         assert_grounded(LONE, ["Refunds take 5 days."], verifier=verifier)
     # A pair is one character and verifies as any other.
     assert verifier.verify("Refunds take 5 days \U0001f600.", EVIDENCE).claims
+
+
+@pytest.mark.parametrize("contexts", [None, 42, {"S1": "Refunds take 5 days."}])
+def test_contexts_that_are_no_list_are_refused_naming_what_they_are(contexts: Any) -> None:
+    # None raised a bare TypeError; a mapping of id → text was read as its keys, so the
+    # answer was checked against the text "S1".
+    kind = type(contexts).__name__
+    with pytest.raises(InvalidInputError, match=f"give a list of contexts, got {kind}"):
+        context_spans(contexts)
+
+
+def test_a_context_id_of_null_is_no_id_and_other_kinds_are_refused() -> None:
+    spans = context_spans([{"id": None, "text": "a"}, {"id": None, "text": "b"}])
+    assert [s.id for s in spans] == ["S1", "S2"]  # not "None", then "repeats the id 'None'"
+    with pytest.raises(InvalidInputError, match="context 1: 'id' must be a string or an integer"):
+        context_spans([{"id": ["S1"], "text": "a"}])

@@ -52,19 +52,27 @@ def context_spans(contexts: Iterable[object], where: str = "contexts") -> tuple[
     ``[S2]`` cites the second context, as answers from ``spanproof ask`` do.
 
     Raises:
-        InvalidInputError: ``contexts`` is one string rather than a list, a context is neither
-            a string nor an object with a string ``text``, or two contexts share an id.
+        InvalidInputError: ``contexts`` is one string, a mapping or anything else rather than a
+            list, a context is neither a string nor an object with a string ``text``, its
+            ``id`` is neither a string nor an integer (null is no id), or two contexts share
+            an id.
     """
     if isinstance(contexts, str | bytes | bytearray):
         raise InvalidInputError(f"{where}: give a list of contexts, not one string: wrap it in [ ]")
+    if isinstance(contexts, Mapping) or not isinstance(contexts, Iterable):
+        raise InvalidInputError(f"{where}: give a list of contexts, got {type(contexts).__name__}")
     spans: list[EvidenceSpan] = []
     seen: set[str] = set()
     for k, item in enumerate(contexts, start=1):
         if isinstance(item, str):
             ident, text = f"S{k}", item
         elif isinstance(item, Mapping) and isinstance(item.get("text"), str):
-            raw = item.get("id", f"S{k}")
-            ident, text = str(raw), str(item["text"])
+            raw = item.get("id")
+            if raw is not None and (not isinstance(raw, str | int) or isinstance(raw, bool)):
+                raise InvalidInputError(
+                    f"{where}: context {k}: 'id' must be a string or an integer"
+                )
+            ident, text = (f"S{k}" if raw is None else str(raw)), str(item["text"])
         else:
             raise InvalidInputError(
                 f"{where}: context {k} must be a string or an object with a string 'text'"
