@@ -156,6 +156,29 @@ def test_junit_has_one_test_case_per_answer_and_failures_name_the_claims(
 
 
 @pytest.mark.model
+def test_junit_stays_well_formed_xml_when_the_text_holds_control_characters(
+    tmp_path: Path,
+) -> None:
+    # A form feed or vertical tab (text extracted from a PDF) is not allowed in XML 1.0;
+    # written as it was, the JUnit reader refused the whole file.
+    row = {
+        "id": "pdf\x0b1",
+        "answer": "Walking also cured diabetes\x0c in 40% of participants.",
+        "contexts": [WALKING + "\x0bPage 2\x01"],
+    }
+    path = write_jsonl(tmp_path / "answers.jsonl", [row])
+    report = tmp_path / "junit.xml"
+    code, _, _ = run(str(path), "--fail-on", "unsupported", "--junit", str(report))
+    assert code == 1
+    (case,) = ET.parse(report).getroot().iter("testcase")
+    assert case.get("name") == "pdf\ufffd1"
+    failure = case.find("failure")
+    assert failure is not None and "unsupported: Walking also cured diabetes" in (
+        failure.text or ""
+    )
+
+
+@pytest.mark.model
 def test_junit_min_supported_failure_says_the_share(answers: Path, tmp_path: Path) -> None:
     report = tmp_path / "junit.xml"
     code, _, _ = run(str(answers), "--min-supported", "0.9", "--junit", str(report), "--json")

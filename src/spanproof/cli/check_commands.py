@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import math
 import multiprocessing
+import re
 import sys
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Sequence
@@ -287,8 +288,23 @@ def junit_xml(
         node.set("tests", str(len(results)))
         node.set("failures", str(failures))
         node.set("errors", str(errors))
+    _xml_safe(root)
     ET.indent(root)
     return root
+
+
+#: Characters XML 1.0 does not allow, which ElementTree writes as they are (a form feed or a
+#: vertical tab of text extracted from a PDF): a JUnit reader then refuses the whole file.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _xml_safe(root: ET.Element) -> None:
+    """Replace the characters XML 1.0 does not allow with U+FFFD, in every text and attribute."""
+    for node in root.iter():
+        if node.text:
+            node.text = _NOT_XML.sub("\ufffd", node.text)
+        for key, value in node.attrib.items():
+            node.set(key, _NOT_XML.sub("\ufffd", value))
 
 
 def _claims_text(r: AnswerResult) -> str:
