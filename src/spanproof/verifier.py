@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from spanproof.core.checker import EntailmentChecker
-from spanproof.core.errors import InvalidInputError, check_text
+from spanproof.core.errors import ConfigurationError, InvalidInputError, check_text
 from spanproof.core.models import (
     DEFAULT_SCORE_MODEL,
     Claim,
@@ -291,7 +291,12 @@ class Verifier:
         )
 
 
-def _model(name: str) -> ScoreModel:
+def _model(name: object) -> ScoreModel:
+    if not isinstance(name, str):  # None, 45: a bare AttributeError from the name's lookup
+        raise ConfigurationError(
+            f"score_model must be a score model's name, {DEFAULT_SCORE_MODEL!r} by default, "
+            f"or a ScoreModel; got {type(name).__name__}"
+        )
     return score_model(name)
 
 

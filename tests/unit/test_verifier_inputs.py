@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from spanproof.core.errors import InvalidInputError
+from spanproof.core.errors import ConfigurationError, InvalidInputError
 from spanproof.services.answer_check import context_spans
 from spanproof.testing.fakes import FakeEmbedder
 from spanproof.testing.grounding import assert_grounded
@@ -118,3 +118,9 @@ def test_a_context_id_of_null_is_no_id_and_other_kinds_are_refused() -> None:
     assert [s.id for s in spans] == ["S1", "S2"]  # not "None", then "repeats the id 'None'"
     with pytest.raises(InvalidInputError, match="context 1: 'id' must be a string or an integer"):
         context_spans([{"id": ["S1"], "text": "a"}])
+
+
+@pytest.mark.parametrize("name", [None, 45])
+def test_a_score_model_that_is_no_name_is_a_configuration_error(name: Any) -> None:
+    with pytest.raises(ConfigurationError, match="score_model must be a score model's name"):
+        Verifier(embedder=FakeEmbedder(), decomposer=RuleBasedDecomposer(), score_model=name)
