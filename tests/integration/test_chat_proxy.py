@@ -236,20 +236,20 @@ def test_a_stream_cut_off_upstream_ends_in_an_error_and_writes_no_trace(tmp_path
     assert traces == []
 
 
+@pytest.mark.parametrize("kind", ["openai", "anthropic"])
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_lone_surrogate_escape_in_the_upstreams_answer_is_delivered_as_a_replacement_character(
-    tmp_path: Path, stream: bool
+    tmp_path: Path, stream: bool, kind: str
 ) -> None:
     # "\ud800" is valid JSON but no character: it failed the verification (500) or cut the
     # stream off after its first chunk with no error and no [DONE].
     answer = f"{SUPPORTED} Green tea \ud800 cured migraine in every child."
-    with (
-        ScriptedChatServer([answer]) as upstream,
-        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, store),
-    ):
-        body = {"model": "m", "messages": MESSAGES, "stream": stream}
-        response = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30)
-        traces = store.list_traces(limit=10)
+    with ScriptedChatServer([answer]) as upstream:
+        settings = LlmSettings(kind=kind, base_url=upstream.base_url, api_key=UPSTREAM_KEY)
+        with spanproof_server(tmp_path, settings) as (url, store):
+            body = {"model": "m", "messages": MESSAGES, "stream": stream}
+            response = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30)
+            traces = store.list_traces(limit=10)
     assert response.status_code == 200, response.text
     if stream:
         events = [e for e in response.text.split("\n\n") if e]

@@ -236,17 +236,19 @@ class AnthropicUpstream:
         except ProviderError as exc:
             error = openai_error(str(exc), "upstream_error")
             raise UpstreamError(502, error, retryable=exc.retryable) from exc
-        digest = hashlib.sha256(f"{result.model}\n{result.text}".encode()).hexdigest()
+        # A lone surrogate escape in the reply is read as U+FFFD, as for an OpenAI upstream.
+        text, name = _replace_surrogates(result.text), _replace_surrogates(result.model)
+        digest = hashlib.sha256(f"{name}\n{text}".encode()).hexdigest()
         usage = result.usage
         return {
             "id": f"chatcmpl-{digest[:24]}",
             "object": "chat.completion",
             "created": int(time.time()),
-            "model": result.model,
+            "model": name,
             "choices": [
                 {
                     "index": 0,
-                    "message": {"role": "assistant", "content": result.text},
+                    "message": {"role": "assistant", "content": text},
                     "finish_reason": "stop",
                 }
             ],
