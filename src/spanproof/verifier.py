@@ -111,9 +111,12 @@ def _to_claim(item: ClaimLike, n: int) -> Claim:
     text = item.get("text")
     if not isinstance(text, str):
         raise InvalidInputError(f"claim {n}: needs a string 'text'")
+    ident = item.get("id")
+    if ident is not None and (not isinstance(ident, str | int) or isinstance(ident, bool)):
+        raise InvalidInputError(f"claim {n}: 'id' must be a string or an integer")
     markers = item.get("cited_markers", ())
     return Claim(
-        id=str(item.get("id", f"c{n}")),
+        id=f"c{n}" if ident is None else str(ident),
         text=text,
         cited_markers=tuple(str(m) for m in items_of(markers, f"claim {n}: 'cited_markers'")),
     )

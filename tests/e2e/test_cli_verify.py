@@ -757,6 +757,7 @@ def test_a_batch_of_only_bad_lines_fails_even_without_fail_on(tmp_path: Path) ->
             "claims.jsonl:2: duplicate claim id 'a' (first on line 1)",
         ),
         ([], "has no claims: give at least one"),
+        ([{"id": None, "text": "One."}], "claims.jsonl:1: 'id' must be a string or an integer"),
     ],
 )
 def test_bad_claims_files_exit_2_naming_the_line(

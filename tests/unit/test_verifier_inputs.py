@@ -124,3 +124,13 @@ def test_a_context_id_of_null_is_no_id_and_other_kinds_are_refused() -> None:
 def test_a_score_model_that_is_no_name_is_a_configuration_error(name: Any) -> None:
     with pytest.raises(ConfigurationError, match="score_model must be a score model's name"):
         Verifier(embedder=FakeEmbedder(), decomposer=RuleBasedDecomposer(), score_model=name)
+
+
+def test_a_claim_id_of_null_is_no_id_and_other_kinds_are_refused() -> None:
+    # null was the id "None" (twice: "duplicate id 'None'"), a list its repr, while evidence
+    # refuses both.
+    claims = to_claims([{"id": None, "text": "One."}, {"id": None, "text": "Two."}])
+    assert [c.id for c in claims] == ["c1", "c2"]
+    for ident in (["c1"], {"a": 1}, True, 1.5):
+        with pytest.raises(InvalidInputError, match="claim 1: 'id' must be a string or an int"):
+            to_claims([{"id": ident, "text": "One."}])

@@ -58,6 +58,8 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
         require_fields(obj, ("id", "text"), f"{path}:{n}")
         if not obj["text"].strip():
             raise InvalidInputError(f"{path}:{n}: the claim's text is blank")
+        if not isinstance(obj["id"], str | int) or isinstance(obj["id"], bool):
+            raise InvalidInputError(f"{path}:{n}: 'id' must be a string or an integer")
         ident = str(obj["id"])
         if (first := first_seen(seen, ident, n)) is not None:
             raise InvalidInputError(
