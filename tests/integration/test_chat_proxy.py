@@ -22,6 +22,7 @@ from spanproof.core.trace import Trace
 from spanproof.services.replay import replay
 from spanproof.store.sqlite.store import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
+from spanproof.testing.fakes import FakeEmbedder
 from spanproof.testing.live_server import free_port, serving
 from spanproof.testing.scripted_server import CutStream, ScriptedChatServer
 from spanproof.verify.policy import REDACTION_NOTICE
@@ -392,3 +393,43 @@ def test_the_upstream_connection_pool_closes_when_the_app_shuts_down(tmp_path: P
             assert not pool.is_closed
         assert pool.is_closed  # the app's shutdown closed it
         store.close()
+
+
+class _BreaksOnSecondCall(FakeEmbedder):
+    """An embedder that fails unexpectedly (not a provider error) from its second call on."""
+
+    def embed(self, texts: Any) -> Any:
+        if self.calls >= 1:
+            raise RuntimeError("boom")
+        return super().embed(texts)
+
+
+def test_a_failure_mid_stream_ends_the_stream_with_an_error_event(tmp_path: Path) -> None:
+    # The first sentence goes out verified; the second's verification fails. The stream used to
+    # stop there with neither an error nor [DONE]: the openai client read a truncated answer
+    # as a whole one.
+    with (
+        ScriptedChatServer([ANSWER]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream), embedder=_BreaksOnSecondCall()) as (
+            url,
+            store,
+        ),
+    ):
+        body = {"model": "m", "messages": MESSAGES, "stream": True}
+        response = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30)
+        traces = store.list_traces(limit=10)
+    events = [e for e in response.text.split("\n\n") if e]
+    assert "data: [DONE]" not in events
+    error = json.loads(events[-1][6:])["error"]
+    assert error["type"] == "internal_error" and error["status"] == 500
+    assert "boom" not in error["message"] and error["request_id"]
+    assert traces == []
+    with (
+        ScriptedChatServer([ANSWER]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream), embedder=_BreaksOnSecondCall()) as (
+            url,
+            _,
+        ),
+        pytest.raises(openai.APIError),
+    ):
+        create(url, model="m", messages=MESSAGES, stream=True)

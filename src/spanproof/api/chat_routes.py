@@ -9,6 +9,7 @@ body limit and the content type are the API middleware's, as for every ``/v1`` r
 
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable, Coroutine, Iterator
 from typing import Any, Literal
@@ -20,7 +21,7 @@ from fastapi.routing import APIRoute
 from pydantic import BaseModel, ConfigDict, Field
 from starlette.concurrency import run_in_threadpool
 
-from spanproof.api.errors import request_id, spanproof_status
+from spanproof.api.errors import INTERNAL_MESSAGE, request_id, spanproof_status
 from spanproof.api.schemas import MAX_ITEMS, OUTCOME_DESCRIPTION, VerdictCounts
 from spanproof.core.errors import InvalidInputError, SpanproofError
 from spanproof.core.models import Outcome
@@ -220,7 +221,8 @@ async def chat_completions(body: ChatCompletionRequest, request: Request) -> Res
     if body.stream:
         events: Iterator[str] = await run_in_threadpool(proxy.stream, raw)
         headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-        return StreamingResponse(events, media_type="text/event-stream", headers=headers)
+        guarded = _ending_in_an_error(events, request_id(request))
+        return StreamingResponse(guarded, media_type="text/event-stream", headers=headers)
     reply = await run_in_threadpool(proxy.complete, raw)
     metrics = getattr(request.app.state, "metrics", None)
     if metrics is not None:
@@ -228,3 +230,19 @@ async def chat_completions(body: ChatCompletionRequest, request: Request) -> Res
         verdicts = [str(c.get("verdict")) for c in found["claims"]]
         metrics.observe_verification("chat", found["verification"], verdicts)
     return JSONResponse(reply)
+
+
+def _ending_in_an_error(events: Iterator[str], rid: str) -> Iterator[str]:
+    """``events``; a failure once the stream has begun (its status is sent) ends the stream with
+    an error event in OpenAI's shape, as an upstream's failure does, rather than cutting the
+    connection mid-body. The cause goes to the log, never to the client."""
+    try:
+        yield from events
+    except Exception as exc:
+        log.error("request %s failed mid-stream", rid, exc_info=exc)
+        if isinstance(exc, SpanproofError):
+            status, kind, message, _ = spanproof_status(exc)
+        else:
+            status, kind, message = 500, "internal_error", INTERNAL_MESSAGE
+        error = {**openai_error(message, kind), "status": status, "request_id": rid}
+        yield f"data: {json.dumps({'error': error}, separators=(',', ':'))}\n\n"
