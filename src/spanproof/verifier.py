@@ -68,15 +68,34 @@ def _mapping_to_span(item: Mapping[str, Any], n: int) -> EvidenceSpan:
     ident = item["id"]
     if not isinstance(ident, str | int) or isinstance(ident, bool):
         raise InvalidInputError(f"evidence item {n}: 'id' must be a string or an integer")
-    erased = tuple(ErasedRange(int(a), int(b)) for a, b in item.get("erased", ()))
+    truth_class = item.get("truth_class", True)
+    if not isinstance(truth_class, bool):  # bool("false") is True
+        raise InvalidInputError(f"evidence item {n}: 'truth_class' must be true or false")
+    erased = _erased_ranges(item.get("erased") or (), n)  # null: nothing erased
     meta = {k: v for k, v in item.items() if k not in {"id", "text", "truth_class", "erased"}}
     return EvidenceSpan(
         id=str(ident),
         text=text,
-        truth_class=bool(item.get("truth_class", True)),
+        truth_class=truth_class,
         source=meta,
         erased=erased,
     )
+
+
+def _erased_ranges(value: object, n: int) -> tuple[ErasedRange, ...]:
+    """An evidence item's ``erased``: ``[start, end]`` character ranges of its text."""
+
+    def is_int(x: object) -> bool:
+        return isinstance(x, int) and not isinstance(x, bool)
+
+    ranges = []
+    for pair in items_of(value, f"evidence item {n}: 'erased'"):
+        if not isinstance(pair, list | tuple) or len(pair) != 2 or not all(map(is_int, pair)):
+            raise InvalidInputError(
+                f"evidence item {n}: 'erased' must be a list of [start, end] character ranges"
+            )
+        ranges.append(ErasedRange(pair[0], pair[1]))
+    return tuple(ranges)
 
 
 def to_claims(items: Iterable[ClaimLike]) -> list[Claim]:

@@ -122,3 +122,15 @@ def test_limits_come_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> No
     assert (defaults.max_evidence_items, defaults.max_claims, defaults.max_chars) == (
         1000, 200, 500_000,
     )  # fmt: skip
+
+
+def test_a_malformed_erased_range_of_an_evidence_item_is_a_422_not_a_500(
+    client: TestClient, store: SqliteEvidenceStore
+) -> None:
+    # Extra keys are kept as metadata, but "erased" is read as the item's masked ranges: a
+    # boolean there raised a bare TypeError, a 500.
+    item = {**EVIDENCE[0], "erased": True}
+    response = client.post("/v1/verify", json={"claims": ["x"], "evidence": [item]})
+    message = _error(response, 422, "invalid_input")
+    assert "evidence item 1: 'erased' must be a list" in message
+    assert store.list_traces(limit=10) == []

@@ -134,3 +134,32 @@ def test_a_claim_id_of_null_is_no_id_and_other_kinds_are_refused() -> None:
     for ident in (["c1"], {"a": 1}, True, 1.5):
         with pytest.raises(InvalidInputError, match="claim 1: 'id' must be a string or an int"):
             to_claims([{"id": ident, "text": "One."}])
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ({"erased": True}, "'erased' must be a list of items, got bool"),
+        ({"erased": [[1]]}, "'erased' must be a list of \\[start, end\\] character ranges"),
+        ({"erased": [[0, "x"]]}, "'erased' must be a list of \\[start, end\\]"),
+        ({"truth_class": "false"}, "'truth_class' must be true or false"),
+        ({"truth_class": None}, "'truth_class' must be true or false"),
+    ],
+)
+def test_a_malformed_reserved_evidence_key_is_refused(
+    verifier: Verifier, field: dict[str, Any], message: str
+) -> None:
+    # "erased": true (metadata of the caller's own) raised a bare TypeError: a traceback and
+    # exit 1 from verify; "truth_class": "false" was read as true.
+    item = {"id": "S1", "text": "Refunds take 5 days.", **field}
+    with pytest.raises(InvalidInputError, match=f"evidence item 1: {message}"):
+        verifier.verify("Refunds take 5 days.", [item])
+
+
+def test_well_formed_reserved_evidence_keys_still_apply(verifier: Verifier) -> None:
+    item = {"id": "S1", "text": "Refunds take 5 days.", "erased": [[0, 7]], "truth_class": True}
+    (span,) = to_evidence([item])
+    assert [(r.start, r.end) for r in span.erased] == [(0, 7)] and span.truth_class
+    assert to_evidence([{**item, "erased": None}])[0].erased == ()
+    report = verifier.verify("Refunds take 5 days.", [{**item, "erased": []}])
+    assert [c.verdict.value for c in report.claims] == ["supported"]
