@@ -433,3 +433,29 @@ def test_a_failure_mid_stream_ends_the_stream_with_an_error_event(tmp_path: Path
         pytest.raises(openai.APIError),
     ):
         create(url, model="m", messages=MESSAGES, stream=True)
+
+
+@pytest.mark.parametrize(
+    ("extra", "param"),
+    [
+        ({"stream": "yes"}, "stream"),
+        ({"stream": 1}, "stream"),
+        ({"spanproof": {"retrieve": "yes"}}, "spanproof.retrieve"),
+        ({"spanproof": {"retrieve": 0}}, "spanproof.retrieve"),
+    ],
+)
+def test_a_flag_that_is_no_boolean_is_a_400_naming_it_before_the_upstream(
+    tmp_path: Path, extra: dict[str, Any], param: str
+) -> None:
+    # "stream": "yes" was read as true and went upstream as "yes"; "retrieve": "yes" was
+    # refused without the param the error table promises.
+    with (
+        ScriptedChatServer([ANSWER]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, _),
+    ):
+        body = {"model": "m", "messages": MESSAGES, **extra}
+        response = httpx.post(f"{url}/v1/chat/completions", json=body, timeout=30)
+        assert upstream.requests == []
+    assert response.status_code == 400
+    error = response.json()["error"]
+    assert error["type"] == "invalid_request_error" and error["param"] == param

@@ -18,7 +18,7 @@ from fastapi import APIRouter, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response, StreamingResponse
 from fastapi.routing import APIRoute
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictBool
 from starlette.concurrency import run_in_threadpool
 
 from spanproof.api.errors import INTERNAL_MESSAGE, request_id, spanproof_status
@@ -51,7 +51,7 @@ class ChatMessageIn(BaseModel):
 class SpanproofOptions(BaseModel):
     """What spanproof does with this request (taken out before the request goes upstream)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", strict=True)  # "yes" is no boolean
 
     retrieve: bool | None = Field(
         None,
@@ -70,7 +70,7 @@ class ChatCompletionRequest(BaseModel):
 
     model: str = Field(..., min_length=1)
     messages: list[ChatMessageIn] = Field(..., min_length=1, max_length=MAX_ITEMS)
-    stream: bool = False
+    stream: StrictBool = False  # "yes" or 1 read as true here went upstream as sent
     n: Literal[1] | None = Field(None, description="spanproof verifies one choice: 1 or absent.")
     spanproof: SpanproofOptions | None = None
 
