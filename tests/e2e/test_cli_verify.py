@@ -1504,3 +1504,25 @@ def test_the_default_model_names_what_a_shortened_copy_dropped() -> None:
         "verify", "--draft", draft, "--evidence", evidence, "--json", "--score-model", "v2"
     )
     assert json.loads(out)["claims"][0]["verdict"] == "supported"
+
+
+@pytest.mark.parametrize(
+    ("item", "message"),
+    [
+        ({"id": None, "text": "x"}, "evidence item 1: 'id' must be a string or an integer"),
+        ({"id": "S1", "text": "x", "erased": True}, "evidence item 1: 'erased' must be a list"),
+    ],
+)
+def test_evidence_the_library_refuses_exits_2_naming_the_file_before_the_model_loads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, item: dict[str, object], message: str
+) -> None:
+    # These were found only once the model had loaded, in messages that named no file.
+    monkeypatch.setattr(
+        "spanproof.cli.verify_commands.build_verifier",
+        lambda *a: pytest.fail("the model loaded before the evidence was checked"),
+    )
+    claims = write_jsonl(tmp_path / "claims.jsonl", [{"id": "a", "text": "x"}])
+    path = write_jsonl(tmp_path / "evidence.jsonl", [item])
+    code, out, err = run("verify", "--claims", str(claims), "--evidence", str(path))
+    assert (code, out) == (2, "")
+    assert f"{path}: {message}" in err

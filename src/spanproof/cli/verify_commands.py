@@ -44,6 +44,12 @@ def _load_evidence(path: Path) -> list[dict[str, Any]]:
             )
     if not items:
         raise InvalidInputError(f"evidence file {path} has no items: give at least one span")
+    from spanproof.verifier import to_evidence
+
+    try:  # the library's own checks ('id', 'erased', 'truth_class', text), before any model
+        to_evidence(items)
+    except InvalidInputError as exc:
+        raise InvalidInputError(f"{path}: {exc}") from None
     return items
 
 
