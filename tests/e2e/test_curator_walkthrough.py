@@ -22,5 +22,6 @@ def test_the_walkthrough_script_runs_and_ends_flagged(tmp_path: Path) -> None:
     assert "requires_expert_review" in out
     assert "verified (approve by Ada)" in out
     assert "approved by Ada" in out
-    assert "5 flagged" in out.replace("\n", " ")
+    # The impact table's title wraps where the checkout's path puts it, padded to its width.
+    assert "5 flagged" in " ".join(out.split())
     assert "Traceback" not in result.stderr
