@@ -34,11 +34,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
 
 import psycopg
 import pytest
 from psycopg import sql
-from psycopg.conninfo import make_conninfo
+from psycopg.conninfo import conninfo_to_dict, make_conninfo
 
 if TYPE_CHECKING:
     from spanproof.core.store import EvidenceStore
@@ -201,3 +202,18 @@ def dialect_store(dialect: str, tmp_path: Path) -> Iterator[EvidenceStore]:
         return
     with fresh_database() as dsn, PostgresEvidenceStore(dsn, pool_size=2) as pg_store:
         yield pg_store
+
+
+def pg_url(dsn: str) -> str:
+    """A libpq conninfo as a postgresql:// URL (the store and the engine both take one)."""
+    parts = conninfo_to_dict(dsn)
+    user = quote(str(parts.get("user", "postgres")))
+    password = parts.get("password")
+    auth = f"{user}:{quote(str(password))}" if password else user
+    host = str(parts.get("host", ""))
+    port = parts.get("port")
+    db = quote(str(parts["dbname"]))
+    if host.startswith("/"):
+        query = f"?host={quote(host)}" + (f"&port={port}" if port else "")
+        return f"postgresql://{auth}@/{db}{query}"
+    return f"postgresql://{auth}@{host}{':' + str(port) if port else ''}/{db}"

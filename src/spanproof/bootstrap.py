@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from spanproof.config import LlmSettings, Settings
 from spanproof.core.errors import ConfigurationError, InvalidInputError
+from spanproof.core.store import postgres_url
 
 if TYPE_CHECKING:
     from spanproof.core.checker import EntailmentChecker
@@ -97,10 +98,11 @@ def build_decomposer(settings: Settings) -> Decomposer:
 def build_store(settings: Settings, url: str | None = None) -> EvidenceStore:
     """The evidence store: a SQLite file by default, PostgreSQL for ``postgresql://`` URLs."""
     target = url or settings.store.url
-    if target.startswith(("postgresql://", "postgres://")):
+    postgres = postgres_url(target)
+    if postgres is not None:
         from spanproof.store.postgres.store import PostgresEvidenceStore
 
-        return PostgresEvidenceStore(target)
+        return PostgresEvidenceStore(postgres)
     from spanproof.store.sqlite.store import SqliteEvidenceStore
 
     path = target.removeprefix("sqlite:///").removeprefix("sqlite://")
@@ -358,7 +360,7 @@ def has_stored_api_keys(settings: Settings, db: str | None = None) -> bool:
 
     target = db or settings.store.url
     sqlite_path = Path(target.removeprefix("sqlite:///").removeprefix("sqlite://"))
-    if not target.startswith(("postgresql://", "postgres://")) and not sqlite_path.exists():
+    if postgres_url(target) is None and not sqlite_path.exists():
         return False
     store = build_store(settings, db)
     try:

@@ -16,7 +16,7 @@ import numpy as np
 import psycopg
 import pytest
 
-from pg_fixtures import ENV_DSN, fresh_database
+from pg_fixtures import ENV_DSN, fresh_database, pg_url
 from spanproof.core.documents import ParsedSection
 from spanproof.core.errors import ConfigurationError, InvalidInputError, StoreError
 from spanproof.core.store import Chunk, SearchFilter, Source
@@ -422,3 +422,20 @@ def test_without_postgres_tests_skip_locally_and_fail_in_ci(
     monkeypatch.setenv("CI", "true")
     with pytest.raises(pytest.fail.Exception, match="CI never skips"):
         pg_fixtures._start()
+
+
+def test_the_store_url_may_spell_its_postgresql_scheme_any_documented_way(
+    dsn: str, tmp_path: Any
+) -> None:
+    from click.testing import CliRunner
+
+    from spanproof.cli.main import cli
+
+    rest = pg_url(dsn).split("://", 1)[1]
+    runner = CliRunner()
+    for scheme in ("postgresql", "POSTGRESQL", "postgres", "postgresql+psycopg"):
+        listed = runner.invoke(cli, ["sources", "--json", "--db", f"{scheme}://{rest}"])
+        assert listed.exit_code == 0, (scheme, listed.output)
+        assert not (tmp_path / scheme).exists()
+    other = runner.invoke(cli, ["sources", "--db", "mysql://user@localhost/db"])
+    assert other.exit_code != 0 and "unsupported store URL scheme 'mysql'" in other.output

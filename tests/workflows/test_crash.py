@@ -7,10 +7,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from pathlib import Path
-from urllib.parse import quote
 
 import pytest
-from psycopg.conninfo import conninfo_to_dict
 
 from spanproof.bootstrap import build_parser, build_store
 from spanproof.config import Settings
@@ -24,6 +22,7 @@ WORKER = HERE / "crash_worker.py"
 sys.path.insert(0, str(HERE))
 import crash_worker  # noqa: E402
 
+from pg_fixtures import pg_url  # noqa: E402
 from process_kit import run_child, text_corpus  # noqa: E402
 
 RESULTS_TEXT = """Drug {i} and liver fat in mice
@@ -39,21 +38,6 @@ with vehicle (p < 0.01).
 Treatment with metformin did not change body weight in mice (p = 0.4).
 Exercise increased insulin sensitivity in obese mice compared with sedentary controls (p < 0.05).
 """
-
-
-def pg_url(dsn: str) -> str:
-    """A libpq conninfo as a postgresql:// URL (the store and the engine both take one)."""
-    parts = conninfo_to_dict(dsn)
-    user = quote(str(parts.get("user", "postgres")))
-    password = parts.get("password")
-    auth = f"{user}:{quote(str(password))}" if password else user
-    host = str(parts.get("host", ""))
-    port = parts.get("port")
-    db = quote(str(parts["dbname"]))
-    if host.startswith("/"):
-        query = f"?host={quote(host)}" + (f"&port={port}" if port else "")
-        return f"postgresql://{auth}@/{db}{query}"
-    return f"postgresql://{auth}@{host}{':' + str(port) if port else ''}/{db}"
 
 
 @pytest.fixture(params=["sqlite", "postgres"])

@@ -23,8 +23,9 @@ from spanproof.store.sqlite import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_crash import backend, pg_url, run_worker  # noqa: F401
+from test_crash import backend, run_worker  # noqa: F401
 
+from pg_fixtures import pg_url
 from process_kit import text_corpus
 
 

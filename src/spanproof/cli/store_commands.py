@@ -20,7 +20,7 @@ from spanproof.cli.paging import command_line, echo_json, page_document, page_fo
 from spanproof.cli.render import add_id_column, add_text_column, print_table, progress_bar
 from spanproof.config import Settings, load_settings
 from spanproof.core.errors import InvalidInputError, SpanproofError
-from spanproof.core.store import SOURCE_STATUSES, EvidenceStore, SearchFilter
+from spanproof.core.store import SOURCE_STATUSES, EvidenceStore, SearchFilter, postgres_url
 
 if TYPE_CHECKING:
     from spanproof.core.documents import FetchedDocument
@@ -38,7 +38,7 @@ DB_OPTION = click.option(
 def _sqlite_file(settings: Settings, db: str | None) -> Path | None:
     """The SQLite file ``db`` (or the configured store) names; None for a URL or ``:memory:``."""
     target = db or settings.store.url
-    if "://" in target and not target.startswith("sqlite:"):
+    if postgres_url(target) is not None:
         return None
     name = target.removeprefix("sqlite:///").removeprefix("sqlite://")
     if name in ("", ":memory:") or name.startswith("file:"):

@@ -24,6 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from spanproof.core.documents import ParsedSection
+from spanproof.core.errors import ConfigurationError
 
 MASK = "█"
 SOURCE_STATUSES = ("active", "retracted", "withdrawn", "corrected")
@@ -248,3 +249,32 @@ def iter_sources(store: EvidenceStore, page: int = 200) -> Iterator[Source]:
         if len(batch) < page:
             return
         offset += len(batch)
+
+
+#: URL schemes that name a PostgreSQL store (compared without case); the rest of the URL is
+#: passed on as ``postgresql://…``.
+POSTGRES_SCHEMES = frozenset(
+    {"postgresql", "postgres", "postgresql+psycopg", "postgresql+psycopg2"}
+)
+
+
+def postgres_url(target: str) -> str | None:
+    """``target`` as the ``postgresql://`` URL of a PostgreSQL store, or None when it names a
+    SQLite store (a file path, ``sqlite:///path``, ``:memory:``).
+
+    Raises:
+        ConfigurationError: a URL of another scheme ("mysql://…"), which would otherwise be
+            taken for a file name.
+    """
+    scheme, sep, rest = target.partition("://")
+    if not sep:
+        return None
+    kind = scheme.lower()
+    if kind in POSTGRES_SCHEMES:
+        return "postgresql://" + rest
+    if kind == "sqlite":
+        return None
+    raise ConfigurationError(
+        f"unsupported store URL scheme {scheme!r}: give a SQLite file path, sqlite:///PATH or "
+        "a postgresql:// URL"
+    )

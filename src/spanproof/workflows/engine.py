@@ -19,6 +19,7 @@ from pathlib import Path
 from dbos import DBOS, DBOSConfig
 
 from spanproof.core.errors import ConfigurationError
+from spanproof.core.store import postgres_url
 from spanproof.workflows import runtime as _runtime
 from spanproof.workflows.runtime import Runtime
 
@@ -82,8 +83,9 @@ def system_database_url(store_url: str, explicit: str | None = None) -> str:
     """
     if explicit:
         return explicit
-    if store_url.startswith(("postgresql://", "postgres://")):
-        return "postgresql://" + store_url.split("://", 1)[1]
+    postgres = postgres_url(store_url)
+    if postgres is not None:
+        return postgres
     path = Path(store_url.removeprefix("sqlite:///").removeprefix("sqlite://"))
     name = path.name.removesuffix(".sqlite").removesuffix(".db") or "spanproof"
     return f"sqlite:///{path.with_name(name + '.dbos.sqlite')}"
