@@ -204,6 +204,30 @@ def test_table_output_lists_answers_summary_and_worst_offenders(answers: Path) -
 
 
 @pytest.mark.model
+def test_the_text_report_keeps_one_line_an_item_in_a_log_and_prints_text_as_written(
+    tmp_path: Path,
+) -> None:
+    # No terminal (a CI log, a file): rich would wrap at 80 columns and split an item's line.
+    long_id = "case-" + "x" * 90
+    trailing = {
+        **UNSUPPORTED,
+        "id": long_id,
+        "answer": "Daily walking lowered systolic blood pressure by 5 mmHg. "
+        "Walking also cured diabetes in 40% of participants \\",
+    }
+    code, out, _ = run(
+        str(write_jsonl(tmp_path / "a.jsonl", [trailing])), "--fail-on", "unsupported"
+    )
+    assert code == 1
+    lines = out.splitlines()
+    assert any(line.endswith(f"{long_id} FAIL") for line in lines), lines
+    summary = next(line for line in lines if line.startswith("1 answer · "))
+    assert summary.endswith("1 failed (--fail-on unsupported)"), summary
+    claim = next(line for line in lines if "unsupported: Walking also cured" in line)
+    assert claim.endswith("participants \\"), claim  # one backslash, not two
+
+
+@pytest.mark.model
 def test_one_answer_with_one_claim_is_counted_in_the_singular(tmp_path: Path) -> None:
     path = write_jsonl(tmp_path / "one.jsonl", [GROUNDED])
     code, out, _ = run(str(path))

@@ -227,15 +227,17 @@ def render(
             f"  {escape(ident)} · {_share(r.supported_share)} supported · {escape(r.headline())}",
             highlight=False,
         )
-        for claim in r.not_supported():
+        for claim in r.not_supported():  # plain text: no markup to escape (a trailing "\\")
             console.print(
-                f"    {claim.verdict.value}: {escape(_quote(claim.text))}", highlight=False
+                f"    {claim.verdict.value}: {_quote(claim.text)}", highlight=False, markup=False
             )
             closest = r.closest_text(claim)
             if closest:
                 ref = claim.best_span
-                where = f" ({escape(ref.id)})" if ref is not None else ""
-                console.print(f"      closest{where}: “{escape(_quote(closest))}”", highlight=False)
+                where = f" ({ref.id})" if ref is not None else ""
+                console.print(
+                    f"      closest{where}: “{_quote(closest)}”", highlight=False, markup=False
+                )
 
 
 def to_json(
@@ -389,7 +391,9 @@ def check_command(
     if as_json:
         click.echo(json.dumps(to_json(results, summary, level, min_supported), ensure_ascii=False))
     else:
-        render(results, summary, level, min_supported, Console())
+        # One line an item however narrow the terminal, and in a CI log or file (no terminal:
+        # rich would wrap at 80 columns).
+        render(results, summary, level, min_supported, Console(soft_wrap=True))
     if junit_path is not None:
         suite = f"spanproof.check.{answers_path.stem}"
         try:
