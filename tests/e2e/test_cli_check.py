@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -10,6 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from spanproof.cli.errors import EXIT_CLOSED_PIPE
 from spanproof.cli.main import cli
 
 WALKING = (
@@ -225,6 +228,25 @@ def test_the_text_report_keeps_one_line_an_item_in_a_log_and_prints_text_as_writ
     assert summary.endswith("1 failed (--fail-on unsupported)"), summary
     claim = next(line for line in lines if "unsupported: Walking also cured" in line)
     assert claim.endswith("participants \\"), claim  # one backslash, not two
+
+
+@pytest.mark.model
+def test_a_reader_that_stops_early_is_no_failed_check(tmp_path: Path) -> None:
+    # `spanproof check … | head -1`: the closed pipe ends the run with the status a shell gives
+    # a process SIGPIPE ended (141), never 1 (a failed check), and prints no traceback.
+    path = write_jsonl(tmp_path / "many.jsonl", [{**GROUNDED, "id": f"a{n}"} for n in range(400)])
+    child = subprocess.Popen(
+        [sys.executable, "-m", "spanproof.cli.main", "check", str(path)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    assert child.stdout is not None and child.stderr is not None
+    assert "the claim is supported" in child.stdout.readline().decode()
+    child.stdout.close()
+    with child.stderr:
+        err = child.stderr.read().decode()
+    assert child.wait(timeout=300) == EXIT_CLOSED_PIPE, err
+    assert "Traceback" not in err
 
 
 @pytest.mark.model

@@ -7,11 +7,14 @@ command's module only when that command runs (``spanproof --help`` imports none 
 from __future__ import annotations
 
 import importlib
+import os
+import sys
 from typing import Any
 
 import click
 
 from spanproof import __version__
+from spanproof.cli.errors import EXIT_CLOSED_PIPE
 
 #: name → (module, attribute, the short help ``spanproof --help`` shows). The short help is the
 #: command's own (a test checks each against the loaded command).
@@ -179,8 +182,28 @@ def cli() -> None:
     """Check every factual claim in a text against the exact source text it may rest on."""
 
 
+def _closed_pipe(console: Any) -> None:
+    """rich's ``Console.on_broken_pipe`` with :data:`EXIT_CLOSED_PIPE` for its exit status 1."""
+    console.quiet = True
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
+    raise SystemExit(EXIT_CLOSED_PIPE)
+
+
 def main() -> None:
-    cli(prog_name="spanproof")
+    """The ``spanproof`` command. A reader of standard output that goes away (``| head``) ends
+    it with :data:`EXIT_CLOSED_PIPE`: rich (tables, reports) and click (``echo``) would both
+    exit with status 1, the status ``--fail-on`` gives a failed check."""
+    from rich.console import Console
+
+    Console.on_broken_pipe = _closed_pipe  # type: ignore[method-assign, assignment]
+    try:
+        cli(prog_name="spanproof")
+    except SystemExit:
+        # click answers EPIPE by wrapping the streams so nothing more is written, then exits 1
+        if type(sys.stdout).__name__.endswith("PacifyFlushWrapper"):
+            raise SystemExit(EXIT_CLOSED_PIPE) from None
+        raise
 
 
 if __name__ == "__main__":
