@@ -159,7 +159,9 @@ class VerifySettings(BaseModel):
             "their figures alone when each side has one: 'Participants who slept 8 hours had "
             "lower cortisol than those who slept fewer than 6 hours' restates 'Participants who "
             "slept fewer than 6 hours had higher cortisol than those who slept 8 hours'; v46 is "
-            "v45, strict, as v43 is v42)."
+            "v45, strict, as v43 is v42; v47 is v45 that reads a cardinal number word as its "
+            "figure: 'reaction time four hours after the dose' against 'one hour after the "
+            "dose' is unsupported; v48 is v47, strict)."
         ),
     )
     escalation_band: float | None = Field(

@@ -60,6 +60,10 @@ from spanproof.verify.scoring import (
     V41,
     V42,
     V44,
+    V45,
+    V46,
+    V47,
+    V48,
     ScoreModel,
     score_model,
 )
@@ -741,7 +745,7 @@ def test_v9_is_v8_with_mixups_and_changes_nothing_else_here() -> None:
     assert_one_rule_more(V9, V8, MIXED_CLAIM, MIXED_EVIDENCE)
 
 
-@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 47)])
+@pytest.mark.parametrize("model", [f"v{n}" for n in range(9, 49)])
 @pytest.mark.parametrize("record", [True, False], ids=["recorded", "re-embedded"])
 def test_a_v9_or_later_trace_replays_exactly(model: str, record: bool) -> None:
     trace = _trace(model, FakeEmbedder(), record)
@@ -2638,6 +2642,22 @@ def test_v19_reads_a_fold_in_words_as_its_figure() -> None:
     other = "Expression rose threefold in the treated cells after stimulation."
     verdicts, _ = score_all([Claim("c1", other)], [EvidenceSpan("S1", claim)], FakeEmbedder(), V19)
     assert verdicts[0].verdict is Verdict.UNSUPPORTED and verdicts[0].numeric_gated
+
+
+def test_v47_reads_a_cardinal_number_word_as_its_figure() -> None:
+    evidence = "One hour after the dose, caffeine shortened reaction time by 25 milliseconds."
+    claim = "Caffeine shortened reaction time by 25 milliseconds four hours after the dose."
+    assert _verdict(V45, claim, evidence) is Verdict.SUPPORTED  # "four" was no figure
+    verdicts, _ = score_all(
+        [Claim("c1", claim)], [EvidenceSpan("S1", evidence)], FakeEmbedder(), V47
+    )
+    assert verdicts[0].verdict is Verdict.UNSUPPORTED and verdicts[0].numeric_gated
+    # a figure the span writes in words is stated
+    written = "Four hours after the dose, caffeine shortened reaction time by 25 milliseconds."
+    digits = "Caffeine shortened reaction time by 25 milliseconds 4 hours after the dose."
+    assert _verdict(V45, digits, written) is Verdict.UNSUPPORTED
+    assert _verdict(V47, digits, written) is Verdict.SUPPORTED
+    assert V48.supported_needs_copy and V48.number_words and not V46.number_words
 
 
 # v20: a word's other forms are the word ---------------------------------------------------------

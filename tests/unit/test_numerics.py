@@ -217,3 +217,28 @@ def test_fold_words_read_a_number_word_joined_to_fold_as_its_figure() -> None:
     assert numerics(tokens, fold_words=True) == ["2.0", "10.0", "3.0"]
     assert numerics(tokens) == ["3.0"]
     assert numerics(token_texts("a manifold and a fold"), fold_words=True) == []
+
+
+def test_number_words_read_a_cardinal_from_two_to_ninety_as_its_figure() -> None:
+    tokens = token_texts("Four hours after the dose, three of twenty mice and 12 rats")
+    assert numerics(tokens, number_words=True) == ["4.0", "3.0", "20.0", "12.0"]
+    assert numerics(tokens) == ["12.0"]
+    # "one" is as often a pronoun or an article as a count
+    assert numerics(token_texts("one of the studies, no one, one hour"), number_words=True) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "twenty five patients",
+        "two hundred patients",
+        "two thirds of patients",
+        "two and a half hours",
+        "fifty one patients and twelve",
+    ],
+)
+def test_a_number_word_within_a_larger_or_fractional_figure_is_left_out(text: str) -> None:
+    found = numerics(token_texts(text), number_words=True)
+    assert found in ([], ["12.0"]), found
+    if text.endswith("twelve"):  # "and" before a figure word joins no figure
+        assert found == ["12.0"]

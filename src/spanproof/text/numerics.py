@@ -35,6 +35,26 @@ FOLD_WORDS = {
     for n, word in enumerate("two three four five six seven eight nine ten".split(), start=2)  # noqa: SIM905
 }
 _FOLD_ATOMS = {word: repr(float(n)) for word, n in FOLD_WORDS.items()}
+#: Cardinal number words a figure may be written as (score model v47's ``number_words``).
+#: "one" is not among them: it is as often a pronoun or an article ("one of the", "no one",
+#: "one study") as a count.
+_UNITS = "two three four five six seven eight nine".split()  # noqa: SIM905
+_TEENS = "ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()  # noqa: SIM905
+_TENS = "twenty thirty forty fifty sixty seventy eighty ninety".split()  # noqa: SIM905
+NUMBER_WORDS = {
+    **{w: n for n, w in enumerate(_UNITS, start=2)},
+    **{w: n for n, w in enumerate(_TEENS, start=10)},
+    **{w: 10 * n for n, w in enumerate(_TENS, start=2)},
+}
+_WORD_ATOMS = {word: repr(float(n)) for word, n in NUMBER_WORDS.items()}
+#: What makes a number word part of a larger or a fractional figure ("twenty five", "two
+#: hundred", "two thirds", "one and a half"): such a figure is left out, not misread.
+_FIGURE_PARTS = frozenset(
+    {"one", "hundred", "hundreds", "thousand", "thousands", "million", "millions", "billion",
+     "billions", "half", "halves", "third", "thirds", "quarter", "quarters", "fourth",
+     "fourths", "fifth", "fifths", "sixth", "sixths", "seventh", "sevenths", "eighth",
+     "eighths", "ninth", "ninths", "tenth", "tenths", "point", "and", *_UNITS, *_TEENS, *_TENS}
+)  # fmt: skip
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 _NUMBER_UNIT = re.compile(r"([0-9]+(?:\.[0-9]+)?)[^\W\d_]+")
 _DIGIT_GROUP_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
@@ -69,6 +89,7 @@ def numerics(
     months_need_digits: bool = False,
     number_parts: bool = False,
     fold_words: bool = False,
+    number_words: bool = False,
 ) -> list[str]:
     """Numeric atoms of lowercase tokens, in order (duplicates kept).
 
@@ -85,6 +106,11 @@ def numerics(
         fold_words: score models from v19. A number word joined to "fold" ("twofold",
             "tenfold") is its figure, as "2-fold" is, so "2-fold" against "twofold" keeps the
             gate shut and "threefold" against "2-fold" trips it.
+        number_words: score models from v47. A cardinal number word from "two" to "ninety"
+            (:data:`NUMBER_WORDS`) is its figure, so "four hours" against "one hour" trips the
+            gate and "4 hours" against "four hours" keeps it shut. A number word next to
+            another part of a figure ("twenty five", "two hundred", "two thirds", "two and a
+            half") is left out: the figure is not read rather than misread.
     """
     seq = list(tokens)
     out: list[str] = []
@@ -96,6 +122,10 @@ def numerics(
             continue
         if fold_words and (fold := _FOLD_ATOMS.get(token)) is not None:
             out.append(fold)
+            continue
+        if number_words and (word := _WORD_ATOMS.get(token)) is not None:
+            if not _in_larger_figure(seq, i):
+                out.append(word)
             continue
         if not any(ch.isdigit() for ch in token):
             continue
@@ -111,6 +141,13 @@ def numerics(
                 if lead is not None:
                     out.append(lead)
     return out
+
+
+def _in_larger_figure(seq: list[str], i: int) -> bool:
+    """The number word ``seq[i]`` is a part of a larger or fractional figure."""
+    before = seq[i - 1] if i > 0 else ""
+    after = seq[i + 1] if i + 1 < len(seq) else ""
+    return after in _FIGURE_PARTS or before in _FIGURE_PARTS - {"and"}
 
 
 def _has_digit(seq: list[str], j: int) -> bool:

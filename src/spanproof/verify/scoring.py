@@ -198,6 +198,12 @@ class ScoreModel:
     #: "2-fold"; :func:`spanproof.text.numerics.numerics`, ``fold_words``); False before v19:
     #: "2-fold" against "twofold" tripped the gate.
     fold_words: bool = False
+    #: v47: a cardinal number word ("two" … "ninety", not "one") is its figure for the numeric
+    #: gate (:func:`spanproof.text.numerics.numerics`, ``number_words``);
+    #: False before v47: "Caffeine shortened reaction time four hours after the dose" against
+    #: "One hour after the dose, caffeine shortened reaction time" was `supported`, "4 hours"
+    #: against "four hours" a figure missing.
+    number_words: bool = False
     #: v19: with ``edit_bounds``, a bound written after its figure is its bound for the edit
     #: check ("65 years or older" is "≥65 years"; :func:`spanproof.verify.edits.align_edits`,
     #: ``postposed``); False before v19: "or older" was words not in the evidence, "≥65" a
@@ -572,12 +578,16 @@ V45 = replace(V44, name="v45", comparison_figure_sides=True)
 #: v45, strict: `supported` only for a faithful near copy the edit check read; the rest of what
 #: v45 supports is `partial` (v43 on v45's edit check and comparisons).
 V46 = replace(V45, name="v46", supported_needs_copy=True)
+#: v45 that reads a cardinal number word ("four hours") as its figure.
+V47 = replace(V45, name="v47", number_words=True)
+#: v47, strict (v46 on v47's figures).
+V48 = replace(V47, name="v48", supported_needs_copy=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46,
+        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48,
     )
 }  # fmt: skip
 
@@ -911,6 +921,7 @@ def _numerics(tokens: list[str], model: ScoreModel) -> list[str]:
         months_need_digits=model.months_need_digits,
         number_parts=model.number_parts,
         fold_words=model.fold_words,
+        number_words=model.number_words,
     )
 
 
