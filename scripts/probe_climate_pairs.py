@@ -60,7 +60,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", choices=("climate_fever", "fever"), default="climate_fever")
     parser.add_argument(
-        "--models", nargs="+", default=["v37", "v38", "v39", "v40", "v41", "v42", "v45"]
+        "--models", nargs="+", default=["v37", "v38", "v39", "v40", "v41", "v42", "v45", "v47"]
     )
     parser.add_argument("--limit", type=int, default=None, help="the first N pairs only")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")

@@ -227,12 +227,13 @@ class Verifier:
             `partial` — "the evidence may support this; a person should look" — for whatever
             else v42 supports), ``"v44"`` (v42 whose edit check reads a dropped population
             where it was dropped: a claim word copied from another mention does not keep it),
-            ``"v45"`` (the default: v44 that tells a comparison's sides apart by their
+            ``"v45"`` (the default until v47: v44 that tells a comparison's sides apart by their
             figures alone when each side has one: "Participants who slept 8 hours had lower
             cortisol than those who slept fewer than 6 hours" restates "Participants who slept
             fewer than 6 hours had higher cortisol than those who slept 8 hours"), ``"v46"``
-            (v45, strict, as v43 is v42), ``"v47"`` (v45 that reads a cardinal number word
-            as its figure: "four hours" is 4 hours), ``"v48"`` (v47, strict), or a ScoreModel.
+            (v45, strict, as v43 is v42), ``"v47"`` (the default: v45 that reads a
+            cardinal number word as its figure: "four hours" is 4 hours), ``"v48"`` (v47,
+            strict), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

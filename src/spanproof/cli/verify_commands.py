@@ -103,7 +103,7 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
     "--score-model",
     type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
-    help="Score model (default: v45).",
+    help="Score model (default: v47).",
 )
 @click.option(
     "--policy",
