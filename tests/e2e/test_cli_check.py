@@ -12,8 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from spanproof.cli.errors import EXIT_CLOSED_PIPE
-from spanproof.cli.main import cli
+from spanproof.cli.main import EXIT_CLOSED_PIPE, cli
 
 WALKING = (
     "In a randomised trial, daily walking for 30 minutes lowered systolic blood "

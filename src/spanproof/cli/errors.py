@@ -21,9 +21,6 @@ F = TypeVar("F", bound=Callable[..., Any])
 EXIT_INPUT = 2
 EXIT_CONFIG = 3
 EXIT_RUNTIME = 4
-#: The reader of standard output went away (``spanproof check … | head -1``): the status of a
-#: process ended by SIGPIPE, as the shell reports it — never 1, which a gate's failure means.
-EXIT_CLOSED_PIPE = 141
 
 
 def exit_code(exc: SpanproofError) -> int:

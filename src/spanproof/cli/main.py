@@ -14,7 +14,6 @@ from typing import Any
 import click
 
 from spanproof import __version__
-from spanproof.cli.errors import EXIT_CLOSED_PIPE
 
 #: name → (module, attribute, the short help ``spanproof --help`` shows). The short help is the
 #: command's own (a test checks each against the loaded command).
@@ -182,26 +181,32 @@ def cli() -> None:
     """Check every factual claim in a text against the exact source text it may rest on."""
 
 
-def _closed_pipe(console: Any) -> None:
-    """rich's ``Console.on_broken_pipe`` with :data:`EXIT_CLOSED_PIPE` for its exit status 1."""
-    console.quiet = True
-    devnull = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(devnull, sys.stdout.fileno())
-    raise SystemExit(EXIT_CLOSED_PIPE)
+#: The exit status when the reader of standard output went away (``spanproof check … | head
+#: -1``): that of a process ended by SIGPIPE, as the shell reports it — never 1, which a failed
+#: ``--fail-on`` check means.
+EXIT_CLOSED_PIPE = 141
+
+
+def _on_devnull() -> bool:
+    """Whether standard output is the null device."""
+    try:
+        return os.path.samestat(os.fstat(sys.stdout.fileno()), os.stat(os.devnull))
+    except (OSError, ValueError, AttributeError):
+        return False
 
 
 def main() -> None:
     """The ``spanproof`` command. A reader of standard output that goes away (``| head``) ends
-    it with :data:`EXIT_CLOSED_PIPE`: rich (tables, reports) and click (``echo``) would both
-    exit with status 1, the status ``--fail-on`` gives a failed check."""
-    from rich.console import Console
-
-    Console.on_broken_pipe = _closed_pipe  # type: ignore[method-assign, assignment]
+    it with :data:`EXIT_CLOSED_PIPE`: click (``echo``) and rich (tables, reports) both answer a
+    closed pipe with status 1 — click after wrapping the streams, rich after pointing standard
+    output at the null device — and 1 is the status of a failed check."""
+    started_on_devnull = _on_devnull()
     try:
         cli(prog_name="spanproof")
-    except SystemExit:
-        # click answers EPIPE by wrapping the streams so nothing more is written, then exits 1
-        if type(sys.stdout).__name__.endswith("PacifyFlushWrapper"):
+    except SystemExit as exc:
+        click_closed = type(sys.stdout).__name__.endswith("PacifyFlushWrapper")
+        rich_closed = not started_on_devnull and _on_devnull()
+        if exc.code == 1 and (click_closed or rich_closed):
             raise SystemExit(EXIT_CLOSED_PIPE) from None
         raise
 
