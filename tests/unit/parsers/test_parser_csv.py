@@ -73,3 +73,32 @@ def test_bad_csv_fails_with_its_reason(raw: bytes, kwargs: dict[str, object], re
     with pytest.raises(ParseFailure) as err:
         csv.parse(raw, **kwargs)  # type: ignore[arg-type]
     assert err.value.reason == reason
+
+
+def test_a_quoted_field_never_closed_fails_naming_its_line_instead_of_swallowing_the_rest() -> None:
+    raw = (
+        b'id,text\n1,Aspirin lowered the risk\n2,"Walking lowered blood pressure\n3,Other\n4,More\n'
+    )
+    with pytest.raises(ParseFailure) as err:
+        csv.parse(raw)
+    assert err.value.reason == "malformed"
+    assert "CSV line 3" in str(err.value) and "never closed" in str(err.value)
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        b'id,text\n1,"a field\nover two lines"\n2,next\n',  # closed on a later line
+        b'id,text\n1,a 5" screen\n',  # a quote inside an unquoted field
+        b'id,text\n1,"quoted"then more\n',  # lenient: read as it always was
+    ],
+    ids=["multi-line", "inch-mark", "text-after-quote"],
+)
+def test_quotes_that_close_or_open_no_field_read_as_before(raw: bytes) -> None:
+    assert csv.parse(raw).sections
+
+
+def test_a_column_without_a_name_keeps_its_values_under_its_position() -> None:
+    doc = csv.parse(b"id,,note\n1,Aspirin lowered the risk,first\n")
+    assert doc.metadata["columns"] == ["id", "column 2", "note"]
+    assert doc.sections[0].text == "id: 1; column 2: Aspirin lowered the risk; note: first"

@@ -9,9 +9,11 @@ Sections: key ``row-<n>`` (``n`` = 1-based data row, blank lines not counted) or
 ``id_column``, ``row-<id>`` (the id with characters other than letters, digits, ``.``, ``_`` and
 ``-`` replaced by ``-``; ids must be unique and non-empty) and the id as the section title. Text:
 with one text column, the value alone; with several, ``column: value; column: value`` over the
-non-empty values. ``text_columns`` defaults to every column except ``id_column``. Rows with no
-text are skipped. A row with more fields than the header, a duplicated header name, or an
-unknown column name → ``malformed``; a field over the ``csv`` module's 131,072-character limit
+non-empty values; a column whose header is blank is named ``column <n>`` (its position).
+``text_columns`` defaults to every column except ``id_column``. Rows with no
+text are skipped. A row with more fields than the header, a duplicated header name, an unknown
+column name, or a quoted field never closed (which would swallow every later row) →
+``malformed``; a field over the ``csv`` module's 131,072-character limit
 → ``too_large``.
 """
 
@@ -52,17 +54,44 @@ def parse(
     records = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
     try:
         header = [name.strip() for name in next(records, [])]
+        if any(header):  # a column without a name keeps its values under its position
+            header = [name or f"column {i}" for i, name in enumerate(header, start=1)]
         columns = _columns(header, text_columns, id_column)
         sections = Sections(keep_empty=False)
         rows = _read_rows(records, header, columns, id_column, sections)
     except csv.Error as exc:
         reason = "too_large" if "field larger" in str(exc) else "malformed"
         raise ParseFailure(reason, f"CSV line {records.line_num}: {exc}") from exc
+    opened = _unclosed_quote(text, delimiter)
+    if opened is not None:
+        raise ParseFailure(
+            "malformed",
+            f"CSV line {opened}: a quoted field opened there is never closed (every later line "
+            "would be read into it)",
+        )
     return sections.document(
         title="",
         format=FORMAT,
         metadata={"columns": header, "text_columns": columns, "delimiter": delimiter, "rows": rows},
     )
+
+
+def _unclosed_quote(text: str, delimiter: str) -> int | None:
+    """The line where a quoted field opens that the file never closes, or None.
+
+    The lenient reader takes such a field to the end of the file, so one stray quote would make
+    every later row part of one field; a strict reader says "unexpected end of data". Other
+    strict complaints (``"a"b``) are not this, and the lenient reading of them stands.
+    """
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=True)
+    last = 0
+    try:
+        for _ in reader:
+            last = reader.line_num
+    except csv.Error as exc:
+        if "unexpected end of data" in str(exc):
+            return last + 1
+    return None
 
 
 def sniff_delimiter(text: str) -> str:
