@@ -68,6 +68,8 @@ def _mapping_to_span(item: Mapping[str, Any], n: int) -> EvidenceSpan:
     ident = item["id"]
     if not isinstance(ident, str | int) or isinstance(ident, bool):
         raise InvalidInputError(f"evidence item {n}: 'id' must be a string or an integer")
+    if isinstance(ident, str) and not ident.strip():
+        raise InvalidInputError(f"evidence item {n}: 'id' is blank (no citation could name it)")
     truth_class = item.get("truth_class", True)
     if not isinstance(truth_class, bool):  # bool("false") is True
         raise InvalidInputError(f"evidence item {n}: 'truth_class' must be true or false")
@@ -133,6 +135,8 @@ def _to_claim(item: ClaimLike, n: int) -> Claim:
     ident = item.get("id")
     if ident is not None and (not isinstance(ident, str | int) or isinstance(ident, bool)):
         raise InvalidInputError(f"claim {n}: 'id' must be a string or an integer")
+    if isinstance(ident, str) and not ident.strip():
+        raise InvalidInputError(f"claim {n}: 'id' is blank")
     markers = item.get("cited_markers", ())
     return Claim(
         id=f"c{n}" if ident is None else str(ident),

@@ -758,6 +758,7 @@ def test_a_batch_of_only_bad_lines_fails_even_without_fail_on(tmp_path: Path) ->
         ),
         ([], "has no claims: give at least one"),
         ([{"id": None, "text": "One."}], "claims.jsonl:1: 'id' must be a string or an integer"),
+        ([{"id": " ", "text": "One."}], "claims.jsonl:1: the claim's 'id' is blank"),
     ],
 )
 def test_bad_claims_files_exit_2_naming_the_line(
@@ -1511,6 +1512,7 @@ def test_the_default_model_names_what_a_shortened_copy_dropped() -> None:
     [
         ({"id": None, "text": "x"}, "evidence item 1: 'id' must be a string or an integer"),
         ({"id": "S1", "text": "x", "erased": True}, "evidence item 1: 'erased' must be a list"),
+        ({"id": "", "text": "x"}, "evidence item 1: 'id' is blank"),
     ],
 )
 def test_evidence_the_library_refuses_exits_2_naming_the_file_before_the_model_loads(

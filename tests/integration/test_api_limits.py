@@ -134,3 +134,15 @@ def test_a_malformed_erased_range_of_an_evidence_item_is_a_422_not_a_500(
     message = _error(response, 422, "invalid_input")
     assert "evidence item 1: 'erased' must be a list" in message
     assert store.list_traces(limit=10) == []
+
+
+def test_a_blank_evidence_or_claim_id_is_a_422(
+    client: TestClient, store: SqliteEvidenceStore
+) -> None:
+    blank = {**EVIDENCE[0], "id": " "}
+    response = client.post("/v1/verify", json={"claims": ["x"], "evidence": [blank]})
+    assert "evidence item 1: 'id' is blank" in _error(response, 422, "invalid_input")
+    claim = {"id": "", "text": "Walking lowered blood pressure."}
+    response = client.post("/v1/verify", json={"claims": [claim], "evidence": EVIDENCE})
+    assert "claim 1: 'id' is blank" in _error(response, 422, "invalid_input")
+    assert store.list_traces(limit=10) == []

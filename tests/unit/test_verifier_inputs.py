@@ -163,3 +163,13 @@ def test_well_formed_reserved_evidence_keys_still_apply(verifier: Verifier) -> N
     assert to_evidence([{**item, "erased": None}])[0].erased == ()
     report = verifier.verify("Refunds take 5 days.", [{**item, "erased": []}])
     assert [c.verdict.value for c in report.claims] == ["supported"]
+
+
+@pytest.mark.parametrize("ident", ["", "  "])
+def test_a_blank_id_is_refused_for_evidence_and_claims(ident: str) -> None:
+    # no citation marker can name a blank evidence id, and a blank claim id names no claim
+    with pytest.raises(InvalidInputError, match="evidence item 1: 'id' is blank"):
+        to_evidence([{"id": ident, "text": "Walking lowered blood pressure."}])
+    with pytest.raises(InvalidInputError, match="claim 1: 'id' is blank"):
+        to_claims([{"id": ident, "text": "Walking lowered blood pressure."}])
+    assert [s.id for s in to_evidence([{"id": 0, "text": "A."}])] == ["0"]  # 0 is an id

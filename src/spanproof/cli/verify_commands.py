@@ -66,6 +66,8 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
             raise InvalidInputError(f"{path}:{n}: the claim's text is blank")
         if not isinstance(obj["id"], str | int) or isinstance(obj["id"], bool):
             raise InvalidInputError(f"{path}:{n}: 'id' must be a string or an integer")
+        if isinstance(obj["id"], str) and not obj["id"].strip():
+            raise InvalidInputError(f"{path}:{n}: the claim's 'id' is blank")
         ident = str(obj["id"])
         if (first := first_seen(seen, ident, n)) is not None:
             raise InvalidInputError(
