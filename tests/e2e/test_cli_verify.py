@@ -678,7 +678,8 @@ def test_batch_streams_one_line_per_input_and_survives_bad_lines(tmp_path: Path)
     lines = [json.loads(line) for line in out.splitlines()]
     assert [x["id"] for x in lines] == ["item-1", None, "item-3", "item-4"]
     assert lines[0]["claims"][0]["verdict"] == "supported"
-    assert set(lines[0]) == TOP_KEYS | {"id"}
+    assert set(lines[0]) == TOP_KEYS | {"id", "line"}
+    assert [lines[0]["line"], lines[3]["line"]] == [1, 4]  # a result names its line too
     assert lines[1]["line"] == 2 and "invalid JSON" in lines[1]["error"]["message"]
     assert lines[2]["line"] == 3 and "evidence" in lines[2]["error"]["message"]
     assert lines[3]["claims"] == lines[0]["claims"]

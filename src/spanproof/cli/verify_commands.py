@@ -281,7 +281,7 @@ def _batch_line(
         evidence = to_evidence(obj["evidence"])
         report = verifier.check_claims(claims, evidence)
         outcome = report.outcome
-        result: dict[str, Any] = {"id": ident, **report.to_dict()}
+        result: dict[str, Any] = {"id": ident, "line": number, **report.to_dict()}
     except SpanproofError as exc:
         result = {"id": ident, "line": number, "error": error_object(exc)}
     click.echo(_dump(result))
