@@ -169,16 +169,12 @@ def _work(
 def _targets(
     settings: Settings, targets: tuple[str, ...], db: str | None
 ) -> list[tuple[str, FetchedDocument]]:
-    """What ``targets`` name; a folder walk leaves out the store's own files."""
-    from spanproof.bootstrap import fetch_remote, local_documents
+    """What ``targets`` name, every local file read: :func:`_work`'s documents."""
+    from spanproof.bootstrap import file_documents
 
-    skip = store_files(settings, db)
     out: list[tuple[str, FetchedDocument]] = []
-    for target in targets:
-        if target.split(":", 1)[0] in ("pmc", "pmid", "doi"):
-            out.append(fetch_remote(settings, target))
-        else:
-            out.extend(local_documents(Path(target), skip))
+    for item in _work(settings, targets, db):
+        out.extend(file_documents(item) if isinstance(item, Path) else [item])
     return out
 
 

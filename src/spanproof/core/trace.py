@@ -236,9 +236,10 @@ def check_chain(traces: Sequence[Trace]) -> list[ChainProblem]:
 def _unmasked_erasures(trace: Trace) -> list[str]:
     """Pointers the trace says an erasure masked whose string holds no :data:`MASK`."""
     leaves = trace.erased.get("leaves", {}) if trace.erased else {}
+    body = trace.body() if leaves else {}
     out = []
     for pointer in sorted(leaves):
-        value = resolve_pointer(trace.body(), pointer)
+        value = resolve_pointer(body, pointer)
         if isinstance(value, str) and value and MASK not in value:
             out.append(pointer)
     return out
