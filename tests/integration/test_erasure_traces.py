@@ -106,6 +106,8 @@ def test_the_api_and_the_web_page_of_a_masked_trace_hold_no_erased_text(
         for url in (f"/v1/traces/{trace_id}", f"/traces/{trace_id}", "/v1/traces", "/traces"):
             shown = client.get(url)
             assert shown.status_code == 200 and SECRET not in shown.text, url
+        page = client.get(f"/traces/{trace_id}").text
+        assert "was erased afterwards (erasure #1)" in page and "its hash still checks" in page
 
 
 def test_trace_verify_passes_and_says_which_traces_it_did_not_replay(tmp_path: Path) -> None:
