@@ -274,13 +274,17 @@ class Verifier:
         """Decompose ``draft`` into claims and verify each against ``evidence``.
 
         Raises:
-            InvalidInputError: ``draft`` is not a string, or ``evidence`` is malformed (one
-                string rather than a list, an item without ``id`` and ``text``, a repeated id),
-                or a text holds a lone surrogate (no character: JSON's ``"\\ud800"``).
+            InvalidInputError: ``draft`` is not a string or is empty or blank (nothing to
+                verify, as the API's 422), or ``evidence`` is malformed (one string rather than
+                a list, an item without ``id`` and ``text``, a repeated id), or a text holds a
+                lone surrogate (no character: JSON's ``"\\ud800"``). A draft that states no
+                claim ("Thanks!") is not an error: its outcome is ``no_claims``.
         """
         if not isinstance(draft, str):
             raise InvalidInputError(f"draft must be a string, got {type(draft).__name__}")
         check_text(draft, "draft")
+        if not draft.strip():
+            raise InvalidInputError("the draft is empty: give the text to verify")
         return verify_draft(
             draft,
             to_evidence(evidence),
@@ -303,9 +307,17 @@ class Verifier:
         return list(report.claims)
 
     def check_claims(self, claims: Sequence[ClaimLike], evidence: Sequence[EvidenceLike]) -> Report:
-        """Like :meth:`score_claims` but returns a Report (unavailability recorded, not raised)."""
+        """Like :meth:`score_claims` but returns a Report (unavailability recorded, not raised).
+
+        Raises:
+            InvalidInputError: ``claims`` is empty (nothing to verify, as the API's 422) or
+                malformed, or ``evidence`` is malformed.
+        """
+        atomic = to_claims(claims)
+        if not atomic:
+            raise InvalidInputError("'claims' is empty: give at least one claim")
         verdicts, status = score_all(
-            to_claims(claims), to_evidence(evidence), self.embedder, self.model, self.checker
+            atomic, to_evidence(evidence), self.embedder, self.model, self.checker
         )
         return Report(
             score_model=self.model.name,

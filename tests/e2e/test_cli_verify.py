@@ -1529,3 +1529,32 @@ def test_evidence_the_library_refuses_exits_2_naming_the_file_before_the_model_l
     code, out, err = run("verify", "--claims", str(claims), "--evidence", str(path))
     assert (code, out) == (2, "")
     assert f"{path}: {message}" in err
+
+
+@pytest.mark.parametrize("text", ["", "  \n\t\n"])
+def test_an_empty_draft_file_is_bad_input_as_the_api_says(
+    tmp_path: Path, evidence: Path, text: str
+) -> None:
+    # It printed a "verified" report with outcome no_claims and exit 0: a CI step passed on a
+    # model answer that never reached the file.
+    draft = tmp_path / "draft.txt"
+    draft.write_text(text, encoding="utf-8")
+    code, out, err = run("verify", "--draft", str(draft), "--evidence", str(evidence), "--json")
+    assert (code, out) == (2, "")
+    assert err.strip() == f"error: draft file {draft} is empty: give the text to verify"
+
+
+def test_a_batch_item_with_no_claims_is_a_bad_line(tmp_path: Path) -> None:
+    items = write_jsonl(
+        tmp_path / "items.jsonl",
+        [
+            {"id": "a", "claims": [SUPPORTED], "evidence": EVIDENCE},
+            {"id": "b", "claims": [], "evidence": EVIDENCE},
+        ],
+    )
+    code, out, err = run("verify", "--batch", str(items), "--json")
+    assert code == 2
+    first, second = (json.loads(line) for line in out.splitlines())
+    assert first["outcome"] == "all_supported"
+    assert second["line"] == 2 and "'claims' is empty" in second["error"]["message"]
+    assert "(line 2)" in err

@@ -12,8 +12,9 @@ import pytest
 import spanproof
 from spanproof import Claim, DecomposeError, Outcome, Policy, ProviderError, Verdict, Verifier
 from spanproof.core.ports import FloatMatrix
-from spanproof.services.verification import score_all
+from spanproof.services.verification import score_all, verify_draft
 from spanproof.testing.fakes import FakeEmbedder
+from spanproof.verifier import to_evidence
 from spanproof.verify.policy import REDACTION_NOTICE, strip_flags
 from spanproof.verify.scoring import V1, V2
 
@@ -155,10 +156,14 @@ def test_end_to_end_verdicts() -> None:
 
 
 def test_empty_draft_is_verified_with_no_claims_and_no_calls() -> None:
+    # The service's reading (an extractive answer from an empty plan is empty); the library's
+    # Verifier refuses an empty draft as bad input, as the API does.
     embedder = FakeEmbedder()
     decomposer = SplitDecomposer()
     for draft in ("", "   \n\t"):
-        report = verifier(embedder, decomposer).verify(draft, EVIDENCE)
+        report = verify_draft(
+            draft, to_evidence(EVIDENCE), decomposer=decomposer, embedder=embedder, model=V2
+        )
         assert report.verification == "verified"
         assert report.claims == ()
         assert report.delivered == draft

@@ -78,6 +78,22 @@ def test_the_library_refuses_a_draft_that_is_not_text(verifier: Verifier) -> Non
         verifier.score_claims("Refunds take 5 days.", EVIDENCE)
 
 
+@pytest.mark.parametrize("draft", ["", "   ", "\n\t\n"])
+def test_an_empty_draft_or_claim_list_is_refused_as_the_api_refuses_it(
+    verifier: Verifier, draft: str
+) -> None:
+    # The API answers 422 to both; the library answered `no_claims`, which a caller reads as
+    # "checked, nothing wrong".
+    with pytest.raises(InvalidInputError, match="the draft is empty"):
+        verifier.verify(draft, EVIDENCE)
+    with pytest.raises(InvalidInputError, match="'claims' is empty"):
+        verifier.check_claims([], EVIDENCE)
+    with pytest.raises(InvalidInputError, match="'claims' is empty"):
+        verifier.score_claims([], EVIDENCE)
+    # A draft of words that state no claim is not an error: it has an outcome.
+    assert verifier.verify("Thanks for asking!", EVIDENCE).outcome.value == "no_claims"
+
+
 def test_well_formed_inputs_still_verify(verifier: Verifier) -> None:
     report = verifier.check_claims(["Refunds take 5 days."], EVIDENCE)
     assert [c.verdict.value for c in report.claims] == ["supported"]

@@ -175,6 +175,8 @@ def verify(
     else:
         assert draft_path is not None
         draft = read_text(draft_path, "draft")
+        if not draft.strip():
+            raise InvalidInputError(f"draft file {draft_path} is empty: give the text to verify")
         _note_size(len(draft), evidence)
         verifier = build_verifier(score_model)
         report = verifier.verify(draft, evidence, policy=policy or verifier_policy())
