@@ -161,7 +161,9 @@ class VerifySettings(BaseModel):
             "slept fewer than 6 hours had higher cortisol than those who slept 8 hours'; v46 is "
             "v45, strict, as v43 is v42; v47 is v45 that reads a cardinal number word as its "
             "figure: 'reaction time four hours after the dose' against 'one hour after the "
-            "dose' is unsupported; v48 is v47, strict)."
+            "dose' is unsupported; v48 is v47, strict; v49 is v47 that reads a sentence stating "
+            "only a procedure, 'We placed temperature loggers in 48 city blocks', as stating no "
+            "finding: it supports no finding claimed from it)."
         ),
     )
     escalation_band: float | None = Field(

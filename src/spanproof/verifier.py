@@ -237,7 +237,8 @@ class Verifier:
             fewer than 6 hours had higher cortisol than those who slept 8 hours"), ``"v46"``
             (v45, strict, as v43 is v42), ``"v47"`` (the default: v45 that reads a
             cardinal number word as its figure: "four hours" is 4 hours), ``"v48"`` (v47,
-            strict), or a ScoreModel.
+            strict), ``"v49"`` (v47 that reads a sentence stating only a procedure, "We placed
+            temperature loggers in 48 city blocks", as stating no finding), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -30,7 +30,6 @@ from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.text.tokens import token_texts
 from spanproof.verify.edits import EditCheck, judge_with_vectors, phrase_texts
 from spanproof.verify.escalation import escalated, needs_escalation
-from spanproof.verify.gates import states_no_finding
 from spanproof.verify.judging import (
     FEATURES,
     JudgeWindow,
@@ -47,6 +46,7 @@ from spanproof.verify.scoring import (
     ScoreModel,
     edit_alignments,
     lexical_terms,
+    no_finding,
     prepare_claim,
     prepare_plan,
     resolve_markers,
@@ -139,9 +139,9 @@ def span_cosines(claims: Sequence[Claim], plan: Plan, embedder: Embedder) -> Spa
     # windows that state one too, when the span has any (the finding gate caps the rest).
     aims = [False] * len(ranges)
     finding_claims = [False] * len(claims)
-    if plan.model.finding_gate:
-        aims = [states_no_finding(t) for t in texts[len(claims) :]]
-        finding_claims = [not states_no_finding(c.text) for c in claims]
+    if plan.model.reads_findings:
+        aims = [no_finding(t, plan.model) for t in texts[len(claims) :]]
+        finding_claims = [not no_finding(c.text, plan.model) for c in claims]
     with_finding = {owner for owner, aim in zip(owners, aims, strict=True) if not aim}
     for w, (owner, rng) in enumerate(zip(owners, ranges, strict=True)):
         column = window_cos[:, w]

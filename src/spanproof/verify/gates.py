@@ -40,6 +40,10 @@ Known limits: the cues are closed word lists with no parser, so negation scope i
 ("increased A but not B" carries a negation), and entity shapes miss lowercase entity names. The
 finding gate reads cue phrases only: a methods sentence without one ("Rates were determined at
 the end of each period.") passes, and a finding that opens with a listed heading is gated.
+Under score model v49 the gate also reads a sentence that states a procedure by its verb ("We
+placed temperature loggers in 48 city blocks", "Blood samples were collected at 9 pm") and
+holds no word of a finding ("found", "higher", "than", "p <" …) as stating none
+(:func:`states_a_procedure`).
 """
 
 from __future__ import annotations
@@ -82,10 +86,72 @@ _NO_FINDING = re.compile(
 )
 
 
-def states_no_finding(text: str) -> bool:
+#: Score model v49: verbs of a procedure, what was done to gather or read the data, after "we"
+#: ("We placed temperature loggers in 48 city blocks", "We used a full-length cDNA clone").
+#: Left out: verbs that as often open a finding ("describe", "developed", "established",
+#: "characterized", "identified", "determined").
+_PROCEDURE_ACTIVE = (
+    r"(?:used|use|investigated|investigate|examined|examine|present|discuss|review|reviewed|"
+    r"performed|perform|compared|compare|analy[sz]ed|analy[sz]e|studied|study|assessed|assess|"
+    r"tested|test|hypothesi[sz]ed|hypothesi[sz]e|evaluated|evaluate|estimated|conducted|conduct|"
+    r"generated|applied|explored|explore|measured|measure|did|undertook|summari[sz]e|highlight|"
+    r"introduce|consider|placed|recruited|enrolled|collected|randomi[sz]ed|randomly\s+assigned|"
+    r"assigned|administered|sampled|surveyed|interviewed|recorded|screened|genotyped|sequenced|"
+    r"obtained|treated|injected|fed|exposed|cultured|isolated|searched|included|selected|"
+    r"calculated|modell?ed|simulated|quantified|monitored|carried\s+out)"
+)
+#: The same in the passive, after the sentence's subject ("Blood samples were collected at
+#: 9 pm", "CIMT was measured using ultrasound"). Left out: "followed" ("was followed by"),
+#: "determined" ("was determined by"), "identified".
+_PROCEDURE_PASSIVE = (
+    r"(?:measured|assessed|evaluated|examined|recruited|enrolled|collected|randomi[sz]ed|"
+    r"randomly\s+assigned|assigned|allocated|administered|sampled|surveyed|interviewed|recorded|"
+    r"screened|genotyped|sequenced|obtained|performed|conducted|carried\s+out|used|included|"
+    r"selected|analy[sz]ed|calculated|estimated|tested|quantified|treated|injected|fed|exposed|"
+    r"cultured|isolated|searched|reviewed|compared|studied|investigated|applied|extracted|"
+    r"matched|stratified|adjusted|defined|categori[sz]ed|classified|monitored|placed)"
+)
+_ADVERB = (
+    r"(?:(?:also|then|first|further|additionally|prospectively|retrospectively|randomly|"
+    r"systematically|now|here|subsequently|separately|independently)\s+)?"
+)
+_PROCEDURE = re.compile(
+    r"^\s*(?:(?:here|then|next|first|second|third|finally|in addition|additionally|"
+    r"in this (?:study|trial|work|report|paper|review)|to this end|"
+    r"to (?:do|test|address) (?:so|this|these|it)),?\s+)?"
+    rf"we\s+{_ADVERB}{_PROCEDURE_ACTIVE}\b"
+    rf"|^\s*[A-Za-z(][^,;:.]{{0,80}}?\s+(?:was|were)\s+{_ADVERB}{_PROCEDURE_PASSIVE}\b",
+    re.IGNORECASE,
+)
+#: Words that state what was found (a finding's verb, a comparison, a change, a negation); a
+#: procedure sentence holding one states a finding too ("We measured X and found Y", "Patients
+#: were treated with aspirin, and fever fell").
+_FINDING_CUE = re.compile(
+    r"\b(?:found|find|finds|show|shows|showed|shown|demonstrat\w*|observ\w*|reveal\w*|"
+    r"identif\w*|detect\w*|indicat\w*|suggest\w*|confirm\w*|conclud\w*|associat\w*|"
+    r"correlat\w*|significan\w*|than|resulted|led to|increas\w*|decreas\w*|reduc\w*|"
+    r"improv\w*|higher|lower|greater|fewer|fell|fall|falls|rose|rise|rises|dropped|declined|"
+    r"lowered|raised|changed|unchanged|differ\w*|not|no|none|neither|never)\b|\bp\s*[<=>≤≥]",
+    re.IGNORECASE,
+)
+
+
+def states_a_procedure(sentence: str) -> bool:
+    """Whether ``sentence`` states only what was done — "We placed temperature loggers in 48
+    city blocks", "Blood samples were collected at 9 pm" — and no finding (score model v49)."""
+    return _PROCEDURE.search(sentence) is not None and _FINDING_CUE.search(sentence) is None
+
+
+def states_no_finding(text: str, procedures: bool = False, aims: bool = True) -> bool:
     """Whether ``text`` (a sentence window) states an aim, a design, a method heading or an open
-    question rather than a finding (the finding gate; see the module docstring)."""
-    return _NO_FINDING.search(text) is not None
+    question rather than a finding (the finding gate; see the module docstring); with
+    ``procedures`` (score model v49), also when each of its sentences states only a procedure
+    (:func:`states_a_procedure`); without ``aims``, only then."""
+    if aims and _NO_FINDING.search(text) is not None:
+        return True
+    if not procedures or not text.strip():
+        return False
+    return all(states_a_procedure(s.text) for s in split_sentences(text) or ())
 
 
 NEGATION_WORDS = frozenset(

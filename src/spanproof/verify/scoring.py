@@ -406,6 +406,17 @@ class ScoreModel:
     #: question: :func:`~spanproof.verify.gates.states_no_finding`) is capped like a gate, and
     #: the polarity gate reads the sentences that state one, unless the claim states none.
     finding_gate: bool = False
+    #: v49: a window each of whose sentences states only a procedure ("We placed temperature
+    #: loggers in 48 city blocks"; :func:`~spanproof.verify.gates.states_a_procedure`) states
+    #: no finding, and is read as ``finding_gate`` reads an aim (without ``finding_gate``, an
+    #: aim is not); False before v49: such a sentence, sharing the claim's topic words,
+    #: supported "Trees cooled the city".
+    procedure_statements: bool = False
+
+    @property
+    def reads_findings(self) -> bool:
+        """Whether a window that states no finding is capped (v7's aims, v49's procedures)."""
+        return self.finding_gate or self.procedure_statements
 
     @property
     def uses_checker(self) -> bool:
@@ -582,12 +593,15 @@ V46 = replace(V45, name="v46", supported_needs_copy=True)
 V47 = replace(V45, name="v47", number_words=True)
 #: v47, strict (v46 on v47's figures).
 V48 = replace(V47, name="v48", supported_needs_copy=True)
+#: v47 that reads a window stating only a procedure ("We placed temperature loggers in 48 city
+#: blocks") as stating no finding, capped like a gate (v7's aims are still not read).
+V49 = replace(V47, name="v49", procedure_statements=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48,
+        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49,
     )
 }  # fmt: skip
 
@@ -769,6 +783,8 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 )
                 for t in sentence_tokens
             )
+            # The polarity gate reads the sentences that state a finding under v7's aims only;
+            # v49's procedures are capped (below) but still read for a reversal.
             if model.finding_gate and len(sentences) == len(segmented):
                 stated = [not states_no_finding(body) for body, _ in segmented]
                 findings = tuple(s for s, ok in zip(sentences, stated, strict=True) if ok)
@@ -1212,7 +1228,7 @@ def score_claim(
         )
         for i in candidates
     ]
-    if model.finding_gate and not states_no_finding(claim.text):
+    if model.reads_findings and not no_finding(claim.text, model):
         pairs = [_finding_gate(p, plan, windows, model) for p in pairs]
     best = _best(_eligible(pairs, model))
     verdict = _band(best.score, model)
@@ -1358,6 +1374,12 @@ def edit_alignments(
     return out
 
 
+def no_finding(text: str, model: ScoreModel) -> bool:
+    """Whether ``text`` states no finding as ``model`` reads it: an aim or a design under
+    ``finding_gate`` (v7), only a procedure under ``procedure_statements`` (v49)."""
+    return states_no_finding(text, model.procedure_statements, aims=model.finding_gate)
+
+
 def _finding_gate(
     pair: PairScore, plan: Plan, windows: Sequence[tuple[int, int]] | None, model: ScoreModel
 ) -> PairScore:
@@ -1366,10 +1388,10 @@ def _finding_gate(
     text = plan.spans[pair.span_index].span.text
     if windows is not None:
         start, end = windows[pair.span_index]
-        aim = states_no_finding(text[start:end])
+        aim = no_finding(text[start:end], model)
     else:
         aim = all(
-            states_no_finding(s.text) for s in split_sentences(text) or [Sentence(text, 0, 0)]
+            no_finding(s.text, model) for s in split_sentences(text) or [Sentence(text, 0, 0)]
         )
     if not aim:
         return pair
