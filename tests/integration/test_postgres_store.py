@@ -122,6 +122,39 @@ def test_a_database_at_the_first_revision_upgrades_on_open_and_keeps_its_data(
     assert one(empty_dsn, "SELECT version_num FROM alembic_version") == HEAD_REVISION
 
 
+def test_a_database_at_the_previous_head_upgrades_and_each_source_is_on_its_newest_version(
+    empty_dsn: str,
+) -> None:
+    migrate_module.upgrade(empty_dsn, "0006")
+    with psycopg.connect(empty_dsn, autocommit=True) as conn:
+        for source_id in ("old", "one", "none"):
+            conn.execute(
+                "INSERT INTO sources (id, connector, created_at) VALUES (%s, 'file', '2025-01-01')",
+                (source_id,),
+            )
+        for row in (
+            ("old", 1, "a" * 64, "2025-01-01"),
+            ("old", 2, "b" * 64, "2025-01-02"),
+            ("one", 1, "c" * 64, "2025-01-03"),
+        ):
+            conn.execute(
+                "INSERT INTO versions (source_id, number, sha256, media_type, state, created_at)"
+                " VALUES (%s, %s, %s, 'text/plain', 'parsed', %s)",
+                row,
+            )
+    with PostgresEvidenceStore(empty_dsn) as store:
+        assert [store.current_version(s) for s in ("old", "one", "none")] == [
+            store.versions("old")[1],
+            store.versions("one")[0],
+            None,
+        ]
+        assert store.make_current("old", 1) is True
+        assert store.current_version("old") == store.versions("old")[0]
+        store.add_version("old", "d" * 64, "text/plain")
+        assert store.current_version("old") == store.versions("old")[2]
+    assert one(empty_dsn, "SELECT version_num FROM alembic_version") == HEAD_REVISION
+
+
 def test_head_revision_matches_the_alembic_script_directory() -> None:
     from alembic.script import ScriptDirectory
 
@@ -199,6 +232,9 @@ def test_sections_and_blobs_cannot_be_changed_even_by_direct_sql(
             "UPDATE blobs SET raw = 'x'",
             "DELETE FROM versions",
             "UPDATE versions SET state = 'pending'",
+            "UPDATE current_versions SET version = 1",
+            "DELETE FROM current_versions",
+            "TRUNCATE current_versions",
         ):
             with pytest.raises(psycopg.errors.RestrictViolation):
                 conn.execute(statement)

@@ -82,7 +82,7 @@ def test_the_schema_revision_is_recorded_at_alembic_head(db: Path) -> None:
         assert store.schema_version() == SCHEMA_HEAD
     conn = sqlite3.connect(db)
     try:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0006",)]
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0007",)]
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     finally:
         conn.close()
@@ -124,6 +124,65 @@ def test_a_file_at_the_first_revision_upgrades_on_open_and_keeps_its_data(db: Pa
         assert store.schema_version() == SCHEMA_HEAD
         assert store.get_source("old") is not None
         assert store.append(make_trace()).seq == 1
+
+
+#: Versions a store at revision 0006 held: two of "old", one of "one".
+VERSIONS_0006 = (
+    ("old", 1, "a" * 64, "2025-01-01"),
+    ("old", 2, "b" * 64, "2025-01-02"),
+    ("one", 1, "c" * 64, "2025-01-03"),
+)
+
+
+def test_a_file_at_the_previous_head_upgrades_and_each_source_is_on_its_newest_version(
+    db: Path,
+) -> None:
+    upgrade(db, busy_timeout_s=5, revision="0006")
+    conn = sqlite3.connect(db)
+    try:
+        conn.executemany(
+            "INSERT INTO sources (id, connector, created_at) VALUES (?, 'file', '2025-01-01')",
+            [("old",), ("one",), ("none",)],
+        )
+        conn.executemany(
+            "INSERT INTO versions (source_id, number, sha256, media_type, state, created_at)"
+            " VALUES (?, ?, ?, 'text/plain', 'parsed', ?)",
+            VERSIONS_0006,
+        )
+        conn.commit()
+    finally:
+        conn.close()
+    with SqliteEvidenceStore(db) as store:
+        assert store.schema_version() == SCHEMA_HEAD
+        assert [store.current_version(s) for s in ("old", "one", "none")] == [
+            store.versions("old")[1],
+            store.versions("one")[0],
+            None,
+        ]
+        assert store.make_current("old", 1) is True
+        assert store.current_version("old") == store.versions("old")[0]
+        # the old "latest" rule still holds for a version added after the upgrade
+        store.add_version("old", "d" * 64, "text/plain")
+        assert store.current_version("old") == store.versions("old")[2]
+
+
+def test_the_history_of_current_versions_cannot_be_changed_even_by_direct_sql(db: Path) -> None:
+    with SqliteEvidenceStore(db) as store:
+        add_document(store, "a", [("abstract", "One.")])
+        add_document(store, "a", [("abstract", "Two.")])
+        store.make_current("a", 1)
+    conn = sqlite3.connect(db)
+    try:
+        for statement in (
+            "UPDATE current_versions SET version = 2",
+            "DELETE FROM current_versions WHERE seq = 3",
+        ):
+            with pytest.raises(sqlite3.IntegrityError, match="never changed or deleted"):
+                conn.execute(statement)
+        rows = conn.execute("SELECT seq, version FROM current_versions ORDER BY seq").fetchall()
+        assert rows == [(1, 1), (2, 2), (3, 1)]
+    finally:
+        conn.close()
 
 
 def test_an_up_to_date_file_opens_without_importing_alembic(db: Path) -> None:

@@ -112,7 +112,7 @@ class Erasure:
 
 @dataclass(frozen=True, slots=True)
 class SearchFilter:
-    """Restricts searches. ``eligible_only``: sources active with a parsed latest version."""
+    """Restricts searches. ``eligible_only``: chunks of active sources' current versions, parsed."""
 
     source_ids: tuple[str, ...] | None = None
     statuses: tuple[str, ...] | None = None
@@ -168,11 +168,25 @@ class EvidenceStore(Protocol):
     def get_blob(self, sha256: str) -> bytes | None: ...
 
     def add_version(self, source_id: str, sha256: str, media_type: str) -> tuple[Version, bool]:
-        """The version for these bytes, and whether it was created now (False: duplicate)."""
+        """The version for these bytes, and whether it was created now (False: duplicate).
+
+        A version created now becomes the source's current version.
+        """
         ...
 
     def versions(self, source_id: str) -> list[Version]:
         """All versions of a source, oldest first."""
+        ...
+
+    def current_version(self, source_id: str) -> Version | None:
+        """The version that is the source's content now: its newest, unless an earlier
+        version's bytes came back since (:meth:`make_current`). None when it has no version."""
+        ...
+
+    def make_current(self, source_id: str, number: int) -> bool:
+        """Make an earlier version the source's content again (a file reverted to bytes it had):
+        True when the current version changed, False when it already was this one. Versions
+        are never changed: the store records the change as history."""
         ...
 
     def set_version_state(

@@ -12,6 +12,7 @@ back-fills the sentence vectors of a whole store.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -53,8 +54,10 @@ class SentenceFill:
 class IngestOutcome:
     """What happened to one fetched document.
 
-    ``status``: ``new`` (a new parsed version), ``duplicate`` (these bytes were already stored
-    and processed), ``quarantined`` (stored, not parsed: ``reason`` says why).
+    ``status``: ``new`` (a new parsed version), ``duplicate`` (these bytes are the source's
+    current version already), ``reverted`` (these bytes are an earlier version's, ``version``,
+    which is the source's content again: a file edited and then reverted), ``quarantined``
+    (stored, not parsed: ``reason`` says why).
     """
 
     source_id: str
@@ -143,24 +146,48 @@ def ingest(
         if said:
             store.set_status(source_id, fetched.status)
         store.put_blob(sha, fetched.raw)
-        version, _ = store.add_version(source_id, sha, fetched.media_type)
+        version, created = store.add_version(source_id, sha, fetched.media_type)
+        # Bytes an earlier version holds (a file reverted): that version is the content again.
+        reverted = not created and store.make_current(source_id, version.number)
         if said:  # the impact event commits with the status change
             on_source_status(store, source_id, fetched.status)
             _spread_status(store, source_id, fetched)
+    again = "reverted" if reverted else "duplicate"
+    titled = bool(fetched.title)
     if version.state == "parsed":
-        return IngestOutcome(source_id, version.number, "duplicate")
+        if reverted:  # the source is named by this version's document again
+            _rename_reverted(store, source_id, version.number, fetched, parse, titled)
+        return IngestOutcome(source_id, version.number, again)
     if version.state == "quarantined":
-        return IngestOutcome(source_id, version.number, "duplicate", version.reason)
+        return IngestOutcome(source_id, version.number, again, version.reason)
     try:
         document = parse(fetched.raw, fetched.media_type)
     except ParseFailure as failure:
         if not store.set_version_state(
             source_id, version.number, "quarantined", reason=str(failure)
         ):  # another process ingesting the same bytes quarantined it first
-            return IngestOutcome(source_id, version.number, "duplicate", str(failure))
+            return IngestOutcome(source_id, version.number, again, str(failure))
         return IngestOutcome(source_id, version.number, "quarantined", str(failure))
-    titled = bool(fetched.title)
-    return _store_document(store, source_id, version.number, document, chunk_tokens, titled)
+    outcome = _store_document(store, source_id, version.number, document, chunk_tokens, titled)
+    return dataclasses.replace(outcome, status="reverted") if reverted else outcome
+
+
+def _rename_reverted(
+    store: EvidenceStore,
+    source_id: str,
+    version: int,
+    fetched: FetchedDocument,
+    parse: Parser,
+    titled: bool,
+) -> None:
+    """Give a source whose parsed ``version`` is current again the title its document names
+    (parsed again: only metadata is read, nothing of the version is written)."""
+    try:
+        document = parse(fetched.raw, fetched.media_type)
+    except ParseFailure:  # the parser has changed since; the version stays as it was judged
+        return
+    with store.transaction():
+        _name_source(store, source_id, version, document, titled)
 
 
 def _store_document(
@@ -194,26 +221,7 @@ def _store_document(
             for m in find_measurements(section.text)
         )
     with store.transaction():
-        current = store.get_source(source_id)
-        if current is not None:
-            # The latest version names the source, unless the service that fetched it did; ids
-            # the document names that the source lacks are added (a DOI a new version gained).
-            latest = max(v.number for v in store.versions(source_id)) == version
-            title = current.title
-            if document.title and (not title or (latest and not titled)):
-                title = document.title
-            ids = unclaimed_ids(store, source_id, {**document.external_ids, **current.external_ids})
-            if title != current.title or ids.keys() != current.external_ids.keys():
-                store.upsert_source(
-                    Source(
-                        id=current.id,
-                        connector=current.connector,
-                        title=title,
-                        status=current.status,
-                        external_ids=ids,
-                    )
-                )
-            _inherit_status(store, current, document.external_ids)
+        _name_source(store, source_id, version, document, titled)
         store.add_sections(source_id, version, document.sections)
         store.add_chunks(chunks)
         store.add_measurements(measurements)
@@ -223,6 +231,34 @@ def _store_document(
     return IngestOutcome(
         source_id, version, "new", sections=len(document.sections), chunks=len(chunks)
     )
+
+
+def _name_source(
+    store: EvidenceStore, source_id: str, version: int, document: ParsedDocument, titled: bool
+) -> None:
+    """The current version names the source, unless the service that fetched it did; ids the
+    document names that the source lacks are added (a DOI a new version gained)."""
+    source = store.get_source(source_id)
+    if source is None:
+        return
+    current = store.current_version(source_id)
+    title = source.title
+    if document.title and (
+        not title or (current is not None and current.number == version and not titled)
+    ):
+        title = document.title
+    ids = unclaimed_ids(store, source_id, {**document.external_ids, **source.external_ids})
+    if title != source.title or ids.keys() != source.external_ids.keys():
+        store.upsert_source(
+            Source(
+                id=source.id,
+                connector=source.connector,
+                title=title,
+                status=source.status,
+                external_ids=ids,
+            )
+        )
+    _inherit_status(store, source, document.external_ids)
 
 
 def embed_pending(

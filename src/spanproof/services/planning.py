@@ -404,13 +404,13 @@ class Planner:
         return sorted(found)
 
     def _eligible_chunks(self, source_id: str, sections: _SectionCache) -> list[Chunk]:
-        """Chunks of a source's latest version when it is parsed (SPEC §3.6 eligibility)."""
-        versions = self._store.versions(source_id)
-        if not versions or versions[-1].state != "parsed":
+        """Chunks of a source's current version when it is parsed (SPEC §3.6 eligibility)."""
+        current = self._store.current_version(source_id)
+        if current is None or current.state != "parsed":
             return []
-        latest = versions[-1].number
-        by_section = sections.chunks_by_section(source_id, latest)
-        return [c for s in sections.ordered(source_id, latest) for c in by_section.get(s.key, [])]
+        number = current.number
+        by_section = sections.chunks_by_section(source_id, number)
+        return [c for s in sections.ordered(source_id, number) for c in by_section.get(s.key, [])]
 
     # ranking ----------------------------------------------------------------------------------
     def _rank(

@@ -22,7 +22,7 @@ from spanproof.store.sql import Dialect
 #: The two dialects, as the revisions render the tables for them.
 SQLITE, POSTGRES = sql.SQLITE, sql.POSTGRES
 #: The newest revision in ``migrations/versions`` (a test pins it to Alembic's own head).
-SCHEMA_HEAD = "0006"
+SCHEMA_HEAD = "0007"
 
 
 #: The foreign key of every row that sits on a span of a section (after :func:`section_span`).
@@ -271,4 +271,29 @@ def api_keys(d: Dialect) -> tuple[str, ...]:
         revoked_at  {d.text} NOT NULL DEFAULT ''
     )
     """,
+    )
+
+
+# 0007 ------------------------------------------------------------------------------------------
+def current_versions(d: Dialect) -> tuple[str, ...]:
+    """Which version is a source's content, as it changed: the row of highest ``seq`` names it.
+
+    Every version added is current from then on; a version whose bytes come back (a file
+    reverted) is current again. Rows are only ever added, so the table is also the history.
+    """
+    return (
+        f"""
+    CREATE TABLE current_versions (
+        source_id   {d.text} NOT NULL,
+        seq         {d.integer} NOT NULL CHECK (seq >= 1),
+        version     {d.integer} NOT NULL,
+        created_at  {d.text} NOT NULL,
+        PRIMARY KEY (source_id, seq),
+        FOREIGN KEY (source_id, version) REFERENCES versions (source_id, number)
+    )
+    """,
+        # Until now a source's content was its newest version: each version was current from
+        # its arrival on, in number order.
+        "INSERT INTO current_versions (source_id, seq, version, created_at)"
+        " SELECT source_id, number, number, created_at FROM versions",
     )

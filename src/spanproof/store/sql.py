@@ -158,8 +158,8 @@ def search_filter(d: Dialect, flt: SearchFilter) -> Where | None:
     """``flt`` as a :class:`Where` (shared spelling, lists bound ``d``'s way); None when nothing
     can match.
 
-    Eligibility (SPEC §3.6): the source is active, and the chunk belongs to the source's latest
-    version, which is parsed.
+    Eligibility (SPEC §3.6): the source is active, and the chunk belongs to the source's current
+    version (its newest, or an earlier one whose bytes came back), which is parsed.
     """
     clauses: list[str] = []
     params: list[Any] = []
@@ -176,8 +176,8 @@ def search_filter(d: Dialect, flt: SearchFilter) -> Where | None:
             "s.status = 'active'"
             " AND EXISTS (SELECT 1 FROM versions v WHERE v.source_id = c.source_id"
             " AND v.number = c.version AND v.state = 'parsed')"
-            " AND NOT EXISTS (SELECT 1 FROM versions w WHERE w.source_id = c.source_id"
-            " AND w.number > c.version)"
+            " AND c.version = (SELECT h.version FROM current_versions h"
+            " WHERE h.source_id = c.source_id ORDER BY h.seq DESC LIMIT 1)"
         )
     condition = " AND ".join(f"({clause})" for clause in clauses) or "TRUE"
     return Where(condition, params, flt.source_ids is not None)

@@ -203,7 +203,11 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
         return None if row is None else bytes(row[0])
 
     def add_version(self, source_id: str, sha256: str, media_type: str) -> tuple[Version, bool]:
-        """The version of ``source_id`` with these bytes, and whether it was created now."""
+        """The version of ``source_id`` with these bytes, and whether it was created now.
+
+        A version created now is the source's current version from then on; finding an earlier
+        one changes nothing (:meth:`make_current` makes it current again).
+        """
         sha = check_sha256(sha256)
         d = self._sql
         with self._write("add_version") as conn:
@@ -228,7 +232,54 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
                 f"INSERT INTO versions ({VERSION_COLS}) VALUES (?, ?, ?, ?, ?, '', '', ?)",
                 (source_id, version.number, sha, media_type, version.state, version.created_at),
             )
+            self._set_current(conn, source_id, version.number, version.created_at)
             return version, True
+
+    def _set_current(self, conn: Any, source_id: str, number: int, at: str) -> None:
+        """Record that ``source_id``'s content is version ``number`` from ``at`` on (the caller
+        holds the source row lock, so rows of one source are numbered in turn)."""
+        self._sql.run(
+            conn,
+            "INSERT INTO current_versions (source_id, seq, version, created_at)"
+            " SELECT ?, coalesce(max(seq), 0) + 1, ?, ? FROM current_versions WHERE source_id = ?",
+            (source_id, number, at, source_id),
+        )
+
+    def current_version(self, source_id: str) -> Version | None:
+        """The version that is the source's content now: the newest one, or an earlier one whose
+        bytes came back (:meth:`make_current`); None for a source with no version."""
+        row = self._row(
+            "current_version",
+            f"SELECT {VERSION_COLS} FROM versions WHERE source_id = ? AND number ="
+            " (SELECT version FROM current_versions WHERE source_id = ? ORDER BY seq DESC LIMIT 1)",
+            (source_id, source_id),
+        )
+        return None if row is None else Version(*row)
+
+    def make_current(self, source_id: str, number: int) -> bool:
+        """Make version ``number`` the source's content again (its bytes came back): True when
+        this call changed the current version, False when it already was current.
+
+        Nothing of any version changes: the change is one more row of the source's history of
+        contents, so search and planning read this version's chunks again.
+        """
+        d = self._sql
+        with self._write("make_current") as conn:
+            if d.one(conn, "SELECT 1 FROM sources WHERE id = ?" + d.row_lock, (source_id,)) is None:
+                raise InvalidInputError(f"no source {source_id!r}")
+            exists = "SELECT 1 FROM versions WHERE source_id = ? AND number = ?"
+            if d.one(conn, exists, (source_id, number)) is None:
+                raise InvalidInputError(f"no version {number} of source {source_id!r}")
+            current = d.one(
+                conn,
+                "SELECT version FROM current_versions WHERE source_id = ?"
+                " ORDER BY seq DESC LIMIT 1",
+                (source_id,),
+            )
+            if current is not None and int(current[0]) == number:
+                return False
+            self._set_current(conn, source_id, number, now())
+            return True
 
     def versions(self, source_id: str) -> list[Version]:
         """All versions of a source, oldest first."""

@@ -370,6 +370,52 @@ class EvidenceStoreContract:
             thread.join(30)
         assert sorted(moved) == [False, False, False, True]
 
+    def test_a_new_version_is_current_and_an_earlier_one_can_be_current_again(
+        self, store: EvidenceStore
+    ) -> None:
+        store.upsert_source(Source("a", "file"))
+        assert store.current_version("a") is None
+        assert store.current_version("nope") is None
+        one, _ = store.add_version("a", sha(b"one"), "text/plain")
+        assert store.current_version("a") == one
+        two, _ = store.add_version("a", sha(b"two"), "text/plain")
+        assert store.current_version("a") == two
+        # finding an earlier version's bytes changes nothing by itself
+        assert store.add_version("a", sha(b"one"), "text/plain") == (one, False)
+        assert store.current_version("a") == two
+        assert store.make_current("a", 1) is True
+        assert store.make_current("a", 1) is False
+        assert store.current_version("a") == one
+        assert store.versions("a") == [one, two]  # no version changed, none was added
+        three, _ = store.add_version("a", sha(b"three"), "text/plain")
+        assert store.current_version("a") == three
+        with pytest.raises(InvalidInputError):
+            store.make_current("a", 9)
+        with pytest.raises(InvalidInputError):
+            store.make_current("nope", 1)
+        assert store.current_version("a") == three
+
+    def test_of_concurrent_reverts_to_a_version_exactly_one_makes_it_current(
+        self, store: EvidenceStore
+    ) -> None:
+        store.upsert_source(Source("a", "file"))
+        store.add_version("a", sha(b"one"), "text/plain")
+        store.add_version("a", sha(b"two"), "text/plain")
+        start = threading.Barrier(4)
+        changed: list[bool] = []
+
+        def revert() -> None:
+            start.wait(10)
+            changed.append(store.make_current("a", 1))
+
+        threads = [threading.Thread(target=revert) for _ in range(4)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(30)
+        assert sorted(changed) == [False, False, False, True]
+        assert store.current_version("a") == store.versions("a")[0]
+
     # sections --------------------------------------------------------------------------------
     def test_sections_keep_their_order_with_ordinals_from_zero(self, store: EvidenceStore) -> None:
         add_document(store, "a", [("title", "T."), ("abstract", "A."), ("s1", "B.")])
@@ -652,6 +698,22 @@ class EvidenceStoreContract:
         assert store.keyword_search("alpha", 10, ELIGIBLE) == []
         assert ids(store.keyword_search("beta", 10, ELIGIBLE)) == [chunk_id("a", 2, "abstract")]
         assert ids(store.keyword_search("alpha", 10, ANY)) == [chunk_id("a", 1, "abstract")]
+
+    def test_eligible_only_searches_the_version_made_current_again(
+        self, store: EvidenceStore
+    ) -> None:
+        add_document(store, "a", [("abstract", "Alpha was measured.")])
+        add_document(store, "a", [("abstract", "Beta was measured.")])
+        one, two = chunk_id("a", 1, "abstract"), chunk_id("a", 2, "abstract")
+        store.put_embeddings(MODEL, [(one, vec(1.0)), (two, vec(0.9, 0.1))])
+        assert ids(store.vector_search(vec(1.0), MODEL, 10, ELIGIBLE)) == [two]
+        store.make_current("a", 1)
+        assert ids(store.keyword_search("alpha", 10, ELIGIBLE)) == [one]
+        assert store.keyword_search("beta", 10, ELIGIBLE) == []
+        assert ids(store.vector_search(vec(1.0), MODEL, 10, ELIGIBLE)) == [one]
+        by_source = SearchFilter(source_ids=("a",), eligible_only=True)
+        assert ids(store.keyword_search("measured", 10, by_source)) == [one]
+        assert ids(store.keyword_search("beta", 10, ANY)) == [two]
 
     # vector search ---------------------------------------------------------------------------
     def _four_chunks(self, store: EvidenceStore) -> list[str]:
