@@ -97,7 +97,7 @@ def test_sources_list_has_status_versions_connector_search_filters_and_pages(
     expect(page.locator("table.list tbody tr")).to_have_count(50)
     row = page.locator("table.list tbody tr", has_text=broken)
     expect(row.locator(".status")).to_have_text("quarantined")
-    expect(row).to_contain_text("1 (latest v1: quarantined)")
+    expect(row).to_contain_text("1 (current v1: quarantined)")
     expect(row.locator("td").nth(3)).to_have_text("file")
     page.get_by_role("link", name="Next →").first.click()
     expect(pager).to_have_text("Showing 51–58 of 58 sources.")

@@ -191,3 +191,36 @@ def test_ingest_reads_each_file_only_when_it_is_ingested(
     assert steps == [
         f"{verb} {n}" for n in ("a.txt", "b.txt", "c.txt") for verb in ("read", "ingest")
     ]
+
+
+def test_ingest_says_when_a_file_is_reverted_and_source_shows_that_version(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "store.sqlite")
+    note = tmp_path / "note.txt"
+    first = "Note\n\nDaily walking lowered systolic blood pressure by 5 mmHg.\n"
+    note.write_text(first)
+    run("ingest", str(note), "--db", db, "--no-embed")
+    note.write_text("Note\n\nDaily walking changed nothing at all.\n")
+    run("ingest", str(note), "--db", db, "--no-embed")
+    note.write_text(first)
+    code, out, _ = run("ingest", str(note), "--db", db, "--no-embed", "--json")
+    sid = f"file:{note.resolve()}"
+    summary = json.loads(out)
+    assert code == 0
+    assert (summary["new"], summary["duplicate"], summary["reverted"]) == (0, 0, 1)
+    assert summary["reverts"] == [{"source": sid, "version": 1}]
+    note.write_text("Note\n\nDaily walking changed nothing at all.\n")
+    code, out, _ = run("ingest", str(note), "--db", db, "--no-embed")
+    assert code == 0 and f"reverted {sid} to the content of v2" in out
+    note.write_text(first)
+    run("ingest", str(note), "--db", db, "--no-embed")
+    code, out, _ = run("source", sid, "--db", db, "--json")
+    shown = json.loads(out)
+    assert shown["current_version"] == 1 and len(shown["versions"]) == 2
+    assert any("5 mmHg" in s["text"] for s in shown["sections"])
+    code, out, _ = run("source", sid, "--db", db)
+    assert "v1 (current) parsed" in out and "v2 parsed" in out
+    code, out, _ = run("sources", "--db", db, "--json")
+    (item,) = json.loads(out)["items"]
+    assert (item["latest_version"]["number"], item["current_version"]["number"]) == (2, 1)

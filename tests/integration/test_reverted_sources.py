@@ -129,3 +129,27 @@ def test_an_erasure_of_the_earlier_version_holds_when_its_content_comes_back(
     assert all(secret not in s.text for s in served)
     assert store.keyword_search("250", 10, ELIGIBLE) == []
     assert [h.chunk.version for h in store.keyword_search("hepatic", 10, ELIGIBLE)] == [1]
+
+
+def test_the_api_and_the_web_show_the_version_the_source_was_reverted_to(
+    store: EvidenceStore,
+) -> None:
+    from fastapi.testclient import TestClient
+
+    from spanproof.api.app import create_app
+    from spanproof.services.browse import browse_sources
+    from spanproof.testing.apps import app_state
+
+    _ingest(store, A)
+    _ingest(store, B)
+    _ingest(store, A)
+    with TestClient(create_app(app_state(store))) as client:
+        shown = client.get(f"/v1/sources/{SOURCE}").json()
+        assert shown["current_version"] == 1 and len(shown["versions"]) == 2
+        assert any("Metformin at 250 mg/kg" in s["text"] for s in shown["sections"])
+        assert not any("insulin" in s["text"] for s in shown["sections"])
+        page = client.get(f"/sources/{SOURCE}").text
+        assert "v1</a> (current) (shown)" in page and "Metformin at 250 mg/kg" in page
+        assert "v2</a> (current)" not in page
+    (row,) = browse_sources(store).items
+    assert (row.latest.number, row.current.number) == (2, 1)  # type: ignore[union-attr]

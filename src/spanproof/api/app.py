@@ -271,11 +271,12 @@ def get_source(source_id: str, state: State) -> dict[str, Any]:
     if source is None:
         raise ApiError(404, f"no source {source_id!r}")
     versions = state.store.versions(source_id)
-    latest = versions[-1] if versions else None
-    sections = state.store.sections(source_id, latest.number) if latest else []
+    current = state.store.current_version(source_id)
+    sections = state.store.sections(source_id, current.number) if current else []
     return {
         "source": asdict(source),
         "versions": [asdict(v) for v in versions],
+        "current_version": current.number if current else None,
         "sections": [
             {"key": s.key, "title": s.title, "ordinal": s.ordinal, "text": s.text} for s in sections
         ],

@@ -99,7 +99,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
     "source": (
         "spanproof.cli.store_commands",
         "source_command",
-        "Show a source: metadata, status, versions and the sections of its latest version.",
+        "Show a source: metadata, status, versions and the sections of its current version.",
     ),
     "sources": ("spanproof.cli.store_commands", "sources_command", "List sources, N of M."),
     "trace": (

@@ -236,8 +236,14 @@ def ingest_command(
         "sources": len(outcomes),
         "new": counts.get("new", 0),
         "duplicate": counts.get("duplicate", 0),
+        "reverted": counts.get("reverted", 0),
         "quarantined": counts.get("quarantined", 0),
         "chunks_embedded": embedded,
+        "reverts": [
+            {"source": o.source_id, "version": o.version}
+            for o in outcomes
+            if o.status == "reverted"
+        ],
         "quarantine": [
             {"source": o.source_id, "version": o.version, "reason": o.reason}
             for o in outcomes
@@ -257,6 +263,8 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
         f"{summary['duplicate']} duplicate, {summary['quarantined']} quarantined; "
         f"{summary['chunks_embedded']} chunks embedded"
     )
+    for r in summary["reverts"][:20]:
+        click.echo(f"  reverted {r['source']} to the content of v{r['version']}")
     echo_quarantine(summary["quarantine"])
 
 
@@ -269,7 +277,7 @@ def echo_quarantine(quarantine: list[dict[str, Any]]) -> None:
 def fail_if_all_quarantined(summary: dict[str, Any], as_json: bool) -> None:
     """Exit 2 (after the summary) when documents were quarantined and none was stored."""
     n = summary["quarantined"]
-    if not n or summary["new"] or summary["duplicate"]:
+    if not n or summary["new"] or summary["duplicate"] or summary.get("reverted"):
         return
     what = "the document was" if n == 1 else f"all {n} documents were"
     where = "see the JSON's quarantine list" if as_json else "listed above"
@@ -307,6 +315,7 @@ def sources_command(
             "source_status": r.source.status,
             "versions": r.versions,
             "latest_version": asdict(r.latest) if r.latest else None,
+            "current_version": asdict(r.current) if r.current else None,
         }
         for r in page.items
     ]
@@ -326,8 +335,8 @@ def sources_command(
     add_text_column(table, "title")
     for r in rows:
         status_text = r["status"]
-        if r["status"] == "quarantined" and r["latest_version"]:
-            status_text += f" (v{r['latest_version']['number']})"
+        if r["status"] == "quarantined" and r["current_version"]:
+            status_text += f" (v{r['current_version']['number']})"
         table.add_row(escape(r["id"]), status_text, str(r["versions"]), r["connector"],
                       escape(_cut(r["title"], 120)))  # fmt: skip
     console = Console()
@@ -347,17 +356,18 @@ def _cut(text: str, limit: int) -> str:
 @click.option("--json", "as_json", is_flag=True)
 @handle_errors
 def source_command(source_id: str, db: str | None, as_json: bool) -> None:
-    """Show a source: metadata, status, versions and the sections of its latest version."""
+    """Show a source: metadata, status, versions and the sections of its current version."""
     with open_store(db) as (_, store):
         source = store.get_source(source_id)
         if source is None:
             raise InvalidInputError(f"unknown source id {source_id!r} (see `spanproof sources`)")
         versions = store.versions(source_id)
-        latest = versions[-1] if versions else None
-        sections = store.sections(source_id, latest.number) if latest else []
+        current = store.current_version(source_id)
+        sections = store.sections(source_id, current.number) if current else []
     data = {
         "source": asdict(source),
         "versions": [asdict(v) for v in versions],
+        "current_version": current.number if current else None,
         "sections": [
             {"key": s.key, "title": s.title, "chars": len(s.text), "text": s.text} for s in sections
         ],
@@ -367,11 +377,14 @@ def source_command(source_id: str, db: str | None, as_json: bool) -> None:
         return
     console = Console()
     shown = source.status
-    if shown == "active" and latest is not None and latest.state == "quarantined":
-        shown = f"quarantined: v{latest.number} {latest.reason}"
+    if shown == "active" and current is not None and current.state == "quarantined":
+        shown = f"quarantined: v{current.number} {current.reason}"
     console.print(f"[bold]{escape(source.id)}[/bold] — {escape(source.title)} ({escape(shown)})")
     for v in versions:
-        console.print(f"  v{v.number} {v.state} {v.format} {v.sha256[:12]} {escape(v.reason)}")
+        mark = " (current)" if current is not None and v.number == current.number else ""
+        console.print(
+            f"  v{v.number}{mark} {v.state} {v.format} {v.sha256[:12]} {escape(v.reason)}"
+        )
     for s in sections:
         console.print(f"  [{escape(s.key)}] {escape(s.title)}: {escape(s.text[:100])}")
 

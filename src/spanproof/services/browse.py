@@ -222,16 +222,20 @@ def browse_traces(
 # sources ---------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
 class SourceRow:
-    """A source with its versions; ``shown_status`` is ``quarantined`` when the source is active
-    but its latest version could not be parsed (nothing of it can be cited)."""
+    """A source with its versions: ``latest`` the newest, ``current`` the one that is its content
+    now (the newest, or an earlier one whose bytes came back); ``shown_status`` is
+    ``quarantined`` when the source is active but its current version could not be parsed
+    (nothing of it can be cited)."""
 
     source: Source
     versions: int
     latest: Version | None
+    current: Version | None = None
 
     @property
     def shown_status(self) -> str:
-        if self.source.status == "active" and self.latest and self.latest.state == "quarantined":
+        now = self.current
+        if self.source.status == "active" and now is not None and now.state == "quarantined":
             return "quarantined"
         return self.source.status
 
@@ -239,7 +243,8 @@ class SourceRow:
 def _source_rows(store: EvidenceStore) -> Iterator[SourceRow]:
     for source in iter_sources(store, _BATCH):
         versions = store.versions(source.id)
-        yield SourceRow(source, len(versions), versions[-1] if versions else None)
+        current = store.current_version(source.id) if versions else None
+        yield SourceRow(source, len(versions), versions[-1] if versions else None, current)
 
 
 def browse_sources(

@@ -88,7 +88,8 @@ def extract(
     *,
     propose: Proposer = extract_findings,
 ) -> Extraction:
-    """Extract records from ``source_id`` (its newest parsed version by default) and store them.
+    """Extract records from ``source_id`` (by default its current version when that is parsed,
+    else its newest parsed one) and store them.
 
     Raises:
         InvalidInputError: no such source, or no such parsed version.
@@ -100,7 +101,9 @@ def extract(
     if version is None:
         if not versions:
             raise InvalidInputError(f"source {source_id!r} has no parsed version")
-        version = versions[-1].number
+        current = store.current_version(source_id)
+        parsed = current is not None and current.state == "parsed"
+        version = current.number if current is not None and parsed else versions[-1].number
     elif version not in {v.number for v in versions}:
         raise InvalidInputError(f"source {source_id!r} has no parsed version {version}")
     sections = _sections(store, source_id, version)

@@ -65,9 +65,14 @@ def sources_page(
     return templates.TemplateResponse(request, "sources.html", context)
 
 
-def _pick_version(versions: list[Version], wanted: int | None) -> Version | None:
+def _pick_version(
+    versions: list[Version], wanted: int | None, current: Version | None
+) -> Version | None:
+    """The version asked for; else the current one when it is parsed, else the newest parsed."""
     if wanted is not None:
         return next((v for v in versions if v.number == wanted), None)
+    if current is not None and current.state == "parsed":
+        return current
     parsed = [v for v in versions if v.state == "parsed"]
     return max(parsed or versions, key=lambda v: v.number, default=None)
 
@@ -85,7 +90,8 @@ def source_page(
     if source is None:
         return not_found(request, f"source {source_id!r}")
     versions = state.store.versions(source_id)
-    version = _pick_version(versions, v)
+    current = state.store.current_version(source_id)
+    version = _pick_version(versions, v, current)
     if v is not None and version is None:
         return not_found(request, f"version {v} of source {source_id!r}")
     sections = state.store.sections(source_id, version.number) if version is not None else []
@@ -94,6 +100,7 @@ def source_page(
         "source": source,
         "versions": versions,
         "version": version,
+        "current": current,
         "sections": sections,
         "usage": source_usage(state.store, state.traces, source_id),
     }
