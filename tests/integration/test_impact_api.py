@@ -137,3 +137,23 @@ def test_file_source_ids_with_slashes_are_addressable(client: TestClient) -> Non
     retracted = client.post(f"/v1/sources/{source_id}/retract", json={})
     assert retracted.status_code == 202, retracted.text
     assert retracted.json()["walks"][0]["changed_ref"] == f"source:{source_id}:v1"
+
+
+def test_a_rejection_on_the_review_page_flags_what_is_built_on_the_record(
+    client: TestClient,
+) -> None:
+    record_id = _verified(client)
+    made = client.post(
+        "/v1/artifacts/assessments",
+        json={"question": "Does exercise raise insulin sensitivity?", "records": [record_id]},
+    )
+    aid = made.json()["artifact"]["id"]
+    form = {"reviewer": "Ada", "decision": "reject", "reason": "obese mice only"}
+    posted = client.post(f"/review/{record_id}", data=form, follow_redirects=False)
+    assert posted.status_code == 303, posted.text
+    # the rejection's walk ran after the response, as it does for POST /v1/review
+    assert client.get("/v1/walks?status=running").json() == []
+    report = client.get("/v1/impact", params={"ref": f"record:{record_id}"}).json()
+    assert [d["ref"] for d in report["dependents"]] == [f"assessment:{aid}"]
+    assert report["flagged"] == 1
+    assert client.get(f"/v1/artifacts/{aid}").json()["flagged"]

@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import Annotated, cast
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, Depends, Form, Query, Request
+from fastapi import APIRouter, BackgroundTasks, Depends, Form, Query, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
 
-from spanproof.api.state import AppState, get_state
+from spanproof.api.state import AppState, get_state, run_or_enqueue_walks
 from spanproof.core.errors import SpanproofError
 from spanproof.core.models import Outcome
 from spanproof.core.record_store import RecordStore
@@ -201,6 +201,7 @@ def review_decide(
     record_id: str,
     request: Request,
     state: State,
+    background: BackgroundTasks,
     reviewer: Annotated[str, Form(max_length=200)] = "",
     reason: Annotated[str, Form(max_length=4000)] = "",
     decision: Annotated[str, Form(max_length=20)] = "",
@@ -212,6 +213,7 @@ def review_decide(
         decide_review(state.store, record_id, reviewer=reviewer, decision=decision, reason=reason)
     except SpanproofError as exc:
         return _review_page(request, state, f"{record_id}: {exc}", status=400)
+    run_or_enqueue_walks(state, background)  # a rejection flags what is built on the record
     return RedirectResponse("/review?" + urlencode({"decided": record_id}), status_code=303)
 
 
