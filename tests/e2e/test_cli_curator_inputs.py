@@ -140,6 +140,21 @@ def test_a_reviewers_reason_is_shown_as_the_reason_not_as_a_failure(
     assert "reason: Results sentence says so." in table
 
 
+@pytest.mark.parametrize("decision", ["--reject", "--approve"])
+def test_records_verify_does_not_overrule_a_reviewers_decision(
+    curated: tuple[str, str, list[str]], decision: str
+) -> None:
+    db, _, ids = curated
+    code, _, err = run("review", "decide", ids[0], decision, "--reviewer", "Ada", "--reason",
+                       "Read the passage.", "--db", db)  # fmt: skip
+    assert code == 0, err
+    decided = run_json("records", "show", ids[0], "--db", db)
+    code, out, err = run("records", "verify", ids[0], "--db", db)
+    assert code == 2 and out == ""
+    assert f"record {ids[0]!r} was decided by reviewer Ada" in err
+    assert run_json("records", "show", ids[0], "--db", db) == decided  # no attempt added
+
+
 @pytest.mark.parametrize(
     "ref", ["record:rec-999999", "source:nope:v1", "package:pac-nope", "assessment:ass-nope"]
 )

@@ -274,6 +274,20 @@ def finish_verification(
     return final
 
 
+def _refuse_if_reviewed(records_store: RecordStore, record_id: str) -> None:
+    """Refuse to check again a record whose status a reviewer set (its latest attempt is the
+    reviewer's decision)."""
+    attempts = records_store.attempts(record_id)
+    if attempts and attempts[-1].outcome.startswith("review:"):
+        last = attempts[-1]
+        reviewer = last.model_id.removeprefix("reviewer:")
+        decision = last.outcome.removeprefix("review:")
+        raise InvalidInputError(
+            f"record {record_id!r} was decided by reviewer {reviewer} ({decision}, attempt "
+            f"{last.number}): the checks do not overrule a reviewer's decision"
+        )
+
+
 def verify_record(
     store: EvidenceStore,
     record: Record,
@@ -291,10 +305,12 @@ def verify_record(
     :func:`finish_verification`) one journalled step each.
 
     Raises:
-        InvalidInputError: ``budget`` is below 1.
+        InvalidInputError: ``budget`` is below 1, or a reviewer decided the record last (the
+            checks never overrule a reviewer: their decision stands as the record's status).
     """
     if budget < 1:
         raise InvalidInputError(f"budget must be at least 1; got {budget}")
+    _refuse_if_reviewed(record_store_of(store), record.id)
     run = begin_verification(store, record)
     current = dataclasses.replace(record, status="proposed")
     decision = Decision("review", "no attempt was made")
