@@ -131,9 +131,13 @@ def test_lists_answer_and_escape_what_they_show(web: WebFixture) -> None:
         records = client.get("/records", params={"status": "verified"})
         traces = client.get("/traces", params={"q": "<script>", "limit": 5})
         bad = client.get("/traces", params={"limit": 0})
+        unknown = client.get("/records", params={"source": "file:nope.md"})
+        bogus = client.get("/records", params={"status": "bogus"})
     assert sources.status_code == 200 and slash.status_code == 200
     assert EVIL_TITLE not in sources.text and "&lt;script&gt;alert" in sources.text
     assert "Showing 1–2 of 2 sources." in sources.text
     assert records.status_code == 200 and "No records." in records.text
+    assert unknown.status_code == 200 and "no source &#39;file:nope.md&#39;" in unknown.text
+    assert bogus.status_code == 200 and "unknown status &#39;bogus&#39;" in bogus.text
     assert traces.status_code == 200 and "<script>" not in traces.text.split("<main", 1)[1]
     assert bad.status_code == 422

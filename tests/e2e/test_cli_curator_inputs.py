@@ -187,6 +187,16 @@ def test_an_artifact_is_found_by_the_ref_its_list_shows(
     assert code == 2 and "unknown artifact 'ass-nope'" in err
 
 
+def test_records_list_refuses_a_source_the_store_does_not_hold(
+    curated: tuple[str, str, list[str]],
+) -> None:
+    db, sid, ids = curated
+    code, out, err = run("records", "list", "--source", sid + "x", "--db", db)
+    assert code == 2 and out == "" and f"no source {sid + 'x'!r}" in err
+    listed = run_json("records", "list", "--source", sid, "--db", db)["items"]
+    assert sorted(r["id"] for r in listed) == ids
+
+
 # -- sources, search, --db -------------------------------------------------------------------
 
 

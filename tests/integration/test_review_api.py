@@ -98,6 +98,9 @@ def test_records_list_filter_and_show(client: TestClient, store: SqliteEvidenceS
     shown = client.get(f"/v1/records/{verified[0]['id']}").json()
     assert shown["id"] == verified[0]["id"] and shown["attempts"][0]["outcome"] == "verified"
     _assert_error(client.get("/v1/records?status=bogus"), 422, "invalid_input")
+    unknown = _assert_error(client.get("/v1/records?source=paper-x"), 422, "invalid_input")
+    assert "no source 'paper-x'" in unknown["message"]
+    assert len(client.get("/v1/records", params={"source": SOURCE}).json()) == 3
     _assert_error(client.get("/v1/records/rec-nope"), 404, "not_found")
 
 

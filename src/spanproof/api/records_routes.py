@@ -15,10 +15,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from spanproof.api.errors import ApiError
 from spanproof.api.schemas import MAX_INT
 from spanproof.api.state import AppState, get_state, run_or_enqueue_walks
-from spanproof.core.errors import InvalidInputError
 from spanproof.core.record_store import RecordStore, record_store_of
-from spanproof.core.records import RECORD_STATUSES, Record
+from spanproof.core.records import Record
 from spanproof.evidence.faults import MUTATIONS
+from spanproof.services.browse import check_record_filter
 from spanproof.services.erasure import shown_attempts
 from spanproof.services.review import decide_review, inject_fault, review_queue
 
@@ -64,9 +64,8 @@ def list_records(
     offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
 ) -> list[dict[str, Any]]:
     """Records filtered by ``status`` (proposed, verified, rejected, in_review, quarantined)."""
-    if status is not None and status not in RECORD_STATUSES:
-        raise InvalidInputError(f"status must be one of {', '.join(RECORD_STATUSES)}")
     records = _records(state)
+    check_record_filter(state.store, status=status or "", source_id=source or "")
     page = records.list_records(status=status, source_id=source, limit=limit, offset=offset)
     return [r.to_dict() for r in page]
 

@@ -158,9 +158,10 @@ def list_command(
     as_json: bool,
 ) -> None:  # fmt: skip
     """List records, by id, filtered by status or source (N of M)."""
-    from spanproof.services.browse import browse_records
+    from spanproof.services.browse import browse_records, check_record_filter
 
     with open_store(db) as (_, store):
+        check_record_filter(store, source_id=source_id or "")
         page = browse_records(_record_store(store), status=status or "",
                               source_id=source_id or "", limit=limit, offset=offset)  # fmt: skip
     if as_json:

@@ -19,7 +19,7 @@ from spanproof.core.errors import InvalidInputError
 from spanproof.core.graph_store import GraphStore
 from spanproof.core.outcome import headline, trace_outcome
 from spanproof.core.record_store import RecordStore
-from spanproof.core.records import Record
+from spanproof.core.records import RECORD_STATUSES, Record
 from spanproof.core.store import EvidenceStore, Source, Version, iter_sources
 from spanproof.core.trace import Trace, TraceStore
 
@@ -74,6 +74,22 @@ def check_page(limit: int, offset: int, most: int = 500) -> None:
         raise InvalidInputError(f"limit must be 1..{most}, not {limit}")
     if offset < 0:
         raise InvalidInputError(f"offset must not be negative, not {offset}")
+
+
+def check_record_filter(store: EvidenceStore, *, status: str = "", source_id: str = "") -> None:
+    """Refuse a record filter that can match nothing because it names nothing: a status that is
+    not a record status, or a source the store does not hold (an empty list would read as "no
+    records" for a mistyped id).
+
+    Raises:
+        InvalidInputError: naming the status or the source.
+    """
+    if status and status not in RECORD_STATUSES:
+        raise InvalidInputError(
+            f"unknown status {status!r}; use one of {', '.join(RECORD_STATUSES)}"
+        )
+    if source_id and store.get_source(source_id) is None:
+        raise InvalidInputError(f"no source {source_id!r} in this store (ids match exactly)")
 
 
 def _paged(

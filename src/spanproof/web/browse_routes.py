@@ -20,6 +20,7 @@ from spanproof.services.browse import (
     Page,
     browse_records,
     browse_sources,
+    check_record_filter,
     connectors,
     source_usage,
 )
@@ -120,9 +121,13 @@ def records_page(
     error = ""
     page: Page[Record] = Page([], 0, offset, limit)
     if isinstance(state.store, RecordStore):
-        page = browse_records(
-            state.store, status=status, source_id=source.strip(), limit=limit, offset=offset
-        )
+        try:
+            check_record_filter(state.store, status=status, source_id=source.strip())
+            page = browse_records(
+                state.store, status=status, source_id=source.strip(), limit=limit, offset=offset
+            )
+        except SpanproofError as exc:
+            error = str(exc)
     else:
         error = "this store keeps no evidence records"
     context = {
