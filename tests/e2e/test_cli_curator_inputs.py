@@ -155,6 +155,23 @@ def test_records_verify_does_not_overrule_a_reviewers_decision(
     assert run_json("records", "show", ids[0], "--db", db) == decided  # no attempt added
 
 
+def test_review_list_says_when_a_records_source_was_retracted(tmp_path: Path) -> None:
+    db = str(tmp_path / "store.sqlite")
+    hedged = "Results\n\nAspirin may reduce headache frequency in adults compared with placebo.\n"
+    (tmp_path / "hedged.txt").write_text(hedged, encoding="utf-8")
+    assert run("ingest", str(tmp_path / "hedged.txt"), "--db", db, "--no-embed")[0] == 0
+    [source] = run_json("sources", "--db", db)["items"]
+    run("records", "extract", source["id"], "--db", db)
+    assert run_json("records", "verify", "--all", "--db", db)["outcomes"] == {"review": 1}
+    [waiting] = run_json("review", "list", "--db", db)["items"]
+    assert waiting["source_status"] == "active"
+    assert run("retract", source["id"], "--db", db)[0] == 0
+    [waiting] = run_json("review", "list", "--db", db)["items"]
+    assert waiting["source_status"] == "retracted"
+    shown = run("review", "list", "--db", db)[1]
+    assert f"{waiting['record']['id']}: its source {source['id']} is retracted" in shown
+
+
 @pytest.mark.parametrize(
     "ref", ["record:rec-999999", "source:nope:v1", "package:pac-nope", "assessment:ass-nope"]
 )

@@ -121,6 +121,17 @@ def test_queue_lists_records_in_review_with_passages(
         assert [a["outcome"] for a in item["attempts"]] == ["review"]
 
 
+def test_the_queue_says_when_a_records_source_was_retracted(client: TestClient) -> None:
+    assert {i["source_status"] for i in client.get("/v1/review").json()} == {"active"}
+    retracted = client.post(f"/v1/sources/{SOURCE}/retract", json={"status": "retracted"})
+    assert retracted.status_code == 202, retracted.text
+    queue = client.get("/v1/review").json()
+    assert len(queue) == 2 and {i["source_status"] for i in queue} == {"retracted"}
+    page = client.get("/review")
+    assert page.status_code == 200
+    assert page.text.count(f"Its source {SOURCE} is retracted") == 2
+
+
 @pytest.mark.parametrize(("decision", "status"), [("approve", "verified"), ("reject", "rejected")])
 def test_decision_changes_status_and_records_who_and_why(
     client: TestClient, store: SqliteEvidenceStore, decision: str, status: str

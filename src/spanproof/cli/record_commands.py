@@ -283,6 +283,12 @@ def review_list_command(db: str | None, as_json: bool) -> None:
     for item in items:
         if item.assessments:
             click.echo(f"{item.record.id}: only evidence of {', '.join(item.assessments)}")
+        if item.source_status != "active":
+            record = item.record
+            click.echo(
+                f"{record.id}: its source {record.source_id} is {item.source_status}: "
+                "approved, it is still no eligible evidence"
+            )
 
 
 @review_group.command("decide")

@@ -76,6 +76,9 @@ class ReviewItem:
     attempts: tuple[Attempt, ...]
     #: Assessments waiting on this verified record: it is their only affirmative evidence.
     assessments: tuple[str, ...] = ()
+    #: The status of the record's source (``retracted`` or ``withdrawn`` tells the reviewer
+    #: that an approval makes no eligible evidence).
+    source_status: str = "active"
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -83,6 +86,7 @@ class ReviewItem:
             "passages": [p.to_dict() for p in self.passages],
             "attempts": [a.to_dict() for a in self.attempts],
             "assessments": list(self.assessments),
+            "source_status": self.source_status,
         }
 
 
@@ -125,11 +129,19 @@ def _all_in_review(records: RecordStore) -> list[Record]:
 
 def review_queue(store: EvidenceStore) -> list[ReviewItem]:
     """Every ``in_review`` record (by id), then every verified record that is the only
-    affirmative evidence of an assessment and waits for an expert's look, each with its passages
-    and attempts."""
+    affirmative evidence of an assessment and waits for an expert's look, each with its passages,
+    attempts and its source's status."""
     records = record_store_of(store)
+    statuses: dict[str, str] = {}
+
+    def source_status(record: Record) -> str:
+        if record.source_id not in statuses:
+            source = store.get_source(record.source_id)
+            statuses[record.source_id] = source.status if source is not None else "active"
+        return statuses[record.source_id]
+
     items = [
-        ReviewItem(r, passages(store, r), tuple(records.attempts(r.id)))
+        ReviewItem(r, passages(store, r), tuple(records.attempts(r.id)), (), source_status(r))
         for r in _all_in_review(records)
     ]
     if isinstance(store, GraphStore):
@@ -137,7 +149,8 @@ def review_queue(store: EvidenceStore) -> list[ReviewItem]:
             record = records.get_record(record_id)
             if record is not None and record.status == "verified":
                 attempts = tuple(records.attempts(record_id))
-                items.append(ReviewItem(record, passages(store, record), attempts, tuple(waiting)))
+                items.append(ReviewItem(record, passages(store, record), attempts, tuple(waiting),
+                                        source_status(record)))  # fmt: skip
     return items
 
 
