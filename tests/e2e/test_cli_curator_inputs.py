@@ -140,6 +140,17 @@ def test_a_reviewers_reason_is_shown_as_the_reason_not_as_a_failure(
     assert "reason: Results sentence says so." in table
 
 
+def test_review_decide_json_is_the_record_with_its_attempts_as_the_api_answers(
+    curated: tuple[str, str, list[str]],
+) -> None:
+    db, _, ids = curated
+    decided = run_json("review", "decide", ids[0], "--reject", "--reviewer", "Ada", "--reason",
+                       "Only in mice.", "--db", db)  # fmt: skip
+    assert decided == run_json("records", "show", ids[0], "--db", db)
+    assert decided["status"] == "rejected"
+    assert decided["attempts"][-1]["model_id"] == "reviewer:Ada"
+
+
 @pytest.mark.parametrize("decision", ["--reject", "--approve"])
 def test_records_verify_does_not_overrule_a_reviewers_decision(
     curated: tuple[str, str, list[str]], decision: str

@@ -313,8 +313,10 @@ def review_decide_command(
         record = decide_review(store, record_id, reviewer=reviewer, decision=decision,
                                reason=reason)  # fmt: skip
         resume_walks(store)  # a rejection flags what is built on the record
-    if as_json:
-        click.echo(json.dumps(record.to_dict(), ensure_ascii=False))
+        attempts = shown_attempts(_record_store(store).attempts(record_id))
+    if as_json:  # what POST /v1/review/{id} answers: the record with its attempts
+        payload = {**record.to_dict(), "attempts": [a.to_dict() for a in attempts]}
+        click.echo(json.dumps(payload, ensure_ascii=False))
         return
     click.echo(f"{record.id}: {record.status} ({decision} by {reviewer})")
 
