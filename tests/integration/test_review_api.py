@@ -153,6 +153,8 @@ def test_decision_changes_status_and_records_who_and_why(
     before = _snapshot(store)
     error = _assert_error(client.post(f"/v1/review/{rid}", json=body), 422, "invalid_input")
     assert "in_review" in error["message"]
+    done = {"approve": "approved", "reject": "rejected"}[decision]
+    assert f"already {done} by reviewer ada" in error["message"]  # who decided, not only what
     assert _snapshot(store) == before
 
 

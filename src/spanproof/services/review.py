@@ -154,6 +154,16 @@ def review_queue(store: EvidenceStore) -> list[ReviewItem]:
     return items
 
 
+def _decided_by(reviews: list[Attempt]) -> str:
+    """``, already approved by reviewer Ada at <time>`` for the latest review, or nothing."""
+    if not reviews:
+        return ""
+    last = reviews[-1]
+    done = {"review:approve": "approved", "review:reject": "rejected"}.get(last.outcome, "decided")
+    who = last.model_id.removeprefix("reviewer:")
+    return f", already {done} by reviewer {who} at {last.finished_at}"
+
+
 def decide_review(
     store: EvidenceStore, record_id: str, *, reviewer: str, decision: str, reason: str
 ) -> Record:
@@ -175,11 +185,11 @@ def decide_review(
     started = utc_now()
     with store.transaction():
         record = _record(records, record_id)
-        looked = any(a.outcome.startswith("review:") for a in records.attempts(record_id))
-        if record.status not in _DECIDABLE or (record.status == "verified" and looked):
+        reviews = [a for a in records.attempts(record_id) if a.outcome.startswith("review:")]
+        if record.status not in _DECIDABLE or (record.status == "verified" and reviews):
             raise InvalidInputError(
-                f"record {record_id!r} is {record.status}: only in_review records, or verified "
-                "records no reviewer has looked at yet, can be decided"
+                f"record {record_id!r} is {record.status}{_decided_by(reviews)}: only in_review "
+                "records, or verified records no reviewer has looked at yet, can be decided"
             )
         number = len(records.attempts(record_id)) + 1
         shown = sha256_hex(
