@@ -143,27 +143,64 @@ def file_documents(path: Path) -> Iterator[tuple[str, FetchedDocument]]:
     return documents(path)
 
 
-def fetch_remote(settings: Settings, target: str) -> tuple[str, FetchedDocument]:
-    """Fetch ``pmc:PMC…``, ``pmid:…`` or ``doi:…`` through its connector: (source id, document)."""
+#: The target prefixes a connector fetches: ``pmc:PMC…``, ``pmid:…``, ``doi:…``.
+REMOTE_KINDS = ("pmc", "pmid", "doi")
+
+
+def is_remote(target: str) -> bool:
+    """Whether ``target`` names a source a connector fetches rather than a local path."""
+    return target.split(":", 1)[0] in REMOTE_KINDS
+
+
+def remote_source_id(target: str) -> str:
+    """The source id ``target`` is stored under (``doi:10.5555/x``), its id checked and
+    normalised; nothing is fetched.
+
+    Raises:
+        InvalidInputError: an unknown kind of source, or an id that is malformed.
+    """
     kind, _, ident = target.partition(":")
+    if kind == "pmc":
+        from spanproof.ingest.clients.europepmc import normalize_pmcid
+
+        return f"pmc:{normalize_pmcid(ident)}"
+    if kind == "pmid":
+        from spanproof.ingest.clients.pubmed import normalize_pmid
+
+        return f"pmid:{normalize_pmid(ident)}"
+    if kind == "doi":
+        from spanproof.ingest.clients.crossref import normalize_doi
+
+        return f"doi:{normalize_doi(ident)}"
+    raise InvalidInputError(f"unknown source {target!r}: use a path, pmc:PMC…, pmid:… or doi:…")
+
+
+def fetch_remote(settings: Settings, target: str) -> tuple[str, FetchedDocument]:
+    """Fetch ``pmc:PMC…``, ``pmid:…`` or ``doi:…`` through its connector: (source id, document).
+
+    Raises:
+        InvalidInputError: as :func:`remote_source_id`.
+        SourceError: the fetch failed (not found, a network error, a reply that is not what the
+            service documents); ``retryable`` says whether a later try may succeed.
+    """
+    source_id = remote_source_id(target)
+    kind, _, ident = source_id.partition(":")
     cfg = settings.connectors
     if kind == "pmc":
-        from spanproof.ingest.clients.europepmc import EuropePmcClient, normalize_pmcid
+        from spanproof.ingest.clients.europepmc import EuropePmcClient
 
         with EuropePmcClient(base_url=cfg.europepmc_url, mailto=cfg.mailto) as client:
-            return f"pmc:{normalize_pmcid(ident)}", client.fetch_fulltext(ident)
+            return source_id, client.fetch_fulltext(ident)
     if kind == "pmid":
-        from spanproof.ingest.clients.pubmed import PubMedClient, normalize_pmid
+        from spanproof.ingest.clients.pubmed import PubMedClient
 
         key = cfg.ncbi_api_key.get_secret_value() if cfg.ncbi_api_key else None
         with PubMedClient(base_url=cfg.pubmed_url, email=cfg.mailto, api_key=key) as client:
-            return f"pmid:{normalize_pmid(ident)}", client.fetch(ident)
-    if kind == "doi":
-        from spanproof.ingest.clients.crossref import CrossrefClient, normalize_doi
+            return source_id, client.fetch(ident)
+    from spanproof.ingest.clients.crossref import CrossrefClient
 
-        with CrossrefClient(base_url=cfg.crossref_url, mailto=cfg.mailto) as client:
-            return f"doi:{normalize_doi(ident)}", client.work(ident)
-    raise InvalidInputError(f"unknown source {target!r}: use a path, pmc:PMC…, pmid:… or doi:…")
+    with CrossrefClient(base_url=cfg.crossref_url, mailto=cfg.mailto) as client:
+        return source_id, client.work(ident)
 
 
 def build_engine(settings: Settings, db: str | None = None) -> Engine:

@@ -53,6 +53,102 @@ def crossref(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     server.server_close()
 
 
+@pytest.fixture
+def literature(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, tuple[int, bytes, str]]]:
+    """One loopback server standing in for Crossref, Europe PMC and PubMed: a path answers the
+    (status, body, Retry-After) the test puts under it, any other path 404 "Resource not found."."""
+    script: dict[str, tuple[int, bytes, str]] = {}
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            path = self.path.split("?", 1)[0]
+            status, body, retry_after = script.get(path, (404, b"Resource not found.", ""))
+            self.send_response(status)
+            if retry_after:
+                self.send_header("Retry-After", retry_after)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    root = f"http://127.0.0.1:{server.server_port}"
+    monkeypatch.setenv("SPANPROOF_CONNECTORS__CROSSREF_URL", f"{root}/crossref")
+    monkeypatch.setenv("SPANPROOF_CONNECTORS__EUROPEPMC_URL", f"{root}/europepmc")
+    monkeypatch.setenv("SPANPROOF_CONNECTORS__PUBMED_URL", f"{root}/eutils")
+    yield script
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_remote_target_that_fails_is_reported_and_the_rest_of_the_batch_is_ingested(
+    tmp_path: Path, literature: dict[str, tuple[int, bytes, str]]
+) -> None:
+    connectors = FIXTURES / "connectors"
+    literature["/crossref/works/10.5555/spanproof.2024.001"] = (
+        200, (connectors / "crossref_work.json").read_bytes(), "",
+    )  # fmt: skip
+    literature["/europepmc/PMC11000001/fullTextXML"] = (
+        200, (connectors / "europepmc_fulltext.xml").read_bytes(), "",
+    )  # fmt: skip
+    literature["/crossref/works/10.5555/garbled"] = (200, b"<html>maintenance</html>", "")
+    literature["/eutils/efetch.fcgi"] = (503, b"busy", "3600")  # longer than any wait: fails now
+    db = str(tmp_path / "store.sqlite")
+    kept = tmp_path / "kept.txt"
+    kept.write_text("Daily walking lowered systolic blood pressure by 5 mmHg.\n")
+    assert run("ingest", str(kept), "--db", db, "--no-embed")[0] == 0
+    note = tmp_path / "note.txt"
+    note.write_text("A structured walking programme lowered HbA1c over 24 weeks.\n")
+
+    code, out, err = run(
+        "ingest", "doi:10.5555/spanproof.2024.001", "doi:10.5555/missing", str(note),
+        "pmc:PMC11000001", "pmid:39000009", "doi:10.5555/garbled", "--db", db, "--no-embed",
+        "--json",
+    )  # fmt: skip
+    assert code == 4, err  # a source could not be fetched: the runtime-failure status
+    summary = json.loads(out)
+    assert (summary["sources"], summary["new"], summary["failed"]) == (3, 3, 3)
+    failures = {f["target"]: f for f in summary["failures"]}
+    assert list(failures) == ["doi:10.5555/missing", "pmid:39000009", "doi:10.5555/garbled"]
+    assert "HTTP 404" in failures["doi:10.5555/missing"]["reason"]
+    assert "HTTP 503" in failures["pmid:39000009"]["reason"]
+    assert "unexpected reply shape" in failures["doi:10.5555/garbled"]["reason"]
+    assert [f["retryable"] for f in failures.values()] == [False, True, False]
+    assert "3 targets failed" in err
+    code, out, _ = run("sources", "--db", db, "--json")
+    ids = {r["id"] for r in json.loads(out)["items"]}
+    assert ids == {
+        f"file:{kept.resolve()}", f"file:{note.resolve()}",
+        "doi:10.5555/spanproof.2024.001", "pmc:PMC11000001",
+    }  # fmt: skip
+
+    code, out, err = run("ingest", "doi:10.5555/missing", "--db", db, "--no-embed")
+    assert code == 4
+    assert "0 sources: 0 new" in out and "1 target failed" in out
+    assert "failed doi:10.5555/missing: Crossref work 10.5555/missing" in out
+    assert "HTTP 404" in out and "1 target failed" in err
+    fresh = tmp_path / "fresh.sqlite"
+    code, _, _ = run("ingest", "doi:10.5555/missing", "--db", str(fresh), "--no-embed")
+    assert code == 4  # nothing was stored: the store this run made is not left behind
+    assert not [f for f in tmp_path.iterdir() if f.name.startswith("fresh")]
+
+
+def test_a_malformed_remote_id_fails_the_batch_before_anything_is_fetched_or_stored(
+    tmp_path: Path, literature: dict[str, tuple[int, bytes, str]]
+) -> None:
+    literature["/crossref/works/10.5555/spanproof.2024.001"] = (
+        200, (FIXTURES / "connectors" / "crossref_work.json").read_bytes(), "",
+    )  # fmt: skip
+    db = tmp_path / "store.sqlite"
+    code, _, err = run("ingest", "doi:10.5555/spanproof.2024.001", "pmid:12ab", "--db", str(db))
+    assert code == 2 and "'12ab' is not a PMID" in err
+    assert not db.exists()
+
+
 def test_ingest_list_show_search_and_erase(tmp_path: Path, crossref: list[str]) -> None:
     db = str(tmp_path / "store.sqlite")
     docs = tmp_path / "docs"

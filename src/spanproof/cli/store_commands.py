@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -19,7 +19,7 @@ from spanproof.cli.errors import handle_errors
 from spanproof.cli.paging import command_line, echo_json, page_document, page_footer
 from spanproof.cli.render import add_id_column, add_text_column, print_table, progress_bar
 from spanproof.config import Settings, load_settings
-from spanproof.core.errors import InvalidInputError, SpanproofError
+from spanproof.core.errors import InvalidInputError, SourceError, SpanproofError
 from spanproof.core.store import SOURCE_STATUSES, EvidenceStore, SearchFilter, postgres_url
 
 if TYPE_CHECKING:
@@ -149,18 +149,22 @@ def store_files(settings: Settings, db: str | None) -> list[Path]:
     return [Path(f"{path}{suffix}") for suffix in (*_SQLITE_SIBLINGS, ".vectors")]
 
 
-def _work(
-    settings: Settings, targets: tuple[str, ...], db: str | None
-) -> list[tuple[str, FetchedDocument] | Path]:
-    """What ``targets`` name, in order: each remote document fetched, each local file listed
-    (not read); a folder walk leaves out the store's own files."""
-    from spanproof.bootstrap import fetch_remote, local_files
+def _work(settings: Settings, targets: tuple[str, ...], db: str | None) -> list[Path | str]:
+    """What ``targets`` name, in order, nothing fetched or read yet: each remote target
+    (``pmc:…``, ``pmid:…``, ``doi:…``) as given, its id checked; each local file listed (a folder
+    walk leaves out the store's own files).
+
+    Raises:
+        InvalidInputError: a missing path or a malformed id, before anything is fetched or stored.
+    """
+    from spanproof.bootstrap import is_remote, local_files, remote_source_id
 
     skip = store_files(settings, db)
-    out: list[tuple[str, FetchedDocument] | Path] = []
+    out: list[Path | str] = []
     for target in targets:
-        if target.split(":", 1)[0] in ("pmc", "pmid", "doi"):
-            out.append(fetch_remote(settings, target))
+        if is_remote(target):
+            remote_source_id(target)
+            out.append(target)
         else:
             out.extend(local_files(Path(target), skip))
     return out
@@ -169,13 +173,61 @@ def _work(
 def _targets(
     settings: Settings, targets: tuple[str, ...], db: str | None
 ) -> list[tuple[str, FetchedDocument]]:
-    """What ``targets`` name, every local file read: :func:`_work`'s documents."""
-    from spanproof.bootstrap import file_documents
+    """What ``targets`` name, every local file read and every remote source fetched."""
+    from spanproof.bootstrap import fetch_remote, file_documents
 
     out: list[tuple[str, FetchedDocument]] = []
     for item in _work(settings, targets, db):
-        out.extend(file_documents(item) if isinstance(item, Path) else [item])
+        if isinstance(item, Path):
+            out.extend(file_documents(item))
+        else:
+            out.append(fetch_remote(settings, item))
     return out
+
+
+def failure_entry(target: str, exc: SpanproofError) -> dict[str, Any]:
+    """A target that could not be ingested, as the summary lists it."""
+    return {
+        "target": target,
+        "error": type(exc).__name__,
+        "reason": str(exc),
+        "retryable": bool(getattr(exc, "retryable", False)),
+    }
+
+
+def _ingest_work(
+    settings: Settings, store: EvidenceStore, work: list[Path | str], err: Console
+) -> tuple[list[IngestOutcome], list[dict[str, Any]]]:
+    """Ingest each item of ``work`` on its own, in order: the outcomes, and the remote targets
+    that could not be fetched (each a :func:`failure_entry`; the rest of the batch goes on)."""
+    from spanproof.bootstrap import build_parser, fetch_remote, file_documents
+    from spanproof.services.ingestion import ingest
+
+    parse = build_parser()
+    outcomes: list[IngestOutcome] = []
+    failures: list[dict[str, Any]] = []
+    with progress_bar(err) as progress:
+        total = len(work)
+        task = progress.add_task("ingesting", total=total)
+        for item in work:
+            # a local file is read, and a remote one fetched, only now: a large folder is never
+            # in memory at once, and one source that fails costs only itself
+            if isinstance(item, Path):
+                documents: Iterable[tuple[str, FetchedDocument]] = file_documents(item)
+            else:
+                try:
+                    documents = [fetch_remote(settings, item)]
+                except (SourceError, InvalidInputError) as exc:
+                    failures.append(failure_entry(item, exc))
+                    progress.advance(task)
+                    continue
+            for n, (source_id, fetched) in enumerate(documents):
+                if n:  # a corpus line or an article of a set beyond the file's first
+                    total += 1
+                    progress.update(task, total=total)
+                outcomes.append(ingest(store, fetched, source_id, parse))
+                progress.advance(task)
+    return outcomes, failures
 
 
 @click.command("ingest")
@@ -193,30 +245,21 @@ def _targets(
 def ingest_command(
     targets: tuple[str, ...], db: str | None, no_embed: bool, no_sentences: bool, as_json: bool
 ) -> None:
-    """Ingest files, folders, a SciFact corpus JSONL, or pmc:PMC… / pmid:… / doi:… sources."""
-    from spanproof.bootstrap import build_embedder, build_parser, file_documents
+    """Ingest files, folders, a SciFact corpus JSONL, or pmc:PMC… / pmid:… / doi:… sources.
+
+    Each source is ingested on its own: one that cannot be fetched is listed as failed, the
+    rest are stored, and the command exits non-zero after its summary.
+    """
+    from spanproof.bootstrap import build_embedder
     from spanproof.services.impact import resume_walks
-    from spanproof.services.ingestion import embed_pending, ingest
+    from spanproof.services.ingestion import embed_pending
 
     err = Console(stderr=True)
     settings = load_settings()
     check_store(settings, db, create=True)
     work = _work(settings, targets, db)  # a missing path fails before the store is made
     with open_store(db, create=True) as (_, store):
-        parse = build_parser()
-        outcomes: list[IngestOutcome] = []
-        with progress_bar(err) as progress:
-            total = len(work)
-            task = progress.add_task("ingesting", total=total)
-            for item in work:
-                # a local file is read only now, so a large folder is never in memory at once
-                documents = file_documents(item) if isinstance(item, Path) else [item]
-                for n, (source_id, fetched) in enumerate(documents):
-                    if n:  # a corpus line or an article of a set beyond the file's first
-                        total += 1
-                        progress.update(task, total=total)
-                    outcomes.append(ingest(store, fetched, source_id, parse))
-                    progress.advance(task)
+        outcomes, failures = _ingest_work(settings, store, work, err)
         embedded = 0
         if not no_embed:
             embedder = build_embedder(settings)
@@ -230,28 +273,32 @@ def ingest_command(
                     sentences=not no_sentences,
                 )
         walks = resume_walks(store)  # a retraction notice among them flags its dependents
-    counts = Counter(o.status for o in outcomes)
-    summary: dict[str, Any] = {
-        "walks": [w.to_dict() for w in walks],
-        "sources": len(outcomes),
-        "new": counts.get("new", 0),
-        "duplicate": counts.get("duplicate", 0),
-        "reverted": counts.get("reverted", 0),
-        "quarantined": counts.get("quarantined", 0),
-        "chunks_embedded": embedded,
-        "reverts": [
-            {"source": o.source_id, "version": o.version}
-            for o in outcomes
-            if o.status == "reverted"
-        ],
-        "quarantine": [
-            {"source": o.source_id, "version": o.version, "reason": o.reason}
-            for o in outcomes
-            if o.status == "quarantined"
-        ],
-    }
-    _print_summary(summary, as_json)
-    fail_if_all_quarantined(summary, as_json)
+        counts = Counter(o.status for o in outcomes)
+        summary: dict[str, Any] = {
+            "walks": [w.to_dict() for w in walks],
+            "sources": len(outcomes),
+            "new": counts.get("new", 0),
+            "duplicate": counts.get("duplicate", 0),
+            "reverted": counts.get("reverted", 0),
+            "quarantined": counts.get("quarantined", 0),
+            "failed": len(failures),
+            "chunks_embedded": embedded,
+            "reverts": [
+                {"source": o.source_id, "version": o.version}
+                for o in outcomes
+                if o.status == "reverted"
+            ],
+            "quarantine": [
+                {"source": o.source_id, "version": o.version, "reason": o.reason}
+                for o in outcomes
+                if o.status == "quarantined"
+            ],
+            "failures": failures,
+        }
+        _print_summary(summary, as_json)
+        # still in the store's block: a run that stored nothing and fails leaves no new store
+        fail_if_any_failed(summary, as_json)
+        fail_if_all_quarantined(summary, as_json)
 
 
 def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
@@ -261,17 +308,46 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
     click.echo(
         f"{summary['sources']} source{'s' * (summary['sources'] != 1)}: {summary['new']} new, "
         f"{summary['duplicate']} duplicate, {summary['quarantined']} quarantined; "
-        f"{summary['chunks_embedded']} chunks embedded"
+        f"{summary['chunks_embedded']} chunks embedded{failed_note(summary['failed'])}"
     )
     for r in summary["reverts"][:20]:
         click.echo(f"  reverted {r['source']} to the content of v{r['version']}")
     echo_quarantine(summary["quarantine"])
+    echo_failures(summary["failures"])
 
 
 def echo_quarantine(quarantine: list[dict[str, Any]]) -> None:
     """Each quarantined document with its reason, one line each (the first 20)."""
     for q in quarantine[:20]:
         click.echo(f"  quarantined {q['source']} v{q['version']}: {q['reason']}")
+
+
+def failed_note(n: int) -> str:
+    """``; 2 targets failed`` for a summary line, or nothing."""
+    return f"; {n} target{'s' * (n != 1)} failed" if n else ""
+
+
+def echo_failures(failures: list[dict[str, Any]]) -> None:
+    """Each target that could not be ingested with its reason, one line each (the first 20)."""
+    for f in failures[:20]:
+        click.echo(f"  failed {f['target']}: {f['reason']}")
+    if len(failures) > 20:
+        click.echo(f"  … and {len(failures) - 20} more (--json lists them all)")
+
+
+def fail_if_any_failed(summary: dict[str, Any], as_json: bool) -> None:
+    """Exit (after the summary) when a target could not be ingested: 4 (a runtime failure) when
+    a source could not be fetched, 2 when every failure was bad input."""
+    failures: list[dict[str, Any]] = summary["failures"]
+    if not failures:
+        return
+    n = len(failures)
+    what = "1 target failed and was" if n == 1 else f"{n} targets failed and were"
+    where = "see the JSON's failures list" if as_json else "listed above"
+    message = f"{what} not ingested ({where})"
+    if any(f["error"] != InvalidInputError.__name__ for f in failures):
+        raise SourceError(message, retryable=all(f["retryable"] for f in failures))
+    raise InvalidInputError(message)
 
 
 def fail_if_all_quarantined(summary: dict[str, Any], as_json: bool) -> None:
