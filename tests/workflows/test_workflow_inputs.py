@@ -8,7 +8,12 @@ import json
 import os
 import subprocess
 import sys
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+
+import pytest
 
 from process_kit import text_corpus
 
@@ -21,8 +26,10 @@ with vehicle (p < 0.01).
 """
 
 
-def spanproof(*args: str, timeout: float = 300) -> subprocess.CompletedProcess[str]:
-    env = {**os.environ, "SPANPROOF_WORKFLOWS__POLLING_INTERVAL": "0.1"}
+def spanproof(
+    *args: str, timeout: float = 300, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "SPANPROOF_WORKFLOWS__POLLING_INTERVAL": "0.1", **(env or {})}
     return subprocess.run(
         [sys.executable, "-m", "spanproof.cli.main", *args],
         capture_output=True, text=True, env=env, timeout=timeout, check=False,
@@ -95,3 +102,64 @@ def test_queue_status_recent_0_lists_no_workflows_and_a_negative_count_is_refuse
     none = json.loads(spanproof("queue", "status", "--db", db, "--json", "--recent", "0").stdout)
     assert none["recent"] == [] and none["queues"]
     assert spanproof("queue", "status", "--db", db, "--recent", "-1").returncode == 2
+
+
+@pytest.fixture
+def crossref() -> Iterator[str]:
+    """A loopback Crossref answering the fabricated work for 10.5555/spanproof.2024.001 and
+    404 "Resource not found." for any other DOI; yields its base URL."""
+    fixture = Path(__file__).parents[1] / "fixtures" / "connectors" / "crossref_work.json"
+    work = fixture.read_bytes()
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            found = self.path.split("?", 1)[0] == "/works/10.5555/spanproof.2024.001"
+            body = work if found else b"Resource not found."
+            self.send_response(200 if found else 404)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args: object) -> None:
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    server.server_close()
+
+
+def test_a_remote_source_that_fails_is_reported_and_the_rest_is_ingested(
+    tmp_path: Path, crossref: str
+) -> None:
+    env = {"SPANPROOF_CONNECTORS__CROSSREF_URL": crossref}
+    (tmp_path / "paper.txt").write_text(PAPER, encoding="utf-8")
+    db = str(tmp_path / "store.sqlite")
+    run = spanproof(
+        "workflows", "ingest", "doi:10.5555/missing", "doi:10.5555/spanproof.2024.001",
+        str(tmp_path / "paper.txt"), "--db", db, "--no-embed", "--json", env=env,
+    )  # fmt: skip
+    assert run.returncode == 4, run.stderr
+    assert "Traceback" not in run.stderr and "1 target failed" in run.stderr
+    summary = json.loads(run.stdout)
+    assert (summary["workflows"], summary["new"], summary["failed"]) == (3, 2, 1)
+    [failure] = summary["failures"]
+    assert failure["target"] == "doi:10.5555/missing" and "HTTP 404" in failure["reason"]
+    sources = json.loads(spanproof("sources", "--db", db, "--json").stdout)["items"]
+    assert {s["id"] for s in sources} == {
+        "doi:10.5555/spanproof.2024.001",
+        f"file:{(tmp_path / 'paper.txt').resolve()}",
+    }
+    text = spanproof("workflows", "ingest", "doi:10.5555/missing", "--db", db, env=env)
+    assert text.returncode == 4
+    assert "failed doi:10.5555/missing: Crossref work 10.5555/missing" in text.stdout
+
+
+def test_a_malformed_remote_id_is_refused_before_the_journal(tmp_path: Path) -> None:
+    db = tmp_path / "store.sqlite"
+    run = spanproof("workflows", "ingest", "pmid:12ab", "--db", str(db), "--no-embed")
+    assert run.returncode == 2 and "'12ab' is not a PMID" in run.stderr
+    assert "Traceback" not in run.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == []  # no store, no journal

@@ -30,8 +30,10 @@ from spanproof.cli.store_commands import (
     DB_OPTION,
     _targets,
     check_store,
+    echo_failures,
     echo_quarantine,
     fail_if_all_quarantined,
+    fail_if_any_failed,
     open_store,
 )
 from spanproof.config import Settings, load_settings
@@ -150,14 +152,18 @@ def workflows_ingest(
     """Ingest like `spanproof ingest`, one durable workflow per source.
 
     Local files travel in the journal (any worker can run them); pmc:/pmid:/doi: sources are
-    fetched by a worker on the rate-limited fetch queue.
+    fetched by a worker on the rate-limited fetch queue. A source that cannot be fetched is
+    listed as failed, the rest are stored, and the command exits non-zero after its summary.
     """
+    from spanproof.bootstrap import is_remote, remote_source_id
     from spanproof.workflows.client import enqueue_documents, enqueue_fetch, finished
     from spanproof.workflows.ingestion import ingest_workflow_id
 
     settings = load_settings()
     check_store(settings, db, create=True)
-    remote = [t for t in targets if t.split(":", 1)[0] in ("pmc", "pmid", "doi")]
+    remote = [t for t in targets if is_remote(t)]
+    for target in remote:
+        remote_source_id(target)  # a malformed id is refused before the journal
     local = [t for t in targets if t not in remote]
     documents = _targets(settings, tuple(local), db)  # a missing path fails before a store is made
     earlier: set[str] = set()
@@ -180,6 +186,7 @@ def workflows_ingest(
         "new": counts.get("new", 0),
         "duplicate": counts.get("duplicate", 0),
         "quarantined": counts.get("quarantined", 0),
+        "failed": counts.get("failed", 0),
         "chunks_embedded": sum(
             int(r.get("chunks_embedded", 0))
             for wid, r in zip(ids, results, strict=False)
@@ -191,7 +198,13 @@ def workflows_ingest(
         for r in results
         if r["status"] == "quarantined"
     ]
-    _emit(summary, ids, as_json, quarantine)
+    failures = [
+        {k: r[k] for k in ("target", "error", "reason", "retryable")}
+        for r in results
+        if r["status"] == "failed"
+    ]
+    _emit(summary, ids, as_json, quarantine, failures)
+    fail_if_any_failed({**summary, "failures": failures}, as_json)
     fail_if_all_quarantined(summary, as_json)
 
 
@@ -300,14 +313,19 @@ def _emit(
     ids: list[str],
     as_json: bool,
     quarantine: list[dict[str, Any]] | None = None,
+    failures: list[dict[str, Any]] | None = None,
 ) -> None:
-    """The summary (and, for an ingestion, each quarantined document with its reason)."""
+    """The summary (and, for an ingestion, each quarantined document and each source that could
+    not be fetched, with its reason)."""
     if as_json:
         extra = {} if quarantine is None else {"quarantine": quarantine}
+        if failures is not None:
+            extra["failures"] = failures
         click.echo(json.dumps({**summary, **extra, "workflow_ids": ids}, ensure_ascii=False))
         return
     click.echo(", ".join(f"{k}: {v}" for k, v in summary.items()))
     echo_quarantine(quarantine or [])
+    echo_failures(failures or [])
 
 
 @click.group("queue")

@@ -4,7 +4,9 @@
 worker on any machine can run it) and runs two steps: ``store`` (hash, raw bytes, parse or
 quarantine, sections, chunks, measurements: :func:`spanproof.services.ingestion.ingest`) and
 ``embed`` (vectors for that version's chunks). ``spanproof.fetch_and_ingest`` first fetches a
-``pmc:…`` / ``pmid:…`` / ``doi:…`` source in a ``fetch`` step, on the rate-limited fetch queue.
+``pmc:…`` / ``pmid:…`` / ``doi:…`` source in a ``fetch`` step, on the rate-limited fetch queue; a
+source that cannot be fetched (after the step's retries) ends it with a ``failed`` result that
+says why, so the batch it belongs to reports it beside the sources that were ingested.
 
 Each step's store writes carry their own progress marker, committed with them: a version's
 state moves from ``pending`` to ``parsed`` in the transaction that stores its sections, and
@@ -18,8 +20,10 @@ import dataclasses
 from typing import Any
 
 from dbos import DBOS
+from dbos import error as dbos_error
 
 from spanproof.core.documents import FetchedDocument
+from spanproof.core.errors import InvalidInputError, SourceError
 from spanproof.services.ingestion import cache_chunk_sentences, content_hash, ingest
 from spanproof.workflows.runtime import current
 
@@ -89,8 +93,30 @@ def ingest_document(source_id: str, fetched: FetchedDocument, embed: bool = True
     return _ingest(source_id, fetched, embed)
 
 
+def fetch_failure(target: str, exc: Exception) -> dict[str, Any]:
+    """The result of a fetch that failed: ``status`` ``failed``, the ``target``, the ``error``'s
+    type, the ``reason`` and whether a later try may succeed (``retryable``)."""
+    if isinstance(exc, dbos_error.DBOSMaxStepRetriesExceeded) and exc.errors:
+        exc = exc.errors[-1]  # the step's retries ran out: the last attempt says why
+    return {
+        "status": "failed",
+        "target": target,
+        "error": type(exc).__name__,
+        "reason": str(exc),
+        "retryable": bool(getattr(exc, "retryable", False)),
+        "chunks_embedded": 0,
+    }
+
+
 @DBOS.workflow(name=FETCH_WORKFLOW)
 def fetch_and_ingest(target: str, embed: bool = True) -> dict[str, Any]:
-    """Fetch ``target`` through its connector, then ingest it as :func:`ingest_document`."""
-    source_id, fetched = fetch_step(target)
+    """Fetch ``target`` through its connector, then ingest it as :func:`ingest_document`.
+
+    A source that cannot be fetched (not found, a network error, a reply the connector cannot
+    read) returns :func:`fetch_failure` rather than failing the workflow.
+    """
+    try:
+        source_id, fetched = fetch_step(target)
+    except (SourceError, InvalidInputError, dbos_error.DBOSMaxStepRetriesExceeded) as exc:
+        return fetch_failure(target, exc)
     return _ingest(source_id, fetched, embed)
