@@ -237,7 +237,7 @@ def test_a_folder_walk_never_ingests_the_store_kept_in_it(
     assert code == 2 and "the evidence store's own file" in err
 
 
-def test_an_unreadable_file_is_a_clear_error_not_a_traceback(
+def test_an_unreadable_file_is_reported_and_the_rest_of_the_folder_is_ingested(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     docs = tmp_path / "docs"
@@ -252,10 +252,17 @@ def test_an_unreadable_file_is_a_clear_error_not_a_traceback(
         return read_bytes(self)
 
     monkeypatch.setattr(Path, "read_bytes", refuse)
-    db = tmp_path / "store.sqlite"
-    code, _, err = run("ingest", str(docs), "--db", str(db), "--no-embed")
-    assert code == 2 and "cannot read" in err and "locked.txt: Permission denied" in err
-    assert not db.exists()  # it failed before anything was stored
+    db = str(tmp_path / "store.sqlite")
+    code, out, err = run("ingest", str(docs), "--db", db, "--no-embed")
+    assert code == 2 and "Traceback" not in err and "1 target failed" in err
+    assert "1 source: 1 new" in out  # ok.txt, after locked.txt in the walk
+    assert f"failed {docs / 'locked.txt'}: cannot read" in out
+    assert "locked.txt: Permission denied" in out
+    code, out, _ = run("ingest", str(docs), "--db", db, "--no-embed", "--json")
+    [failure] = json.loads(out)["failures"]
+    assert failure["target"] == str(docs / "locked.txt") and not failure["retryable"]
+    code, out, _ = run("sources", "--db", db, "--json")
+    assert [r["id"] for r in json.loads(out)["items"]] == [f"file:{(docs / 'ok.txt').resolve()}"]
 
 
 def test_ingest_reads_each_file_only_when_it_is_ingested(

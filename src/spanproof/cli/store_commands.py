@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import asdict
 from pathlib import Path
@@ -195,12 +195,30 @@ def failure_entry(target: str, exc: SpanproofError) -> dict[str, Any]:
     }
 
 
+def _documents(
+    settings: Settings, item: Path | str, failures: list[dict[str, Any]]
+) -> Iterator[tuple[str, FetchedDocument]]:
+    """The documents of one item of :func:`_work`, a local file read and a remote source fetched
+    only now; one that cannot be read or fetched is added to ``failures`` instead (after any of
+    its documents already taken)."""
+    from spanproof.bootstrap import fetch_remote, file_documents
+
+    try:
+        if isinstance(item, Path):
+            yield from file_documents(item)
+        else:
+            yield fetch_remote(settings, item)
+    except (SourceError, InvalidInputError) as exc:
+        failures.append(failure_entry(str(item), exc))
+
+
 def _ingest_work(
     settings: Settings, store: EvidenceStore, work: list[Path | str], err: Console
 ) -> tuple[list[IngestOutcome], list[dict[str, Any]]]:
-    """Ingest each item of ``work`` on its own, in order: the outcomes, and the remote targets
-    that could not be fetched (each a :func:`failure_entry`; the rest of the batch goes on)."""
-    from spanproof.bootstrap import build_parser, fetch_remote, file_documents
+    """Ingest each item of ``work`` on its own, in order: the outcomes, and the files that could
+    not be read and remote sources that could not be fetched (each a :func:`failure_entry`; the
+    rest of the batch goes on)."""
+    from spanproof.bootstrap import build_parser
     from spanproof.services.ingestion import ingest
 
     parse = build_parser()
@@ -210,22 +228,16 @@ def _ingest_work(
         total = len(work)
         task = progress.add_task("ingesting", total=total)
         for item in work:
-            # a local file is read, and a remote one fetched, only now: a large folder is never
-            # in memory at once, and one source that fails costs only itself
-            if isinstance(item, Path):
-                documents: Iterable[tuple[str, FetchedDocument]] = file_documents(item)
-            else:
-                try:
-                    documents = [fetch_remote(settings, item)]
-                except (SourceError, InvalidInputError) as exc:
-                    failures.append(failure_entry(item, exc))
-                    progress.advance(task)
-                    continue
-            for n, (source_id, fetched) in enumerate(documents):
-                if n:  # a corpus line or an article of a set beyond the file's first
+            # read or fetched only now: a large folder is never in memory at once
+            taken = 0
+            for source_id, fetched in _documents(settings, item, failures):
+                if taken:  # a corpus line or an article of a set beyond the file's first
                     total += 1
                     progress.update(task, total=total)
                 outcomes.append(ingest(store, fetched, source_id, parse))
+                progress.advance(task)
+                taken += 1
+            if not taken:
                 progress.advance(task)
     return outcomes, failures
 
@@ -247,8 +259,9 @@ def ingest_command(
 ) -> None:
     """Ingest files, folders, a SciFact corpus JSONL, or pmc:PMC… / pmid:… / doi:… sources.
 
-    Each source is ingested on its own: one that cannot be fetched is listed as failed, the
-    rest are stored, and the command exits non-zero after its summary.
+    Each source is ingested on its own: a file that cannot be read or a source that cannot be
+    fetched is listed as failed, the rest are stored, and the command exits non-zero after its
+    summary.
     """
     from spanproof.bootstrap import build_embedder
     from spanproof.services.impact import resume_walks
@@ -337,7 +350,8 @@ def echo_failures(failures: list[dict[str, Any]]) -> None:
 
 def fail_if_any_failed(summary: dict[str, Any], as_json: bool) -> None:
     """Exit (after the summary) when a target could not be ingested: 4 (a runtime failure) when
-    a source could not be fetched, 2 when every failure was bad input."""
+    a source could not be fetched, 2 when every failure was bad input (a file that cannot be
+    read, an id a service refuses)."""
     failures: list[dict[str, Any]] = summary["failures"]
     if not failures:
         return
