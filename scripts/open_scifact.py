@@ -117,7 +117,6 @@ def evaluate(
 ) -> dict[str, Any]:
     from spanproof.bootstrap import build_engine
     from spanproof.config import load_settings
-    from spanproof.verify.gates import states_no_finding
 
     engine = build_engine(load_settings(), str(db))
     engine.traces = None  # measure without growing the cached store's trace chain
@@ -152,7 +151,8 @@ def evaluate(
                     "best_in_gold": best_source in gold,
                     "lead": bool(lead),
                     "lead_no_finding": bool(lead)
-                    and states_no_finding(check.evidence if check else ""),
+                    and check is not None
+                    and not check.states_finding,
                     "seconds": seconds,
                 }
             )

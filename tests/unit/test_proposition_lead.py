@@ -50,6 +50,15 @@ def test_a_lead_quoting_an_aim_says_it_states_no_finding(verdict: Verdict) -> No
     assert record["evidence_states_finding"] is False and record["lead"] == aim.lead
 
 
+def test_a_lead_quoting_a_procedure_says_it_states_no_finding_under_any_score_model() -> None:
+    # "Did trees cool the city?" led with "Supported by [S1]: “We placed temperature loggers
+    # …”" and no word that the sentence says how the study was done, not what it found.
+    procedure = "We recorded resting heart rate in 120 adults twice a week for a year."
+    lead = check(Verdict.SUPPORTED, procedure)
+    assert not lead.states_finding
+    assert lead.lead.endswith(f"“{procedure}” {NO_FINDING_NOTE}")
+
+
 def test_a_lead_quoting_a_finding_reads_as_before() -> None:
     found = check(Verdict.SUPPORTED, FINDING)
     assert found.states_finding

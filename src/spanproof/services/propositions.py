@@ -116,8 +116,10 @@ class PropositionCheck:
 
     @property
     def states_finding(self) -> bool:
-        """False when the best span states an aim, a design or a method, not a finding."""
-        return not (self.evidence and states_no_finding(self.evidence))
+        """False when the best span states an aim, a design or a method, not a finding: v7's
+        cues, or a sentence that states only a procedure ("We placed temperature loggers in 48
+        city blocks"), whatever the score model."""
+        return not (self.evidence and states_no_finding(self.evidence, procedures=True))
 
     @property
     def lead(self) -> str:
