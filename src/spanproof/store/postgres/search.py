@@ -1,11 +1,11 @@
 """Keyword and vector search of the PostgreSQL store.
 
-* **Keywords** — ``chunks.tsv = to_tsvector('english', text)`` (a GIN index). A query becomes the
-  OR of its first :data:`MAX_QUERY_TERMS` distinct ``english`` lexemes (stop words dropped, stems
-  matched, each lexeme quoted), so user input is never tsquery syntax: OR, not
-  ``plainto_tsquery``'s AND, because a claim's words rarely all occur in one chunk. Ranking is
-  ``ts_rank(tsv, query, 1)``, ties by chunk id (``ts_rank_cd`` was measured and rejected: see
-  ``docs/store.md``).
+* **Keywords** — ``chunks.tsv`` holds a chunk's terms (:mod:`spanproof.store.keyword_terms`, the
+  same terms SQLite indexes; a GIN index). A query becomes the OR of its first
+  :data:`MAX_QUERY_TERMS` distinct terms, each quoted in a ``tsquery`` literal, so user input is
+  never tsquery syntax: OR, not ``plainto_tsquery``'s AND, because a claim's words rarely all
+  occur in one chunk. Ranking is ``ts_rank(tsv, query, 1)``, ties by chunk id (``ts_rank_cd``
+  was measured and rejected: see ``docs/store.md``).
 * **Vectors** — exact cosine distance (pgvector ``<=>``); score = ``1 - distance``.
 * Both rank the best ``max(8 * limit, SEARCH_WINDOW)`` rows of one table first and filter them
   afterwards, falling back to one filtered ranking query when too few pass (or a ``source_ids``
@@ -18,26 +18,20 @@ Every function takes a connection inside the caller's unit of work.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, LiteralString
+from typing import Any
 
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.store import SearchHit
+from spanproof.store import keyword_terms
 from spanproof.store.chunk_rows import CHUNK_COLS, load_chunks
 from spanproof.store.postgres._pool import Conn
 from spanproof.store.sql import POSTGRES, UnitVector, Where, clean_text
+from spanproof.text.keywords import MAX_QUERY_TERMS, query_terms
 
-#: At most this many distinct lexemes of a query reach the tsquery (bounds huge queries' cost).
-MAX_QUERY_TERMS = 64
+__all__ = ["MAX_QUERY_TERMS", "SEARCH_WINDOW", "keyword_search", "model_dim", "vector_search"]
+
 #: Searches rank at least this many candidates on one table first, then filter them.
 SEARCH_WINDOW = 200
-_TSQUERY: LiteralString = """
-    WITH terms AS (
-        SELECT t.lexeme FROM unnest(to_tsvector('english'::regconfig, %s::text)) AS t
-         ORDER BY t.positions[1], t.lexeme LIMIT %s)
-    SELECT string_agg('''' || replace(replace(lexeme, '\\', '\\\\'), '''', '''''') || '''',
-                      ' | ')::tsquery::text
-      FROM terms
-"""
 
 
 def model_dim(conn: Conn, model_id: str, dim: int, *, create: bool) -> bool:
@@ -104,8 +98,7 @@ def _ranked(
 
 def keyword_search(conn: Conn, query: str, limit: int, where: Where) -> list[SearchHit]:
     """``ts_rank`` ranking of the chunks matching any lexeme of ``query`` (see the module)."""
-    row = conn.execute(_TSQUERY, (clean_text(query), MAX_QUERY_TERMS)).fetchone()
-    tsquery = None if row is None else row[0]
+    tsquery = keyword_terms.tsquery(query_terms(clean_text(query)))
     if not tsquery:
         return []
     rank = "ts_rank(c.tsv, CAST(? AS tsquery), 1) AS score"

@@ -11,7 +11,8 @@ immutable). This module keeps what only PostgreSQL does:
   transaction reads and then writes are locked (``FOR NO KEY UPDATE``); a trace append locks the
   table (``SHARE ROW EXCLUSIVE``) so concurrent appends queue and the chain cannot fork.
 * **Chunks** — stored with their erased ranges masked (``masked = true``) and indexed in the
-  ``tsv`` column; an erasure masks and re-indexes the stored text and deletes the vectors.
+  ``tsv`` column (their terms, :mod:`spanproof.store.keyword_terms`); an erasure masks and
+  re-indexes the stored text and deletes the vectors.
 * **Vectors** — one ``embeddings`` table with an untyped pgvector column; ``embedding_models``
   fixes each model's dimension. Search: see :mod:`spanproof.store.postgres.search`.
 * **Errors** — psycopg errors become :class:`StoreError` (``retryable`` for serialization
@@ -30,6 +31,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from spanproof.core.errors import ConfigurationError, StoreError
 from spanproof.store.chunk_rows import NewChunk
+from spanproof.store.keyword_terms import tsvector
 from spanproof.store.postgres import search
 from spanproof.store.postgres._pool import Conn, Pool, map_error, mapped_errors
 from spanproof.store.postgres.migrate import ensure_schema
@@ -125,11 +127,10 @@ class PostgresEvidenceStore(SqlEvidenceStore):
         POSTGRES.many(
             conn,
             "INSERT INTO chunks (id, source_id, version, section_key, span_start, span_end, text,"
-            " erased, tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?,"
-            " to_tsvector('english'::regconfig, CAST(? AS TEXT)))",
+            " erased, tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS tsvector))",
             [
-                (c.id, c.source_id, c.version, c.section_key, c.start, c.end, text, erased, text)
-                for c, erased, text in rows
+                (c.id, c.source_id, c.version, c.section_key, c.start, c.end, t, e, tsvector(t))
+                for c, e, t in rows
             ],
         )
 
@@ -138,9 +139,8 @@ class PostgresEvidenceStore(SqlEvidenceStore):
     ) -> None:
         POSTGRES.many(
             conn,
-            "UPDATE chunks SET erased = TRUE, text = ?,"
-            " tsv = to_tsvector('english'::regconfig, CAST(? AS TEXT)) WHERE id = ?",
-            [(text, text, cid) for cid, text in chunks],
+            "UPDATE chunks SET erased = TRUE, text = ?, tsv = CAST(? AS tsvector) WHERE id = ?",
+            [(text, tsvector(text), cid) for cid, text in chunks],
         )
 
     # vectors ----------------------------------------------------------------------------------

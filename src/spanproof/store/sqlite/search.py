@@ -7,20 +7,19 @@ keep those that pass the :class:`SearchFilter` with a few index lookups, and wid
 only when too few passed to be sure of the top ``limit`` (equal scores included). Filtering
 first would join every matching chunk to its source and versions (hundreds of ms at 100k chunks).
 
-Keyword queries first leave out words that occur in at least half of all chunks ("the", "of"):
+Keywords: ``chunks_fts`` holds each chunk's terms (:mod:`spanproof.store.keyword_terms`), and a
+query searches for the OR of its own terms, made by the same function. Queries first leave out
+terms that occur in at least half of all chunks (stop words are never terms; "patient" may be):
 FTS5's BM25 gives those an IDF of 1e-6, so they barely change the order of the chunks that match
 a rarer word, yet matching them costs a pass over almost every chunk. Only when fewer than
-``limit`` chunks match a rarer word does the full query run.
+``limit`` chunks match a rarer term does the full query run.
 """
 
 from __future__ import annotations
 
 import json
-import re
 import sqlite3
-import unicodedata
 from collections.abc import Iterable, Sequence
-from itertools import islice
 from typing import Any
 
 import numpy as np
@@ -33,21 +32,14 @@ from spanproof.store.sql import SQLITE, Where, clean_text
 from spanproof.store.sqlite import ann
 from spanproof.store.sqlite.ann import AnnIndexes
 from spanproof.store.sqlite.matrix import VectorMatrices, cosine_scores
-
-#: A word as FTS5's ``unicode61`` tokenizer sees it: a run of letters and digits.
-_WORD = re.compile(r"[^\W_]+")
-#: At most this many distinct words of a query reach FTS5 (bounds the cost of huge queries).
-MAX_QUERY_TERMS = 64
+from spanproof.text.keywords import query_terms
 
 
 def query_words(text: str) -> list[str]:
-    """The distinct lowercase words of ``text`` (at most :data:`MAX_QUERY_TERMS`), in order.
-
-    Words are split where FTS5's ``unicode61`` splits them, so ``title:aspirin`` gives
-    ``title`` and ``aspirin``.
-    """
-    words = _WORD.findall(unicodedata.normalize("NFC", clean_text(text)).lower())
-    return list(islice(dict.fromkeys(words), MAX_QUERY_TERMS))
+    """The distinct terms of ``text`` in order (at most
+    :data:`~spanproof.text.keywords.MAX_QUERY_TERMS`): terms as the index holds them, so
+    ``title:aspirin`` gives ``titl`` and ``aspirin``."""
+    return query_terms(clean_text(text))
 
 
 def fts_match(words: Iterable[str]) -> str:
@@ -76,14 +68,8 @@ def ranked(scores: npt.NDArray[np.float32], k: int) -> npt.NDArray[np.intp]:
     return candidates[order][:k]
 
 
-#: ``chunks_fts``'s tokenizer as created by migration 0001 (a test pins the two together).
-FTS_TOKENIZER = "porter unicode61 remove_diacritics 2"
-_QUERY_TABLES = (
-    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_words"
-    f" USING fts5 (word, tokenize = '{FTS_TOKENIZER}')",
-    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.query_terms"
-    " USING fts5vocab (temp, query_words, 'instance')",
-    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_terms USING fts5vocab (main, chunks_fts, 'row')",
+_CHUNK_TERMS = (
+    "CREATE VIRTUAL TABLE IF NOT EXISTS temp.chunk_terms USING fts5vocab (main, chunks_fts, 'row')"
 )
 
 
@@ -104,27 +90,12 @@ def passing_chunks(
 
 
 def _common_words(db: sqlite3.Connection, words: list[str]) -> set[str]:
-    """Words whose one index term is in at least half the chunks.
-
-    The words go through the same tokenizer as the index (a scratch FTS5 table in ``temp``), so
-    stems are exactly the index's; a word that becomes no term or several is never dropped.
-    """
-    for statement in _QUERY_TABLES:
-        db.execute(statement)
-    db.execute("DELETE FROM temp.query_words")
-    db.executemany(
-        "INSERT INTO temp.query_words (rowid, word) VALUES (?, ?)", enumerate(words, start=1)
-    )
-    terms: dict[int, list[str]] = {}
-    for doc, term in db.execute("SELECT doc, term FROM temp.query_terms"):
-        terms.setdefault(int(doc), []).append(str(term))
+    """Words (index terms) that are in at least half the chunks."""
+    db.execute(_CHUNK_TERMS)
     (total,) = db.execute("SELECT coalesce(max(seq), 0) FROM chunks").fetchone()
     common: set[str] = set()
-    for index, word in enumerate(words, start=1):
-        found = terms.get(index, [])
-        if len(found) != 1:
-            continue
-        row = db.execute("SELECT doc FROM temp.chunk_terms WHERE term = ?", found).fetchone()
+    for word in words:
+        row = db.execute("SELECT doc FROM temp.chunk_terms WHERE term = ?", (word,)).fetchone()
         if row is not None and 2 * int(row[0]) >= int(total):
             common.add(word)
     return common

@@ -5,8 +5,9 @@
   lost on power failure, the usual WAL trade-off).
 * The schema is migrated by Alembic (``migrations/``) when a file is new or behind; an up-to-date
   file opens with one query and without importing Alembic.
-* Keywords: an FTS5 table (porter stemming over ``unicode61``), ranked by ``bm25``; every query word
-  is quoted, so user input is never FTS5 syntax.
+* Keywords: an FTS5 table of each chunk's terms (:mod:`spanproof.store.keyword_terms`, the same
+  terms PostgreSQL indexes), ranked by ``bm25``; every query term is quoted, so user input is
+  never FTS5 syntax.
 * Vectors: exact cosine by brute force in numpy over a per-model matrix of unit vectors, cached in
   memory and memory-mapped from ``<file>.vectors/`` sidecars once large (see ``matrix.py``).
 * Erasures: section and chunk text is masked on read; an erased chunk is re-indexed with masked
@@ -35,6 +36,7 @@ from pathlib import Path
 from spanproof.core.errors import ConfigurationError, InvalidInputError
 from spanproof.core.store import SearchHit
 from spanproof.store.chunk_rows import NewChunk
+from spanproof.store.keyword_terms import fts_document
 from spanproof.store.sql import SQLITE, UnitVector, Where
 from spanproof.store.sql_store import SqlEvidenceStore
 from spanproof.store.sqlite import search
@@ -119,7 +121,8 @@ class SqliteEvidenceStore(SqlEvidenceStore):
                 (c.id, c.source_id, c.version, c.section_key, c.start, c.end, c.text, int(erased)),
             )
             conn.execute(
-                "INSERT INTO chunks_fts (rowid, text) VALUES (?, ?)", (cur.lastrowid, indexed)
+                "INSERT INTO chunks_fts (rowid, terms) VALUES (?, ?)",
+                (cur.lastrowid, fts_document(indexed)),
             )
 
     def _reindex_erased(
@@ -130,7 +133,9 @@ class SqliteEvidenceStore(SqlEvidenceStore):
                 "UPDATE chunks SET erased = 1 WHERE id = ? RETURNING seq", (cid,)
             ).fetchall()[0]
             conn.execute("DELETE FROM chunks_fts WHERE rowid = ?", (seq,))
-            conn.execute("INSERT INTO chunks_fts (rowid, text) VALUES (?, ?)", (seq, text))
+            conn.execute(
+                "INSERT INTO chunks_fts (rowid, terms) VALUES (?, ?)", (seq, fts_document(text))
+            )
         for model_id in models:
             self._renew_vector_token(conn, model_id)
 
