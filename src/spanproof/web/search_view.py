@@ -1,60 +1,16 @@
-"""The search page's view of its hits: the query's words marked in each chunk (matched by stem,
-so ``lowered`` marks ``lowers``), each hit's score beside the best score, and the relevance
-cut-off that hides the weak tail of a ranking."""
+"""The search page's view of its hits: the query's words marked in each chunk (matched by keyword
+term, as the store matches them: ``lowered`` marks ``lowers``, ``cafe`` marks ``Café``, stop
+words mark nothing), each hit's score beside the best score, and the relevance cut-off that
+hides the weak tail of a ranking."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from spanproof.core.store import SearchHit
-from spanproof.text.stems import stem
+from spanproof.text.keywords import query_terms, terms
 from spanproof.text.tokens import nfc, tokenize
 
-#: Words too common to be worth marking.
-_COMMON = frozenset(
-    [
-        "a",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "be",
-        "by",
-        "did",
-        "do",
-        "does",
-        "for",
-        "from",
-        "had",
-        "has",
-        "have",
-        "how",
-        "in",
-        "is",
-        "it",
-        "its",
-        "of",
-        "on",
-        "or",
-        "that",
-        "the",
-        "their",
-        "there",
-        "these",
-        "this",
-        "to",
-        "was",
-        "were",
-        "what",
-        "when",
-        "where",
-        "which",
-        "who",
-        "why",
-        "with",
-    ]
-)
 MODES = ("hybrid", "keyword", "vector")
 LIMITS = (10, 20, 50, 100)
 #: Cut-offs offered, as a share of the best hit's score.
@@ -79,17 +35,18 @@ class HitView:
 
 
 def query_stems(query: str) -> set[str]:
-    return {stem(t.text) for t in tokenize(query) if t.text not in _COMMON}
+    """The keyword terms of ``query`` (:mod:`spanproof.text.keywords`)."""
+    return set(query_terms(query))
 
 
 def highlight(text: str, stems: set[str]) -> tuple[list[Piece], tuple[str, ...]]:
-    """``text`` cut into pieces, the words whose stem is one of ``stems`` marked."""
+    """``text`` cut into pieces, the words with a keyword term among ``stems`` marked."""
     normal = nfc(text)
     pieces: list[Piece] = []
     matched: list[str] = []
     cursor = 0
     for token in tokenize(normal):
-        if token.text in _COMMON or stem(token.text) not in stems:
+        if stems.isdisjoint(terms(token.text)):
             continue
         if token.start > cursor:
             pieces.append(Piece(normal[cursor : token.start]))
