@@ -12,10 +12,12 @@ import threading
 from collections.abc import Iterator
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from process_kit import text_corpus
+from spanproof.store.sqlite import SqliteEvidenceStore
 
 PAPER = """Metformin and liver fat in mice
 
@@ -163,3 +165,33 @@ def test_a_malformed_remote_id_is_refused_before_the_journal(tmp_path: Path) -> 
     assert run.returncode == 2 and "'12ab' is not a PMID" in run.stderr
     assert "Traceback" not in run.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == []  # no store, no journal
+
+
+def test_a_file_reverted_to_earlier_bytes_is_reverted_by_a_new_workflow(tmp_path: Path) -> None:
+    paper = tmp_path / "paper.txt"
+    db = str(tmp_path / "store.sqlite")
+    edited = PAPER.replace("250 mg/kg", "500 mg/kg")
+
+    def ingest(text: str) -> dict[str, Any]:
+        paper.write_text(text, encoding="utf-8")
+        done = spanproof("workflows", "ingest", str(paper), "--db", db, "--no-embed", "--json")
+        assert done.returncode == 0, done.stderr
+        return dict(json.loads(done.stdout))
+
+    first, second, back = ingest(PAPER), ingest(edited), ingest(PAPER)
+    assert (first["new"], second["new"]) == (1, 1)
+    assert (back["reverted"], back["new"], back["duplicate"]) == (1, 0, 0)
+    assert back["workflow_ids"] != first["workflow_ids"]  # A's first run is not replayed
+    with SqliteEvidenceStore(Path(db)) as store:
+        (source,) = store.list_sources()
+        assert store.current_version(source.id).number == 1  # type: ignore[union-attr]
+        assert store.current_history(source.id) == [1, 2, 1]
+    # the same bytes again replay the run that made them current: nothing happens
+    again = ingest(PAPER)
+    assert (again["duplicate"], again["reverted"]) == (1, 0)
+    assert again["workflow_ids"] == back["workflow_ids"]
+    # and the edit coming back is a transition again
+    assert ingest(edited)["reverted"] == 1
+    assert ingest(PAPER)["reverted"] == 1
+    with SqliteEvidenceStore(Path(db)) as store:
+        assert store.current_history(source.id) == [1, 2, 1, 2, 1]

@@ -156,8 +156,7 @@ def workflows_ingest(
     listed as failed, the rest are stored, and the command exits non-zero after its summary.
     """
     from spanproof.bootstrap import is_remote, remote_source_id
-    from spanproof.workflows.client import enqueue_documents, enqueue_fetch, finished
-    from spanproof.workflows.ingestion import ingest_workflow_id
+    from spanproof.workflows.client import enqueue_documents, enqueue_fetch, finished, ingest_ids
 
     settings = load_settings()
     check_store(settings, db, create=True)
@@ -166,17 +165,20 @@ def workflows_ingest(
         remote_source_id(target)  # a malformed id is refused before the journal
     local = [t for t in targets if t not in remote]
     documents = _targets(settings, tuple(local), db)  # a missing path fails before a store is made
+    with open_store(db, create=True) as (_, store):  # what each source reads now names its run
+        wids = ingest_ids(documents, store)
     earlier: set[str] = set()
 
     def enqueue(client: Any) -> list[str]:
-        earlier.update(finished(client, (ingest_workflow_id(s, f) for s, f in documents)))
-        ids = enqueue_documents(client, documents, embed=not no_embed)
+        earlier.update(finished(client, wids))
+        ids = enqueue_documents(client, documents, embed=not no_embed, ids=wids)
         return ids + [enqueue_fetch(client, t, embed=not no_embed) for t in remote]
 
     ids, results = _run(db, executor_id, enqueue_only, enqueue)
-    # A workflow an earlier run finished replays that run's result ("new"): stored already.
+    # A workflow an earlier run finished replays that run's result ("new", "reverted"): the
+    # bytes are the source's current content already.
     statuses = [
-        "duplicate" if wid in earlier and r["status"] == "new" else r["status"]
+        "duplicate" if wid in earlier and r["status"] in ("new", "reverted") else r["status"]
         for wid, r in zip(ids, results, strict=False)
     ]
     counts = Counter(statuses)
@@ -185,6 +187,7 @@ def workflows_ingest(
         "enqueued_only": enqueue_only,
         "new": counts.get("new", 0),
         "duplicate": counts.get("duplicate", 0),
+        "reverted": counts.get("reverted", 0),
         "quarantined": counts.get("quarantined", 0),
         "failed": counts.get("failed", 0),
         "chunks_embedded": sum(

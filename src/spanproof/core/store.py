@@ -183,6 +183,12 @@ class EvidenceStore(Protocol):
         version's bytes came back since (:meth:`make_current`). None when it has no version."""
         ...
 
+    def current_history(self, source_id: str) -> list[int]:
+        """The version numbers the source has read as its content, oldest first: one entry each
+        time the current version changed (``[1, 2, 1]`` for a file edited and then reverted).
+        Empty for a source with no version."""
+        ...
+
     def make_current(self, source_id: str, number: int) -> bool:
         """Make an earlier version the source's content again (a file reverted to bytes it had):
         True when the current version changed, False when it already was this one. Versions

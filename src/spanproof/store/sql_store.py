@@ -256,6 +256,16 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
         )
         return None if row is None else Version(*row)
 
+    def current_history(self, source_id: str) -> list[int]:
+        """The source's current versions in the order each became current (rows of
+        ``current_versions`` by ``seq``)."""
+        rows = self._rows(
+            "current_history",
+            "SELECT version FROM current_versions WHERE source_id = ? ORDER BY seq",
+            (source_id,),
+        )
+        return [int(r[0]) for r in rows]
+
     def make_current(self, source_id: str, number: int) -> bool:
         """Make version ``number`` the source's content again (its bytes came back): True when
         this call changed the current version, False when it already was current.

@@ -394,6 +394,8 @@ class EvidenceStoreContract:
         with pytest.raises(InvalidInputError):
             store.make_current("nope", 1)
         assert store.current_version("a") == three
+        assert store.current_history("a") == [1, 2, 1, 3]
+        assert store.current_history("nope") == []
 
     def test_of_concurrent_reverts_to_a_version_exactly_one_makes_it_current(
         self, store: EvidenceStore

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -16,7 +16,8 @@ from typing import Any
 from dbos import DBOSClient, EnqueueOptions
 
 from spanproof.core.documents import FetchedDocument
-from spanproof.core.errors import ConfigurationError, StoreError
+from spanproof.core.errors import ConfigurationError, InvalidInputError, StoreError
+from spanproof.core.store import EvidenceStore
 from spanproof.workflows.engine import (
     APP_NAME,
     FETCH_QUEUE,
@@ -26,7 +27,12 @@ from spanproof.workflows.engine import (
     VERIFY_QUEUE,
 )
 from spanproof.workflows.impact import IMPACT_WORKFLOW, RESUME_WORKFLOW, walk_workflow_id
-from spanproof.workflows.ingestion import FETCH_WORKFLOW, INGEST_WORKFLOW, ingest_workflow_id
+from spanproof.workflows.ingestion import (
+    FETCH_WORKFLOW,
+    INGEST_WORKFLOW,
+    content_history,
+    ingest_workflow_id,
+)
 from spanproof.workflows.verification import VERIFY_WORKFLOW, verify_workflow_id
 
 #: Workflow states as the engine names them.
@@ -66,17 +72,38 @@ def _options(workflow: str, queue: str, workflow_id: str) -> EnqueueOptions:
     return {"workflow_name": workflow, "queue_name": queue, "workflow_id": workflow_id}
 
 
-def enqueue_documents(
-    client: DBOSClient, documents: Iterable[tuple[str, FetchedDocument]], *, embed: bool = True
+def ingest_ids(
+    documents: Iterable[tuple[str, FetchedDocument]], store: EvidenceStore | None = None
 ) -> list[str]:
-    """Enqueue one ingestion workflow per document; returns the workflow ids (one per
-    source and content, so enqueueing the same bytes again attaches to the first)."""
-    ids: list[str] = []
-    for source_id, fetched in documents:
-        wid = ingest_workflow_id(source_id, fetched)
+    """The ingestion workflow id of each document, read against what ``store`` holds now
+    (:func:`~spanproof.workflows.ingestion.ingest_workflow_id`): bytes that are a source's
+    current content name the workflow that made them current, bytes that change it (a file
+    reverted to an earlier version's bytes among them) a new one. Without a store each
+    document's first-run id, right for sources named by their content (``upload:<sha>``),
+    whose content never changes."""
+    return [
+        ingest_workflow_id(s, f, content_history(store, s) if store is not None else ())
+        for s, f in documents
+    ]
+
+
+def enqueue_documents(
+    client: DBOSClient,
+    documents: Iterable[tuple[str, FetchedDocument]],
+    *,
+    embed: bool = True,
+    ids: Sequence[str] | None = None,
+) -> list[str]:
+    """Enqueue one ingestion workflow per document; returns the workflow ids: ``ids`` (from
+    :func:`ingest_ids`) or each document's first-run id. Enqueueing a workflow id again attaches
+    to the first run (the same bytes again do nothing)."""
+    documents = list(documents)
+    wids = list(ids) if ids is not None else ingest_ids(documents)
+    if len(wids) != len(documents):
+        raise InvalidInputError(f"{len(wids)} workflow ids for {len(documents)} documents")
+    for (source_id, fetched), wid in zip(documents, wids, strict=True):
         client.enqueue(_options(INGEST_WORKFLOW, INGEST_QUEUE, wid), source_id, fetched, embed)
-        ids.append(wid)
-    return ids
+    return wids
 
 
 def finished(client: DBOSClient, workflow_ids: Iterable[str]) -> set[str]:

@@ -17,6 +17,7 @@ its checkpoint not yet) therefore finds its work done and does nothing twice.
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from typing import Any
 
 from dbos import DBOS
@@ -24,6 +25,7 @@ from dbos import error as dbos_error
 
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError, SourceError
+from spanproof.core.store import EvidenceStore
 from spanproof.services.ingestion import cache_chunk_sentences, content_hash, ingest
 from spanproof.workflows.runtime import current
 
@@ -31,9 +33,29 @@ INGEST_WORKFLOW = "spanproof.ingest_document"
 FETCH_WORKFLOW = "spanproof.fetch_and_ingest"
 
 
-def ingest_workflow_id(source_id: str, fetched: FetchedDocument) -> str:
-    """One workflow per (source, content): enqueueing the same bytes twice runs once."""
-    return f"ingest:{source_id}:{content_hash(fetched.raw)[:16]}"
+def ingest_workflow_id(
+    source_id: str, fetched: FetchedDocument, history: Sequence[str] = ()
+) -> str:
+    """One workflow per time a content becomes the source's current one.
+
+    ``history`` is the hashes of the contents the source has read, oldest first
+    (:func:`content_history`). Bytes that are the current content already name the workflow that
+    made them current, so enqueueing them again replays it and does nothing; bytes that would
+    change the current content (new bytes, or an earlier version's coming back: A → B → A) name
+    a new one, ``ingest:{source}:{sha[:16]}`` the first time and ``…:{n}`` the n-th time.
+    """
+    sha = content_hash(fetched.raw)
+    times = list(history).count(sha)
+    if not history or history[-1] != sha:
+        times += 1  # this ingestion makes it current
+    base = f"ingest:{source_id}:{sha[:16]}"
+    return base if times <= 1 else f"{base}:{times}"
+
+
+def content_history(store: EvidenceStore, source_id: str) -> list[str]:
+    """The hashes of the contents ``source_id`` has read as current, oldest first."""
+    shas = {v.number: v.sha256 for v in store.versions(source_id)}
+    return [shas[n] for n in store.current_history(source_id)]
 
 
 def _retryable(exc: BaseException) -> bool:
