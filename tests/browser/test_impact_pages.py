@@ -69,3 +69,27 @@ def test_expert_look_then_retraction_flags(
     rows = page.locator("table.impact tbody tr")
     expect(rows.filter(has_text=assessment.ref)).to_have_count(1)
     expect(rows.filter(has_text=assessment.ref).locator(".flag")).to_have_text("flagged")
+
+
+def test_a_record_page_says_in_words_that_its_source_was_retracted(
+    web: WebFixture, assessment: Artifact, base_url: str, page: Page
+) -> None:
+    record_id = assessment_record(web, assessment)
+    page.goto(f"{base_url}/records/{record_id}")
+    expect(page.get_by_role("note")).to_have_count(0)
+    expect(page.locator("main")).not_to_contain_text("Source status")
+    impact.retract(web.store, SOURCE_ID)
+    page.goto(f"{base_url}/records/{record_id}")
+    meta = page.locator("dl.meta").first
+    expect(meta).to_contain_text("Source status")
+    expect(meta.locator(".source-status")).to_have_text("retracted")
+    note = page.get_by_role("note")
+    expect(note).to_contain_text(f"Its source {SOURCE_ID} is retracted")
+    expect(note).to_contain_text("no eligible evidence")
+
+
+def assessment_record(web: WebFixture, made: Artifact) -> str:
+    """The record the assessment rests on."""
+    (version,) = web.store.artifact_versions(made.id)
+    (ref,) = version.depends_on
+    return ref.removeprefix("record:")

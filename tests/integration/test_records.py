@@ -263,6 +263,26 @@ def test_cli_happy_paths(db: Path) -> None:
     assert "swap_endpoint" in out.output and "break_span" in out.output
 
 
+def test_records_show_says_what_its_sources_status_means(db: Path) -> None:
+    runner = CliRunner()
+    base = ["--db", str(db)]
+    assert runner.invoke(cli, ["records", "extract", SOURCE, *base]).exit_code == 0
+    rid = json.loads(runner.invoke(cli, ["records", "list", *base, "--json"]).output)["items"][0][
+        "id"
+    ]
+
+    def show(*extra: str) -> str:
+        out = runner.invoke(cli, ["records", "show", rid, *base, *extra])
+        assert out.exit_code == 0, out.output
+        return out.output
+
+    assert json.loads(show("--json"))["source_status"] == "active"
+    assert "Its source" not in show()
+    assert runner.invoke(cli, ["retract", SOURCE, *base]).exit_code == 0
+    assert json.loads(show("--json"))["source_status"] == "retracted"
+    assert f"Its source {SOURCE} is retracted" in " ".join(show().split())
+
+
 def test_cli_errors(db: Path) -> None:
     runner = CliRunner()
     out = runner.invoke(cli, ["records", "verify", "--db", str(db)])

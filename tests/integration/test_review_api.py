@@ -104,6 +104,13 @@ def test_records_list_filter_and_show(client: TestClient, store: SqliteEvidenceS
     _assert_error(client.get("/v1/records/rec-nope"), 404, "not_found")
 
 
+def test_a_record_says_its_sources_status(client: TestClient) -> None:
+    (verified,) = client.get("/v1/records?status=verified").json()
+    assert client.get(f"/v1/records/{verified['id']}").json()["source_status"] == "active"
+    assert client.post(f"/v1/sources/{SOURCE}/retract", json={"status": "withdrawn"}).is_success
+    assert client.get(f"/v1/records/{verified['id']}").json()["source_status"] == "withdrawn"
+
+
 def test_queue_lists_records_in_review_with_passages(
     client: TestClient, store: SqliteEvidenceStore
 ) -> None:

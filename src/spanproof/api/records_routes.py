@@ -16,11 +16,14 @@ from spanproof.api.errors import ApiError
 from spanproof.api.schemas import MAX_INT
 from spanproof.api.state import AppState, get_state, run_or_enqueue_walks
 from spanproof.core.record_store import RecordStore, record_store_of
-from spanproof.core.records import Record
 from spanproof.evidence.faults import MUTATIONS
 from spanproof.services.browse import check_record_filter
-from spanproof.services.erasure import shown_attempts
-from spanproof.services.review import decide_review, inject_fault, review_queue
+from spanproof.services.review import (
+    decide_review,
+    inject_fault,
+    record_document,
+    review_queue,
+)
 
 State = Annotated[AppState, Depends(get_state)]
 _RESPONSES: dict[int | str, dict[str, Any]] = {
@@ -70,19 +73,13 @@ def list_records(
     return [r.to_dict() for r in page]
 
 
-def _with_attempts(records: RecordStore, record: Record) -> dict[str, Any]:
-    """The record and its attempts as every view shows them (:func:`shown_attempts`)."""
-    attempts = shown_attempts(records.attempts(record.id))
-    return {**record.to_dict(), "attempts": [a.to_dict() for a in attempts]}
-
-
 @router.get("/v1/records/{record_id}", summary="One record with its attempts")
 def get_record(record_id: str, state: State) -> dict[str, Any]:
     records = _records(state)
     record = records.get_record(record_id)
     if record is None:
         raise ApiError(404, f"no record {record_id!r}")
-    return _with_attempts(records, record)
+    return record_document(state.store, record)
 
 
 @router.get("/v1/review", summary="The review queue")
@@ -104,7 +101,7 @@ def post_review(
         state.store, record_id, reviewer=body.reviewer, decision=body.decision, reason=body.reason
     )
     run_or_enqueue_walks(state, background)
-    return _with_attempts(records, record)
+    return record_document(state.store, record)
 
 
 def _inject(body: FaultRequest, state: AppState) -> dict[str, Any]:

@@ -23,7 +23,13 @@ from spanproof.core.store import EvidenceStore
 from spanproof.services.erasure import shown_attempts
 from spanproof.services.impact import resume_walks
 from spanproof.services.records import extract, faults_run, verify_all, verify_record
-from spanproof.services.review import decide_review, review_queue
+from spanproof.services.review import (
+    decide_review,
+    record_document,
+    review_queue,
+    source_note,
+    source_status_of,
+)
 
 _STATUS_STYLE = {
     "verified": "green",
@@ -189,13 +195,16 @@ def show_command(record_id: str, db: str | None, as_json: bool) -> None:
         if record is None:
             raise InvalidInputError(f"unknown record id {record_id!r}")
         attempts = shown_attempts(records.attempts(record_id))
+        source_status = source_status_of(store, record)
+        payload = record_document(store, record)
     if as_json:
-        payload: dict[str, Any] = {**record.to_dict(), "attempts": [a.to_dict() for a in attempts]}
         click.echo(json.dumps(payload, ensure_ascii=False))
         return
     console = Console()
     console.print(f"[bold]{escape(record.id)}[/bold] · {escape(record.source_id)} "
                   f"v{record.version} · {_status(record.status)}")  # fmt: skip
+    if source_status != "active":
+        console.print(f"⚑ {source_note(record, source_status)}", markup=False, highlight=False)
     console.print(record.statement, markup=False, highlight=False)
     for name, value in record.fields.to_dict().items():
         console.print(f"  {name}: {value or '—'}", markup=False, highlight=False)
@@ -313,9 +322,8 @@ def review_decide_command(
         record = decide_review(store, record_id, reviewer=reviewer, decision=decision,
                                reason=reason)  # fmt: skip
         resume_walks(store)  # a rejection flags what is built on the record
-        attempts = shown_attempts(_record_store(store).attempts(record_id))
+        payload = record_document(store, record)
     if as_json:  # what POST /v1/review/{id} answers: the record with its attempts
-        payload = {**record.to_dict(), "attempts": [a.to_dict() for a in attempts]}
         click.echo(json.dumps(payload, ensure_ascii=False))
         return
     click.echo(f"{record.id}: {record.status} ({decision} by {reviewer})")

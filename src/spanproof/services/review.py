@@ -30,6 +30,7 @@ from spanproof.evidence.decision import decide
 from spanproof.evidence.faults import EXPECTED_CATCH, MUTATIONS
 from spanproof.evidence.gate import gate
 from spanproof.services.artifacts import expert_review_pending
+from spanproof.services.erasure import shown_attempts
 from spanproof.services.impact import on_record_decided
 
 #: Characters of section text shown on each side of a quotation.
@@ -127,6 +128,40 @@ def _all_in_review(records: RecordStore) -> list[Record]:
             return out
 
 
+def source_status_of(store: EvidenceStore, record: Record) -> str:
+    """The status of the record's source: ``active``, ``corrected``, ``withdrawn`` or
+    ``retracted`` (``active`` for a source the store does not hold)."""
+    source = store.get_source(record.source_id)
+    return source.status if source is not None else "active"
+
+
+def record_document(store: EvidenceStore, record: Record) -> dict[str, Any]:
+    """The record as every JSON view gives it (``records show``, ``review decide``, ``GET
+    /v1/records/{id}``, ``POST /v1/review/{id}``): its fields, its attempts as shown (erased
+    passages masked) and its source's status."""
+    attempts = shown_attempts(record_store_of(store).attempts(record.id))
+    return {
+        **record.to_dict(),
+        "attempts": [a.to_dict() for a in attempts],
+        "source_status": source_status_of(store, record),
+    }
+
+
+def source_note(record: Record, status: str) -> str:
+    """What the source's ``status`` means for the record, in words ("" for an active source)."""
+    if status in ("retracted", "withdrawn"):
+        return (
+            f"Its source {record.source_id} is {status}: whatever its status, this record is "
+            "no eligible evidence."
+        )
+    if status == "corrected":
+        return (
+            f"Its source {record.source_id} is corrected (a correction notice was published "
+            "for it): read the quotations against the corrected text."
+        )
+    return ""
+
+
 def review_queue(store: EvidenceStore) -> list[ReviewItem]:
     """Every ``in_review`` record (by id), then every verified record that is the only
     affirmative evidence of an assessment and waits for an expert's look, each with its passages,
@@ -136,8 +171,7 @@ def review_queue(store: EvidenceStore) -> list[ReviewItem]:
 
     def source_status(record: Record) -> str:
         if record.source_id not in statuses:
-            source = store.get_source(record.source_id)
-            statuses[record.source_id] = source.status if source is not None else "active"
+            statuses[record.source_id] = source_status_of(store, record)
         return statuses[record.source_id]
 
     items = [

@@ -25,7 +25,7 @@ from spanproof.services.browse import (
     source_usage,
 )
 from spanproof.services.erasure import shown_attempts
-from spanproof.services.review import passages
+from spanproof.services.review import passages, source_note
 from spanproof.web.templating import not_found, page_links, templates
 
 router = APIRouter(include_in_schema=False)
@@ -155,10 +155,13 @@ def record_page(record_id: str, request: Request, state: State) -> Response:
     except SpanproofError as exc:
         error = str(exc)
     source = store.get_source(record.source_id)
+    source_status = source.status if source is not None else "active"
     context = {
         "title": f"Record {record.id}",
         "record": record,
         "source": source,
+        "source_status": source_status,
+        "source_note": source_note(record, source_status),
         "passages": passages(store, record),
         "attempts": shown_attempts(store.attempts(record.id)),
         "report": report,
