@@ -73,6 +73,29 @@ def test_curator_flow_on_the_command_line(tmp_path: Path) -> None:
     assert run_json("impact", f"source:{sid}:v1", "--db", db)["flagged"] == 4
 
 
+def test_a_retraction_is_not_lowered_to_withdrawn_unless_asked(tmp_path: Path) -> None:
+    db = str(tmp_path / "store.sqlite")
+    (tmp_path / "paper.txt").write_text(PAPER, encoding="utf-8")
+    run("ingest", str(tmp_path / "paper.txt"), "--db", db, "--no-embed")
+    [source] = run_json("sources", "--db", db)["items"]
+    sid = source["id"]
+
+    def status() -> str:
+        return str(run_json("source", sid, "--db", db)["source"]["status"])
+
+    run("retract", sid, "--status", "withdrawn", "--db", db)
+    assert status() == "withdrawn"
+    run("retract", sid, "--db", db)  # a graver notice is always taken
+    assert status() == "retracted"
+    refused = CliRunner().invoke(cli, ["retract", sid, "--status", "withdrawn", "--db", db])
+    assert refused.exit_code == 2
+    assert "is retracted" in refused.output and "--downgrade" in refused.output
+    assert status() == "retracted"
+    run("retract", sid, "--db", db)  # the same status again is fine
+    lowered = run_json("retract", sid, "--status", "withdrawn", "--downgrade", "--db", db)
+    assert lowered["status"] == "withdrawn" and status() == "withdrawn"
+
+
 def test_bad_input_exits_with_a_clear_error(tmp_path: Path) -> None:
     db = str(tmp_path / "store.sqlite")
     SqliteEvidenceStore(db).close()  # an empty store (a missing one is an error of its own)

@@ -84,6 +84,19 @@ def test_curator_flow_over_http(client: TestClient) -> None:
     assert client.get(f"/artifacts/{aid}").status_code == 200
 
 
+def test_a_retracted_source_is_withdrawn_only_when_the_downgrade_is_asked_for(
+    client: TestClient,
+) -> None:
+    url = f"/v1/sources/{SOURCE}/retract"
+    assert client.post(url, json={}).status_code == 202
+    message = _error(client.post(url, json={"status": "withdrawn"}), 422, "invalid_input")
+    assert "is retracted" in message and '"downgrade": true' in message
+    assert client.get(f"/v1/sources/{SOURCE}").json()["source"]["status"] == "retracted"
+    lowered = client.post(url, json={"status": "withdrawn", "downgrade": True})
+    assert lowered.status_code == 202, lowered.text
+    assert client.get(f"/v1/sources/{SOURCE}").json()["source"]["status"] == "withdrawn"
+
+
 def test_bad_requests_get_the_error_shape(client: TestClient) -> None:
     assert "not a ref" in _error(client.get("/v1/impact?ref=source:x"), 422, "invalid_input")
     _error(client.get("/v1/impact"), 422, "validation_error")

@@ -61,6 +61,8 @@ class RetractRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     status: Literal["retracted", "withdrawn"] = "retracted"
+    #: Allow lowering the status (retracted → withdrawn): without it a lower status is refused.
+    downgrade: bool = False
 
 
 def _graph(state: AppState) -> GraphStore:
@@ -107,10 +109,14 @@ def retract_source(
     source_id: str, body: RetractRequest, state: State, background: BackgroundTasks
 ) -> dict[str, Any]:
     """Mark the source retracted (or withdrawn) and start the impact walks; they run after the
-    response, and a crash leaves them journalled for ``spanproof walks resume``."""
+    response, and a crash leaves them journalled for ``spanproof walks resume``.
+
+    A status is never lowered (withdrawn for a retracted source answers 422) unless the body
+    says ``"downgrade": true``.
+    """
     if state.store.get_source(source_id) is None:
         raise ApiError(404, f"no source {source_id!r}")
-    walk_ids = impact_service.retract(state.store, source_id, body.status)
+    walk_ids = impact_service.retract(state.store, source_id, body.status, downgrade=body.downgrade)
     graph = _graph(state)
     walks = [w.to_dict() for w in (graph.get_walk(i) for i in walk_ids) if w is not None]
     run_or_enqueue_walks(state, background)

@@ -114,17 +114,32 @@ def impact_command(ref: str, limit: int, db: str | None, as_json: bool) -> None:
 @click.argument("source_id")
 @click.option("--status", type=click.Choice(["retracted", "withdrawn"]), default="retracted",
               show_default=True)  # fmt: skip
+@click.option(
+    "--downgrade",
+    is_flag=True,
+    help="Allow lowering the status (retracted → withdrawn), to correct a mistaken retraction.",
+)
 @BATCH_OPTION
 @click.option("--no-walk", is_flag=True, help="Start the walks but leave them for a worker.")
 @DB_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the walks as JSON.")
 @handle_errors
 def retract_command(
-    source_id: str, status: str, batch: int, no_walk: bool, db: str | None, as_json: bool
+    source_id: str,
+    status: str,
+    downgrade: bool,
+    batch: int,
+    no_walk: bool,
+    db: str | None,
+    as_json: bool,
 ) -> None:
-    """Mark a source retracted (or withdrawn) and flag everything built on it."""
+    """Mark a source retracted (or withdrawn) and flag everything built on it.
+
+    A status is never lowered (a retracted source stays retracted when asked to be withdrawn:
+    exit 2) unless --downgrade is given.
+    """
     with open_store(db) as (_, store):
-        walk_ids = impact_service.retract(store, source_id, status)
+        walk_ids = impact_service.retract(store, source_id, status, downgrade=downgrade)
         if no_walk:
             graph = impact_service.graph(store)
             walks = [w for w in (graph.get_walk(i) for i in walk_ids) if w is not None]

@@ -28,6 +28,9 @@ from spanproof.core.errors import ConfigurationError
 
 MASK = "█"
 SOURCE_STATUSES = ("active", "retracted", "withdrawn", "corrected")
+#: How far each status takes a source out of use. Neither a service's notice (ingestion) nor an
+#: operator's ``retract`` moves a source down this scale (the operator only when asked to).
+SOURCE_SEVERITY = {"active": 0, "corrected": 1, "withdrawn": 2, "retracted": 3}
 VERSION_STATES = ("pending", "parsed", "quarantined")
 
 

@@ -35,7 +35,7 @@ from spanproof.core.errors import InvalidInputError
 from spanproof.core.graph_store import GraphStore
 from spanproof.core.record_store import record_store_of
 from spanproof.core.records import Record
-from spanproof.core.store import EvidenceStore
+from spanproof.core.store import SOURCE_SEVERITY, EvidenceStore
 from spanproof.core.trace import canonical_json, sha256_hex
 
 #: Edges one step follows by default: a few milliseconds of work in one transaction.
@@ -242,19 +242,36 @@ def flags_for(store: object, refs: Sequence[str]) -> dict[str, list[Flag]]:
     return out
 
 
-def retract(store: EvidenceStore, source_id: str, status: str = "retracted") -> list[str]:
+def retract(
+    store: EvidenceStore, source_id: str, status: str = "retracted", *, downgrade: bool = False
+) -> list[str]:
     """Set a source's status to ``retracted`` or ``withdrawn`` (an operator acting on a notice)
     and start the impact walks, in one transaction; returns the walk ids (run them with
     :func:`run_walk` or :func:`resume_walks`).
 
+    A status is never lowered on :data:`~spanproof.core.store.SOURCE_SEVERITY` (active <
+    corrected < withdrawn < retracted), the scale ingestion keeps for Crossref notices: a
+    retracted source asked to be withdrawn is refused unless ``downgrade`` (an operator
+    correcting a mistaken retraction). The same status again changes nothing and starts no
+    new walk; a graver one (withdrawn → retracted) is always taken.
+
     Raises:
-        InvalidInputError: unknown source, or another status.
+        InvalidInputError: unknown source, another status, or a lower status without
+            ``downgrade``.
     """
     if status not in _STARTS_WALK:
         raise InvalidInputError(f"status must be one of {', '.join(_STARTS_WALK)}; got {status!r}")
     graph(store)
     with store.transaction():
-        if store.get_source(source_id) is None:
+        source = store.get_source(source_id)
+        if source is None:
             raise InvalidInputError(f"unknown source {source_id!r}")
+        if not downgrade and SOURCE_SEVERITY[status] < SOURCE_SEVERITY.get(source.status, 0):
+            raise InvalidInputError(
+                f"source {source_id!r} is {source.status}; {status} would lower it, and a "
+                f"status is never lowered by a later notice (retracted > withdrawn > "
+                f"corrected): ask for the downgrade explicitly (--downgrade, or "
+                f'"downgrade": true in the API) to correct a mistaken {source.status}'
+            )
         store.set_status(source_id, status)
         return on_source_status(store, source_id, status)

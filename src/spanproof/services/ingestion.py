@@ -20,7 +20,14 @@ from typing import Protocol, runtime_checkable
 
 from spanproof.core.documents import FetchedDocument, ParsedDocument, ParseFailure
 from spanproof.core.ports import Embedder
-from spanproof.core.store import Chunk, EvidenceStore, Measurement, Source, iter_sources
+from spanproof.core.store import (
+    SOURCE_SEVERITY,
+    Chunk,
+    EvidenceStore,
+    Measurement,
+    Source,
+    iter_sources,
+)
 from spanproof.services.impact import on_source_status
 from spanproof.services.planning import sentence_texts
 from spanproof.text.chunks import MAX_TOKENS, chunk_ranges
@@ -29,7 +36,7 @@ from spanproof.text.measurements import find_measurements
 Parser = Callable[[bytes, str], ParsedDocument]
 Progress = Callable[[int], None]
 #: How far a source status takes it out of use: ingestion never moves a source down this scale.
-_SEVERITY = {"active": 0, "corrected": 1, "withdrawn": 2, "retracted": 3}
+_SEVERITY = SOURCE_SEVERITY
 
 
 @runtime_checkable
