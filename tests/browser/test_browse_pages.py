@@ -201,3 +201,25 @@ def test_records_list_filters_by_status_and_source(
     expect(page.locator("h1")).to_have_text(first.statement)
     response = page.goto(f"{base_url}/records/rec-nope")
     assert response is not None and response.status == 404
+
+
+@pytest.mark.parametrize(
+    ("path", "says"),
+    [
+        ("/records?offset=-1", "offset: Input should be greater than or equal to 0"),
+        ("/records?limit=abc", "limit: Input should be a valid integer"),
+        ("/traces?limit=0", "limit: Input should be greater than or equal to 1"),
+        ("/sources?offset=-3", "offset: Input should be greater than or equal to 0"),
+    ],
+)
+def test_a_page_asked_a_bad_query_answers_an_html_error_page(
+    base_url: str, page: Page, path: str, says: str
+) -> None:
+    response = page.goto(f"{base_url}{path}")
+    assert response is not None and response.status == 422
+    assert response.headers["content-type"].startswith("text/html")
+    expect(page.locator("h1")).to_have_text("Invalid request")
+    expect(page.get_by_role("alert")).to_contain_text(f"Error 422: {says}")
+    expect(page.get_by_role("navigation", name="Main")).to_be_visible()
+    page.get_by_role("link", name="Open this page without its query").click()
+    expect(page).to_have_url(f"{base_url}{path.split('?', maxsplit=1)[0]}")

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from fastapi import FastAPI
 
+from spanproof.api import errors
 from spanproof.api.state import AppState
 from spanproof.bootstrap import build_parser
 from spanproof.core.documents import FetchedDocument
@@ -26,7 +27,7 @@ from spanproof.verifier import Verifier, to_evidence
 from spanproof.verify.decompose import RuleBasedDecomposer
 from spanproof.verify.relevance import RELEVANCE_V1_LEXICAL
 from spanproof.verify.scoring import score_model
-from spanproof.web.routes import router
+from spanproof.web.routes import install
 
 SOURCE_ID = "file:demo/walking study.md"
 EVIL_ID = "file:demo/evil.md"
@@ -84,7 +85,8 @@ def web_world(tmp_path: Path) -> Iterator[WebFixture]:
     assert trace is not None and trace.claims
     app = FastAPI()
     app.state.spanproof = state
-    app.include_router(router)
+    errors.install(app)  # the error handlers create_app installs: pages answer HTML errors
+    install(app)
     yield WebFixture(state, store, app, trace)
     store.close()
 

@@ -195,3 +195,18 @@ def test_an_empty_json_body_is_unreadable_not_invalid(store: SqliteEvidenceStore
             assert "empty" in response.json()["error"]["message"]
         # a body that was read but lacks a field stays a 422
         assert client.post("/v1/verify", json={"evidence": []}).status_code == 422
+
+
+def test_a_page_answers_a_bad_query_with_an_html_page_and_the_api_with_json(
+    store: SqliteEvidenceStore,
+) -> None:
+    with TestClient(create_app(app_state(store))) as client:
+        for path in ("/records?offset=-1", "/records?limit=abc", "/traces?limit=0",
+                     "/sources?limit=0", "/search?limit=0", "/sources/x?v=0"):  # fmt: skip
+            page = client.get(path)
+            assert page.status_code == 422, path
+            assert page.headers["content-type"].startswith("text/html"), path
+            assert "<h1>Invalid request</h1>" in page.text and "Error 422:" in page.text
+        api = client.get("/v1/records?offset=-1")
+        assert api.status_code == 422 and api.json()["error"]["type"] == "validation_error"
+        assert client.get("/nope").json()["error"]["type"] == "not_found"  # no page: JSON

@@ -388,11 +388,11 @@ def create_app(
     app.include_router(impact_router)
     app.include_router(chat_router)
     try:
-        from spanproof.web.routes import router as web_router
+        from spanproof.web.routes import install as install_web
     except ImportError:
         pass
     else:
-        app.include_router(web_router)
+        install_web(app)  # the pages, their errors as HTML pages
     app.add_middleware(
         ApiMiddleware,
         api_keys=tuple(api_keys),

@@ -11,16 +11,21 @@ Statuses: a request that cannot be read at all (not JSON, not UTF-8, a bad ``Con
 is 400; a request that was read but is not valid — a schema violation, a value out of range,
 an unknown status filter, an empty draft, any ``InvalidInputError`` — is 422, whatever found
 it; a request over a work limit (``SPANPROOF_LIMITS__*``) or over the body size is 413.
+
+The web pages are not the API: an error on a route :func:`serve_html_errors` names (a page's
+query out of range, ``/records?offset=-1``) answers an HTML page with the same status and
+message, not this JSON body.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable, Iterable
 from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from spanproof.core.errors import (
@@ -144,24 +149,53 @@ def _validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
     return 422, "validation_error", "; ".join(parts) or "the request is invalid"
 
 
-async def _on_spanproof(request: Request, exc: Exception) -> JSONResponse:
+#: Renders an error as an HTML page: (request, status, message) → response.
+HtmlErrorPage = Callable[[Request, int, str], Response]
+
+
+def serve_html_errors(app: FastAPI, endpoints: Iterable[object], page: HtmlErrorPage) -> None:
+    """Answer errors of the routes whose endpoint is one of ``endpoints`` (the web pages) with
+    ``page``, the same status and message as the JSON shape, instead of the API's JSON body."""
+    app.state.html_error_endpoints = frozenset(endpoints)
+    app.state.html_error_page = page
+
+
+def _html(request: Request, status: int, message: str) -> Response | None:
+    """The HTML error page when the request's route is a web page, else None."""
+    page: HtmlErrorPage | None = getattr(request.app.state, "html_error_page", None)
+    pages: frozenset[object] = getattr(request.app.state, "html_error_endpoints", frozenset())
+    if page is None or request.scope.get("endpoint") not in pages:
+        return None
+    return page(request, status, message)
+
+
+async def _on_spanproof(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, SpanproofError)
     status, kind, message, extra = spanproof_status(exc)
     if status >= 500:
         log.error("request %s failed: %r", request_id(request), exc)
+    html = _html(request, status, message)
+    if html is not None:
+        return html
     return error_response(status, message, type=kind, request_id=request_id(request), **extra)
 
 
-async def _on_api_error(request: Request, exc: Exception) -> JSONResponse:
+async def _on_api_error(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, ApiError)
+    html = _html(request, exc.status, exc.message)
+    if html is not None:
+        return html
     return error_response(
         exc.status, exc.message, type=exc.type, request_id=request_id(request), headers=exc.headers
     )
 
 
-async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
+async def _on_validation(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, RequestValidationError)
     status, kind, message = _validation_message(exc)
+    html = _html(request, status, message)
+    if html is not None:
+        return html
     return error_response(status, message, type=kind, request_id=request_id(request))
 
 
@@ -170,7 +204,7 @@ async def _on_validation(request: Request, exc: Exception) -> JSONResponse:
 _PARSE_FAILURE = "There was an error parsing the body"
 
 
-async def _on_http(request: Request, exc: Exception) -> JSONResponse:
+async def _on_http(request: Request, exc: Exception) -> Response:
     assert isinstance(exc, StarletteHTTPException)
     status = exc.status_code
     if status == 400 and exc.detail == _PARSE_FAILURE:
@@ -183,9 +217,13 @@ async def _on_http(request: Request, exc: Exception) -> JSONResponse:
         )
     message = exc.detail if isinstance(exc.detail, str) and status < 500 else None
     defaults = {404: "no such route", 405: "method not allowed on this route"}
+    message = message or defaults.get(status, STATUS_TYPES.get(status, "error"))
+    html = _html(request, status, message)
+    if html is not None:
+        return html
     return error_response(
         status,
-        message or defaults.get(status, STATUS_TYPES.get(status, "error")),
+        message,
         request_id=request_id(request),
         headers=dict(exc.headers) if exc.headers else None,
     )

@@ -9,9 +9,10 @@ from pathlib import Path
 from typing import Annotated, cast
 from urllib.parse import urlencode
 
-from fastapi import APIRouter, BackgroundTasks, Depends, Form, Query, Request
+from fastapi import APIRouter, BackgroundTasks, Depends, FastAPI, Form, Query, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
 
+from spanproof.api import errors
 from spanproof.api.state import AppState, get_state, run_or_enqueue_walks
 from spanproof.core.errors import SpanproofError
 from spanproof.core.models import Outcome
@@ -27,6 +28,7 @@ from spanproof.web import api_docs, browse_routes
 from spanproof.web.search_view import CUTOFFS, DEFAULT_CUTOFF, LIMITS, MODES, hit_views
 from spanproof.web.templating import (
     LABELS,
+    error_page,
     not_found,
     page_links,
     templates,
@@ -40,7 +42,7 @@ from spanproof.web.trace_view import (
     segments,
 )
 
-__all__ = ["LABELS", "router"]
+__all__ = ["LABELS", "install", "router"]
 
 _HERE = Path(__file__).parent
 _STATIC = {"spanproof.css": "text/css", "viewer.js": "text/javascript"}
@@ -266,3 +268,24 @@ def workflows_page(request: Request, state: State) -> Response:
         view, error = None, str(exc)
     context = {"title": "Workflows", "view": view, "error": error}
     return templates.TemplateResponse(request, "workflows.html", context)
+
+
+def install(app: FastAPI) -> None:
+    """Serve the pages on ``app``, their errors as HTML pages (:func:`error_page`) rather than the
+    API's JSON error shape (which :func:`spanproof.api.errors.install` registers)."""
+    app.include_router(router)
+    errors.serve_html_errors(app, html_endpoints(), error_page)
+
+
+def html_endpoints() -> list[object]:
+    """The endpoint of every page route: their errors answer an HTML page (:func:`error_page`)."""
+    found: list[object] = []
+    routes = list(router.routes)
+    while routes:
+        route = routes.pop()
+        included = getattr(route, "original_router", None)  # a router included in this one
+        if included is not None:
+            routes.extend(included.routes)
+        elif callable(endpoint := getattr(route, "endpoint", None)):
+            found.append(endpoint)
+    return found

@@ -140,6 +140,20 @@ env.globals.update(
 env.filters.update(verdict_label=_label, when=when, iso=iso, duration=duration)
 
 
+#: The heading of an error page, by status.
+_ERROR_TITLES = {400: "Bad request", 404: "Not found", 413: "Request too large",
+                 422: "Invalid request"}  # fmt: skip
+
+
+def error_page(request: Request, status: int, message: str) -> Response:
+    """An error as a page (the API answers the same status and message as JSON). A query
+    parameter's place (``query.limit``) is named as the parameter alone."""
+    title = _ERROR_TITLES.get(status, "Server error" if status >= 500 else "Error")
+    shown = "; ".join(part.removeprefix("query.") for part in message.split("; "))
+    context = {"title": title, "status": status, "message": shown, "back": request.url.path}
+    return templates.TemplateResponse(request, "error.html", context, status_code=status)
+
+
 def not_found(request: Request, what: str) -> Response:
     return templates.TemplateResponse(
         request, "not_found.html", {"what": what, "title": "Not found"}, status_code=404
