@@ -252,7 +252,10 @@ def test_cli_happy_paths(db: Path) -> None:
     assert shown["id"] == rid and shown["attempts"][0]["outcome"] == "verified"
     out = runner.invoke(cli, ["records", "verify", rid, *base, "--json"])
     assert out.exit_code == 0, out.output
-    assert json.loads(out.output)["items"][0]["outcome"] == "verified"
+    # checked again as it was: reported unchanged, and no attempt is added
+    assert json.loads(out.output)["items"][0]["outcome"] == "unchanged"
+    assert len(json.loads(runner.invoke(cli, ["records", "show", rid, *base, "--json"]).output)[
+        "attempts"]) == 1  # fmt: skip
     out = runner.invoke(cli, ["faults", "run", *base, "--json"])
     assert out.exit_code == 0, out.output
     table = json.loads(out.output)
@@ -281,6 +284,28 @@ def test_records_show_says_what_its_sources_status_means(db: Path) -> None:
     assert runner.invoke(cli, ["retract", SOURCE, *base]).exit_code == 0
     assert json.loads(show("--json"))["source_status"] == "retracted"
     assert f"Its source {SOURCE} is retracted" in " ".join(show().split())
+
+
+def test_verifying_an_unchanged_verified_record_again_adds_no_attempt(
+    store: SqliteEvidenceStore,
+) -> None:
+    record = extract_records(store, SOURCE)[0]
+    assert verify_record(store, record).outcome == "verified"
+    stored = store.get_record(record.id)
+    assert stored is not None
+    for _ in range(3):
+        again = verify_record(store, stored)
+        assert again.outcome == "unchanged" and "attempt 1" in again.reason
+    assert [a.number for a in store.attempts(record.id)] == [1]
+    assert store.get_record(record.id) == stored
+    assert store.list_walks() == []  # no re-proposal walk either
+    # a checker that answers otherwise is a change: its attempt is recorded
+    other = CountingChecker(_verdict("entailed"))
+    assert verify_record(store, stored, checker=other).outcome == "verified"
+    assert [a.number for a in store.attempts(record.id)] == [1, 2]
+    assert store.attempts(record.id)[-1].model_id == "fake-checker"
+    assert verify_record(store, stored, checker=other).outcome == "unchanged"
+    assert len(store.attempts(record.id)) == 2
 
 
 def test_cli_errors(db: Path) -> None:

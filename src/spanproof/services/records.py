@@ -242,10 +242,7 @@ def attempt_verification(
         records_store.add_attempt(record.id, attempt)
         return Decision("quarantined", "gate failed: " + "; ".join(defects))
     passages = _passages(record, texts)
-    if isinstance(checker, PromptedChecker):
-        shown = checker.prompt_hash_for(record, passages)
-    else:
-        shown = sha256_hex(canonical_json({"record": record.to_dict(), "passages": passages}))
+    shown = _prompt_hash(checker, record, passages)
     verdict = checker(record, passages)
     decision = _decide(verdict, used, budget)
     attempt = Attempt(
@@ -253,6 +250,51 @@ def attempt_verification(
     )
     records_store.add_attempt(record.id, attempt)
     return decision
+
+
+def _prompt_hash(checker: Checker, record: Record, passages: Sequence[str]) -> str:
+    """What an attempt records of what the checker was shown: the prompt's hash for a
+    :class:`PromptedChecker`, else the hash of the record and its passages."""
+    if isinstance(checker, PromptedChecker):
+        return checker.prompt_hash_for(record, passages)
+    return sha256_hex(canonical_json({"record": record.to_dict(), "passages": passages}))
+
+
+def unchanged_since(
+    store: EvidenceStore, record: Record, checker: Checker = check
+) -> Decision | None:
+    """``unchanged`` when ``record`` is stored verified and checking it again would repeat its
+    last attempt: the same record and passages (the attempt's prompt hash), the gate passing
+    and the checker answering the very verdict that attempt holds. None otherwise (a new attempt
+    is due).
+
+    The checker is called (a changed checker or model must be seen); when its verdict differs,
+    the run that follows calls it again and records what it answers then.
+    """
+    records_store = record_store_of(store)
+    stored = records_store.get_record(record.id)
+    proposed = dataclasses.replace(record, status="proposed")  # as attempts hash it
+    if stored is None or stored.status != "verified":
+        return None
+    if dataclasses.replace(stored, status="proposed") != proposed:
+        return None
+    attempts = records_store.attempts(record.id)
+    last = attempts[-1] if attempts else None
+    if last is None or last.stage != "check" or last.outcome != "verified" or not last.verdict:
+        return None
+    texts = {s.key: s.text for s in _sections(store, record.source_id, record.version)}
+    if gate(proposed, texts):
+        return None
+    passages = _passages(proposed, texts)
+    if _prompt_hash(checker, proposed, passages) != last.prompt_hash:
+        return None
+    if checker(proposed, passages).to_dict() != last.verdict.to_dict():
+        return None
+    return Decision(
+        "unchanged",
+        f"unchanged since attempt {last.number}: the same record, passages and verdict "
+        "(no attempt added)",
+    )
 
 
 def reextract(
@@ -300,7 +342,9 @@ def verify_record(
 
     The returned decision's ``outcome`` is ``verified``, ``rejected``, ``review`` or
     ``quarantined`` (the gate failed; the checker was not called). The record is stored with
-    its final status and every attempt is appended. The durable workflow runs the same steps
+    its final status and every attempt is appended. A verified record that checks exactly as its
+    last attempt did is ``unchanged`` (:func:`unchanged_since`): nothing is stored, so checking
+    it again never piles up identical attempts. The durable workflow runs the same steps
     (:func:`begin_verification`, :func:`attempt_verification`, :func:`reextract`,
     :func:`finish_verification`) one journalled step each.
 
@@ -311,6 +355,9 @@ def verify_record(
     if budget < 1:
         raise InvalidInputError(f"budget must be at least 1; got {budget}")
     _refuse_if_reviewed(record_store_of(store), record.id)
+    unchanged = unchanged_since(store, record, checker)
+    if unchanged is not None:
+        return unchanged
     run = begin_verification(store, record)
     current = dataclasses.replace(record, status="proposed")
     decision = Decision("review", "no attempt was made")
