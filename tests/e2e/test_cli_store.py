@@ -316,6 +316,8 @@ def test_ingest_says_when_a_file_is_reverted_and_source_shows_that_version(
     note.write_text("Note\n\nDaily walking changed nothing at all.\n")
     code, out, _ = run("ingest", str(note), "--db", db, "--no-embed")
     assert code == 0 and f"reverted {sid} to the content of v2" in out
+    # the counts add up to the sources ingested: the reverted one is counted too
+    assert "1 source: 0 new, 0 duplicate, 1 reverted, 0 quarantined" in out
     note.write_text(first)
     run("ingest", str(note), "--db", db, "--no-embed")
     code, out, _ = run("source", sid, "--db", db, "--json")

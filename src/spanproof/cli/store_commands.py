@@ -318,9 +318,11 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(summary, ensure_ascii=False))
         return
+    # reverted documents are counted where there are some, so the counts add up to the sources
+    reverted = f"{summary['reverted']} reverted, " if summary["reverted"] else ""
     click.echo(
         f"{summary['sources']} source{'s' * (summary['sources'] != 1)}: {summary['new']} new, "
-        f"{summary['duplicate']} duplicate, {summary['quarantined']} quarantined; "
+        f"{summary['duplicate']} duplicate, {reverted}{summary['quarantined']} quarantined; "
         f"{summary['chunks_embedded']} chunks embedded{failed_note(summary['failed'])}"
     )
     for r in summary["reverts"][:20]:
