@@ -312,7 +312,7 @@ def test_ingest_says_when_a_file_is_reverted_and_source_shows_that_version(
     summary = json.loads(out)
     assert code == 0
     assert (summary["new"], summary["duplicate"], summary["reverted"]) == (0, 0, 1)
-    assert summary["reverts"] == [{"source": sid, "version": 1}]
+    assert summary["reverts"] == [{"source": sid, "version": 1, "reason": ""}]
     note.write_text("Note\n\nDaily walking changed nothing at all.\n")
     code, out, _ = run("ingest", str(note), "--db", db, "--no-embed")
     assert code == 0 and f"reverted {sid} to the content of v2" in out
@@ -329,3 +329,30 @@ def test_ingest_says_when_a_file_is_reverted_and_source_shows_that_version(
     code, out, _ = run("sources", "--db", db, "--json")
     (item,) = json.loads(out)["items"]
     assert (item["latest_version"]["number"], item["current_version"]["number"]) == (2, 1)
+
+
+def test_ingest_says_when_a_file_reverts_to_a_version_that_was_quarantined(
+    tmp_path: Path,
+) -> None:
+    db = str(tmp_path / "store.sqlite")
+    note = tmp_path / "note.txt"
+    sid = f"file:{note.resolve()}"
+    good = "Note\n\nDaily walking lowered systolic blood pressure by 5 mmHg.\n"
+    bad = b"Note\n\n\xff\xfe not text\n"  # invalid UTF-8: quarantined
+    note.write_text(good)
+    run("ingest", str(note), "--db", db, "--no-embed")
+    note.write_bytes(bad)
+    out = run("ingest", str(note), "--db", db, "--no-embed", "--json")[1]
+    [quarantined] = json.loads(out)["quarantine"]
+    for as_json in (True, False):
+        note.write_text(good)
+        run("ingest", str(note), "--db", db, "--no-embed")
+        note.write_bytes(bad)  # the source's content is the quarantined version again
+        out = run("ingest", str(note), "--db", db, "--no-embed", *["--json"] * as_json)[1]
+        if as_json:
+            assert json.loads(out)["reverts"] == [
+                {"source": sid, "version": 2, "reason": quarantined["reason"]}
+            ]
+        else:
+            why = f"reverted {sid} to the content of v2, quarantined: {quarantined['reason']}"
+            assert why in out

@@ -296,8 +296,8 @@ def ingest_command(
             "quarantined": counts.get("quarantined", 0),
             "failed": len(failures),
             "chunks_embedded": embedded,
-            "reverts": [
-                {"source": o.source_id, "version": o.version}
+            "reverts": [  # reason: why the version reverted to was quarantined, if it was
+                {"source": o.source_id, "version": o.version, "reason": o.reason}
                 for o in outcomes
                 if o.status == "reverted"
             ],
@@ -326,7 +326,8 @@ def _print_summary(summary: dict[str, Any], as_json: bool) -> None:
         f"{summary['chunks_embedded']} chunks embedded{failed_note(summary['failed'])}"
     )
     for r in summary["reverts"][:20]:
-        click.echo(f"  reverted {r['source']} to the content of v{r['version']}")
+        why = f", quarantined: {r['reason']}" if r["reason"] else ""
+        click.echo(f"  reverted {r['source']} to the content of v{r['version']}{why}")
     echo_quarantine(summary["quarantine"])
     echo_failures(summary["failures"])
 
