@@ -253,7 +253,7 @@ def list_sources(
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
 ) -> list[dict[str, Any]]:
-    """``status`` is ``quarantined`` for an active source whose latest version could not be
+    """``status`` is ``quarantined`` for an active source whose current version could not be
     parsed (as in ``spanproof sources`` and the web UI); ``source_status`` is the stored one."""
     shown = (*SOURCE_STATUSES, "quarantined")
     if status and status not in shown:

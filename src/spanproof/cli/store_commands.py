@@ -383,7 +383,7 @@ def fail_if_all_quarantined(summary: dict[str, Any], as_json: bool) -> None:
     "--status",
     default=None,
     type=click.Choice([*SOURCE_STATUSES, "quarantined"], case_sensitive=False),
-    help="Only sources with this status (quarantined: the latest version could not be parsed).",
+    help="Only sources with this status (quarantined: the current version could not be parsed).",
 )
 @click.option("--limit", type=click.IntRange(1, 500), default=50, show_default=True)
 @click.option("--offset", type=click.IntRange(0), default=0, show_default=True)
@@ -394,7 +394,7 @@ def sources_command(
 ) -> None:
     """List sources, N of M.
 
-    A source whose latest version was quarantined (a corrupt or unreadable file) is listed as
+    A source whose current version was quarantined (a corrupt or unreadable file) is listed as
     quarantined: nothing of it can be cited.
     """
     from spanproof.services.browse import browse_sources

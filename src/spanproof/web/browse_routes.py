@@ -30,7 +30,7 @@ from spanproof.web.templating import not_found, page_links, templates
 
 router = APIRouter(include_in_schema=False)
 State = Annotated[AppState, Depends(get_state)]
-#: What the sources list can filter on: a source's status, or its latest version quarantined.
+#: What the sources list can filter on: a source's status, or its current version quarantined.
 SHOWN_STATUSES = (*SOURCE_STATUSES, "quarantined")
 
 
