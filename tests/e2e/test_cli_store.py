@@ -326,6 +326,8 @@ def test_ingest_says_when_a_file_is_reverted_and_source_shows_that_version(
     assert any("5 mmHg" in s["text"] for s in shown["sections"])
     code, out, _ = run("source", sid, "--db", db)
     assert "v1 (current) parsed" in out and "v2 parsed" in out
+    # each section of the current version under its key (never taken for console markup)
+    assert "[p2] : Daily walking lowered systolic blood pressure by 5 mmHg." in out
     code, out, _ = run("sources", "--db", db, "--json")
     (item,) = json.loads(out)["items"]
     assert (item["latest_version"]["number"], item["current_version"]["number"]) == (2, 1)

@@ -479,7 +479,8 @@ def source_command(source_id: str, db: str | None, as_json: bool) -> None:
             f"  v{v.number}{mark} {v.state} {v.format} {v.sha256[:12]} {escape(v.reason)}"
         )
     for s in sections:
-        console.print(f"  [{escape(s.key)}] {escape(s.title)}: {escape(s.text[:100])}")
+        # the key in brackets escaped whole: "[p1]" would otherwise be read as a markup tag
+        console.print(f"  {escape(f'[{s.key}]')} {escape(s.title)}: {escape(s.text[:100])}")
 
 
 @click.command("search")
