@@ -151,5 +151,9 @@ def test_the_api_and_the_web_show_the_version_the_source_was_reverted_to(
         page = client.get(f"/sources/{SOURCE}").text
         assert "v1</a> (current) (shown)" in page and "Metformin at 250 mg/kg" in page
         assert "v2</a> (current)" not in page
+        # the API's list gives each source's versions as `spanproof sources --json` does
+        (listed,) = client.get("/v1/sources").json()
+        assert listed["versions"] == 2
+        assert (listed["latest_version"]["number"], listed["current_version"]["number"]) == (2, 1)
     (row,) = browse_sources(store).items
     assert (row.latest.number, row.current.number) == (2, 1)  # type: ignore[union-attr]

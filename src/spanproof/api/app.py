@@ -253,16 +253,15 @@ def list_sources(
     limit: Annotated[int, Query(ge=1, le=1000)] = 50,
     offset: Annotated[int, Query(ge=0, le=MAX_INT)] = 0,
 ) -> list[dict[str, Any]]:
-    """``status`` is ``quarantined`` for an active source whose current version could not be
-    parsed (as in ``spanproof sources`` and the web UI); ``source_status`` is the stored one."""
+    """Each source as ``spanproof sources --json`` lists it. ``status`` is ``quarantined`` for an
+    active source whose current version could not be parsed (as in the web UI);
+    ``source_status`` is the stored one; ``versions`` counts its versions, and
+    ``latest_version`` and ``current_version`` give the newest and the one it reads now."""
     shown = (*SOURCE_STATUSES, "quarantined")
     if status and status not in shown:
         raise InvalidInputError(f"unknown source status {status!r}; use one of {', '.join(shown)}")
     page = browse_sources(state.store, status=status or "", limit=limit, offset=offset, most=1000)
-    return [
-        {**asdict(r.source), "status": r.shown_status, "source_status": r.source.status}
-        for r in page.items
-    ]
+    return [r.to_dict() for r in page.items]
 
 
 @v1.get("/sources/{source_id:path}", summary="A source: metadata, versions and sections")

@@ -401,17 +401,7 @@ def sources_command(
 
     with open_store(db) as (_, store):
         page = browse_sources(store, status=status or "", limit=limit, offset=offset)
-    rows = [
-        {
-            **asdict(r.source),
-            "status": r.shown_status,
-            "source_status": r.source.status,
-            "versions": r.versions,
-            "latest_version": asdict(r.latest) if r.latest else None,
-            "current_version": asdict(r.current) if r.current else None,
-        }
-        for r in page.items
-    ]
+    rows = [r.to_dict() for r in page.items]
     footer = page_footer(
         "sources", shown=len(rows), total=page.total, offset=offset, limit=limit,
         command=command_line("sources", status=status, db=db), lower_bound=page.capped,

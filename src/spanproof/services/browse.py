@@ -11,8 +11,8 @@ unfiltered trace list reads one page only.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
-from typing import Generic, TypeVar
+from dataclasses import asdict, dataclass, field
+from typing import Any, Generic, TypeVar
 
 from spanproof.core.artifacts import ARTIFACT_KINDS, parse_ref, source_ref
 from spanproof.core.errors import InvalidInputError
@@ -254,6 +254,19 @@ class SourceRow:
         if self.source.status == "active" and now is not None and now.state == "quarantined":
             return "quarantined"
         return self.source.status
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row as ``spanproof sources --json`` and ``GET /v1/sources`` list it: the source,
+        ``status`` as shown, ``source_status`` as stored, the number of ``versions``, and the
+        ``latest_version`` and ``current_version`` in full (None for a source without one)."""
+        return {
+            **asdict(self.source),
+            "status": self.shown_status,
+            "source_status": self.source.status,
+            "versions": self.versions,
+            "latest_version": asdict(self.latest) if self.latest else None,
+            "current_version": asdict(self.current) if self.current else None,
+        }
 
 
 def _source_rows(store: EvidenceStore) -> Iterator[SourceRow]:
