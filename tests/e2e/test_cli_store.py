@@ -322,7 +322,7 @@ def test_ingest_says_when_a_file_is_reverted_and_source_shows_that_version(
     run("ingest", str(note), "--db", db, "--no-embed")
     code, out, _ = run("source", sid, "--db", db, "--json")
     shown = json.loads(out)
-    assert shown["current_version"] == 1 and len(shown["versions"]) == 2
+    assert shown["current_version"]["number"] == 1 and len(shown["versions"]) == 2
     assert any("5 mmHg" in s["text"] for s in shown["sections"])
     code, out, _ = run("source", sid, "--db", db)
     assert "v1 (current) parsed" in out and "v2 parsed" in out

@@ -275,7 +275,7 @@ def get_source(source_id: str, state: State) -> dict[str, Any]:
     return {
         "source": asdict(source),
         "versions": [asdict(v) for v in versions],
-        "current_version": current.number if current else None,
+        "current_version": asdict(current) if current else None,
         "sections": [
             {"key": s.key, "title": s.title, "ordinal": s.ordinal, "text": s.text} for s in sections
         ],

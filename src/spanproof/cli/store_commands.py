@@ -450,7 +450,7 @@ def source_command(source_id: str, db: str | None, as_json: bool) -> None:
     data = {
         "source": asdict(source),
         "versions": [asdict(v) for v in versions],
-        "current_version": current.number if current else None,
+        "current_version": asdict(current) if current else None,
         "sections": [
             {"key": s.key, "title": s.title, "chars": len(s.text), "text": s.text} for s in sections
         ],
