@@ -145,7 +145,7 @@ def test_the_api_and_the_web_show_the_version_the_source_was_reverted_to(
     _ingest(store, A)
     with TestClient(create_app(app_state(store))) as client:
         shown = client.get(f"/v1/sources/{SOURCE}").json()
-        assert shown["current_version"] == 1 and len(shown["versions"]) == 2
+        assert shown["current_version"]["number"] == 1 and len(shown["versions"]) == 2
         assert any("Metformin at 250 mg/kg" in s["text"] for s in shown["sections"])
         assert not any("insulin" in s["text"] for s in shown["sections"])
         page = client.get(f"/sources/{SOURCE}").text
@@ -157,3 +157,22 @@ def test_the_api_and_the_web_show_the_version_the_source_was_reverted_to(
         assert (listed["latest_version"]["number"], listed["current_version"]["number"]) == (2, 1)
     (row,) = browse_sources(store).items
     assert (row.latest.number, row.current.number) == (2, 1)  # type: ignore[union-attr]
+
+
+def test_the_source_page_says_when_its_current_version_could_not_be_parsed(
+    store: EvidenceStore,
+) -> None:
+    # It said "active" and showed v1's sections as if they were served, while `spanproof
+    # source` and /sources said "quarantined".
+    from fastapi.testclient import TestClient
+
+    from spanproof.api.app import create_app
+    from spanproof.testing.apps import app_state
+
+    broken = FetchedDocument("file", {}, "application/pdf", b"%PDF-1.4 not really a pdf")
+    assert _ingest(store, A).status == "new"
+    assert ingest(store, broken, SOURCE, build_parser()).status == "quarantined"
+    with TestClient(create_app(app_state(store))) as client:
+        page = client.get(f"/sources/{SOURCE}").text
+    assert ">quarantined: v2" in page and ">active<" not in page
+    assert "v1 is shown, but the current version, v2, could not be parsed" in page
