@@ -350,7 +350,9 @@ def test_ingest_says_when_a_file_reverts_to_a_version_that_was_quarantined(
         note.write_text(good)
         run("ingest", str(note), "--db", db, "--no-embed")
         note.write_bytes(bad)  # the source's content is the quarantined version again
-        out = run("ingest", str(note), "--db", db, "--no-embed", *["--json"] * as_json)[1]
+        code, out, err = run("ingest", str(note), "--db", db, "--no-embed", *["--json"] * as_json)
+        # nothing that parses was stored, as when the bytes were quarantined the first time
+        assert code == 2 and "nothing was ingested: the document was quarantined" in err
         if as_json:
             assert json.loads(out)["reverts"] == [
                 {"source": sid, "version": 2, "reason": quarantined["reason"]}

@@ -368,12 +368,19 @@ def fail_if_any_failed(summary: dict[str, Any], as_json: bool) -> None:
 
 
 def fail_if_all_quarantined(summary: dict[str, Any], as_json: bool) -> None:
-    """Exit 2 (after the summary) when documents were quarantined and none was stored."""
-    n = summary["quarantined"]
-    if not n or summary["new"] or summary["duplicate"] or summary.get("reverted"):
+    """Exit 2 (after the summary) when documents were quarantined and none was stored: a
+    document reverted to a quarantined version's bytes is quarantined again, not stored."""
+    reverts = summary.get("reverts")
+    if reverts is None:  # workflows ingest counts reverts without their reasons
+        bad_reverts, stored_reverts = 0, int(summary.get("reverted", 0))
+    else:
+        bad_reverts = sum(1 for r in reverts if r["reason"])
+        stored_reverts = len(reverts) - bad_reverts
+    n = summary["quarantined"] + bad_reverts
+    if not n or summary["new"] or summary["duplicate"] or stored_reverts:
         return
     what = "the document was" if n == 1 else f"all {n} documents were"
-    where = "see the JSON's quarantine list" if as_json else "listed above"
+    where = "see the JSON's quarantine and reverts lists" if as_json else "listed above"
     raise InvalidInputError(f"nothing was ingested: {what} quarantined ({where})")
 
 
