@@ -253,6 +253,12 @@ def test_search_checks_its_limit_and_sources_and_says_when_more_may_match(
     # the store was ingested with --no-embed: a vector search says why it finds nothing
     code, out, err = run("search", "metformin", "--mode", "vector", "--db", db)
     assert code == 0 and "no results" in out and "spanproof embed" in err
+    # a query of stop words alone has no keyword terms: it says so rather than nothing
+    code, out, err = run("search", "the and of", "--mode", "keyword", "--db", db)
+    assert code == 0 and "no results" in out
+    assert "no keyword terms (only stop words or punctuation)" in err and "--mode vector" in err
+    code, _, err = run("search", "metformin mice", "--mode", "keyword", "--db", db)
+    assert "keyword terms" not in err
 
 
 def test_a_db_that_is_not_a_sqlite_file_is_bad_input(tmp_path: Path) -> None:

@@ -501,6 +501,7 @@ def search_command(
     """Search the store (keyword + semantic, fused by reciprocal rank)."""
     from spanproof.bootstrap import build_embedder
     from spanproof.services.search import search as run_search
+    from spanproof.text.keywords import query_terms
 
     flt = SearchFilter(source_ids=sources or None, eligible_only=not all_sources)
     with open_store(db) as (settings, store):
@@ -514,6 +515,13 @@ def search_command(
         how = "vector search finds nothing" if mode == "vector" else "only keywords were searched"
         click.echo(f"note: this store holds no embeddings, so {how}: run `spanproof embed`",
                    err=True)  # fmt: skip
+    if mode != "vector" and not query_terms(query):
+        # keyword search drops English stop words ("the", "and"), so such a query matches nothing
+        click.echo(
+            "note: the query has no keyword terms (only stop words or punctuation), so keyword "
+            "search matches nothing" + ("; try --mode vector" if mode == "keyword" else ""),
+            err=True,
+        )
     rows: list[dict[str, Any]] = [
         {
             "rank": h.rank,
