@@ -761,7 +761,27 @@ def _arguments() -> argparse.Namespace:
         help="only print, per half and title_weight, how often the extractive generator quotes a "
         "cited abstract for an answerable question whose plan kept a span",
     )
+    parser.add_argument(
+        "--coverage",
+        choices=("tokens", "stems"),
+        default="tokens",
+        help="a probe: the question coverage the relevance signals read, over the question's "
+        "tokens as shipped or over its keyword terms (folded, stop words dropped, stemmed); "
+        "the shipped relevance model's weights are for tokens",
+    )
     return parser.parse_args()
+
+
+def _stemmed_coverage(
+    question_tokens: Sequence[str], span_tokens: Sequence[Sequence[str]]
+) -> list[float]:
+    """Question coverage over keyword terms (``--coverage stems``)."""
+    from spanproof.text.keywords import terms
+    from spanproof.verify.relevance import question_coverage
+
+    return question_coverage(
+        terms(" ".join(question_tokens)), [terms(" ".join(t)) for t in span_tokens]
+    )
 
 
 def main() -> int:
@@ -776,6 +796,10 @@ def main() -> int:
     from spanproof.bootstrap import build_embedder
     from spanproof.config import load_settings
 
+    if args.coverage == "stems":  # a probe: the planner reads the other coverage
+        from spanproof.services import planning
+
+        planning.question_coverage = _stemmed_coverage  # type: ignore[attr-defined]
     settings = load_settings()
     embedder = build_embedder(settings)
     started = time.perf_counter()
