@@ -159,6 +159,60 @@ def test_a_remote_source_that_fails_is_reported_and_the_rest_is_ingested(
     assert "failed doi:10.5555/missing: Crossref work 10.5555/missing" in text.stdout
 
 
+#: The CLI with ``locked.txt`` unreadable, as chmod 000 makes it for anyone but root (the tests
+#: run as root, who reads it anyway).
+LOCKED_CLI = """
+import pathlib
+read_bytes = pathlib.Path.read_bytes
+def refuse(self):
+    if self.name == "locked.txt":
+        raise PermissionError(13, "Permission denied", str(self))
+    return read_bytes(self)
+pathlib.Path.read_bytes = refuse
+from spanproof.cli.main import main
+main()
+"""
+
+
+def test_an_unreadable_file_is_reported_and_the_rest_is_ingested(
+    tmp_path: Path, crossref: str
+) -> None:
+    files = []
+    for name in ("a.txt", "locked.txt", "b.txt"):
+        (tmp_path / name).write_text(f"Study {name}\n\nWalking lowered blood pressure.\n", "utf-8")
+        files.append(str(tmp_path / name))
+    db = str(tmp_path / "store.sqlite")
+    env = {**os.environ, "SPANPROOF_WORKFLOWS__POLLING_INTERVAL": "0.1",
+           "SPANPROOF_CONNECTORS__CROSSREF_URL": crossref}  # fmt: skip
+
+    def locked(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-c", LOCKED_CLI, "workflows", "ingest", *args, "--db", db,
+             "--no-embed"],
+            capture_output=True, text=True, env=env, timeout=300, check=False,
+        )  # fmt: skip
+
+    run = locked(*files, "--json")
+    assert run.returncode == 2, run.stderr
+    assert "Traceback" not in run.stderr and "1 target failed" in run.stderr
+    summary = json.loads(run.stdout)
+    assert (summary["workflows"], summary["new"], summary["failed"]) == (2, 2, 1)
+    [failure] = summary["failures"]
+    assert failure == {
+        "target": files[1],
+        "error": "InvalidInputError",
+        "reason": f"cannot read {files[1]}: Permission denied",
+        "retryable": False,
+    }
+    sources = json.loads(spanproof("sources", "--db", db, "--json").stdout)["items"]
+    assert sorted(s["id"] for s in sources) == [f"file:{Path(f).resolve()}" for f in files[::2]]
+    # a remote source that fails beside it is a runtime failure: exit 4, both listed
+    text = locked(files[1], "doi:10.5555/missing")
+    assert text.returncode == 4, text.stderr
+    assert f"failed {files[1]}: cannot read" in text.stdout
+    assert "failed doi:10.5555/missing: Crossref work" in text.stdout
+
+
 def test_a_malformed_remote_id_is_refused_before_the_journal(tmp_path: Path) -> None:
     db = tmp_path / "store.sqlite"
     run = spanproof("workflows", "ingest", "pmid:12ab", "--db", str(db), "--no-embed")

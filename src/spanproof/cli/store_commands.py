@@ -170,19 +170,23 @@ def _work(settings: Settings, targets: tuple[str, ...], db: str | None) -> list[
     return out
 
 
-def _targets(
+def read_targets(
     settings: Settings, targets: tuple[str, ...], db: str | None
-) -> list[tuple[str, FetchedDocument]]:
-    """What ``targets`` name, every local file read and every remote source fetched."""
-    from spanproof.bootstrap import fetch_remote, file_documents
+) -> tuple[list[tuple[str, FetchedDocument]], list[dict[str, Any]]]:
+    """What ``targets`` name, every local file read and every remote source fetched, and the
+    targets that could not be read or fetched (each a :func:`failure_entry`; the rest are
+    taken).
 
-    out: list[tuple[str, FetchedDocument]] = []
-    for item in _work(settings, targets, db):
-        if isinstance(item, Path):
-            out.extend(file_documents(item))
-        else:
-            out.append(fetch_remote(settings, item))
-    return out
+    Raises:
+        InvalidInputError: a missing path or a malformed id, before anything is read.
+    """
+    failures: list[dict[str, Any]] = []
+    documents = [
+        document
+        for item in _work(settings, targets, db)
+        for document in _documents(settings, item, failures)
+    ]
+    return documents, failures
 
 
 def failure_entry(target: str, exc: SpanproofError) -> dict[str, Any]:

@@ -28,13 +28,13 @@ from spanproof.cli.errors import handle_errors
 from spanproof.cli.record_commands import BUDGET_OPTION
 from spanproof.cli.store_commands import (
     DB_OPTION,
-    _targets,
     check_store,
     echo_failures,
     echo_quarantine,
     fail_if_all_quarantined,
     fail_if_any_failed,
     open_store,
+    read_targets,
 )
 from spanproof.config import Settings, load_settings
 from spanproof.core.artifacts import WALK_REASONS
@@ -152,8 +152,9 @@ def workflows_ingest(
     """Ingest like `spanproof ingest`, one durable workflow per source.
 
     Local files travel in the journal (any worker can run them); pmc:/pmid:/doi: sources are
-    fetched by a worker on the rate-limited fetch queue. A source that cannot be fetched is
-    listed as failed, the rest are stored, and the command exits non-zero after its summary.
+    fetched by a worker on the rate-limited fetch queue. A file that cannot be read or a source
+    that cannot be fetched is listed as failed, the rest are stored, and the command exits
+    non-zero after its summary.
     """
     from spanproof.bootstrap import is_remote, remote_source_id
     from spanproof.workflows.client import enqueue_documents, enqueue_fetch, finished, ingest_ids
@@ -164,9 +165,13 @@ def workflows_ingest(
     for target in remote:
         remote_source_id(target)  # a malformed id is refused before the journal
     local = [t for t in targets if t not in remote]
-    documents = _targets(settings, tuple(local), db)  # a missing path fails before a store is made
-    with open_store(db, create=True) as (_, store):  # what each source reads now names its run
-        wids = ingest_ids(documents, store)
+    # A missing path fails before a store is made; a file that cannot be read is listed as
+    # failed (as `spanproof ingest` lists it) and the rest go on.
+    documents, unread = read_targets(settings, tuple(local), db)
+    wids: list[str] = []
+    if documents:
+        with open_store(db, create=True) as (_, store):  # what each source reads now names its run
+            wids = ingest_ids(documents, store)
     earlier: set[str] = set()
 
     def enqueue(client: Any) -> list[str]:
@@ -174,7 +179,7 @@ def workflows_ingest(
         ids = enqueue_documents(client, documents, embed=not no_embed, ids=wids)
         return ids + [enqueue_fetch(client, t, embed=not no_embed) for t in remote]
 
-    ids, results = _run(db, executor_id, enqueue_only, enqueue)
+    ids, results = _run(db, executor_id, enqueue_only, enqueue) if wids or remote else ([], [])
     # A workflow an earlier run finished replays that run's result ("new", "reverted"): the
     # bytes are the source's current content already.
     statuses = [
@@ -189,7 +194,7 @@ def workflows_ingest(
         "duplicate": counts.get("duplicate", 0),
         "reverted": counts.get("reverted", 0),
         "quarantined": counts.get("quarantined", 0),
-        "failed": counts.get("failed", 0),
+        "failed": counts.get("failed", 0) + len(unread),
         "chunks_embedded": sum(
             int(r.get("chunks_embedded", 0))
             for wid, r in zip(ids, results, strict=False)
@@ -201,7 +206,7 @@ def workflows_ingest(
         for r in results
         if r["status"] == "quarantined"
     ]
-    failures = [
+    failures = unread + [
         {k: r[k] for k in ("target", "error", "reason", "retryable")}
         for r in results
         if r["status"] == "failed"
