@@ -229,3 +229,38 @@ def test_a_worker_runs_walks_that_events_started_elsewhere(pg: str) -> None:
         finally:
             _stop(procs)
         assert walk.flags == 30 and len(store.list_flags(changed_ref="record:r")) == 30
+
+
+def test_an_edit_and_its_revert_enqueued_before_a_worker_runs_end_on_the_revert(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # One ingestion at a time, in the order enqueued: the end state is then the last enqueue's.
+    monkeypatch.setenv("SPANPROOF_WORKFLOWS__INGEST_CONCURRENCY", "1")
+    db = str(tmp_path / "store.sqlite")
+    other = text_corpus(tmp_path / "corpus", 1)
+    made = spanproof("workflows", "ingest", str(other), "--db", db, "--no-embed")  # the journal
+    assert made.returncode == 0, made.stderr
+    paper = tmp_path / "paper.txt"
+    first = "Walking\n\nDaily walking lowered systolic blood pressure by 5 mmHg.\n"
+    edited = first.replace("5 mmHg", "7 mmHg")
+
+    def enqueue(text: str) -> list[str]:
+        paper.write_text(text, encoding="utf-8")
+        sent = spanproof("workflows", "ingest", str(paper), "--db", db, "--no-embed",
+                         "--enqueue-only", "--json")  # fmt: skip
+        assert sent.returncode == 0, sent.stderr
+        return list(json.loads(sent.stdout)["workflow_ids"])
+
+    a, b, back = enqueue(first), enqueue(edited), enqueue(first)
+    assert len({*a, *b, *back}) == 3  # the revert is a transition of its own, not A's run again
+    assert enqueue(first) == back  # the same bytes as the last enqueued attach to its workflow
+    procs = _workers(db, "w1")
+    try:
+        view = _drain(db)
+    finally:
+        _stop(procs)
+    assert view["by_workflow"] == {"spanproof.ingest_document": {"SUCCESS": 4}}
+    source = f"file:{paper.resolve()}"
+    with SqliteEvidenceStore(Path(db)) as store:
+        assert store.current_history(source) == [1, 2, 1]
+        assert store.current_version(source).number == 1  # type: ignore[union-attr]

@@ -157,7 +157,13 @@ def workflows_ingest(
     non-zero after its summary.
     """
     from spanproof.bootstrap import is_remote, remote_source_id
-    from spanproof.workflows.client import enqueue_documents, enqueue_fetch, finished, ingest_ids
+    from spanproof.workflows.client import (
+        enqueue_documents,
+        enqueue_fetch,
+        finished,
+        ingest_ids,
+        pending_ingests,
+    )
 
     settings = load_settings()
     check_store(settings, db, create=True)
@@ -168,18 +174,22 @@ def workflows_ingest(
     # A missing path fails before a store is made; a file that cannot be read is listed as
     # failed (as `spanproof ingest` lists it) and the rest go on.
     documents, unread = read_targets(settings, tuple(local), db)
-    wids: list[str] = []
-    if documents:
-        with open_store(db, create=True) as (_, store):  # what each source reads now names its run
-            wids = ingest_ids(documents, store)
     earlier: set[str] = set()
 
     def enqueue(client: Any) -> list[str]:
-        earlier.update(finished(client, wids))
-        ids = enqueue_documents(client, documents, embed=not no_embed, ids=wids)
+        ids: list[str] = []
+        if documents:
+            # What each source reads now and is queued to read names its run; the queue is read
+            # first, so a workflow that finishes between the two reads is counted once.
+            pending = pending_ingests(client)
+            with open_store(db, create=True) as (_, store):
+                wids = ingest_ids(documents, store, pending)
+            earlier.update(finished(client, wids))
+            ids = enqueue_documents(client, documents, embed=not no_embed, ids=wids)
         return ids + [enqueue_fetch(client, t, embed=not no_embed) for t in remote]
 
-    ids, results = _run(db, executor_id, enqueue_only, enqueue) if wids or remote else ([], [])
+    nothing = not documents and not remote  # every file unreadable: no store, no journal
+    ids, results = ([], []) if nothing else _run(db, executor_id, enqueue_only, enqueue)
     # A workflow an earlier run finished replays that run's result ("new", "reverted"): the
     # bytes are the source's current content already.
     statuses = [

@@ -18,6 +18,7 @@ from dbos import DBOSClient, EnqueueOptions
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import ConfigurationError, InvalidInputError, StoreError
 from spanproof.core.store import EvidenceStore
+from spanproof.services.ingestion import content_hash
 from spanproof.workflows.engine import (
     APP_NAME,
     FETCH_QUEUE,
@@ -32,6 +33,8 @@ from spanproof.workflows.ingestion import (
     INGEST_WORKFLOW,
     content_history,
     ingest_workflow_id,
+    transition_of,
+    with_queued,
 )
 from spanproof.workflows.verification import VERIFY_WORKFLOW, verify_workflow_id
 
@@ -72,19 +75,44 @@ def _options(workflow: str, queue: str, workflow_id: str) -> EnqueueOptions:
     return {"workflow_name": workflow, "queue_name": queue, "workflow_id": workflow_id}
 
 
+def pending_ingests(client: DBOSClient) -> list[str]:
+    """The ids of the ingestion workflows enqueued or running, in the order they were enqueued."""
+    rows = client.list_workflows(name=INGEST_WORKFLOW, status=["ENQUEUED", "PENDING"],
+                                 load_input=False, load_output=False)  # fmt: skip
+    return [w.workflow_id for w in rows]
+
+
 def ingest_ids(
-    documents: Iterable[tuple[str, FetchedDocument]], store: EvidenceStore | None = None
+    documents: Iterable[tuple[str, FetchedDocument]],
+    store: EvidenceStore | None = None,
+    pending: Iterable[str] = (),
 ) -> list[str]:
-    """The ingestion workflow id of each document, read against what ``store`` holds now
-    (:func:`~spanproof.workflows.ingestion.ingest_workflow_id`): bytes that are a source's
-    current content name the workflow that made them current, bytes that change it (a file
-    reverted to an earlier version's bytes among them) a new one. Without a store each
-    document's first-run id, right for sources named by their content (``upload:<sha>``),
-    whose content never changes."""
-    return [
-        ingest_workflow_id(s, f, content_history(store, s) if store is not None else ())
-        for s, f in documents
-    ]
+    """The ingestion workflow id of each document, read against what ``store`` holds now and the
+    ``pending`` workflows (:func:`pending_ingests`, read before the store) will make current
+    (:func:`~spanproof.workflows.ingestion.ingest_workflow_id`): bytes that are the last content
+    a source has read or is queued to read name the workflow that makes them current, bytes that
+    change it (a file reverted to an earlier version's bytes among them, queued or not) a new one.
+    Documents earlier in ``documents`` count as queued for the later ones. Without a store each
+    document's first-run id, right for sources named by their content (``upload:<sha>``), whose
+    content never changes."""
+    by_source: dict[str, list[str]] = {}
+    for wid in pending:  # the source is what precedes ":<sha16>" or ":<sha16>:<n>"
+        rest = wid.removeprefix("ingest:")
+        for candidate in {rest.rsplit(":", 1)[0], rest.rsplit(":", 2)[0]}:
+            by_source.setdefault(candidate, []).append(wid)
+    histories: dict[str, list[str]] = {}
+    ids: list[str] = []
+    for source_id, fetched in documents:
+        if source_id not in histories:
+            queued = [transition_of(source_id, w) for w in by_source.get(source_id, [])]
+            stored = content_history(store, source_id) if store is not None else []
+            histories[source_id] = with_queued(stored, [t for t in queued if t is not None])
+        history = histories[source_id]
+        ids.append(ingest_workflow_id(source_id, fetched, history))
+        sha = content_hash(fetched.raw)[:16]
+        if not history or history[-1] != sha:
+            history.append(sha)
+    return ids
 
 
 def enqueue_documents(

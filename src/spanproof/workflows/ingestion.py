@@ -17,7 +17,8 @@ its checkpoint not yet) therefore finds its work done and does nothing twice.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+import re
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from dbos import DBOS
@@ -39,17 +40,45 @@ def ingest_workflow_id(
     """One workflow per time a content becomes the source's current one.
 
     ``history`` is the hashes of the contents the source has read, oldest first
-    (:func:`content_history`). Bytes that are the current content already name the workflow that
-    made them current, so enqueueing them again replays it and does nothing; bytes that would
-    change the current content (new bytes, or an earlier version's coming back: A → B → A) name
-    a new one, ``ingest:{source}:{sha[:16]}`` the first time and ``…:{n}`` the n-th time.
+    (:func:`content_history`), followed by those of the ingestions enqueued for it and not yet
+    run (:func:`with_queued`); a hash's first 16 hex digits are enough. Bytes that are the last
+    of them already name the workflow that makes them current, so enqueueing them again attaches
+    to it (or replays it) and does nothing; bytes that would change the content (new bytes, or
+    an earlier version's coming back: A → B → A) name a new one, ``ingest:{source}:{sha[:16]}``
+    the first time and ``…:{n}`` the n-th time.
     """
-    sha = content_hash(fetched.raw)
-    times = list(history).count(sha)
-    if not history or history[-1] != sha:
+    sha = content_hash(fetched.raw)[:16]
+    seen = [h[:16] for h in history]
+    times = seen.count(sha)
+    if not seen or seen[-1] != sha:
         times += 1  # this ingestion makes it current
-    base = f"ingest:{source_id}:{sha[:16]}"
+    base = f"ingest:{source_id}:{sha}"
     return base if times <= 1 else f"{base}:{times}"
+
+
+_SHA16 = re.compile(r"[0-9a-f]{16}")
+
+
+def transition_of(source_id: str, workflow_id: str) -> tuple[str, int] | None:
+    """What an ingestion workflow id of ``source_id`` names (:func:`ingest_workflow_id`): the
+    content (its hash's first 16 hex digits) and the n-th time it becomes current; None for the
+    id of another source or workflow."""
+    prefix = f"ingest:{source_id}:"
+    if not workflow_id.startswith(prefix):
+        return None
+    sha, colon, n = workflow_id.removeprefix(prefix).partition(":")
+    if not _SHA16.fullmatch(sha) or (colon and not (n.isdigit() and n[0] != "0")):
+        return None
+    return sha, int(n) if colon else 1
+
+
+def with_queued(history: Sequence[str], queued: Iterable[tuple[str, int]]) -> list[str]:
+    """A source's ``history`` (:func:`content_history`) and then, in the order they were enqueued,
+    the contents its queued ingestions will make current (each :func:`transition_of` a workflow
+    enqueued or running): the history an ingestion enqueued now follows. A running one whose
+    n-th time is in the store already is not counted twice."""
+    seen = [h[:16] for h in history]
+    return seen + [sha for sha, n in queued if seen.count(sha) < n]
 
 
 def content_history(store: EvidenceStore, source_id: str) -> list[str]:
