@@ -1,6 +1,7 @@
 """The web UI's form and a keyless server against other sites: a review posted from another
 site's page is refused (403), a keyless server answers only to this machine's names (421), a form
-body that is not UTF-8 is refused (400), and a decision on an unknown record is a 404."""
+body that is not UTF-8 is refused (400, with the HTML error page), and a decision on an unknown
+record is a 404."""
 
 from __future__ import annotations
 
@@ -94,7 +95,16 @@ def test_a_form_that_is_not_utf8_or_names_no_record_is_refused(
             content=b"reviewer=Ada\xff&decision=approve&reason=x",
             headers={"Content-Type": "application/x-www-form-urlencoded"},
         )
-        assert bad.status_code == 400 and bad.json()["error"]["type"] == "invalid_utf8"
+        # a page answers the HTML error page (the API's JSON is for /v1: test_error_shape.py)
+        assert bad.status_code == 400 and bad.headers["content-type"].startswith("text/html")
+        assert "the request body is not valid UTF-8" in bad.text and '"error"' not in bad.text
+        assert "without its query" not in bad.text  # a form's path is no page to go back to
+        elsewhere = client.post(
+            "/no-such-page",
+            content=b"x=\xff",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
+        assert elsewhere.json()["error"]["type"] == "invalid_utf8"  # no page: the JSON shape
         assert client.post("/review/rec-nope", data=FORM).status_code == 404
     assert store.attempts(record)[-1].model_id != "reviewer:Ada\xff"
 

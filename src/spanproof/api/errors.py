@@ -13,8 +13,9 @@ an unknown status filter, an empty draft, any ``InvalidInputError`` — is 422, 
 it; a request over a work limit (``SPANPROOF_LIMITS__*``) or over the body size is 413.
 
 The web pages are not the API: an error on a route :func:`serve_html_errors` names (a page's
-query out of range, ``/records?offset=-1``) answers an HTML page with the same status and
-message, not this JSON body.
+query out of range, ``/records?offset=-1``; a form body that is not UTF-8, which the middleware
+refuses before routing: :func:`html_before_routing`) answers an HTML page with the same status
+and message, not this JSON body.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.routing import BaseRoute, Match
+from starlette.types import Scope
 
 from spanproof.core.errors import (
     ConfigurationError,
@@ -153,10 +156,13 @@ def _validation_message(exc: RequestValidationError) -> tuple[int, str, str]:
 HtmlErrorPage = Callable[[Request, int, str], Response]
 
 
-def serve_html_errors(app: FastAPI, endpoints: Iterable[object], page: HtmlErrorPage) -> None:
-    """Answer errors of the routes whose endpoint is one of ``endpoints`` (the web pages) with
-    ``page``, the same status and message as the JSON shape, instead of the API's JSON body."""
-    app.state.html_error_endpoints = frozenset(endpoints)
+def serve_html_errors(app: FastAPI, routes: Iterable[BaseRoute], page: HtmlErrorPage) -> None:
+    """Answer errors of ``routes`` (the web pages, each served at its own path) with ``page``,
+    the same status and message as the JSON shape, instead of the API's JSON body."""
+    app.state.html_error_routes = tuple(routes)
+    app.state.html_error_endpoints = frozenset(
+        getattr(route, "endpoint", None) for route in app.state.html_error_routes
+    )
     app.state.html_error_page = page
 
 
@@ -167,6 +173,23 @@ def _html(request: Request, status: int, message: str) -> Response | None:
     if page is None or request.scope.get("endpoint") not in pages:
         return None
     return page(request, status, message)
+
+
+def html_before_routing(scope: Scope, status: int, message: str) -> Response | None:
+    """For a request the middleware refuses before any route sees it: the HTML error page when
+    it is addressed to a web page (a page route :func:`serve_html_errors` names matches its path
+    and method, or its path alone, as the router would), else None (the JSON shape is for the
+    caller to answer)."""
+    app = scope.get("app")
+    routes: tuple[BaseRoute, ...] = getattr(getattr(app, "state", None), "html_error_routes", ())
+    partial: Scope | None = None
+    for route in routes:
+        match, child = route.matches(scope)
+        if match is Match.FULL:
+            return _html(Request({**scope, **child}), status, message)
+        if match is Match.PARTIAL and partial is None:
+            partial = child
+    return None if partial is None else _html(Request({**scope, **partial}), status, message)
 
 
 async def _on_spanproof(request: Request, exc: Exception) -> Response:

@@ -9,7 +9,8 @@ GET and HEAD only, anything else answers 403; unknown and revoked keys answer 40
 ``Content-Length`` against the limit, content type of a body sent to ``/v1/*`` (JSON only), then
 the body is read in full while counting (a streamed body over the limit stops reading at the
 limit) and must be UTF-8 text (no JSON escape of a lone surrogate, ``"\\ud800"``: 400
-``invalid_utf8``; a web form's body too). The route then parses the buffered body.
+``invalid_utf8``; a web form's body too, refused with the HTML error page when it was posted to
+a page). The route then parses the buffered body.
 
 Two checks guard the web UI's forms and a keyless server against other sites: a form posted to
 a page (not ``/v1``) from another site's page — ``Sec-Fetch-Site: cross-site`` or
@@ -35,7 +36,12 @@ from starlette.concurrency import run_in_threadpool
 from starlette.responses import Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from spanproof.api.errors import error_response, spanproof_status, unexpected
+from spanproof.api.errors import (
+    error_response,
+    html_before_routing,
+    spanproof_status,
+    unexpected,
+)
 from spanproof.api.metrics import Metrics
 from spanproof.core.errors import SpanproofError
 from spanproof.core.keys import ApiKey, KeyStore, hash_key, scope_allows
@@ -152,9 +158,9 @@ class ApiMiddleware:
             return None
         problem_text = _text_problem(body) if body else None
         if problem_text is not None:
-            await error_response(400, problem_text, type="invalid_utf8", request_id=rid)(
-                scope, receive, send
-            )
+            page = None if api else html_before_routing(scope, 400, problem_text)  # a web form
+            refusal = page or error_response(400, problem_text, type="invalid_utf8", request_id=rid)
+            await refusal(scope, receive, send)
             return None
         return _replay(body, receive)
 

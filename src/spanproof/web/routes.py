@@ -11,6 +11,7 @@ from urllib.parse import urlencode
 
 from fastapi import APIRouter, BackgroundTasks, Depends, FastAPI, Form, Query, Request
 from fastapi.responses import FileResponse, RedirectResponse, Response
+from starlette.routing import BaseRoute
 
 from spanproof.api import errors
 from spanproof.api.state import AppState, get_state, run_or_enqueue_walks
@@ -274,18 +275,19 @@ def install(app: FastAPI) -> None:
     """Serve the pages on ``app``, their errors as HTML pages (:func:`error_page`) rather than the
     API's JSON error shape (which :func:`spanproof.api.errors.install` registers)."""
     app.include_router(router)
-    errors.serve_html_errors(app, html_endpoints(), error_page)
+    errors.serve_html_errors(app, page_routes(), error_page)
 
 
-def html_endpoints() -> list[object]:
-    """The endpoint of every page route: their errors answer an HTML page (:func:`error_page`)."""
-    found: list[object] = []
+def page_routes() -> list[BaseRoute]:
+    """Every page route: their errors answer an HTML page (:func:`error_page`). The routers
+    included in :data:`router` have no prefix, so each route is served at its own path."""
+    found: list[BaseRoute] = []
     routes = list(router.routes)
     while routes:
         route = routes.pop()
         included = getattr(route, "original_router", None)  # a router included in this one
         if included is not None:
             routes.extend(included.routes)
-        elif callable(endpoint := getattr(route, "endpoint", None)):
-            found.append(endpoint)
+        elif callable(getattr(route, "endpoint", None)):
+            found.append(route)
     return found

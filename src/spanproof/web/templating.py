@@ -150,7 +150,9 @@ def error_page(request: Request, status: int, message: str) -> Response:
     parameter's place (``query.limit``) is named as the parameter alone."""
     title = _ERROR_TITLES.get(status, "Server error" if status >= 500 else "Error")
     shown = "; ".join(part.removeprefix("query.") for part in message.split("; "))
-    context = {"title": title, "status": status, "message": shown, "back": request.url.path}
+    # A form posted to a page has no page of its own to go back to (its path takes POST only).
+    back = request.url.path if request.method in ("GET", "HEAD") else ""
+    context = {"title": title, "status": status, "message": shown, "back": back}
     return templates.TemplateResponse(request, "error.html", context, status_code=status)
 
 
