@@ -4,9 +4,7 @@ source, search, erase — on a real SQLite file and the bundled model."""
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -14,6 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from spanproof.cli.main import cli
+from spanproof.testing.loopback import LoopbackPaths
 
 pytestmark = pytest.mark.model
 FIXTURES = Path(__file__).parents[1] / "fixtures"
@@ -28,61 +27,21 @@ def run(*args: str) -> tuple[int, str, str]:
 def crossref(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """A loopback server answering /works/<doi> with the retracted-work fixture."""
     body = (FIXTURES / "connectors" / "crossref_work_retracted.json").read_bytes()
-    paths: list[str] = []
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            paths.append(self.path)
-            self.send_response(200)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    monkeypatch.setenv(
-        "SPANPROOF_CONNECTORS__CROSSREF_URL", f"http://127.0.0.1:{server.server_port}"
-    )
-    yield paths
-    server.shutdown()
-    server.server_close()
+    with LoopbackPaths(default=(200, body, ""), content_type="application/json") as server:
+        monkeypatch.setenv("SPANPROOF_CONNECTORS__CROSSREF_URL", server.base_url)
+        yield server.asked
 
 
 @pytest.fixture
 def literature(monkeypatch: pytest.MonkeyPatch) -> Iterator[dict[str, tuple[int, bytes, str]]]:
     """One loopback server standing in for Crossref, Europe PMC and PubMed: a path answers the
     (status, body, Retry-After) the test puts under it, any other path 404 "Resource not found."."""
-    script: dict[str, tuple[int, bytes, str]] = {}
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            path = self.path.split("?", 1)[0]
-            status, body, retry_after = script.get(path, (404, b"Resource not found.", ""))
-            self.send_response(status)
-            if retry_after:
-                self.send_header("Retry-After", retry_after)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    root = f"http://127.0.0.1:{server.server_port}"
-    monkeypatch.setenv("SPANPROOF_CONNECTORS__CROSSREF_URL", f"{root}/crossref")
-    monkeypatch.setenv("SPANPROOF_CONNECTORS__EUROPEPMC_URL", f"{root}/europepmc")
-    monkeypatch.setenv("SPANPROOF_CONNECTORS__PUBMED_URL", f"{root}/eutils")
-    yield script
-    server.shutdown()
-    server.server_close()
+    with LoopbackPaths() as server:
+        root = server.base_url
+        monkeypatch.setenv("SPANPROOF_CONNECTORS__CROSSREF_URL", f"{root}/crossref")
+        monkeypatch.setenv("SPANPROOF_CONNECTORS__EUROPEPMC_URL", f"{root}/europepmc")
+        monkeypatch.setenv("SPANPROOF_CONNECTORS__PUBMED_URL", f"{root}/eutils")
+        yield server.script
 
 
 def test_a_remote_target_that_fails_is_reported_and_the_rest_of_the_batch_is_ingested(

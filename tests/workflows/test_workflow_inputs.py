@@ -8,9 +8,7 @@ import json
 import os
 import subprocess
 import sys
-import threading
 from collections.abc import Iterator
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +16,7 @@ import pytest
 
 from process_kit import text_corpus
 from spanproof.store.sqlite import SqliteEvidenceStore
+from spanproof.testing.loopback import LoopbackPaths
 
 PAPER = """Metformin and liver fat in mice
 
@@ -111,26 +110,9 @@ def crossref() -> Iterator[str]:
     """A loopback Crossref answering the fabricated work for 10.5555/spanproof.2024.001 and
     404 "Resource not found." for any other DOI; yields its base URL."""
     fixture = Path(__file__).parents[1] / "fixtures" / "connectors" / "crossref_work.json"
-    work = fixture.read_bytes()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            found = self.path.split("?", 1)[0] == "/works/10.5555/spanproof.2024.001"
-            body = work if found else b"Resource not found."
-            self.send_response(200 if found else 404)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args: object) -> None:
-            pass
-
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_port}"
-    server.shutdown()
-    server.server_close()
+    work = (200, fixture.read_bytes(), "")
+    with LoopbackPaths({"/works/10.5555/spanproof.2024.001": work}) as server:
+        yield server.base_url
 
 
 def test_a_remote_source_that_fails_is_reported_and_the_rest_is_ingested(
