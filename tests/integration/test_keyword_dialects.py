@@ -1,13 +1,16 @@
-"""Keyword search matches the same chunks on SQLite and PostgreSQL (docs/store.md).
+"""Keyword search matches and ranks the same chunks on SQLite and PostgreSQL (docs/store.md).
 
 Both dialects index and query the terms of one pure function (``spanproof.text.keywords``):
 accents and case folded, a decimal one term, hyphenated words split, English stop words dropped,
-Porter2 stems. Ranking (bm25 against ts_rank) differs by design; which chunks match does not.
+Porter2 stems. Both rank by bm25 (FTS5's own; the same formula in SQL over ``keyword_stats`` on
+PostgreSQL), so they give the same order and scores.
 """
 
 from __future__ import annotations
 
+import random
 import sqlite3
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import closing
 from pathlib import Path
@@ -21,7 +24,9 @@ from hypothesis import strategies as st
 from pg_fixtures import dialect_store, fresh_database
 from spanproof.core.store import EvidenceStore, SearchFilter
 from spanproof.store.keyword_terms import FTS_TOKENIZER, fts_document, tsquery, tsvector
-from spanproof.testing.store_contract import add_document
+from spanproof.store.postgres import PostgresEvidenceStore
+from spanproof.store.postgres import search as pg_search
+from spanproof.testing.store_contract import add_document, chunk_id
 from spanproof.text.keywords import terms
 
 ANY = SearchFilter(eligible_only=False)
@@ -95,6 +100,94 @@ def test_the_two_dialects_match_the_same_chunks_for_the_same_query(tmp_path: Pat
             _fill(s)
             matched[dialect] = {query: _matched(s, query) for query in queries}
     assert matched["sqlite"] == matched["postgres"]
+
+
+#: A corpus where how rare a word is matters: "zebrafish" is in one chunk, "cell" in a few,
+#: "protein" in more than half (so both dialects first leave it out of a query).
+_VOCABULARY = ["zebrafish", "kinase", "mitochondria", "cell", "cell", "signal", "signal", "dose"]
+_VOCABULARY += ["protein"] * 6 + ["growth"] * 3 + ["tumour"] * 2 + ["mice", "receptor"]
+
+
+def _ranking_corpus() -> dict[str, str]:
+    rng = random.Random(11)
+    texts = {
+        "zebrafish": "zebrafish " + " ".join(rng.choices(_VOCABULARY[4:], k=40)),
+        "cells": "cell cell cell protein",
+    }
+    for n in range(38):
+        texts[f"doc{n:02d}"] = " ".join(rng.choices(_VOCABULARY[1:], k=rng.randint(3, 30)))
+    return texts
+
+
+RANKING_QUERIES = [
+    "zebrafish cell",
+    "cell protein",
+    "protein",
+    "zebrafish cell protein growth",
+    "kinase signal dose receptor mice",
+    "mitochondria tumour growth protein",
+    "signal",
+]
+
+
+def _ranked(store: EvidenceStore, flt: SearchFilter) -> dict[str, list[tuple[str, float]]]:
+    return {
+        query: [(hit.chunk.source_id, hit.score) for hit in store.keyword_search(query, 5, flt)]
+        for query in RANKING_QUERIES
+    }
+
+
+@pytest.mark.parametrize("first_rows", [pg_search.FIRST_ROWS, 0])
+def test_the_two_dialects_rank_by_the_same_bm25(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first_rows: int
+) -> None:
+    # first_rows 0: PostgreSQL starts from the rarest term alone and must widen the match.
+    monkeypatch.setattr(pg_search, "FIRST_ROWS", first_rows)
+    corpus = _ranking_corpus()
+    some = SearchFilter(eligible_only=False, source_ids=sorted(corpus)[::2])
+    ranked: dict[str, list[dict[str, list[tuple[str, float]]]]] = {}
+    for dialect in ("sqlite", "postgres"):
+        with dialect_store(dialect, tmp_path) as s:
+            for name, text in corpus.items():
+                add_document(s, name, [("abstract", text)])
+            ranked[dialect] = [_ranked(s, ANY), _ranked(s, some)]
+    assert ranked["postgres"][0]["zebrafish cell"][0][0] == "zebrafish"
+    for lite, pg in zip(ranked["sqlite"], ranked["postgres"], strict=True):
+        for query in RANKING_QUERIES:
+            assert [name for name, _ in pg[query]] == [name for name, _ in lite[query]], query
+            assert [score for _, score in pg[query]] == pytest.approx(
+                [score for _, score in lite[query]], rel=1e-9
+            )
+
+
+def test_postgres_counts_terms_in_step_with_chunks_and_erasures() -> None:
+    """``keyword_stats`` (bm25's document counts) follows inserts and erasures; an erased word
+    that no other chunk holds leaves no row behind."""
+    with fresh_database() as dsn, PostgresEvidenceStore(dsn, pool_size=1) as store:
+        _fill(store)
+        text = DOCUMENTS["accents"]
+        start = text.index("São Paulo")
+        store.add_erasure("accents", 1, "abstract", start, start + 9, reason="gdpr")
+        chunks = store.get_chunks([chunk_id(name, 1, "abstract") for name in DOCUMENTS])
+        assert "Paulo" not in chunks[0].text
+        expected: dict[str, tuple[int, int]] = {"": (len(chunks), 0)}
+        lengths = {}
+        for chunk in chunks:
+            found = Counter(terms(chunk.text))
+            lengths[chunk.id] = sum(found.values())
+            expected[""] = (expected[""][0], expected[""][1] + lengths[chunk.id])
+            for term, n in found.items():
+                docs, occurrences = expected.get(term, (0, 0))
+                expected[term] = (docs + 1, occurrences + n)
+        with psycopg.connect(dsn) as conn:
+            stats = {
+                term: (docs, occurrences)
+                for term, docs, occurrences in conn.execute("SELECT * FROM keyword_stats")
+            }
+            stored = dict(conn.execute("SELECT id, term_count FROM chunks").fetchall())
+        assert stats == expected
+        assert "paulo" not in stats
+        assert stored == lengths
 
 
 @pytest.fixture(scope="module")

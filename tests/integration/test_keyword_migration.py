@@ -1,10 +1,12 @@
 """Migration 0008 re-indexes the chunks a store held before it (written at 0006) with the shared
 keyword terms, on both dialects: erased words stay unsearchable, the triggers stay as they were,
-and the downgrade gives back 0006's own index."""
+and the downgrade gives back 0006's own index. Migration 0009 counts their terms for bm25 on
+PostgreSQL."""
 
 from __future__ import annotations
 
 import sqlite3
+from collections import Counter
 from collections.abc import Callable, Iterator
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -23,6 +25,7 @@ from spanproof.store.sql import POSTGRES, SQLITE, Dialect
 from spanproof.store.sqlite import SqliteEvidenceStore
 from spanproof.store.sqlite.schema import alembic_config
 from spanproof.store.sqlite.schema import upgrade as sqlite_upgrade
+from spanproof.text.keywords import terms
 
 ANY = SearchFilter(eligible_only=False)
 #: (source, text, erased range): "John Smith" is erased from the second.
@@ -203,3 +206,25 @@ def test_the_downgrade_gives_back_the_0006_index_and_the_upgrade_redoes_it(
     assert _index(at_0006) == old
     at_0006.upgrade(SCHEMA_HEAD)
     assert _index(at_0006) == new
+
+
+def test_the_upgrade_counts_the_terms_bm25_needs_on_postgres_only(at_0006: Database) -> None:
+    """0009 fills ``keyword_stats`` and ``chunks.term_count`` from the stored (masked) index on
+    PostgreSQL; SQLite, whose FTS5 keeps these numbers, gets nothing new."""
+    at_0006.upgrade(SCHEMA_HEAD)
+    if not at_0006.d.postgres:
+        assert at_0006.rows("SELECT name FROM sqlite_master WHERE name = 'keyword_stats'") == []
+        return
+    indexed = {f"{source}/1": terms(_masked(text, erased)) for source, text, erased in CHUNKS}
+    expected: dict[str, tuple[int, int]] = {"": (len(indexed), sum(map(len, indexed.values())))}
+    for found in indexed.values():
+        for term, n in Counter(found).items():
+            docs, occurrences = expected.get(term, (0, 0))
+            expected[term] = (docs + 1, occurrences + n)
+    stats = {str(term): (docs, n) for term, docs, n in at_0006.rows("SELECT * FROM keyword_stats")}
+    assert stats == expected
+    assert "smith" not in stats  # erased before the upgrade
+    counts = dict(at_0006.rows("SELECT id, term_count FROM chunks"))
+    assert counts == {cid: len(found) for cid, found in indexed.items()}
+    with at_0006.store() as store:
+        assert _found(store, "cafe samples") == {"cafe", "smith"}

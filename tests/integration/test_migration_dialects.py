@@ -39,8 +39,14 @@ KNOWN_DIFFERENCES: dict[str, tuple[str | None, str | None]] = {
     # Keyword search: an FTS5 table on SQLite, a tsvector column on PostgreSQL (both of the
     # terms of spanproof.text.keywords since 0008).
     "chunks_fts": ("terms?", None),
+    # bm25's numbers: FTS5 keeps them itself; PostgreSQL in keyword_stats and
+    # chunks.term_count (0009).
+    "keyword_stats": (None, "chunks occurrences term*"),
     # SQLite numbers chunks and measurements with a rowid; PostgreSQL keys them by their values.
-    "chunks": ("erased id seq* span_end span_start", "end_pos id* masked start_pos tsv?"),
+    "chunks": (
+        "erased id seq* span_end span_start",
+        "end_pos id* masked start_pos term_count tsv?",
+    ),
     "measurements": (
         "section_key seq* source_id span_end span_start unit value version",
         "end_pos* section_key* source_id* start_pos* unit* value* version*",

@@ -82,7 +82,7 @@ def test_the_schema_revision_is_recorded_at_alembic_head(db: Path) -> None:
         assert store.schema_version() == SCHEMA_HEAD
     conn = sqlite3.connect(db)
     try:
-        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0008",)]
+        assert conn.execute("SELECT version_num FROM alembic_version").fetchall() == [("0009",)]
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
     finally:
         conn.close()

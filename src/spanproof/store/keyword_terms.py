@@ -5,8 +5,9 @@ Neither database tokenises text: both index and search the terms of
 Porter2 stems), so the same query matches the same chunks on either. SQLite's FTS5 table holds a
 chunk's terms separated by spaces under a tokenizer that splits on nothing else
 (:data:`FTS_TOKENIZER`); PostgreSQL's ``chunks.tsv`` is a ``tsvector`` literal of the terms
-with their positions, and a query is a ``tsquery`` literal (the OR of its terms). Ranking stays
-each database's own (bm25, ``ts_rank``).
+with their positions, and a query is a ``tsquery`` literal (the OR of its terms). Both rank by
+bm25: FTS5's own on SQLite, the same formula in SQL on PostgreSQL
+(:mod:`spanproof.store.postgres.search`).
 
 An index built by an older normal form is rebuilt by a migration (0008): it reads every chunk's
 indexed text with :func:`indexed_texts`.
@@ -44,14 +45,22 @@ def _quoted(term: str) -> str:
 def tsvector(text: str) -> str:
     """What PostgreSQL's ``chunks.tsv`` holds for ``text``: a ``tsvector`` literal of its terms
     with their positions (counted from 1 over the terms)."""
+    return tsvector_and_length(text)[0]
+
+
+def tsvector_and_length(text: str) -> tuple[str, int]:
+    """:func:`tsvector` and the number of positions it holds (``chunks.term_count``: the
+    chunk's length for bm25, which is its number of terms but for a term repeated more than
+    PostgreSQL keeps positions of)."""
     positions: dict[str, list[int]] = {}
     for position, term in enumerate(terms(text), start=1):
         found = positions.setdefault(term, [])
         if len(found) < _MAX_POSITIONS:
             found.append(min(position, _MAX_POSITION))
-    return " ".join(
+    literal = " ".join(
         f"{_quoted(term)}:{','.join(map(str, found))}" for term, found in positions.items()
     )
+    return literal, sum(map(len, positions.values()))
 
 
 def tsquery(words: Iterable[str]) -> str:

@@ -11,8 +11,10 @@ immutable). This module keeps what only PostgreSQL does:
   transaction reads and then writes are locked (``FOR NO KEY UPDATE``); a trace append locks the
   table (``SHARE ROW EXCLUSIVE``) so concurrent appends queue and the chain cannot fork.
 * **Chunks** — stored with their erased ranges masked (``masked = true``) and indexed in the
-  ``tsv`` column (their terms, :mod:`spanproof.store.keyword_terms`); an erasure masks and
-  re-indexes the stored text and deletes the vectors.
+  ``tsv`` column (their terms, :mod:`spanproof.store.keyword_terms`) with their number of terms
+  (``term_count``), their terms counted in ``keyword_stats`` for bm25
+  (:func:`~spanproof.store.postgres.search.count_terms`); an erasure masks and re-indexes the
+  stored text (uncounting the old terms, counting the new) and deletes the vectors.
 * **Vectors** — one ``embeddings`` table with an untyped pgvector column; ``embedding_models``
   fixes each model's dimension. Search: see :mod:`spanproof.store.postgres.search`.
 * **Errors** — psycopg errors become :class:`StoreError` (``retryable`` for serialization
@@ -31,7 +33,7 @@ from psycopg.conninfo import conninfo_to_dict
 
 from spanproof.core.errors import ConfigurationError, StoreError
 from spanproof.store.chunk_rows import NewChunk
-from spanproof.store.keyword_terms import tsvector
+from spanproof.store.keyword_terms import tsvector_and_length as indexed
 from spanproof.store.postgres import search
 from spanproof.store.postgres._pool import Conn, Pool, map_error, mapped_errors
 from spanproof.store.postgres.migrate import ensure_schema
@@ -127,21 +129,26 @@ class PostgresEvidenceStore(SqlEvidenceStore):
         POSTGRES.many(
             conn,
             "INSERT INTO chunks (id, source_id, version, section_key, span_start, span_end, text,"
-            " erased, tsv) VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS tsvector))",
+            " erased, tsv, term_count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, CAST(? AS tsvector), ?)",
             [
-                (c.id, c.source_id, c.version, c.section_key, c.start, c.end, t, e, tsvector(t))
+                (c.id, c.source_id, c.version, c.section_key, c.start, c.end, t, e, *indexed(t))
                 for c, e, t in rows
             ],
         )
+        search.count_terms(conn, [c.id for c, _, _ in rows], 1)
 
     def _reindex_erased(
         self, conn: Conn, chunks: Sequence[tuple[str, str]], models: Sequence[str]
     ) -> None:
+        ids = [cid for cid, _ in chunks]
+        search.count_terms(conn, ids, -1)
         POSTGRES.many(
             conn,
-            "UPDATE chunks SET erased = TRUE, text = ?, tsv = CAST(? AS tsvector) WHERE id = ?",
-            [(text, tsvector(text), cid) for cid, text in chunks],
+            "UPDATE chunks SET erased = TRUE, text = ?, tsv = CAST(? AS tsvector), term_count = ?"
+            " WHERE id = ?",
+            [(text, *indexed(text), cid) for cid, text in chunks],
         )
+        search.count_terms(conn, ids, 1)
 
     # vectors ----------------------------------------------------------------------------------
     def _check_dim(self, conn: Conn, model_id: str, dim: int) -> None:
