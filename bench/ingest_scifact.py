@@ -18,6 +18,8 @@ import statistics
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -176,20 +178,10 @@ def postgres_part(
     second time.
     """
     try:
-        import pgserver
+        import pgserver  # noqa: F401
     except ImportError:
         return None
-    from spanproof.store.postgres.store import PostgresEvidenceStore
-
-    pgdir = tempfile.mkdtemp(prefix="spg", dir="/tmp")
-    server = pgserver.get_server(pgdir, cleanup_mode="stop")
-    try:
-        store = PostgresEvidenceStore(server.get_uri())
-        parse = build_parser()
-        started = time.perf_counter()
-        for sid, fetched in iter_path(corpus):
-            ingest(store, fetched, sid, parse)
-        ingest_s = time.perf_counter() - started
+    with postgres_with_corpus(corpus) as (store, ingest_s):
         with sqlite3.connect(sqlite_db) as con:
             rows = con.execute(
                 "SELECT chunk_id, vector FROM embeddings WHERE model_id = ? ORDER BY chunk_id",
@@ -202,13 +194,33 @@ def postgres_part(
                     embedder.model_id,
                     [(cid, np.frombuffer(blob, dtype="<f4")) for cid, blob in batch],
                 )
-        out = {
+        return {
             "ingest_s": round(ingest_s, 1),
             "sections_per_s": round(store.stats()["sections"] / ingest_s, 1),
             "search": recall_and_latency(store, embedder, root),
         }
-        store.close()
-        return out
+
+
+@contextmanager
+def postgres_with_corpus(corpus: Path) -> Iterator[tuple[Any, float]]:
+    """A throwaway PostgreSQL 16 (pgserver) store holding ``corpus`` ingested without
+    embeddings, and the ingest's seconds; the store is closed and the server stopped on exit.
+    Needs the ``pgserver`` wheel."""
+    import pgserver
+
+    from spanproof.store.postgres.store import PostgresEvidenceStore
+
+    server = pgserver.get_server(tempfile.mkdtemp(prefix="spg", dir="/tmp"), cleanup_mode="stop")
+    try:
+        store = PostgresEvidenceStore(server.get_uri())
+        try:
+            parse = build_parser()
+            started = time.perf_counter()
+            for sid, fetched in iter_path(corpus):
+                ingest(store, fetched, sid, parse)
+            yield store, time.perf_counter() - started
+        finally:
+            store.close()
     finally:
         server.cleanup()
 

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from _results import write_section  # type: ignore[import-not-found]
+from ingest_scifact import postgres_with_corpus  # type: ignore[import-not-found]
 
 from spanproof.bootstrap import build_parser
 from spanproof.core.store import EvidenceStore, SearchFilter, SearchHit
@@ -154,20 +155,11 @@ def add_synthetic(store: Any, count: int) -> None:
 
 def run_postgres(corpus: Path, claims: list[Any]) -> dict[str, Any] | None:
     try:
-        import pgserver
+        import pgserver  # noqa: F401
     except ImportError:
         return None
-    from spanproof.store.postgres.store import PostgresEvidenceStore
-
-    pgdir = tempfile.mkdtemp(prefix="spg", dir="/tmp")
-    server = pgserver.get_server(pgdir, cleanup_mode="stop")
-    try:
-        store = PostgresEvidenceStore(server.get_uri())
-        parse = build_parser()
-        started = time.perf_counter()
-        for sid, fetched in iter_path(corpus):
-            ingest(store, fetched, sid, parse)
-        out: dict[str, Any] = {"ingest_s": round(time.perf_counter() - started, 1)}
+    with postgres_with_corpus(corpus) as (store, ingest_s):
+        out: dict[str, Any] = {"ingest_s": round(ingest_s, 1)}
         with store._read("bench") as conn:
             conn.execute("VACUUM ANALYZE")
         out["chunks"] = store.stats()["chunks"]
@@ -178,10 +170,7 @@ def run_postgres(corpus: Path, claims: list[Any]) -> dict[str, Any] | None:
             "bm25 (the store)": measure(claims, store_search(store))[0],
             "ts_rank flags 1 (before)": measure(claims, ts_rank_search(store, 1))[0],
         }
-        store.close()
         return out
-    finally:
-        server.cleanup()
 
 
 def render(r: dict[str, Any]) -> str:
