@@ -469,10 +469,10 @@ def source_command(source_id: str, db: str | None, as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False))
         return
+    from spanproof.services.browse import shown_status
+
     console = Console()
-    shown = source.status
-    if shown == "active" and current is not None and current.state == "quarantined":
-        shown = f"quarantined: v{current.number} {current.reason}"
+    shown = shown_status(source, current, detail=True)
     console.print(f"[bold]{escape(source.id)}[/bold] — {escape(source.title)} ({escape(shown)})")
     for v in versions:
         mark = " (current)" if current is not None and v.number == current.number else ""

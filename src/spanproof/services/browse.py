@@ -236,6 +236,16 @@ def browse_traces(
 
 
 # sources ---------------------------------------------------------------------------------------
+def shown_status(source: Source, current: Version | None, *, detail: bool = False) -> str:
+    """The status a view shows: ``quarantined`` for an active source whose current version
+    could not be parsed (nothing of it can be cited), with ``detail`` ``quarantined: v2 <the
+    reason>``; else the stored status."""
+    if source.status == "active" and current is not None and current.state == "quarantined":
+        detailed = f"quarantined: v{current.number} {current.reason}".strip()
+        return detailed if detail else "quarantined"
+    return source.status
+
+
 @dataclass(frozen=True, slots=True)
 class SourceRow:
     """A source with its versions: ``latest`` the newest, ``current`` the one that is its content
@@ -250,10 +260,7 @@ class SourceRow:
 
     @property
     def shown_status(self) -> str:
-        now = self.current
-        if self.source.status == "active" and now is not None and now.state == "quarantined":
-            return "quarantined"
-        return self.source.status
+        return shown_status(self.source, self.current)
 
     def to_dict(self) -> dict[str, Any]:
         """The row as ``spanproof sources --json`` and ``GET /v1/sources`` list it: the source,

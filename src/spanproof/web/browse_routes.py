@@ -22,6 +22,7 @@ from spanproof.services.browse import (
     browse_sources,
     check_record_filter,
     connectors,
+    shown_status,
     source_usage,
 )
 from spanproof.services.erasure import shown_attempts
@@ -96,15 +97,10 @@ def source_page(
     if v is not None and version is None:
         return not_found(request, f"version {v} of source {source_id!r}")
     sections = state.store.sections(source_id, version.number) if version is not None else []
-    # As `spanproof source` and /sources say it: an active source whose current version could
-    # not be parsed serves nothing.
-    status = source.status
-    if status == "active" and current is not None and current.state == "quarantined":
-        status = f"quarantined: v{current.number} {current.reason}".strip()
     context = {
         "title": source.title or source.id,
         "source": source,
-        "status": status,
+        "status": shown_status(source, current, detail=True),
         "versions": versions,
         "version": version,
         "current": current,
