@@ -236,7 +236,8 @@ def test_records_verify_uses_the_configured_llm(db: Path, monkeypatch: pytest.Mo
         out = runner.invoke(cli, ["records", "verify", "--all", *base, "--json"])
         assert out.exit_code == 0, out.output
         assert len(server.requests) == len(records)
-    assert [r["outcome"] for r in json.loads(out.output)["items"]] == ["review"] * len(records)
+    items = json.loads(out.output)["items"]
+    assert [(r["outcome"], r["status"]) for r in items] == [("review", "in_review")] * len(records)
     out = runner.invoke(cli, ["records", "show", records[0]["id"], *base, "--json"])
     assert out.exit_code == 0, out.output
     (attempt,) = json.loads(out.output)["attempts"]

@@ -240,6 +240,7 @@ def test_cli_happy_paths(db: Path) -> None:
     assert out.exit_code == 0, out.output
     decided = json.loads(out.output)
     assert [r["outcome"] for r in decided["items"]] == ["verified"] * 3
+    assert [r["status"] for r in decided["items"]] == ["verified"] * 3
     assert decided["outcomes"] == {"verified": 3}
     out = runner.invoke(cli, ["records", "list", "--status", "verified", *base, "--json"])
     assert out.exit_code == 0, out.output
@@ -253,7 +254,8 @@ def test_cli_happy_paths(db: Path) -> None:
     out = runner.invoke(cli, ["records", "verify", rid, *base, "--json"])
     assert out.exit_code == 0, out.output
     # checked again as it was: reported unchanged, and no attempt is added
-    assert json.loads(out.output)["items"][0]["outcome"] == "unchanged"
+    again = json.loads(out.output)["items"][0]
+    assert (again["outcome"], again["status"]) == ("unchanged", "verified")
     assert len(json.loads(runner.invoke(cli, ["records", "show", rid, *base, "--json"]).output)[
         "attempts"]) == 1  # fmt: skip
     out = runner.invoke(cli, ["faults", "run", *base, "--json"])

@@ -22,7 +22,13 @@ from spanproof.core.records import RECORD_STATUSES, Record
 from spanproof.core.store import EvidenceStore
 from spanproof.services.erasure import shown_attempts
 from spanproof.services.impact import resume_walks
-from spanproof.services.records import extract, faults_run, verify_all, verify_record
+from spanproof.services.records import (
+    extract,
+    faults_run,
+    status_after,
+    verify_all,
+    verify_record,
+)
 from spanproof.services.review import (
     decide_review,
     record_document,
@@ -127,7 +133,13 @@ def verify_command(
             results = [(record, verify_record(store, record, budget=budget, checker=checker))]
         resume_walks(store)  # rejections and re-proposals flag what is built on the record
     rows: list[dict[str, Any]] = [
-        {"id": r.id, "outcome": d.outcome, "reason": d.reason, "failed": list(d.failed)}
+        {
+            "id": r.id,
+            "outcome": d.outcome,
+            "status": status_after(d),
+            "reason": d.reason,
+            "failed": list(d.failed),
+        }
         for r, d in results
     ]
     outcomes = dict(sorted(Counter(row["outcome"] for row in rows).items()))

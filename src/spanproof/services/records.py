@@ -62,6 +62,15 @@ _STATUS = {
 }
 
 
+def status_after(decision: Decision) -> str:
+    """The record status a verification's ``decision`` leaves: ``in_review`` for ``review``,
+    ``verified`` for ``unchanged`` (nothing was written: the record stays verified), else the
+    outcome's own name (``verified``, ``rejected``, ``quarantined``)."""
+    if decision.outcome == "unchanged":
+        return "verified"
+    return _STATUS[decision.outcome]
+
+
 def _sections(store: EvidenceStore, source_id: str, version: int) -> list[ParsedSection]:
     return [ParsedSection(s.key, s.title, s.text) for s in store.sections(source_id, version)]
 
