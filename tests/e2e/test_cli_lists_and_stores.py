@@ -295,3 +295,27 @@ def test_the_lazy_table_matches_each_command() -> None:
         command = cli.get_command(ctx, name)
         assert command is not None and command.name == name
         assert command.get_short_help_str(limit=1000) == short_help, name
+
+
+def test_spanproof_source_json_is_the_document_the_api_gives(tmp_path: Path) -> None:
+    from fastapi.testclient import TestClient
+
+    from spanproof.api.app import create_app
+    from spanproof.testing.apps import app_state
+
+    corpus = tmp_path / "corpus.jsonl"
+    corpus.write_text(
+        json.dumps({"doc_id": 7, "title": "Trial 7", "abstract": ["Walking lowered it.", "Hi."]})
+        + "\n",
+        encoding="utf-8",
+    )
+    db = tmp_path / "c.sqlite"
+    assert run("ingest", str(corpus), "--db", str(db), "--no-embed")[0] == 0
+    code, out, err = run("source", "scifact:7", "--db", str(db), "--json")
+    assert code == 0, err
+    shown = json.loads(out)
+    with SqliteEvidenceStore(db) as store, TestClient(create_app(app_state(store))) as client:
+        assert client.get("/v1/sources/scifact:7").json() == shown
+    keys = [set(s) for s in shown["sections"]]
+    assert keys and all(k == {"key", "title", "ordinal", "chars", "text"} for k in keys)
+    assert [s["chars"] for s in shown["sections"]] == [len(s["text"]) for s in shown["sections"]]

@@ -8,7 +8,6 @@ import binascii
 import hashlib
 from collections.abc import AsyncIterator, Sequence
 from contextlib import asynccontextmanager
-from dataclasses import asdict
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Depends, FastAPI, Query, Request
@@ -42,7 +41,7 @@ from spanproof.core.models import Policy
 from spanproof.core.outcome import trace_outcome
 from spanproof.core.store import SOURCE_STATUSES, SearchFilter
 from spanproof.core.trace import Trace
-from spanproof.services.browse import browse_sources, proposition_verdict
+from spanproof.services.browse import browse_sources, proposition_verdict, source_document
 from spanproof.services.ingestion import embed_pending, ingest
 from spanproof.services.replay import RecordingEmbedder
 from spanproof.services.search import search as run_search
@@ -269,17 +268,7 @@ def get_source(source_id: str, state: State) -> dict[str, Any]:
     source = state.store.get_source(source_id)
     if source is None:
         raise ApiError(404, f"no source {source_id!r}")
-    versions = state.store.versions(source_id)
-    current = state.store.current_version(source_id)
-    sections = state.store.sections(source_id, current.number) if current else []
-    return {
-        "source": asdict(source),
-        "versions": [asdict(v) for v in versions],
-        "current_version": asdict(current) if current else None,
-        "sections": [
-            {"key": s.key, "title": s.title, "ordinal": s.ordinal, "text": s.text} for s in sections
-        ],
-    }
+    return source_document(state.store, source)
 
 
 @v1.get("/search", response_model=list[SearchHitOut], summary="Search the store")

@@ -6,7 +6,6 @@ import json
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -451,26 +450,19 @@ def _cut(text: str, limit: int) -> str:
 @handle_errors
 def source_command(source_id: str, db: str | None, as_json: bool) -> None:
     """Show a source: metadata, status, versions and the sections of its current version."""
+    from spanproof.services.browse import shown_status, source_document
+
     with open_store(db) as (_, store):
         source = store.get_source(source_id)
         if source is None:
             raise InvalidInputError(f"unknown source id {source_id!r} (see `spanproof sources`)")
+        data = source_document(store, source)
         versions = store.versions(source_id)
         current = store.current_version(source_id)
         sections = store.sections(source_id, current.number) if current else []
-    data = {
-        "source": asdict(source),
-        "versions": [asdict(v) for v in versions],
-        "current_version": asdict(current) if current else None,
-        "sections": [
-            {"key": s.key, "title": s.title, "chars": len(s.text), "text": s.text} for s in sections
-        ],
-    }
     if as_json:
         click.echo(json.dumps(data, ensure_ascii=False))
         return
-    from spanproof.services.browse import shown_status
-
     console = Console()
     shown = shown_status(source, current, detail=True)
     console.print(f"[bold]{escape(source.id)}[/bold] — {escape(source.title)} ({escape(shown)})")

@@ -276,6 +276,30 @@ class SourceRow:
         }
 
 
+def source_document(store: EvidenceStore, source: Source) -> dict[str, Any]:
+    """One source as ``spanproof source --json`` and ``GET /v1/sources/{id}`` show it: the
+    source, its versions, its current version and that version's sections (``key``, ``title``,
+    ``ordinal``, ``chars``, ``text``)."""
+    versions = store.versions(source.id)
+    current = store.current_version(source.id)
+    sections = store.sections(source.id, current.number) if current else []
+    return {
+        "source": asdict(source),
+        "versions": [asdict(v) for v in versions],
+        "current_version": asdict(current) if current else None,
+        "sections": [
+            {
+                "key": s.key,
+                "title": s.title,
+                "ordinal": s.ordinal,
+                "chars": len(s.text),
+                "text": s.text,
+            }
+            for s in sections
+        ],
+    }
+
+
 def _source_rows(store: EvidenceStore) -> Iterator[SourceRow]:
     for source in iter_sources(store, _BATCH):
         versions = store.versions(source.id)
