@@ -44,6 +44,7 @@ from spanproof.core.trace import Trace
 from spanproof.services.browse import browse_sources, proposition_verdict, source_document
 from spanproof.services.ingestion import embed_pending, ingest
 from spanproof.services.replay import RecordingEmbedder
+from spanproof.services.search import hit_row
 from spanproof.services.search import search as run_search
 from spanproof.services.verification_trace import verification_trace
 from spanproof.verifier import Verifier, to_evidence
@@ -281,19 +282,7 @@ def search(
     """Keyword and semantic search, fused by reciprocal rank (eligible sources only)."""
     embedder = state.engine.embedder if mode != "keyword" else None
     hits = run_search(state.store, q, embedder=embedder, limit=limit, mode=mode, flt=SearchFilter())
-    return [
-        {
-            "rank": h.rank,
-            "score": h.score,
-            "source": h.chunk.source_id,
-            "version": h.chunk.version,
-            "section": h.chunk.section_key,
-            "start": h.chunk.start,
-            "end": h.chunk.end,
-            "text": h.chunk.text,
-        }
-        for h in hits
-    ]
+    return [hit_row(h) for h in hits]
 
 
 @ops.get("/healthz", response_model=Health, summary="Liveness and the models in use")

@@ -496,6 +496,7 @@ def search_command(
 ) -> None:
     """Search the store (keyword + semantic, fused by reciprocal rank)."""
     from spanproof.bootstrap import build_embedder
+    from spanproof.services.search import hit_row
     from spanproof.services.search import search as run_search
     from spanproof.text.keywords import query_terms
 
@@ -518,19 +519,7 @@ def search_command(
             "search matches nothing" + ("; try --mode vector" if mode == "keyword" else ""),
             err=True,
         )
-    rows: list[dict[str, Any]] = [
-        {
-            "rank": h.rank,
-            "score": h.score,
-            "source": h.chunk.source_id,
-            "version": h.chunk.version,
-            "section": h.chunk.section_key,
-            "start": h.chunk.start,
-            "end": h.chunk.end,
-            "text": h.chunk.text,
-        }
-        for h in hits
-    ]
+    rows: list[dict[str, Any]] = [hit_row(h) for h in hits]
     if as_json:
         # the ranking stops at --limit: when it is full, more may match (total is a lower bound)
         full = len(rows) == limit

@@ -5,7 +5,7 @@ Ties break by chunk id, so the same store and query always give the same order."
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from spanproof.core.ports import Embedder
 from spanproof.core.store import EvidenceStore, SearchFilter, SearchHit
@@ -53,3 +53,17 @@ def search(
     if len(rankings) == 1:
         return [SearchHit(h.chunk, h.score, i + 1) for i, h in enumerate(rankings[0][:limit])]
     return rrf(rankings, limit)
+
+
+def hit_row(hit: SearchHit) -> dict[str, Any]:
+    """One search hit as ``spanproof search --json`` and ``GET /v1/search`` give it."""
+    return {
+        "rank": hit.rank,
+        "score": hit.score,
+        "source": hit.chunk.source_id,
+        "version": hit.chunk.version,
+        "section": hit.chunk.section_key,
+        "start": hit.chunk.start,
+        "end": hit.chunk.end,
+        "text": hit.chunk.text,
+    }
