@@ -141,17 +141,24 @@ env.filters.update(verdict_label=_label, when=when, iso=iso, duration=duration)
 
 
 #: The heading of an error page, by status.
-_ERROR_TITLES = {400: "Bad request", 404: "Not found", 413: "Request too large",
+_ERROR_TITLES = {400: "Bad request", 401: "API key needed", 403: "Refused", 404: "Not found",
+                 413: "Request too large", 421: "Wrong address",
                  422: "Invalid request"}  # fmt: skip
+
+#: Refusals of who asks or how (a key, another site, another name), never of the query.
+_REFUSALS = frozenset({401, 403, 421})
 
 
 def error_page(request: Request, status: int, message: str) -> Response:
-    """An error as a page (the API answers the same status and message as JSON). A query
+    """An error as a page (the API answers the same status as JSON; the middleware's refusals
+    before routing give a page its own message, what happened and what to do). A query
     parameter's place (``query.limit``) is named as the parameter alone."""
     title = _ERROR_TITLES.get(status, "Server error" if status >= 500 else "Error")
     shown = "; ".join(part.removeprefix("query.") for part in message.split("; "))
-    # A form posted to a page has no page of its own to go back to (its path takes POST only).
-    back = request.url.path if request.method in ("GET", "HEAD") else ""
+    # A form posted to a page has no page of its own to go back to (its path takes POST only),
+    # and a refusal of the key or the address is not mended by dropping the query.
+    asked = request.method in ("GET", "HEAD") and status not in _REFUSALS
+    back = request.url.path if asked else ""
     context = {"title": title, "status": status, "message": shown, "back": back}
     return templates.TemplateResponse(request, "error.html", context, status_code=status)
 
