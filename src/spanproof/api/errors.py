@@ -13,9 +13,10 @@ an unknown status filter, an empty draft, any ``InvalidInputError`` — is 422, 
 it; a request over a work limit (``SPANPROOF_LIMITS__*``) or over the body size is 413.
 
 The web pages are not the API: an error on a route :func:`serve_html_errors` names (a page's
-query out of range, ``/records?offset=-1``; a form body that is not UTF-8, which the middleware
-refuses before routing: :func:`html_before_routing`) answers an HTML page with the same status
-and message, not this JSON body.
+query out of range, ``/records?offset=-1``) answers an HTML page with the same status and
+message, not this JSON body; so does a refusal the middleware makes before routing (a key, a
+form from another site, a body over the limit or not UTF-8, another ``Host``:
+:func:`html_before_routing`), in words for a browser.
 """
 
 from __future__ import annotations

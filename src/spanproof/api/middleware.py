@@ -9,8 +9,7 @@ GET and HEAD only, anything else answers 403; unknown and revoked keys answer 40
 ``Content-Length`` against the limit, content type of a body sent to ``/v1/*`` (JSON only), then
 the body is read in full while counting (a streamed body over the limit stops reading at the
 limit) and must be UTF-8 text (no JSON escape of a lone surrogate, ``"\\ud800"``: 400
-``invalid_utf8``; a web form's body too, refused with the HTML error page when it was posted to
-a page). The route then parses the buffered body.
+``invalid_utf8``; a web form's body too). The route then parses the buffered body.
 
 Two checks guard the web UI's forms and a keyless server against other sites: a form posted to
 a page (not ``/v1``) from another site's page — ``Sec-Fetch-Site: cross-site`` or
@@ -19,6 +18,11 @@ browser would otherwise send it, with a stored Basic password, from any page the
 opens); and with ``loopback_only`` (``spanproof serve`` without keys, which binds only to
 loopback) a request whose ``Host`` names another machine answers 421, so a page whose name was
 re-pointed at 127.0.0.1 (DNS rebinding) cannot read or write through the reviewer's browser.
+
+Each refusal answers the API's JSON error shape, but on a web page's path (a page route matches
+it: :func:`spanproof.api.errors.html_before_routing`) the HTML error page, with the same status
+and headers (``WWW-Authenticate``, ``Connection: close``, the request id) and a message of its
+own: what happened, and what to do in a browser. The decisions are the same either way.
 """
 
 from __future__ import annotations
@@ -114,7 +118,7 @@ class ApiMiddleware:
             return
         guarded = not (path in _OPEN_PATHS or path.startswith("/static/"))
         if guarded and (self.api_keys or self.key_store is not None):
-            refusal = await self._refusal(scope, rid, web=not api)
+            refusal = await self._refusal(scope, rid, api=api)
             if refusal is not None:
                 await refusal(scope, receive, send)
                 return
@@ -149,17 +153,18 @@ class ApiMiddleware:
         when it was refused (the refusal is sent)."""
         problem = self._check_headers(scope, api)
         if problem is not None:
-            await error_response(problem[0], problem[1], request_id=rid)(scope, receive, send)
+            status, message, page = problem
+            await _refused(scope, api, rid, status, message, page=page)(scope, receive, send)
             return None
         try:
             body = await self._read_body(receive)
         except _TooLarge:
-            await self._too_large(scope, receive, send, rid)
+            await self._too_large(scope, receive, send, rid, api)
             return None
         problem_text = _text_problem(body) if body else None
         if problem_text is not None:
-            page = None if api else html_before_routing(scope, 400, problem_text)  # a web form
-            refusal = page or error_response(400, problem_text, type="invalid_utf8", request_id=rid)
+            page = f"{problem_text}, so nothing was changed: send the form again from its page"
+            refusal = _refused(scope, api, rid, 400, problem_text, page=page, type="invalid_utf8")
             await refusal(scope, receive, send)
             return None
         return _replay(body, receive)
@@ -168,28 +173,39 @@ class ApiMiddleware:
         """The 421 for a keyless server addressed by another name, or the 403 for a form
         posted from another site's page (see the module docstring); None otherwise."""
         if self.loopback_only and not _loopback_host(_header(scope, b"host")):
-            return error_response(
+            return _refused(
+                scope,
+                api,
+                rid,
                 421,
                 "this server answers only requests addressed to this machine (localhost, "
                 "127.0.0.1, [::1]); serve with an API key to be reached by another name",
+                page="this server answers only addresses that name this machine, and this page "
+                "was asked for by another name: open it at localhost or 127.0.0.1 (same port) "
+                "instead; to reach the server by another name, start it with an API key",
                 type="misdirected_request",
-                request_id=rid,
             )
         if scope["method"] in BODY_METHODS and not api and _cross_site(scope):
-            return error_response(
+            return _refused(
+                scope,
+                api,
+                rid,
                 403,
                 "a form may be posted only from this server's own pages",
+                page="this form was sent from another site's page, and this server takes forms "
+                "only from its own pages, so nothing was changed: open the page on this server "
+                "and send the form from there",
                 type="cross_site",
-                request_id=rid,
             )
         return None
 
-    async def _refusal(self, scope: Scope, rid: str, *, web: bool = False) -> Response | None:
-        """None when the request's key may make it; else the 401 or 403 to answer.
+    async def _refusal(self, scope: Scope, rid: str, *, api: bool = True) -> Response | None:
+        """None when the request's key may make it; else the 401, 403 or store failure to answer.
 
         The web UI's pages take the key as the password of HTTP Basic authentication (any user
         name), so a browser can ask for it; a 401 on a page says so.
         """
+        web = not api
         given = _header(scope, b"x-api-key")
         auth = _header(scope, b"authorization")
         if auth and auth[:7].lower() == "bearer ":
@@ -203,21 +219,35 @@ class ApiMiddleware:
                 found = await run_in_threadpool(self.key_store.find_api_key, hash_key(given))
             except SpanproofError as exc:
                 status, kind, message, extra = spanproof_status(exc)
-                return error_response(status, message, type=kind, request_id=rid, **extra)
+                page = (
+                    f"the API key could not be checked ({message}): try again in a moment; if "
+                    "this goes on, the server's log says why"
+                )
+                return _refused(scope, api, rid, status, message, page=page, type=kind, **extra)
             key_scope = None if found is None or found.revoked else found.scope
         if key_scope is None:
-            return error_response(
+            stored = self.key_store is not None
+            return _refused(
+                scope,
+                api,
+                rid,
                 401,
-                _refusal_message(given, found, web, stored=self.key_store is not None),
-                request_id=rid,
+                _refusal_message(given, found, web, stored=stored),
+                page=_page_refusal_message(given, found, stored=stored),
                 headers={"WWW-Authenticate": 'Basic realm="spanproof"' if web else "Bearer"},
             )
         if not scope_allows(key_scope, scope["method"]):
-            return error_response(
+            return _refused(
+                scope,
+                api,
+                rid,
                 403,
                 f"this API key has scope {key_scope!r}: it may use GET and HEAD only; "
                 f"{scope['method']} needs a key with scope 'write'",
-                request_id=rid,
+                page=f"this API key has scope {key_scope!r}: it may open pages but not send "
+                "forms, so nothing was changed; sending this form needs a key with scope "
+                "'write' (the browser keeps the key it was given until it is closed: open the "
+                "page in a private window to give another)",
             )
         return None
 
@@ -230,18 +260,36 @@ class ApiMiddleware:
             matched |= hmac.compare_digest(candidate, key)
         return matched
 
-    def _check_headers(self, scope: Scope, api: bool) -> tuple[int, str] | None:
+    def _check_headers(self, scope: Scope, api: bool) -> tuple[int, str, str] | None:
+        """(status, message, a page's message) when the headers refuse the body, else None."""
         length = _header(scope, b"content-length")
         if length:
             if not length.isdigit():
-                return 400, "Content-Length is not a number"
+                return (
+                    400,
+                    "Content-Length is not a number",
+                    "the request's Content-Length header is not a number, so its body was not "
+                    "read and nothing was changed: send the form again from its page",
+                )
             if int(length) > self.max_body_bytes:
-                return 413, f"the request body is over the limit of {self.max_body_bytes} bytes"
+                return 413, self._over_limit, self._page_over_limit
         if api and (length is None or length != "0"):
             ctype = (_header(scope, b"content-type") or "").split(";")[0].strip().lower()
             if ctype != "application/json" and not ctype.endswith("+json"):
-                return 415, "send the request body as JSON (Content-Type: application/json)"
+                message = "send the request body as JSON (Content-Type: application/json)"
+                return 415, message, message
         return None
+
+    @property
+    def _over_limit(self) -> str:
+        return f"the request body is over the limit of {self.max_body_bytes} bytes"
+
+    @property
+    def _page_over_limit(self) -> str:
+        return (
+            f"what was sent is larger than this server takes ({self.max_body_bytes} bytes), so "
+            "it was not read and nothing was changed: shorten it and send the form again"
+        )
 
     async def _read_body(self, receive: Receive) -> bytes:
         chunks: list[bytes] = []
@@ -259,14 +307,42 @@ class ApiMiddleware:
                 break
         return b"".join(chunks)
 
-    async def _too_large(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
-        response = error_response(
+    async def _too_large(
+        self, scope: Scope, receive: Receive, send: Send, rid: str, api: bool
+    ) -> None:
+        response = _refused(
+            scope,
+            api,
+            rid,
             413,
-            f"the request body is over the limit of {self.max_body_bytes} bytes",
-            request_id=rid,
+            self._over_limit,
+            page=self._page_over_limit,
             headers={"Connection": "close"},
         )
         await response(scope, receive, send)
+
+
+def _refused(
+    scope: Scope,
+    api: bool,
+    rid: str,
+    status: int,
+    message: str,
+    *,
+    page: str,
+    type: str | None = None,
+    headers: dict[str, str] | None = None,
+    **extra: Any,
+) -> Response:
+    """A refusal made before routing: on a web page's path (a page route matches it) the HTML
+    error page saying ``page`` (what happened, what to do), else the JSON error shape saying
+    ``message``; the same ``status`` and ``headers`` either way (the request id is added to
+    both on the way out)."""
+    html = None if api else html_before_routing(scope, status, page)
+    if html is None:
+        return error_response(status, message, type=type, request_id=rid, headers=headers, **extra)
+    html.headers.update(headers or {})
+    return html
 
 
 _ESCAPE = re.compile(rb"\\(?:u([0-9A-Fa-f]{4})|.)", re.DOTALL)
@@ -322,6 +398,31 @@ def _refusal_message(
             "server started counts once the server is restarted"
         )
     return "this API key is not valid: no such key is configured or stored (check it for typos)"
+
+
+def _page_refusal_message(given: str | None, found: ApiKey | None, *, stored: bool) -> str:
+    """:func:`_refusal_message` for a page, whose key a browser asks for as the password."""
+    if not given:
+        return (
+            "this page needs an API key: reload it and give the key as the password when the "
+            "browser asks (any user name will do)"
+        )
+    if found is not None and found.revoked:
+        return (
+            f"the API key given ({found.id}) was revoked at {found.revoked_at}: reload the page "
+            "and enter another key as the password ('spanproof keys create' makes one)"
+        )
+    if not stored:
+        return (
+            "the API key given is not one of the keys this server was started with (--api-key, "
+            "SPANPROOF_API_KEYS): reload the page and enter one of those as the password; a key "
+            "made with 'spanproof keys create' after the server started counts once the server "
+            "is restarted"
+        )
+    return (
+        "the API key given is not valid (no such key is configured or stored): reload the page "
+        "and enter the key again as the password, checking it for typos"
+    )
 
 
 def _loopback_host(host: str | None) -> bool:
