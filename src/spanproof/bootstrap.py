@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterator
+from collections.abc import Callable, Collection, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spanproof.config import LlmSettings, Settings
 from spanproof.core.errors import ConfigurationError, InvalidInputError
@@ -55,6 +55,17 @@ def build_embedder(settings: Settings) -> Embedder:
     from spanproof.providers.embeddings.cache import CachedEmbedder
 
     return CachedEmbedder(inner, cfg.cache_dir / "embeddings.sqlite")
+
+
+def build_reference_embedder(settings: Settings) -> Callable[[Sequence[str]], Any] | None:
+    """The bundled embedding model run through onnxruntime with nothing of spanproof's (the
+    yardstick ``spanproof bench`` times the embedder against), with the configured thread count;
+    None when the configured embedder is not the bundled one."""
+    if settings.embedder.kind != "local":
+        return None
+    from spanproof.providers.embeddings.reference import ReferenceMiniLM
+
+    return ReferenceMiniLM(intra_op_num_threads=settings.embedder.threads).embed
 
 
 def build_chat_model(settings: Settings) -> ChatModel | None:

@@ -28,6 +28,11 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
         "ask_command",
         "Answer QUESTION from the store and verify every claim of the answer.",
     ),
+    "bench": (
+        "spanproof.cli.bench_commands",
+        "bench_command",
+        "Time the engine on this machine: the embedder against onnxruntime alone, and a verify.",
+    ),
     "check": (
         "spanproof.cli.check_commands",
         "check_command",

