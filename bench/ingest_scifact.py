@@ -25,13 +25,14 @@ from typing import Any
 
 import numpy as np
 from _results import write_section  # type: ignore[import-not-found]
-from run import raw_onnx  # type: ignore[import-not-found]
 
 from spanproof.bootstrap import build_parser
 from spanproof.core.store import EvidenceStore, SearchFilter
 from spanproof.evaluation.devdata import data_dir, scifact_claims
 from spanproof.ingest.files import iter_path
 from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+from spanproof.providers.embeddings.reference import ReferenceMiniLM
+from spanproof.services.benchmark import median_time
 from spanproof.services.ingestion import embed_pending, ingest
 from spanproof.services.search import search
 from spanproof.store.sqlite.store import SqliteEvidenceStore
@@ -226,17 +227,13 @@ def postgres_with_corpus(corpus: Path) -> Iterator[tuple[Any, float]]:
 
 
 def raw_chunks_per_s(store: EvidenceStore) -> float:
-    """The bare model (bench/run.py's raw onnxruntime loop) on 512 of the stored chunks."""
+    """The bare model (onnxruntime run alone: ``ReferenceMiniLM``) on 512 of the stored chunks."""
     sources = store.list_sources(limit=200)
     texts = [c.text for s in sources for c in store.chunks(s.id)][:512]
-    run = raw_onnx(texts, 32)
-    run()
-    times = []
-    for _ in range(3):
-        t = time.perf_counter()
-        run()
-        times.append(time.perf_counter() - t)
-    return len(texts) / statistics.median(times)
+    reference = ReferenceMiniLM(32)
+    reference.embed(texts)
+    seconds, _ = median_time(lambda: reference.embed(texts), 3)
+    return len(texts) / seconds
 
 
 if __name__ == "__main__":
