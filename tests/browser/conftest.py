@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browser_kit import ARGS, CHROMIUM
+from browser_kit import ARGS, CHROMIUM, watch_csp
 from web_world import WebFixture, web_world
 
 
@@ -33,11 +33,14 @@ def browser() -> Iterator[Any]:
 
 @pytest.fixture
 def page(browser: Any) -> Iterator[Any]:
-    """A fresh page; any uncaught page error fails the test."""
+    """A fresh page; any uncaught page error, or anything the page's Content-Security-Policy
+    blocked (:func:`watch_csp`), fails the test."""
     context = browser.new_context(viewport={"width": 1100, "height": 1400})
     page = context.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
+    violations = watch_csp(page)
     yield page
     context.close()
     assert not errors, errors
+    assert not violations, violations

@@ -1,5 +1,6 @@
 """The web UI tests' world: a small store with one answered question, and a FastAPI app that
-serves only the web UI's router (not the HTTP API's ``create_app``)."""
+serves only the web UI's router (not the HTTP API's ``create_app``), with the security headers
+``create_app`` adds (the Content-Security-Policy above all)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 from fastapi import FastAPI
 
 from spanproof.api import errors
+from spanproof.api.security_headers import SecurityHeaders
 from spanproof.api.state import AppState
 from spanproof.bootstrap import build_parser
 from spanproof.core.documents import FetchedDocument
@@ -87,6 +89,7 @@ def web_world(tmp_path: Path) -> Iterator[WebFixture]:
     app.state.spanproof = state
     errors.install(app)  # the error handlers create_app installs: pages answer HTML errors
     install(app)
+    app.add_middleware(SecurityHeaders)  # as create_app: the pages run under their CSP
     yield WebFixture(state, store, app, trace)
     store.close()
 

@@ -33,6 +33,7 @@ from spanproof.api.schemas import (
     VerifyRequest,
     VerifyResponse,
 )
+from spanproof.api.security_headers import SecurityHeaders
 from spanproof.api.state import AppState, get_state, stored_key_store
 from spanproof.core.checker import EntailmentChecker
 from spanproof.core.documents import FetchedDocument
@@ -378,4 +379,6 @@ def create_app(
         key_store=stored_key_store(state),
         loopback_only=loopback_only,
     )
+    # Outermost (added last): every response gets them, the middleware's refusals included.
+    app.add_middleware(SecurityHeaders)
     return app

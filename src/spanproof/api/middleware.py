@@ -23,6 +23,9 @@ Each refusal answers the API's JSON error shape, but on a web page's path (a pag
 it: :func:`spanproof.api.errors.html_before_routing`) the HTML error page, with the same status
 and headers (``WWW-Authenticate``, ``Connection: close``, the request id) and a message of its
 own: what happened, and what to do in a browser. The decisions are the same either way.
+
+The security headers (``api/security_headers.py``) are added by a layer outside this one, so
+every answer given here carries them too.
 """
 
 from __future__ import annotations

@@ -1,0 +1,97 @@
+"""The security headers of every response, the one place their values are written.
+
+Every response — the API's JSON, the web UI's pages and files, error pages and bodies, the
+middleware's refusals made before routing, 404s — carries:
+
+* ``X-Content-Type-Options: nosniff``: a browser takes each response as its declared type (a
+  JSON body or an uploaded source's text is never run as a script or drawn as HTML);
+* ``X-Frame-Options: DENY``: no page of this server is drawn inside another page's frame, so no
+  other site can overlay its forms (review decisions, retractions) and trick a click;
+* ``Referrer-Policy: same-origin``: a link to another site is followed without this server's
+  URLs (which name traces, sources and searches) in ``Referer``. ``same-origin`` rather than
+  ``no-referrer``: under ``no-referrer`` a browser sends ``Origin: null`` with the UI's own form
+  posts, and a browser that sends no ``Sec-Fetch-Site`` would then have every form refused as
+  cross-site (see ``api/middleware.py``).
+
+An HTML response also carries :data:`CONTENT_SECURITY_POLICY`. The pages load nothing from
+another origin, run no inline script and set no inline style (the trace viewer's script and the
+stylesheet are files under ``/static/``; ``/docs`` starts Swagger UI from a file too), so
+``default-src 'self'`` holds for every page. The one widening is ``img-src data:``: Swagger UI's
+stylesheet draws its icons as ``data:`` images. ``frame-ancestors 'none'`` is the modern form of
+``X-Frame-Options: DENY``; ``base-uri 'none'`` and ``object-src 'none'`` take away a base URL and
+plug-ins; ``form-action 'self'`` keeps every form posting to this server.
+
+No ``Strict-Transport-Security``: the server may be served on plain HTTP on loopback, and HSTS
+belongs to whatever terminates TLS in front of it.
+
+:class:`SecurityHeaders` is the pure ASGI middleware that adds them on the way out, outside every
+other layer, so no response escapes it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+#: The Content-Security-Policy of every HTML response (see the module docstring).
+CONTENT_SECURITY_POLICY = "; ".join(
+    (
+        "default-src 'self'",
+        "img-src 'self' data:",
+        "frame-ancestors 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "object-src 'none'",
+    )
+)
+
+#: The headers of every response, whatever its type.
+SECURITY_HEADERS: dict[str, str] = {
+    "X-Content-Type-Options": "nosniff",
+    "X-Frame-Options": "DENY",
+    "Referrer-Policy": "same-origin",
+}
+
+
+def security_headers(content_type: str | None) -> dict[str, str]:
+    """The security headers of a response of ``content_type`` (its ``Content-Type``, or None)."""
+    headers = dict(SECURITY_HEADERS)
+    if content_type and content_type.split(";")[0].strip().lower() == "text/html":
+        headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+    return headers
+
+
+class SecurityHeaders:
+    """Adds :func:`security_headers` to every HTTP response of ``app``; a header of the same name
+    the app set is replaced, so no route weakens them."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message = {**message, "headers": with_security_headers(message.get("headers", []))}
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+
+def with_security_headers(raw: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
+    """ASGI response headers ``raw`` with :func:`security_headers` added (replacing any of the
+    same name)."""
+    raw = [(bytes(name), bytes(value)) for name, value in raw]
+    content_type = next(
+        (value.decode("latin-1") for name, value in raw if name.lower() == b"content-type"), None
+    )
+    added = {
+        name.lower().encode("latin-1"): value.encode("latin-1")
+        for name, value in security_headers(content_type).items()
+    }
+    kept = [(name, value) for name, value in raw if name.lower() not in added]
+    return kept + list(added.items())
