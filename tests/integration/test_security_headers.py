@@ -1,9 +1,12 @@
 """Every response of the real app carries the security headers (``api/security_headers.py``):
 the API's JSON, the pages, 404s, the middleware's refusals before routing, the API's
-documentation, the static files — and an HTML response the Content-Security-Policy."""
+documentation, the static files, the catch-all's 500 — and an HTML response the
+Content-Security-Policy. A page that fails unexpectedly answers the HTML error page (500, the
+request id, never the exception); ``/v1`` answers the JSON shape."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,10 +16,12 @@ import pytest
 from fastapi.testclient import TestClient
 
 from spanproof.api.app import create_app
+from spanproof.api.errors import INTERNAL_MESSAGE
 from spanproof.api.security_headers import CONTENT_SECURITY_POLICY
 from spanproof.store.sqlite.store import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
 
+SECRET = "db password is hunter2-0123456789"
 FORM = {"reviewer": "Ada", "decision": "approve", "reason": "checked"}
 FORM_TYPE = {"Content-Type": "application/x-www-form-urlencoded"}
 LIMIT = 1000
@@ -127,3 +132,79 @@ def test_refusals_before_routing_carry_the_headers(store: SqliteEvidenceStore) -
         away = client.get("/traces", headers={"Host": "attacker.example"})
         assert away.status_code == 421
         assert_secured(away, page=True)
+
+
+class _Exploding:
+    """A trace store whose every call fails with a message that must never be shown."""
+
+    def __getattr__(self, name: str) -> Any:
+        def fail(*args: Any, **kwargs: Any) -> Any:
+            raise RuntimeError(SECRET)
+
+        return fail
+
+
+def assert_error_page(response: httpx.Response) -> None:
+    """The HTML 500 page: the request id shown, the exception's message not."""
+    assert response.status_code == 500, response.text
+    assert response.headers["content-type"].startswith("text/html")
+    assert_secured(response, page=True)
+    text = html.unescape(response.text)
+    assert "<h1>Server error</h1>" in text and "Error 500:" in text
+    assert "the server's log" in text
+    rid = response.headers["x-request-id"]
+    assert f"Request id: <code>{rid}</code>" in text
+    assert SECRET not in text and "RuntimeError" not in text and "Traceback" not in text
+    assert '"error"' not in text
+
+
+def test_a_page_that_fails_unexpectedly_answers_the_html_error_page(
+    store: SqliteEvidenceStore, caplog: pytest.LogCaptureFixture
+) -> None:
+    state = app_state(store)
+    state.traces = _Exploding()  # type: ignore[assignment]
+    with TestClient(create_app(state)) as client:
+        page = client.get("/traces", headers={"X-Request-ID": "rid-page-500"})
+        assert_error_page(page)
+        assert page.headers["x-request-id"] == "rid-page-500"
+        api = client.get("/v1/traces", headers={"X-Request-ID": "rid-api-500"})
+    assert api.status_code == 500
+    assert api.headers["content-type"] == "application/json"
+    assert_secured(api, page=False)
+    assert api.json() == {"error": {"type": "internal_error", "message": INTERNAL_MESSAGE,
+                                    "status": 500, "request_id": "rid-api-500"}}  # fmt: skip
+    assert SECRET not in api.text
+    # the failure is in the log, under the request id the page shows
+    assert "request rid-page-500 failed unexpectedly" in caplog.text
+    assert "request rid-api-500 failed unexpectedly" in caplog.text
+
+
+def test_a_form_that_fails_unexpectedly_answers_the_html_error_page(
+    store: SqliteEvidenceStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    def broken(record_id: str) -> None:
+        raise RuntimeError(SECRET)
+
+    monkeypatch.setattr(store, "get_record", broken)
+    with _client(store) as client:
+        page = client.post("/review/rec-x", data=FORM)
+        assert_error_page(page)
+        assert "open its page again" in page.text
+        assert "without its query" not in page.text  # a form's path has no page of its own
+
+
+def test_an_error_page_that_fails_too_falls_back_to_json(store: SqliteEvidenceStore) -> None:
+    state = app_state(store)
+    state.traces = _Exploding()  # type: ignore[assignment]
+    app = create_app(state)
+
+    def broken_page(*args: Any) -> Any:
+        raise RuntimeError(SECRET)
+
+    app.state.html_error_page = broken_page
+    with TestClient(app) as client:
+        page = client.get("/traces")
+    assert page.status_code == 500
+    assert page.json()["error"]["type"] == "internal_error"
+    assert SECRET not in page.text
+    assert_secured(page, page=False)

@@ -16,7 +16,8 @@ The web pages are not the API: an error on a route :func:`serve_html_errors` nam
 query out of range, ``/records?offset=-1``) answers an HTML page with the same status and
 message, not this JSON body; so does a refusal the middleware makes before routing (a key, a
 form from another site, a body over the limit or not UTF-8, another ``Host``:
-:func:`html_before_routing`), in words for a browser.
+:func:`html_before_routing`), in words for a browser, and so does a page route's unexpected
+failure (:func:`unexpected`: a 500 showing the request id, never the exception).
 """
 
 from __future__ import annotations
@@ -253,9 +254,27 @@ async def _on_http(request: Request, exc: Exception) -> Response:
     )
 
 
-def unexpected(request_id: str, exc: BaseException) -> JSONResponse:
-    """The 500 answer for an exception nothing else handled (logged, never echoed)."""
+#: What a web page says when it failed unexpectedly (the page shows the request id beside it).
+PAGE_INTERNAL_MESSAGE = (
+    "the server failed while handling this request; what went wrong is in the server's log, "
+    "under the request id below. If you sent a form, open its page again to see whether the "
+    "change was made"
+)
+
+
+def unexpected(request_id: str, exc: BaseException, scope: Scope | None = None) -> Response:
+    """The 500 answer for an exception nothing else handled (logged, never echoed): the HTML
+    error page when ``scope`` is given and addressed to a web page (as
+    :func:`html_before_routing` decides), else the JSON shape."""
     log.error("request %s failed unexpectedly", request_id, exc_info=exc)
+    if scope is not None:
+        try:
+            html = html_before_routing(scope, 500, PAGE_INTERNAL_MESSAGE)
+        except Exception:  # the error page failed too: the JSON shape still answers
+            log.exception("request %s: the error page failed", request_id)
+            html = None
+        if html is not None:
+            return html
     return error_response(500, INTERNAL_MESSAGE, type="internal_error", request_id=request_id)
 
 

@@ -22,7 +22,9 @@ re-pointed at 127.0.0.1 (DNS rebinding) cannot read or write through the reviewe
 Each refusal answers the API's JSON error shape, but on a web page's path (a page route matches
 it: :func:`spanproof.api.errors.html_before_routing`) the HTML error page, with the same status
 and headers (``WWW-Authenticate``, ``Connection: close``, the request id) and a message of its
-own: what happened, and what to do in a browser. The decisions are the same either way.
+own: what happened, and what to do in a browser. The decisions are the same either way. The
+catch-all's 500 is answered the same way: on a page's path the HTML error page, showing the
+request id, never the exception.
 
 The security headers (``api/security_headers.py``) are added by a layer outside this one, so
 every answer given here carries them too.
@@ -147,7 +149,8 @@ class ApiMiddleware:
         except Exception as exc:  # the catch-all: log, answer 500, leak nothing
             if started:
                 raise
-            await unexpected(rid, exc)(scope, receive, send)
+            # a page's path: the HTML error page; /v1 and the rest: the JSON shape
+            await unexpected(rid, exc, None if api else scope)(scope, receive, send)
 
     async def _buffered(
         self, scope: Scope, receive: Receive, send: Send, rid: str, api: bool

@@ -159,7 +159,9 @@ def error_page(request: Request, status: int, message: str) -> Response:
     # and a refusal of the key or the address is not mended by dropping the query.
     asked = request.method in ("GET", "HEAD") and status not in _REFUSALS
     back = request.url.path if asked else ""
-    context = {"title": title, "status": status, "message": shown, "back": back}
+    # A failure of the server's own is found in its log by the request id (never shown: why).
+    rid = str(request.scope.get("spanproof.request_id", "")) if status >= 500 else ""
+    context = {"title": title, "status": status, "message": shown, "back": back, "rid": rid}
     return templates.TemplateResponse(request, "error.html", context, status_code=status)
 
 
