@@ -167,6 +167,7 @@ def test_a_page_that_fails_unexpectedly_answers_the_html_error_page(
         page = client.get("/traces", headers={"X-Request-ID": "rid-page-500"})
         assert_error_page(page)
         assert page.headers["x-request-id"] == "rid-page-500"
+        assert "without its query" not in page.text  # the query is not what failed
         api = client.get("/v1/traces", headers={"X-Request-ID": "rid-api-500"})
     assert api.status_code == 500
     assert api.headers["content-type"] == "application/json"

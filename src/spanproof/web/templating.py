@@ -156,8 +156,9 @@ def error_page(request: Request, status: int, message: str) -> Response:
     title = _ERROR_TITLES.get(status, "Server error" if status >= 500 else "Error")
     shown = "; ".join(part.removeprefix("query.") for part in message.split("; "))
     # A form posted to a page has no page of its own to go back to (its path takes POST only),
-    # and a refusal of the key or the address is not mended by dropping the query.
-    asked = request.method in ("GET", "HEAD") and status not in _REFUSALS
+    # and neither a refusal of the key or the address nor a failure of the server's own is
+    # mended by dropping the query.
+    asked = request.method in ("GET", "HEAD") and status not in _REFUSALS and status < 500
     back = request.url.path if asked else ""
     # A failure of the server's own is found in its log by the request id (never shown: why).
     rid = str(request.scope.get("spanproof.request_id", "")) if status >= 500 else ""
