@@ -266,3 +266,21 @@ def test_a_real_server_answers_its_refusals_to_a_page_in_html_and_to_the_api_in_
         api = http.post("/v1/verify", content=chunks(),
                         headers={"Content-Type": "application/json", "X-API-Key": KEY})  # fmt: skip
         assert_json(api, 413, "payload_too_large", OVER)
+
+
+BROWSER_ACCEPT = "text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8"
+
+
+def test_an_address_no_page_serves_answers_a_browser_with_html_and_the_rest_with_json(
+    store: SqliteEvidenceStore,
+) -> None:
+    with _client(store) as client:
+        page = client.get("/tracez", headers={"Accept": BROWSER_ACCEPT})
+        assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+        assert "there is no page at this address" in page.text
+        for path, accept in (("/tracez", "*/*"), ("/tracez", "application/json"),
+                             ("/v1/tracez", BROWSER_ACCEPT), ("/healthzz", "*/*")):  # fmt: skip
+            answer = client.get(path, headers={"Accept": accept})
+            assert answer.status_code == 404, path
+            assert answer.headers["content-type"] == "application/json", (path, accept)
+            assert answer.json()["error"]["type"] == "not_found"

@@ -177,6 +177,23 @@ def _html(request: Request, status: int, message: str) -> Response | None:
     return page(request, status, message)
 
 
+#: Paths of the API and of the operator's endpoints: never answered with a page.
+_NOT_PAGES = ("/v1/", "/v1", "/healthz", "/metrics", "/openapi.json", "/static/")
+
+
+def _html_unknown_page(request: Request, status: int) -> Response | None:
+    """For an address no route serves, asked for by a browser (``Accept`` names
+    ``text/html``) outside the API: the HTML error page, so a mistyped page address is not
+    answered with the API's JSON; else None."""
+    page: HtmlErrorPage | None = getattr(request.app.state, "html_error_page", None)
+    path = request.url.path
+    if page is None or status != 404 or request.scope.get("endpoint") is not None:
+        return None
+    if path.startswith(_NOT_PAGES) or "text/html" not in request.headers.get("accept", ""):
+        return None
+    return page(request, 404, "there is no page at this address")
+
+
 def html_before_routing(scope: Scope, status: int, message: str) -> Response | None:
     """For a request the middleware refuses before any route sees it: the HTML error page when
     it is addressed to a web page (a page route :func:`serve_html_errors` names matches its path
@@ -243,7 +260,7 @@ async def _on_http(request: Request, exc: Exception) -> Response:
     message = exc.detail if isinstance(exc.detail, str) and status < 500 else None
     defaults = {404: "no such route", 405: "method not allowed on this route"}
     message = message or defaults.get(status, STATUS_TYPES.get(status, "error"))
-    html = _html(request, status, message)
+    html = _html(request, status, message) or _html_unknown_page(request, status)
     if html is not None:
         return html
     return error_response(
