@@ -19,6 +19,7 @@ from __future__ import annotations
 import dataclasses
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from dbos import DBOS
@@ -45,40 +46,142 @@ def ingest_workflow_id(
     of them already name the workflow that makes them current, so enqueueing them again attaches
     to it (or replays it) and does nothing; bytes that would change the content (new bytes, or
     an earlier version's coming back: A → B → A) name a new one, ``ingest:{source}:{sha[:16]}``
-    the first time and ``…:{n}`` the n-th time.
+    the first time and ``…:{n}`` the n-th time. (A transition whose workflow failed or was
+    cancelled is tried again under ``…~{k}``: :func:`plan_ingestions`.)
     """
-    sha = content_hash(fetched.raw)[:16]
+    return _transition_id(source_id, content_hash(fetched.raw)[:16], history)
+
+
+def _transition_id(source_id: str, sha16: str, history: Sequence[str]) -> str:
     seen = [h[:16] for h in history]
-    times = seen.count(sha)
-    if not seen or seen[-1] != sha:
+    times = seen.count(sha16)
+    if not seen or seen[-1] != sha16:
         times += 1  # this ingestion makes it current
-    base = f"ingest:{source_id}:{sha}"
+    base = f"ingest:{source_id}:{sha16}"
     return base if times <= 1 else f"{base}:{times}"
 
 
 _SHA16 = re.compile(r"[0-9a-f]{16}")
 
 
+def _ordinal(text: str) -> bool:
+    return text.isdigit() and text[0] != "0"
+
+
 def transition_of(source_id: str, workflow_id: str) -> tuple[str, int] | None:
     """What an ingestion workflow id of ``source_id`` names (:func:`ingest_workflow_id`): the
     content (its hash's first 16 hex digits) and the n-th time it becomes current; None for the
-    id of another source or workflow."""
+    id of another source or workflow. Every try of a transition (``…~{k}``) names the same."""
     prefix = f"ingest:{source_id}:"
     if not workflow_id.startswith(prefix):
         return None
-    sha, colon, n = workflow_id.removeprefix(prefix).partition(":")
-    if not _SHA16.fullmatch(sha) or (colon and not (n.isdigit() and n[0] != "0")):
+    rest, tilde, k = workflow_id.removeprefix(prefix).partition("~")
+    if tilde and not (_ordinal(k) and int(k) >= 2):
+        return None
+    sha, colon, n = rest.partition(":")
+    if not _SHA16.fullmatch(sha) or (colon and not _ordinal(n)):
         return None
     return sha, int(n) if colon else 1
 
 
+def try_of(workflow_id: str) -> int:
+    """Which try of its transition an ingestion workflow id names: 1, or ``k`` for ``…~{k}``."""
+    _, tilde, k = workflow_id.rpartition("~")
+    return int(k) if tilde and _ordinal(k) else 1
+
+
 def with_queued(history: Sequence[str], queued: Iterable[tuple[str, int]]) -> list[str]:
-    """A source's ``history`` (:func:`content_history`) and then, in the order they were enqueued,
+    """A source's ``history`` (:func:`content_history`) and then, in the order they will run,
     the contents its queued ingestions will make current (each :func:`transition_of` a workflow
     enqueued or running): the history an ingestion enqueued now follows. A running one whose
     n-th time is in the store already is not counted twice."""
     seen = [h[:16] for h in history]
     return seen + [sha for sha, n in queued if seen.count(sha) < n]
+
+
+#: The engine's states of an ingestion that is still to run (ENQUEUED) or running (PENDING).
+#: The others are final: SUCCESS, or an ingestion that made nothing current and never will
+#: (ERROR, CANCELLED, MAX_RECOVERY_ATTEMPTS_EXCEEDED).
+IN_FLIGHT = ("ENQUEUED", "PENDING")
+
+
+@dataclass(frozen=True, slots=True)
+class Journalled:
+    """An ingestion workflow of a source as the journal holds it: its id, state, and its place
+    in the source's queue (``priority``: the source's ingestions run lowest first)."""
+
+    workflow_id: str
+    status: str
+    priority: int = 0
+    created_ms: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Planned:
+    """Where one enqueued document goes.
+
+    Attributes:
+        workflow_id: the workflow that makes its bytes current (:func:`ingest_workflow_id`).
+        priority: its place in the source's queue, after every ingestion of the source still
+            enqueued or running (used only when ``new``).
+        new: False when it attaches to a workflow the journal holds already.
+        finished: it attaches to one that finished: enqueueing it replays that run's result.
+    """
+
+    workflow_id: str
+    priority: int
+    new: bool
+    finished: bool = False
+
+
+def plan_ingestions(
+    source_id: str, shas: Sequence[str], stored: Sequence[str], journal: Iterable[Journalled]
+) -> list[Planned]:
+    """The workflow of each of ``shas`` (content hashes, in the order enqueued) for
+    ``source_id``, read against the contents it has read (``stored``: :func:`content_history`)
+    and its ingestion workflows in ``journal``.
+
+    Ingestions of one source run one at a time, lowest ``priority`` first (the ingest queue is
+    partitioned by source), so each new one is placed after those still enqueued or running,
+    and its id follows the history they will leave (:func:`with_queued`). One that failed or
+    was cancelled made nothing current: it is not counted, it holds back no later one, and the
+    same transition enqueued again is tried again as ``{id}~{k}`` (the k-th try) rather than
+    replaying the failure. A duplicate (the bytes the source reads or is queued to read last)
+    attaches to the workflow that makes them current.
+    """
+    tries: dict[tuple[str, int], list[Journalled]] = {}
+    in_flight: list[Journalled] = []
+    for j in journal:
+        transition = transition_of(source_id, j.workflow_id)
+        if transition is None:
+            continue
+        tries.setdefault(transition, []).append(j)
+        if j.status in IN_FLIGHT:
+            in_flight.append(j)
+    in_flight.sort(key=lambda j: (j.status != "PENDING", j.priority, j.created_ms, j.workflow_id))
+    queued = [transition_of(source_id, j.workflow_id) for j in in_flight]
+    history = with_queued(stored, [t for t in queued if t is not None])
+    priority = max((j.priority for j in in_flight), default=0) + 1
+    out: list[Planned] = []
+    for sha in shas:
+        sha16 = sha[:16]
+        wid = _transition_id(source_id, sha16, history)
+        transition = transition_of(source_id, wid)
+        assert transition is not None
+        known = tries.setdefault(transition, [])
+        live = [j for j in known if j.status in IN_FLIGHT or j.status == "SUCCESS"]
+        if live:
+            latest = max(live, key=lambda j: try_of(j.workflow_id))
+            out.append(Planned(latest.workflow_id, 0, False, latest.status == "SUCCESS"))
+        else:
+            if known:
+                wid = f"{wid}~{max(try_of(j.workflow_id) for j in known) + 1}"
+            out.append(Planned(wid, priority, True))
+            known.append(Journalled(wid, "ENQUEUED", priority))
+            priority += 1
+        if not history or history[-1] != sha16:
+            history.append(sha16)
+    return out
 
 
 def content_history(store: EvidenceStore, source_id: str) -> list[str]:
