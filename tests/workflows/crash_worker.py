@@ -1,7 +1,8 @@
 """A worker process for the crash tests: ``python crash_worker.py MODE STORE SYSDB``.
 
-MODE is ``ingest``, ``verify`` or ``walk``. The worker launches the engine (executor id
-``crash-test``, so a restart resumes what a killed run left in flight), enqueues the mode's
+MODE is ``ingest``, ``order`` (an edit and its reverts of one source), ``verify`` or ``walk``.
+The worker launches the engine (executor id ``crash-test``, so a restart resumes what a killed
+run left in flight), enqueues the mode's
 workflows (their ids are deterministic, so the restart's enqueue attaches to the same ones),
 waits for every result and prints ``done``. Hooks on the store print a marker line after the
 step's write (``chunks`` inside the ingestion transaction, ``attempt`` after an attempt
@@ -21,16 +22,18 @@ from spanproof import __version__
 from spanproof.bootstrap import build_parser, build_store
 from spanproof.config import Settings
 from spanproof.core.artifacts import Edge
+from spanproof.core.documents import FetchedDocument
 from spanproof.core.records import CheckResult, Record, Verdict
 from spanproof.testing.fakes import FakeEmbedder
 from spanproof.workflows import EngineConfig, QueueLimits, Runtime, running
 from spanproof.workflows.client import (
     connect,
-    enqueue_documents,
+    enqueue_ingestions,
     enqueue_verification,
     enqueue_walk,
     wait,
 )
+from spanproof.workflows.ingestion import INGEST_WORKFLOW
 
 EXECUTOR = "crash-test"
 CHANGED = "source:retracted-paper:v1"
@@ -81,9 +84,27 @@ def documents(corpus: Path) -> list[tuple[str, Any]]:
     return list(local_documents(corpus))
 
 
-def enqueue(mode: str, client: Any, store: Any, corpus: Path) -> list[str]:
+ORDER_SOURCE = "file:/order/paper.txt"
+ORDER_TEXT = "Walking\n\nDaily walking lowered systolic blood pressure by {} mmHg.\n"
+
+
+def order_documents() -> list[FetchedDocument]:
+    """An edit and its reverts of one source: A, B, A, B, A."""
+    texts = [ORDER_TEXT.format(mmhg) for mmhg in (5, 7, 5, 7, 5)]
+    return [FetchedDocument("text", {}, "text/plain", t.encode(), title="walking") for t in texts]
+
+
+def enqueue(mode: str, client: Any, store: Any, corpus: Path, sysdb: str) -> list[str]:
+    if mode == "order":  # enqueued once; the restart waits on the same workflows
+        journal = client.list_workflows(name=INGEST_WORKFLOW, load_input=False, load_output=False)
+        if journal:
+            return [w.workflow_id for w in journal]
+        return [
+            enqueue_ingestions(client, sysdb, [(ORDER_SOURCE, d)], store).ids[0]
+            for d in order_documents()
+        ]
     if mode == "ingest":
-        return enqueue_documents(client, documents(corpus))
+        return enqueue_ingestions(client, sysdb, documents(corpus)).ids
     if mode == "verify":
         ids = sorted(r.id for r in store.list_records(limit=1000))
         # attempts_before is 0 for every record: the restart enqueues the same workflow ids.
@@ -107,7 +128,7 @@ def main(mode: str, store_url: str, sysdb: str, corpus: str) -> None:
     # The CLI worker's application version: a workflow resumes only on a worker of its version.
     config = EngineConfig(sysdb, EXECUTOR, __version__, QueueLimits(polling_interval=0.1))
     with running(config, runtime), connect(sysdb) as client:
-        ids = enqueue(mode, client, store, Path(corpus))
+        ids = enqueue(mode, client, store, Path(corpus), sysdb)
         print("enqueued", len(ids), flush=True)
         wait(client, ids, poll=0.05)
     print("done", flush=True)

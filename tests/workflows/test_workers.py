@@ -231,13 +231,16 @@ def test_a_worker_runs_walks_that_events_started_elsewhere(pg: str) -> None:
         assert walk.flags == 30 and len(store.list_flags(changed_ref="record:r")) == 30
 
 
-def test_an_edit_and_its_revert_enqueued_before_a_worker_runs_end_on_the_revert(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+def test_an_edit_and_its_reverts_enqueued_before_workers_run_end_on_the_last(
+    backend: tuple[str, str],  # noqa: F811
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    # One ingestion at a time, in the order enqueued: the end state is then the last enqueue's.
-    monkeypatch.setenv("SPANPROOF_WORKFLOWS__INGEST_CONCURRENCY", "1")
-    db = str(tmp_path / "store.sqlite")
-    other = text_corpus(tmp_path / "corpus", 1)
+    # Workers that run several ingestions at once (two of them on PostgreSQL) still run one
+    # source's in the order enqueued: the end state is the last enqueue's.
+    monkeypatch.setenv("SPANPROOF_WORKFLOWS__INGEST_CONCURRENCY", "4")
+    db = backend[0]
+    other = text_corpus(tmp_path / "corpus", 3)
     made = spanproof("workflows", "ingest", str(other), "--db", db, "--no-embed")  # the journal
     assert made.returncode == 0, made.stderr
     paper = tmp_path / "paper.txt"
@@ -251,16 +254,24 @@ def test_an_edit_and_its_revert_enqueued_before_a_worker_runs_end_on_the_revert(
         assert sent.returncode == 0, sent.stderr
         return list(json.loads(sent.stdout)["workflow_ids"])
 
-    a, b, back = enqueue(first), enqueue(edited), enqueue(first)
-    assert len({*a, *b, *back}) == 3  # the revert is a transition of its own, not A's run again
-    assert enqueue(first) == back  # the same bytes as the last enqueued attach to its workflow
-    procs = _workers(db, "w1")
+    ids = [enqueue(text) for text in (first, edited, first, edited, first)]
+    assert len({i for one in ids for i in one}) == 5  # each revert a transition of its own
+    assert enqueue(first) == ids[-1]  # the same bytes as the last enqueued attach to its workflow
+    (other / "doc9999.txt").write_text("Study 9\n\nA new study lowered marker 3.\n", "utf-8")
+    more = spanproof("workflows", "ingest", str(other), "--db", db, "--no-embed", "--enqueue-only")
+    assert more.returncode == 0, more.stderr
+    procs = _workers(db, *(("w1", "w2") if db.startswith("postgresql") else ("w1",)))
     try:
         view = _drain(db)
     finally:
         _stop(procs)
-    assert view["by_workflow"] == {"spanproof.ingest_document": {"SUCCESS": 4}}
+    assert view["by_workflow"] == {"spanproof.ingest_document": {"SUCCESS": 9}}
     source = f"file:{paper.resolve()}"
-    with SqliteEvidenceStore(Path(db)) as store:
-        assert store.current_history(source) == [1, 2, 1]
+    from spanproof.bootstrap import build_store
+
+    store = build_store(Settings(), db)
+    try:
+        assert store.current_history(source) == [1, 2, 1, 2, 1]
         assert store.current_version(source).number == 1  # type: ignore[union-attr]
+    finally:
+        store.close()

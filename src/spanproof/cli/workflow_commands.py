@@ -85,13 +85,14 @@ def _run(
     db: str | None,
     executor_id: str | None,
     enqueue_only: bool,
-    enqueue: Callable[[Any], list[str]],
+    enqueue: Callable[[Any, str], list[str]],
 ) -> tuple[list[str], list[Any]]:
-    """Enqueue through a client; unless ``enqueue_only``, work as a worker until all are done."""
+    """Enqueue through a client (``enqueue(client, system_database_url)``); unless
+    ``enqueue_only``, work as a worker until all are done."""
     from spanproof.workflows.client import connect, wait
 
     with _engine(db, executor_id, enqueue_only) as url, connect(url) as client:
-        ids = enqueue(client)
+        ids = enqueue(client, url)
         results = [] if enqueue_only else wait(client, ids)
     return ids, results
 
@@ -157,13 +158,7 @@ def workflows_ingest(
     non-zero after its summary.
     """
     from spanproof.bootstrap import is_remote, remote_source_id
-    from spanproof.workflows.client import (
-        enqueue_documents,
-        enqueue_fetch,
-        finished,
-        ingest_ids,
-        pending_ingests,
-    )
+    from spanproof.workflows.client import enqueue_fetch, enqueue_ingestions
 
     settings = load_settings()
     check_store(settings, db, create=True)
@@ -176,16 +171,15 @@ def workflows_ingest(
     documents, unread = read_targets(settings, tuple(local), db)
     earlier: set[str] = set()
 
-    def enqueue(client: Any) -> list[str]:
+    def enqueue(client: Any, url: str) -> list[str]:
         ids: list[str] = []
         if documents:
-            # What each source reads now and is queued to read names its run; the queue is read
-            # first, so a workflow that finishes between the two reads is counted once.
-            pending = pending_ingests(client)
+            # What each source reads now and is queued to read names its run, read and
+            # enqueued under the source's enqueue lock; its ingestions run in this order.
             with open_store(db, create=True) as (_, store):
-                wids = ingest_ids(documents, store, pending)
-            earlier.update(finished(client, wids))
-            ids = enqueue_documents(client, documents, embed=not no_embed, ids=wids)
+                sent = enqueue_ingestions(client, url, documents, store, embed=not no_embed)
+            earlier.update(sent.finished)
+            ids = sent.ids
         return ids + [enqueue_fetch(client, t, embed=not no_embed) for t in remote]
 
     nothing = not documents and not remote  # every file unreadable: no store, no journal
@@ -253,7 +247,7 @@ def workflows_verify(
 
     pending = _proposed(db)
 
-    def enqueue(client: Any) -> list[str]:
+    def enqueue(client: Any, _url: str) -> list[str]:
         return [enqueue_verification(client, rid, n, budget=budget) for rid, n in pending]
 
     ids, results = _run(db, executor_id, enqueue_only, enqueue)
@@ -290,7 +284,7 @@ def workflows_walk(
         if not ref_exists(store, changed_ref):
             raise InvalidInputError(f"{changed_ref} does not exist in this store")
 
-    def enqueue(client: Any) -> list[str]:
+    def enqueue(client: Any, _url: str) -> list[str]:
         return [enqueue_walk(client, changed_ref, reason, event)]
 
     ids, results = _run(db, executor_id, enqueue_only, enqueue)

@@ -7,6 +7,7 @@ workflow code; the workers dequeue. The status view reads the same database.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 from collections import Counter
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any
 from dbos import DBOSClient, EnqueueOptions
 
 from spanproof.core.documents import FetchedDocument
-from spanproof.core.errors import ConfigurationError, InvalidInputError, StoreError
+from spanproof.core.errors import ConfigurationError, StoreError
 from spanproof.core.store import EvidenceStore
 from spanproof.services.ingestion import content_hash
 from spanproof.workflows.engine import (
@@ -31,10 +32,10 @@ from spanproof.workflows.impact import IMPACT_WORKFLOW, RESUME_WORKFLOW, walk_wo
 from spanproof.workflows.ingestion import (
     FETCH_WORKFLOW,
     INGEST_WORKFLOW,
+    Journalled,
+    Planned,
     content_history,
-    ingest_workflow_id,
-    transition_of,
-    with_queued,
+    plan_ingestions,
 )
 from spanproof.workflows.verification import VERIFY_WORKFLOW, verify_workflow_id
 
@@ -75,74 +76,118 @@ def _options(workflow: str, queue: str, workflow_id: str) -> EnqueueOptions:
     return {"workflow_name": workflow, "queue_name": queue, "workflow_id": workflow_id}
 
 
-def pending_ingests(client: DBOSClient) -> list[str]:
-    """The ids of the ingestion workflows enqueued or running, in the order they were enqueued."""
-    rows = client.list_workflows(name=INGEST_WORKFLOW, status=["ENQUEUED", "PENDING"],
-                                 load_input=False, load_output=False)  # fmt: skip
-    return [w.workflow_id for w in rows]
+#: Documents enqueued per journal transaction (each holds its sources' enqueue locks).
+ENQUEUE_CHUNK = 100
 
 
-def ingest_ids(
+def _lock_key(source_id: str) -> int:
+    """The advisory lock (a signed 64-bit key) that serializes enqueueing for one source."""
+    digest = hashlib.sha256(f"spanproof-ingest:{source_id}".encode()).digest()
+    return int.from_bytes(digest[:8], "big", signed=True)
+
+
+@contextlib.contextmanager
+def _enqueue_transaction(system_database_url: str, sources: Iterable[str]) -> Iterator[Any]:
+    """A transaction on the system database that holds the ingestion enqueue lock of each of
+    ``sources`` until it commits: on PostgreSQL one transaction-scoped advisory lock per source
+    (taken in key order, so two enqueuers never wait on each other in a cycle), on SQLite the
+    database's write lock (``BEGIN IMMEDIATE``). Another enqueuer of the same source waits, then
+    reads what this one enqueued."""
+    import sqlalchemy as sa
+    from sqlalchemy.pool import NullPool
+
+    sqlite = system_database_url.startswith("sqlite")
+    if sqlite:
+        engine = sa.create_engine(system_database_url, poolclass=NullPool)
+
+        @sa.event.listens_for(engine, "connect")
+        def _connect(dbapi_conn: Any, _record: Any) -> None:
+            dbapi_conn.isolation_level = None  # the driver opens no transaction of its own
+            dbapi_conn.execute("PRAGMA busy_timeout=30000")
+
+        @sa.event.listens_for(engine, "begin")
+        def _begin(conn: Any) -> None:
+            conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+    else:
+        url = sa.make_url(system_database_url).set(drivername="postgresql+psycopg")
+        engine = sa.create_engine(url, poolclass=NullPool)
+    try:
+        with engine.begin() as conn:
+            if not sqlite:
+                for key in sorted({_lock_key(s) for s in sources}):
+                    conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": key})
+            yield conn
+    except sa.exc.OperationalError as exc:
+        raise StoreError(f"workflow system database: {exc}", retryable=True) from exc
+    finally:
+        engine.dispose()
+
+
+@dataclass(frozen=True, slots=True)
+class Enqueued:
+    """What :func:`enqueue_ingestions` did: the workflow id of each document, in order, and
+    those of them that had finished already (enqueueing one replays its stored result)."""
+
+    ids: list[str]
+    finished: set[str] = field(default_factory=set)
+
+
+def _journalled(client: DBOSClient, sources: Sequence[str]) -> list[Journalled]:
+    rows = client.list_workflows(
+        name=INGEST_WORKFLOW,
+        workflow_id_prefix=[f"ingest:{s}:" for s in sources],
+        load_input=False,
+        load_output=False,
+    )
+    return [Journalled(w.workflow_id, w.status, w.priority or 0, w.created_at or 0) for w in rows]
+
+
+def enqueue_ingestions(
+    client: DBOSClient,
+    system_database_url: str,
     documents: Iterable[tuple[str, FetchedDocument]],
     store: EvidenceStore | None = None,
-    pending: Iterable[str] = (),
-) -> list[str]:
-    """The ingestion workflow id of each document, read against what ``store`` holds now and the
-    ``pending`` workflows (:func:`pending_ingests`, read before the store) will make current
-    (:func:`~spanproof.workflows.ingestion.ingest_workflow_id`): bytes that are the last content
-    a source has read or is queued to read name the workflow that makes them current, bytes that
-    change it (a file reverted to an earlier version's bytes among them, queued or not) a new one.
-    Documents earlier in ``documents`` count as queued for the later ones. Without a store each
-    document's first-run id, right for sources named by their content (``upload:<sha>``), whose
-    content never changes."""
-    by_source: dict[str, list[str]] = {}
-    for wid in pending:  # the source is what precedes ":<sha16>" or ":<sha16>:<n>"
-        rest = wid.removeprefix("ingest:")
-        for candidate in {rest.rsplit(":", 1)[0], rest.rsplit(":", 2)[0]}:
-            by_source.setdefault(candidate, []).append(wid)
-    histories: dict[str, list[str]] = {}
-    ids: list[str] = []
-    for source_id, fetched in documents:
-        if source_id not in histories:
-            queued = [transition_of(source_id, w) for w in by_source.get(source_id, [])]
-            stored = content_history(store, source_id) if store is not None else []
-            histories[source_id] = with_queued(stored, [t for t in queued if t is not None])
-        history = histories[source_id]
-        ids.append(ingest_workflow_id(source_id, fetched, history))
-        sha = content_hash(fetched.raw)[:16]
-        if not history or history[-1] != sha:
-            history.append(sha)
-    return ids
-
-
-def enqueue_documents(
-    client: DBOSClient,
-    documents: Iterable[tuple[str, FetchedDocument]],
     *,
     embed: bool = True,
-    ids: Sequence[str] | None = None,
-) -> list[str]:
-    """Enqueue one ingestion workflow per document; returns the workflow ids: ``ids`` (from
-    :func:`ingest_ids`) or each document's first-run id. Enqueueing a workflow id again attaches
-    to the first run (the same bytes again do nothing)."""
-    documents = list(documents)
-    wids = list(ids) if ids is not None else ingest_ids(documents)
-    if len(wids) != len(documents):
-        raise InvalidInputError(f"{len(wids)} workflow ids for {len(documents)} documents")
-    for (source_id, fetched), wid in zip(documents, wids, strict=True):
-        client.enqueue(_options(INGEST_WORKFLOW, INGEST_QUEUE, wid), source_id, fetched, embed)
-    return wids
+) -> Enqueued:
+    """Enqueue one ingestion workflow per document, on the ingest queue's partition of its
+    source; returns their ids (:func:`~spanproof.workflows.ingestion.plan_ingestions`).
 
-
-def finished(client: DBOSClient, workflow_ids: Iterable[str]) -> set[str]:
-    """Which of ``workflow_ids`` the journal already holds as finished: enqueueing one again
-    replays its stored result (an ingestion's "new" from the first run) without doing anything."""
-    ids = list(workflow_ids)
-    if not ids:
-        return set()
-    done = client.list_workflows(workflow_ids=ids, status="SUCCESS", load_input=False,
-                                 load_output=False)  # fmt: skip
-    return {w.workflow_id for w in done}
+    Each source's ingestions run one after another in the order enqueued, on any worker. Each
+    id is read, under the source's enqueue lock, against what ``store`` holds now and the
+    source's ingestions in the journal, and committed with the lock held, so two enqueuers at
+    once never give the same id to different transitions: the second reads what the first
+    enqueued. Documents earlier in ``documents`` come before later ones of the same source.
+    Without a store each source's history is what the journal alone says, right for sources
+    named by their content (``upload:<sha>``), whose content never changes.
+    """
+    docs = list(documents)
+    ids: list[str] = []
+    done: set[str] = set()
+    for start in range(0, len(docs), ENQUEUE_CHUNK):
+        chunk = docs[start : start + ENQUEUE_CHUNK]
+        sources = list(dict.fromkeys(source_id for source_id, _ in chunk))
+        with _enqueue_transaction(system_database_url, sources) as conn:
+            # The journal is read before the store, so a workflow that finishes between the
+            # two reads is counted once (with_queued).
+            journal = _journalled(client, sources)
+            plans: dict[str, list[Planned]] = {}
+            for source_id in sources:
+                mine = [f for s, f in chunk if s == source_id]
+                stored = content_history(store, source_id) if store is not None else []
+                shas = [content_hash(f.raw) for f in mine]
+                plans[source_id] = plan_ingestions(source_id, shas, stored, journal)
+            for source_id, fetched in chunk:
+                plan = plans[source_id].pop(0)
+                options = _options(INGEST_WORKFLOW, INGEST_QUEUE, plan.workflow_id)
+                options["queue_partition_key"] = source_id
+                options["priority"] = max(plan.priority, 1)
+                client.enqueue_in_transaction(conn, options, source_id, fetched, embed)
+                ids.append(plan.workflow_id)
+                if plan.finished:
+                    done.add(plan.workflow_id)
+    return Enqueued(ids, done)
 
 
 def enqueue_fetch(client: DBOSClient, target: str, *, embed: bool = True) -> str:
@@ -326,11 +371,12 @@ class QueueClient:
     process holds to enqueue ingestion and impact walks for the workers (it runs no workflow)."""
 
     def __init__(self, system_database_url: str) -> None:
+        self._url = system_database_url
         self._connection = connect(system_database_url)
         self._client = self._connection.__enter__()
 
     def enqueue_ingest(self, source_id: str, fetched: FetchedDocument) -> str:
-        return enqueue_documents(self._client, [(source_id, fetched)])[0]
+        return enqueue_ingestions(self._client, self._url, [(source_id, fetched)]).ids[0]
 
     def enqueue_walk(self, walk_id: str) -> str:
         return enqueue_resume(self._client, walk_id)
