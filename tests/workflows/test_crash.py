@@ -152,3 +152,17 @@ def test_worker_killed_mid_walk_flags_every_dependent_once(
         assert walk.status == "done" and walk.edges == crash_worker.DEPENDENTS
     finally:
         store.close()
+
+
+def test_worker_killed_mid_ingest_resumes_a_sources_queue_in_order(
+    backend: tuple[str, str], tmp_path: Path
+) -> None:
+    # A, B, A, B, A of one source, killed inside B's parse: the restart finishes B, then the rest
+    run_worker("order", backend, tmp_path, kill_after="chunks", count=2)
+    run_worker("order", backend, tmp_path)
+    store = open_store(backend)
+    try:
+        assert store.current_history(crash_worker.ORDER_SOURCE) == [1, 2, 1, 2, 1]
+        assert [v.state for v in store.versions(crash_worker.ORDER_SOURCE)] == ["parsed"] * 2
+    finally:
+        store.close()
