@@ -31,7 +31,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str, str]] = {
     "bench": (
         "spanproof.cli.bench_commands",
         "bench_command",
-        "Time the engine on this machine: the embedder against onnxruntime alone, and a verify.",
+        "Time the engine on this machine: the embedder against onnxruntime run directly on the "
+        "same texts, and one verify of 10 claims against 64 evidence spans, uncached and cached.",
     ),
     "check": (
         "spanproof.cli.check_commands",
