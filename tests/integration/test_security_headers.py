@@ -2,10 +2,13 @@
 the API's JSON, the pages, 404s, the middleware's refusals before routing, the API's
 documentation, the static files, the catch-all's 500 — and an HTML response the
 Content-Security-Policy. A page that fails unexpectedly answers the HTML error page (500, the
-request id, never the exception); ``/v1`` answers the JSON shape."""
+request id, never the exception); ``/v1`` answers the JSON shape. So does a failure of the API
+middleware itself (the catch-all, ``Backstop``, is outside it), logged once; and an answer to
+HEAD, a 500 or a refusal included, is sent without its body."""
 
 from __future__ import annotations
 
+import asyncio
 import html
 from collections.abc import Iterator
 from pathlib import Path
@@ -17,6 +20,7 @@ from fastapi.testclient import TestClient
 
 from spanproof.api.app import create_app
 from spanproof.api.errors import INTERNAL_MESSAGE
+from spanproof.api.middleware import Backstop
 from spanproof.api.security_headers import CONTENT_SECURITY_POLICY
 from spanproof.store.sqlite.store import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
@@ -209,3 +213,154 @@ def test_an_error_page_that_fails_too_falls_back_to_json(store: SqliteEvidenceSt
     assert page.json()["error"]["type"] == "internal_error"
     assert SECRET not in page.text
     assert_secured(page, page=False)
+
+
+def _failure_logs(caplog: pytest.LogCaptureFixture, rid: str) -> list[str]:
+    return [r.getMessage() for r in caplog.records if rid in r.getMessage()]
+
+
+def test_a_failure_inside_the_middleware_answers_the_projects_500(
+    store: SqliteEvidenceStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """An exception the API middleware raises outside any route (here its check of the
+    ``Host``) is no plain-text "Internal Server Error": a page's path answers the HTML error
+    page, ``/v1`` the JSON shape, both with the security headers and the request id; it is
+    logged once, under that id, and raised no further (the test client would re-raise it)."""
+
+    def broken(host: str | None) -> bool:
+        raise RuntimeError(SECRET)
+
+    monkeypatch.setattr("spanproof.api.middleware._loopback_host", broken)
+    with _client(store, loopback_only=True) as client:
+        page = client.get("/traces", headers={"X-Request-ID": "rid-mw-page"})
+        api = client.get("/v1/traces", headers={"X-Request-ID": "rid-mw-api"})
+        head = client.head("/traces", headers={"X-Request-ID": "rid-mw-head"})
+    assert_error_page(page)
+    assert page.headers["x-request-id"] == "rid-mw-page"
+    assert api.status_code == 500
+    assert_secured(api, page=False)
+    assert api.headers["x-request-id"] == "rid-mw-api"
+    assert api.json() == {"error": {"type": "internal_error", "message": INTERNAL_MESSAGE,
+                                    "status": 500, "request_id": "rid-mw-api"}}  # fmt: skip
+    assert head.status_code == 500 and head.content == b""
+    assert_secured(head, page=True)
+    for rid in ("rid-mw-page", "rid-mw-api", "rid-mw-head"):
+        assert _failure_logs(caplog, rid) == [f"request {rid} failed unexpectedly"]
+    assert SECRET not in page.text + api.text
+
+
+def test_a_refusal_that_fails_to_render_answers_the_projects_500(
+    store: SqliteEvidenceStore, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The refusal's own page failing (a 401 for a page without a key) is answered too."""
+
+    def broken(*args: Any) -> Any:
+        raise RuntimeError(SECRET)
+
+    monkeypatch.setattr("spanproof.api.middleware.html_before_routing", broken)
+    with _client(store, api_keys=["a-key-0123456789"]) as client:
+        refused = client.get("/traces")
+    assert refused.status_code == 500
+    assert_secured(refused, page=refused.headers["content-type"].startswith("text/html"))
+    assert refused.headers["x-request-id"]
+    assert SECRET not in refused.text and "Internal Server Error" not in refused.text
+
+
+def test_a_failure_after_the_answer_was_sent_keeps_the_answer(
+    store: SqliteEvidenceStore, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """The request's metrics failing once its answer is sent: the client keeps its answer, the
+    failure is logged once under the request id, nothing is raised further."""
+
+    def broken(self: Any, *args: Any) -> None:
+        raise RuntimeError(SECRET)
+
+    monkeypatch.setattr("spanproof.api.metrics.Metrics.observe_request", broken)
+    with _client(store) as client:
+        answer = client.get("/v1/traces", headers={"X-Request-ID": "rid-after"})
+    assert answer.status_code == 200 and answer.json() == []
+    assert_secured(answer, page=False)
+    assert _failure_logs(caplog, "rid-after") == [
+        "request rid-after failed after its answer was sent"
+    ]
+
+
+def _sent(app: Any, method: str, path: str, headers: dict[str, str] | None = None) -> Any:
+    """(status, headers, body bytes) of what ``app`` sends for a request, read at the ASGI
+    level: the test client and uvicorn both drop a HEAD answer's body, hiding one sent."""
+    messages: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.request", "body": b"", "more_body": False}
+
+    async def send(message: dict[str, Any]) -> None:
+        messages.append(message)
+
+    raw = [(b"host", b"testserver")] + [
+        (name.lower().encode(), value.encode()) for name, value in (headers or {}).items()
+    ]
+    scope = {"type": "http", "asgi": {"version": "3.0"}, "http_version": "1.1",
+             "method": method, "scheme": "http", "path": path, "raw_path": path.encode(),
+             "root_path": "", "query_string": b"", "headers": raw,
+             "client": ("127.0.0.1", 5000), "server": ("testserver", 80)}  # fmt: skip
+    asyncio.run(app(scope, receive, send))
+    [start] = [m for m in messages if m["type"] == "http.response.start"]
+    body = b"".join(m.get("body", b"") for m in messages if m["type"] == "http.response.body")
+    return start["status"], {k.decode(): v.decode() for k, v in start["headers"]}, body
+
+
+def test_a_head_request_that_fails_answers_500_without_a_body(store: SqliteEvidenceStore) -> None:
+    state = app_state(store)
+    state.traces = _Exploding()  # type: ignore[assignment]
+    app = create_app(state)
+    for path, page in (("/traces", True), ("/v1/traces", False)):
+        status, headers, body = _sent(app, "HEAD", path)
+        assert (status, body) == (500, b""), path
+        assert int(headers["content-length"]) > 0  # the length the GET's body has
+        assert headers["content-type"].startswith("text/html") is page
+        assert headers["x-frame-options"] == "DENY" and headers["x-request-id"]
+        get_status, _, get_body = _sent(app, "GET", path)
+        assert get_status == 500 and get_body  # GET keeps its body
+
+
+def test_a_refusal_to_a_head_request_has_no_body(store: SqliteEvidenceStore) -> None:
+    """The middleware's refusals before routing (a 401 for want of a key) too."""
+    app = create_app(app_state(store), api_keys=["a-key-0123456789"])
+    for path in ("/traces", "/v1/traces"):
+        status, headers, body = _sent(app, "HEAD", path)
+        assert (status, body) == (401, b""), path
+        assert headers["x-content-type-options"] == "nosniff"
+    for method in ("GET", "HEAD"):  # and a route's own answer
+        status, _, body = _sent(app, method, "/healthz")
+        assert status == 200 and bool(body) is (method == "GET")
+
+
+def test_a_failure_after_the_answer_started_is_raised_on_not_answered_twice(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    """A started answer cannot be replaced: no second ``http.response.start``, the failure is
+    logged under the request id (never its message) and raised on, so the server cuts the
+    connection."""
+
+    async def streaming(scope: Any, receive: Any, send: Any) -> None:
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"part", "more_body": True})
+        raise RuntimeError(SECRET)
+
+    sent: list[dict[str, Any]] = []
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    async def receive() -> dict[str, Any]:
+        return {"type": "http.disconnect"}
+
+    scope = {"type": "http", "method": "GET", "path": "/v1/x", "headers": [
+        (b"x-request-id", b"rid-cut")]}  # fmt: skip
+    with pytest.raises(RuntimeError):
+        asyncio.run(Backstop(streaming)(scope, receive, send))
+    assert [m["type"] for m in sent] == ["http.response.start", "http.response.body"]
+    assert _failure_logs(caplog, "rid-cut") == [
+        "request rid-cut failed after its answer started (RuntimeError); the connection is cut"
+    ]
+    assert SECRET not in caplog.text

@@ -20,7 +20,7 @@ from spanproof.api.errors import ApiError
 from spanproof.api.impact_routes import router as impact_router
 from spanproof.api.limits import CappedDecomposer, check_verify_request
 from spanproof.api.metrics import CONTENT_TYPE, Metrics
-from spanproof.api.middleware import ApiMiddleware
+from spanproof.api.middleware import ApiMiddleware, Backstop
 from spanproof.api.records_routes import router as records_router
 from spanproof.api.schemas import (
     MAX_INT,
@@ -379,6 +379,9 @@ def create_app(
         key_store=stored_key_store(state),
         loopback_only=loopback_only,
     )
-    # Outermost (added last): every response gets them, the middleware's refusals included.
+    # Added later is further out: every response gets the security headers, the middleware's
+    # refusals included; outside them, Backstop answers whatever any layer inside raises (a
+    # 500 with the headers, in the project's shape) and drops every HEAD answer's body.
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(Backstop)
     return app

@@ -83,7 +83,7 @@ class ApiError(Exception):
 
 
 def request_id(request: Request) -> str:
-    """The request's id (set by the API middleware; empty outside it)."""
+    """The request's id (set by the outer middleware; empty outside it)."""
     return str(request.scope.get("spanproof.request_id", ""))
 
 
@@ -296,7 +296,7 @@ def unexpected(request_id: str, exc: BaseException, scope: Scope | None = None) 
 
 
 def install(app: FastAPI) -> None:
-    """Register every handler on ``app`` (the catch-all lives in the API middleware)."""
+    """Register every handler on ``app`` (the catch-all is ``api/middleware.py``'s Backstop)."""
     app.add_exception_handler(ApiError, _on_api_error)
     app.add_exception_handler(SpanproofError, _on_spanproof)
     app.add_exception_handler(RequestValidationError, _on_validation)

@@ -1,4 +1,4 @@
-"""The API's outer layer (pure ASGI): request ids, API keys, body limits, metrics, the catch-all.
+"""The API's outer layers (pure ASGI): request ids, API keys, body limits, metrics, the catch-all.
 
 Checks run before any route sees the request, in this order: API key (every route but
 ``/healthz``, ``/metrics``, ``/openapi.json``, ``/docs`` and ``/static/*`` — the web UI's pages
@@ -22,12 +22,13 @@ re-pointed at 127.0.0.1 (DNS rebinding) cannot read or write through the reviewe
 Each refusal answers the API's JSON error shape, but on a web page's path (a page route matches
 it: :func:`spanproof.api.errors.html_before_routing`) the HTML error page, with the same status
 and headers (``WWW-Authenticate``, ``Connection: close``, the request id) and a message of its
-own: what happened, and what to do in a browser. The decisions are the same either way. The
-catch-all's 500 is answered the same way: on a page's path the HTML error page, showing the
-request id, never the exception.
+own: what happened, and what to do in a browser. The decisions are the same either way.
 
 The security headers (``api/security_headers.py``) are added by a layer outside this one, so
-every answer given here carries them too.
+every answer given here carries them too. Outside that is :class:`Backstop`, the catch-all: an
+exception raised by a route or by this layer itself answers 500 the same way (on a page's path
+the HTML error page, showing the request id, never the exception), with the security headers;
+and a HEAD request's answer, whoever gives it, goes out without its body.
 """
 
 from __future__ import annotations
@@ -48,10 +49,12 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from spanproof.api.errors import (
     error_response,
     html_before_routing,
+    log,
     spanproof_status,
     unexpected,
 )
 from spanproof.api.metrics import Metrics
+from spanproof.api.security_headers import SecurityHeaders
 from spanproof.core.errors import SpanproofError
 from spanproof.core.keys import ApiKey, KeyStore, hash_key, scope_allows
 
@@ -63,6 +66,85 @@ BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
 
 class _TooLarge(Exception):
     pass
+
+
+def ensure_request_id(scope: Scope) -> str:
+    """The request's id, kept in ``scope``: the client's ``X-Request-ID`` when it is short
+    ASCII, else a new one. The first layer to ask sets it; every later one reads the same."""
+    rid = scope.get("spanproof.request_id")
+    if isinstance(rid, str) and rid:
+        return rid
+    given = _header(scope, b"x-request-id")
+    rid = given if given and len(given) <= 64 and given.isascii() else uuid.uuid4().hex
+    scope["spanproof.request_id"] = rid
+    return rid
+
+
+def _api_path(path: str) -> bool:
+    """Whether ``path`` is the JSON API's (``/v1``), never answered with a page."""
+    return path.startswith(("/v1/", "/api/v1/")) or path in ("/v1", "/api/v1")
+
+
+class Backstop:
+    """The outermost layer of the app (outside :class:`SecurityHeaders` and
+    :class:`ApiMiddleware`; ``create_app`` adds it last). Two rules hold for every response,
+    whichever layer gives it:
+
+    * the answer to a HEAD request carries no body (its status and headers are those of the
+      GET): a route's answer, a refusal made before routing, a 500 alike;
+    * an exception raised anywhere inside — a route, the API middleware's own checks, its
+      refusals and metrics, the security headers' layer — is the catch-all's: logged once under
+      the request id (:func:`spanproof.api.errors.unexpected`) and, when no response has
+      started, answered with a 500 in the project's shape — the HTML error page on a page's
+      path, the JSON shape elsewhere — carrying the security headers and ``X-Request-ID``,
+      never the exception. It is not raised further, so Starlette's ServerErrorMiddleware
+      (whose plain-text "Internal Server Error" sits outside every layer of this project) and
+      the server never see it, and it is logged once.
+
+    Once a response has started it cannot be replaced: the failure is logged under the request
+    id and raised on, so the server closes the connection (the client sees a cut-off answer,
+    not a complete one). A failure after the response was sent in full (the request's metrics)
+    is logged and goes no further: the client already has its answer.
+    """
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        rid = ensure_request_id(scope)
+        head = scope["method"] == "HEAD"
+        started = complete = False
+
+        async def guarded_send(message: Message) -> None:
+            nonlocal started, complete
+            if message["type"] == "http.response.start":
+                started = True
+            elif message["type"] == "http.response.body":
+                if head:
+                    message = {**message, "body": b""}
+                complete = not message.get("more_body", False)
+            await send(message)
+
+        try:
+            await self.app(scope, receive, guarded_send)
+        except Exception as exc:
+            if complete:
+                log.error("request %s failed after its answer was sent", rid, exc_info=exc)
+                return
+            if started:
+                log.error(
+                    "request %s failed after its answer started (%s); the connection is cut",
+                    rid,
+                    type(exc).__name__,
+                )
+                raise
+            # a page's path: the HTML error page; /v1 and the rest: the JSON shape
+            answer = unexpected(rid, exc, None if _api_path(scope["path"]) else scope)
+            answer.headers["X-Request-ID"] = rid
+            await SecurityHeaders(answer)(scope, receive, guarded_send)
 
 
 class ApiMiddleware:
@@ -90,9 +172,7 @@ class ApiMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        rid = _header(scope, b"x-request-id")
-        rid = rid if rid and len(rid) <= 64 and rid.isascii() else uuid.uuid4().hex
-        scope["spanproof.request_id"] = rid
+        rid = ensure_request_id(scope)
         started = time.perf_counter()
         status = {"code": 500}
 
@@ -116,7 +196,7 @@ class ApiMiddleware:
 
     async def _handle(self, scope: Scope, receive: Receive, send: Send, rid: str) -> None:
         path: str = scope["path"]
-        api = path.startswith(("/v1/", "/api/v1/")) or path in ("/v1", "/api/v1")
+        api = _api_path(path)
         foreign = self._foreign(scope, api, rid)
         if foreign is not None:
             await foreign(scope, receive, send)
@@ -132,25 +212,11 @@ class ApiMiddleware:
             if buffered is None:
                 return  # refused, and answered
             receive = buffered
-        started = False
-        head = scope["method"] == "HEAD"
-        if head:  # answered as GET without its body (monitors probe /healthz with HEAD)
+        if scope["method"] == "HEAD":
+            # answered as GET (monitors probe /healthz with HEAD); Backstop drops the body
             scope = {**scope, "method": "GET"}
-
-        async def tracking_send(message: Message) -> None:
-            nonlocal started
-            started = started or message["type"] == "http.response.start"
-            if head and message["type"] == "http.response.body":
-                message = {**message, "body": b""}
-            await send(message)
-
-        try:
-            await self.app(scope, receive, tracking_send)
-        except Exception as exc:  # the catch-all: log, answer 500, leak nothing
-            if started:
-                raise
-            # a page's path: the HTML error page; /v1 and the rest: the JSON shape
-            await unexpected(rid, exc, None if api else scope)(scope, receive, send)
+        # A failure of the route (or of anything here) is answered by Backstop, outside.
+        await self.app(scope, receive, send)
 
     async def _buffered(
         self, scope: Scope, receive: Receive, send: Send, rid: str, api: bool

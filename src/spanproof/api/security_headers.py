@@ -24,8 +24,10 @@ plug-ins; ``form-action 'self'`` keeps every form posting to this server.
 No ``Strict-Transport-Security``: the server may be served on plain HTTP on loopback, and HSTS
 belongs to whatever terminates TLS in front of it.
 
-:class:`SecurityHeaders` is the pure ASGI middleware that adds them on the way out, outside every
-other layer, so no response escapes it.
+:class:`SecurityHeaders` is the pure ASGI middleware that adds them on the way out, outside the
+API middleware, so its refusals get them too. The one layer outside it, the catch-all
+(``api/middleware.py``'s ``Backstop``), sends its own 500 through this middleware, so no
+response escapes them.
 """
 
 from __future__ import annotations
