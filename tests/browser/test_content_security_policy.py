@@ -20,7 +20,10 @@ from web_world import SOURCE_ID, WebFixture  # noqa: E402
 
 from spanproof import bootstrap  # noqa: E402
 from spanproof.api.app import create_app  # noqa: E402
-from spanproof.api.security_headers import CONTENT_SECURITY_POLICY  # noqa: E402
+from spanproof.api.security_headers import (  # noqa: E402
+    API_DOCS_CONTENT_SECURITY_POLICY,
+    CONTENT_SECURITY_POLICY,
+)
 from spanproof.core.records import CheckResult, Record, Verdict  # noqa: E402
 from spanproof.services.records import extract_records, verify_record  # noqa: E402
 from spanproof.workflows.client import QueueState, StatusView, WorkflowRow  # noqa: E402
@@ -83,7 +86,8 @@ def test_every_page_loads_under_the_policy_with_nothing_blocked(
         response = page.goto(base_url + path)
         assert response is not None
         headers = response.headers
-        assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY, path
+        policy = API_DOCS_CONTENT_SECURITY_POLICY if path == "/docs" else CONTENT_SECURITY_POLICY
+        assert headers["content-security-policy"] == policy, path
         assert headers["x-frame-options"] == "DENY", path
         assert headers["x-content-type-options"] == "nosniff", path
         expect(page.locator(drawn).first).to_be_visible()
@@ -140,6 +144,32 @@ def test_an_inline_script_is_blocked_and_reported(browser: Browser, base_url: st
         page.wait_for_timeout(200)
         assert page.evaluate("window.inlineRan === undefined")
         assert any("script-src" in v for v in violations), violations
+    finally:
+        context.close()
+
+
+def test_a_data_image_is_blocked_on_a_page_but_drawn_on_the_api_docs(
+    browser: Browser, base_url: str
+) -> None:
+    """Only ``/docs`` (Swagger UI's icons) may draw ``data:`` images; on another page one is
+    blocked and reported."""
+    pixel = "data:image/gif;base64,R0lGODlhAQABAIAAAP///wAAACH5BAEAAAAALAAAAAABAAEAAAICRAEAOw=="
+    draw = (
+        "(src) => new Promise((done) => { const i = new Image(); i.onload = () => done(true);"
+        " i.onerror = () => done(false); i.src = src; document.body.append(i); })"
+    )
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        violations = watch_csp(page)
+        page.goto(f"{base_url}/traces")
+        assert page.evaluate(draw, pixel) is False
+        page.wait_for_timeout(200)
+        assert any("img-src" in v for v in violations), violations
+        violations.clear()
+        page.goto(f"{base_url}/docs")
+        assert page.evaluate(draw, pixel) is True
+        assert violations == []
     finally:
         context.close()
 

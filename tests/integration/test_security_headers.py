@@ -21,7 +21,10 @@ from fastapi.testclient import TestClient
 from spanproof.api.app import create_app
 from spanproof.api.errors import INTERNAL_MESSAGE
 from spanproof.api.middleware import Backstop
-from spanproof.api.security_headers import CONTENT_SECURITY_POLICY
+from spanproof.api.security_headers import (
+    API_DOCS_CONTENT_SECURITY_POLICY,
+    CONTENT_SECURITY_POLICY,
+)
 from spanproof.store.sqlite.store import SqliteEvidenceStore
 from spanproof.testing.apps import app_state
 
@@ -50,24 +53,46 @@ def assert_secured(response: httpx.Response, *, page: bool) -> None:
     assert "strict-transport-security" not in headers  # plain http on loopback stays usable
     assert headers["content-type"].startswith("text/html") is page, headers["content-type"]
     if page:
-        assert headers["content-security-policy"] == CONTENT_SECURITY_POLICY
+        docs = response.request.url.path == "/docs"  # Swagger UI: its own policy
+        policy = API_DOCS_CONTENT_SECURITY_POLICY if docs else CONTENT_SECURITY_POLICY
+        assert headers["content-security-policy"] == policy, response.request.url
     else:
         assert "content-security-policy" not in headers
     for name in ("content-security-policy", "x-frame-options", "referrer-policy"):
         assert len(headers.get_list(name)) <= 1, name  # set once, never doubled
 
 
+def _directives(policy: str) -> dict[str, str]:
+    return dict(d.split(" ", 1) for d in policy.split("; "))
+
+
 def test_the_policy_is_as_strict_as_the_pages_allow() -> None:
-    directives = dict(d.split(" ", 1) for d in CONTENT_SECURITY_POLICY.split("; "))
-    assert directives == {
+    assert _directives(CONTENT_SECURITY_POLICY) == {
         "default-src": "'self'",
-        "img-src": "'self' data:",  # Swagger UI's stylesheet draws its icons as data: images
+        "img-src": "'self'",
         "frame-ancestors": "'none'",
         "base-uri": "'none'",
         "form-action": "'self'",
         "object-src": "'none'",
     }
-    assert "unsafe" not in CONTENT_SECURITY_POLICY  # no inline script or style, no eval
+    # /docs alone widens img-src: Swagger UI's stylesheet draws its icons as data: images
+    assert _directives(API_DOCS_CONTENT_SECURITY_POLICY) == {
+        **_directives(CONTENT_SECURITY_POLICY),
+        "img-src": "'self' data:",
+    }
+    for policy in (CONTENT_SECURITY_POLICY, API_DOCS_CONTENT_SECURITY_POLICY):
+        assert "unsafe" not in policy  # no inline script or style, no eval
+
+
+def test_only_the_api_docs_page_allows_data_images(store: SqliteEvidenceStore) -> None:
+    with _client(store) as client:
+        docs = client.get("/docs")
+        missing = client.get("/traces/no-such-trace")  # an error page is a page too
+        pages = [client.get(path) for path in ("/traces", "/review", "/records")]
+    assert docs.headers["content-security-policy"] == API_DOCS_CONTENT_SECURITY_POLICY
+    for response in (missing, *pages):
+        if response.headers["content-type"].startswith("text/html"):
+            assert "data:" not in response.headers["content-security-policy"], response.url
 
 
 def test_api_responses_pages_and_files_carry_the_headers(store: SqliteEvidenceStore) -> None:

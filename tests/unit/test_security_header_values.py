@@ -4,6 +4,8 @@ that a header the app set under the same name is replaced, not doubled."""
 from __future__ import annotations
 
 from spanproof.api.security_headers import (
+    API_DOCS_CONTENT_SECURITY_POLICY,
+    API_DOCS_PATH,
     CONTENT_SECURITY_POLICY,
     SECURITY_HEADERS,
     security_headers,
@@ -24,6 +26,23 @@ def test_only_html_gets_the_content_security_policy() -> None:
         "X-Frame-Options": "DENY",
         "Referrer-Policy": "same-origin",
     }
+
+
+def test_the_api_docs_page_has_its_own_policy() -> None:
+    assert API_DOCS_PATH == "/docs"
+    docs = security_headers("text/html; charset=utf-8", "/docs")
+    assert docs["Content-Security-Policy"] == API_DOCS_CONTENT_SECURITY_POLICY
+    assert "img-src 'self' data:" in API_DOCS_CONTENT_SECURITY_POLICY
+    for path in ("", "/", "/traces", "/docs/", "/docsx", "/static/docs", "/v1/docs"):
+        assert security_headers("text/html", path)["Content-Security-Policy"] == (
+            CONTENT_SECURITY_POLICY
+        ), path
+    assert "data:" not in CONTENT_SECURITY_POLICY
+    assert security_headers("application/json", "/docs") == SECURITY_HEADERS
+    raw = [(b"content-type", b"text/html")]
+    assert dict(with_security_headers(raw, "/docs"))[b"content-security-policy"] == (
+        API_DOCS_CONTENT_SECURITY_POLICY.encode()
+    )
 
 
 def test_a_header_of_the_same_name_is_replaced_and_the_rest_kept() -> None:

@@ -16,10 +16,15 @@ middleware's refusals made before routing, 404s — carries:
 An HTML response also carries :data:`CONTENT_SECURITY_POLICY`. The pages load nothing from
 another origin, run no inline script and set no inline style (the trace viewer's script and the
 stylesheet are files under ``/static/``; ``/docs`` starts Swagger UI from a file too), so
-``default-src 'self'`` holds for every page. The one widening is ``img-src data:``: Swagger UI's
-stylesheet draws its icons as ``data:`` images. ``frame-ancestors 'none'`` is the modern form of
-``X-Frame-Options: DENY``; ``base-uri 'none'`` and ``object-src 'none'`` take away a base URL and
-plug-ins; ``form-action 'self'`` keeps every form posting to this server.
+``default-src 'self'`` holds for every page, images included (``img-src 'self'``, said outright).
+``frame-ancestors 'none'`` is the modern form of ``X-Frame-Options: DENY``; ``base-uri 'none'``
+and ``object-src 'none'`` take away a base URL and plug-ins; ``form-action 'self'`` keeps every
+form posting to this server.
+
+The API's documentation (:data:`API_DOCS_PATH`, Swagger UI) gets
+:data:`API_DOCS_CONTENT_SECURITY_POLICY` instead: the same policy with one widening, ``img-src
+data:``, because Swagger UI's stylesheet draws its icons as ``data:`` images. No other page
+needs it, so no other page has it.
 
 No ``Strict-Transport-Security``: the server may be served on plain HTTP on loopback, and HSTS
 belongs to whatever terminates TLS in front of it.
@@ -36,17 +41,30 @@ from collections.abc import Iterable
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-#: The Content-Security-Policy of every HTML response (see the module docstring).
-CONTENT_SECURITY_POLICY = "; ".join(
-    (
-        "default-src 'self'",
-        "img-src 'self' data:",
-        "frame-ancestors 'none'",
-        "base-uri 'none'",
-        "form-action 'self'",
-        "object-src 'none'",
+
+def _policy(img_src: str) -> str:
+    return "; ".join(
+        (
+            "default-src 'self'",
+            f"img-src {img_src}",
+            "frame-ancestors 'none'",
+            "base-uri 'none'",
+            "form-action 'self'",
+            "object-src 'none'",
+        )
     )
-)
+
+
+#: The Content-Security-Policy of every HTML response but the API's documentation (see the
+#: module docstring).
+CONTENT_SECURITY_POLICY = _policy("'self'")
+
+#: The path of the API's documentation page (Swagger UI; ``web/api_docs.py``).
+API_DOCS_PATH = "/docs"
+
+#: The Content-Security-Policy of :data:`API_DOCS_PATH`: Swagger UI's stylesheet draws its icons
+#: as ``data:`` images.
+API_DOCS_CONTENT_SECURITY_POLICY = _policy("'self' data:")
 
 #: The headers of every response, whatever its type.
 SECURITY_HEADERS: dict[str, str] = {
@@ -56,11 +74,15 @@ SECURITY_HEADERS: dict[str, str] = {
 }
 
 
-def security_headers(content_type: str | None) -> dict[str, str]:
-    """The security headers of a response of ``content_type`` (its ``Content-Type``, or None)."""
+def security_headers(content_type: str | None, path: str = "") -> dict[str, str]:
+    """The security headers of a response of ``content_type`` (its ``Content-Type``, or None)
+    to a request for ``path`` (below the app's root path)."""
     headers = dict(SECURITY_HEADERS)
     if content_type and content_type.split(";")[0].strip().lower() == "text/html":
-        headers["Content-Security-Policy"] = CONTENT_SECURITY_POLICY
+        docs = path == API_DOCS_PATH
+        headers["Content-Security-Policy"] = (
+            API_DOCS_CONTENT_SECURITY_POLICY if docs else CONTENT_SECURITY_POLICY
+        )
     return headers
 
 
@@ -76,24 +98,36 @@ class SecurityHeaders:
             await self.app(scope, receive, send)
             return
 
+        path = _app_path(scope)
+
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":
-                message = {**message, "headers": with_security_headers(message.get("headers", []))}
+                headers = with_security_headers(message.get("headers", []), path)
+                message = {**message, "headers": headers}
             await send(message)
 
         await self.app(scope, receive, send_with_headers)
 
 
-def with_security_headers(raw: Iterable[tuple[bytes, bytes]]) -> list[tuple[bytes, bytes]]:
-    """ASGI response headers ``raw`` with :func:`security_headers` added (replacing any of the
-    same name)."""
+def _app_path(scope: Scope) -> str:
+    """The request's path below the app's root path (``/docs`` when served under ``/x``)."""
+    path: str = scope.get("path", "")
+    root: str = scope.get("root_path", "")
+    return path[len(root) :] if root and path.startswith(root) else path
+
+
+def with_security_headers(
+    raw: Iterable[tuple[bytes, bytes]], path: str = ""
+) -> list[tuple[bytes, bytes]]:
+    """ASGI response headers ``raw`` of a response to ``path`` with :func:`security_headers`
+    added (replacing any of the same name)."""
     raw = [(bytes(name), bytes(value)) for name, value in raw]
     content_type = next(
         (value.decode("latin-1") for name, value in raw if name.lower() == b"content-type"), None
     )
     added = {
         name.lower().encode("latin-1"): value.encode("latin-1")
-        for name, value in security_headers(content_type).items()
+        for name, value in security_headers(content_type, path).items()
     }
     kept = [(name, value) for name, value in raw if name.lower() not in added]
     return kept + list(added.items())

@@ -6,7 +6,8 @@ fetches its logo from a CDN whatever its options.
 The page is this package's own (``templates/api_docs.html``), not FastAPI's
 ``get_swagger_ui_html``, whose inline ``<script>`` the pages' Content-Security-Policy would
 block: Swagger UI is started by ``static/swagger-init.js``, which reads the OpenAPI URL from the
-page."""
+page. Its own Content-Security-Policy (``api/security_headers.py``, by :data:`API_DOCS_PATH`)
+allows the ``data:`` images Swagger UI's stylesheet draws its icons with; no other page's does."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from typing import Any
 from fastapi import APIRouter, Request
 from fastapi.responses import FileResponse, Response
 
+from spanproof.api.security_headers import API_DOCS_PATH
 from spanproof.web.templating import not_found, templates
 
 #: The bundled assets, under /static/ (open without a key, like the UI's styles).
@@ -37,7 +39,7 @@ def _openapi_url(request: Request) -> str:
     return str(request.scope.get("root_path", "")) + str(url)
 
 
-@router.get("/docs")
+@router.get(API_DOCS_PATH)
 def swagger_ui(request: Request) -> Response:
     root = str(request.scope.get("root_path", ""))
     context = {
