@@ -90,6 +90,8 @@ def test_every_page_loads_under_the_policy_with_nothing_blocked(
         assert headers["content-security-policy"] == policy, path
         assert headers["x-frame-options"] == "DENY", path
         assert headers["x-content-type-options"] == "nosniff", path
+        assert headers["cross-origin-opener-policy"] == "same-origin", path
+        assert headers["permissions-policy"].startswith("camera=()"), path
         expect(page.locator(drawn).first).to_be_visible()
         page.wait_for_load_state("load")
         assert violations == [], (path, violations)

@@ -56,9 +56,14 @@ def assert_secured(response: httpx.Response, *, page: bool) -> None:
         docs = response.request.url.path == "/docs"  # Swagger UI: its own policy
         policy = API_DOCS_CONTENT_SECURITY_POLICY if docs else CONTENT_SECURITY_POLICY
         assert headers["content-security-policy"] == policy, response.request.url
+        assert headers["cross-origin-opener-policy"] == "same-origin"
+        assert headers["permissions-policy"] == "camera=(), microphone=(), geolocation=()"
     else:
-        assert "content-security-policy" not in headers
-    for name in ("content-security-policy", "x-frame-options", "referrer-policy"):
+        for name in ("content-security-policy", "cross-origin-opener-policy",
+                     "permissions-policy"):  # fmt: skip
+            assert name not in headers, name
+    for name in ("content-security-policy", "x-frame-options", "referrer-policy",
+                 "cross-origin-opener-policy", "permissions-policy"):  # fmt: skip
         assert len(headers.get_list(name)) <= 1, name  # set once, never doubled
 
 

@@ -7,6 +7,7 @@ from spanproof.api.security_headers import (
     API_DOCS_CONTENT_SECURITY_POLICY,
     API_DOCS_PATH,
     CONTENT_SECURITY_POLICY,
+    PAGE_HEADERS,
     SECURITY_HEADERS,
     security_headers,
     with_security_headers,
@@ -17,6 +18,7 @@ def test_only_html_gets_the_content_security_policy() -> None:
     for html in ("text/html", "text/html; charset=utf-8", "TEXT/HTML;charset=UTF-8"):
         assert security_headers(html) == {
             **SECURITY_HEADERS,
+            **PAGE_HEADERS,
             "Content-Security-Policy": CONTENT_SECURITY_POLICY,
         }
     for other in ("application/json", "text/css", "text/javascript", "text/plain", "", None):
@@ -25,6 +27,10 @@ def test_only_html_gets_the_content_security_policy() -> None:
         "X-Content-Type-Options": "nosniff",
         "X-Frame-Options": "DENY",
         "Referrer-Policy": "same-origin",
+    }
+    assert PAGE_HEADERS == {
+        "Cross-Origin-Opener-Policy": "same-origin",
+        "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
     }
 
 
@@ -62,6 +68,8 @@ def test_a_header_of_the_same_name_is_replaced_and_the_rest_kept() -> None:
         b"x-frame-options": b"DENY",
         b"referrer-policy": b"same-origin",
         b"content-security-policy": CONTENT_SECURITY_POLICY.encode(),
+        b"cross-origin-opener-policy": b"same-origin",
+        b"permissions-policy": b"camera=(), microphone=(), geolocation=()",
     }
     assert dict(with_security_headers([])) == {
         name.lower().encode(): value.encode() for name, value in SECURITY_HEADERS.items()

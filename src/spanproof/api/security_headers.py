@@ -26,6 +26,14 @@ The API's documentation (:data:`API_DOCS_PATH`, Swagger UI) gets
 data:``, because Swagger UI's stylesheet draws its icons as ``data:`` images. No other page
 needs it, so no other page has it.
 
+An HTML response carries :data:`PAGE_HEADERS` too:
+
+* ``Cross-Origin-Opener-Policy: same-origin``: a page of another site that opens one of these
+  pages in a window (or that one of them opens) gets no handle on it (no ``window.opener``, no
+  navigating or counting its frames), and the page gets its own browsing-context group;
+* ``Permissions-Policy: camera=(), microphone=(), geolocation=()``: no page, and nothing a page
+  loads, may ask for the camera, the microphone or the location; the UI needs none of them.
+
 No ``Strict-Transport-Security``: the server may be served on plain HTTP on loopback, and HSTS
 belongs to whatever terminates TLS in front of it.
 
@@ -74,11 +82,20 @@ SECURITY_HEADERS: dict[str, str] = {
 }
 
 
+#: The headers of every HTML response besides the Content-Security-Policy (see the module
+#: docstring).
+PAGE_HEADERS: dict[str, str] = {
+    "Cross-Origin-Opener-Policy": "same-origin",
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
+}
+
+
 def security_headers(content_type: str | None, path: str = "") -> dict[str, str]:
     """The security headers of a response of ``content_type`` (its ``Content-Type``, or None)
     to a request for ``path`` (below the app's root path)."""
     headers = dict(SECURITY_HEADERS)
     if content_type and content_type.split(";")[0].strip().lower() == "text/html":
+        headers.update(PAGE_HEADERS)
         docs = path == API_DOCS_PATH
         headers["Content-Security-Policy"] = (
             API_DOCS_CONTENT_SECURITY_POLICY if docs else CONTENT_SECURITY_POLICY
