@@ -394,3 +394,14 @@ def test_a_failure_after_the_answer_started_is_raised_on_not_answered_twice(
         "request rid-cut failed after its answer started (RuntimeError); the connection is cut"
     ]
     assert SECRET not in caplog.text
+
+
+def test_pages_name_an_icon_the_server_serves(store: SqliteEvidenceStore) -> None:
+    # without one a browser asks for /favicon.ico, which no route serves (a 404 on every page)
+    with _client(store) as client:
+        page = client.get("/traces")
+        assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in page.text
+        icon = client.get("/static/favicon.svg")
+    assert icon.status_code == 200
+    assert icon.headers["content-type"].startswith("image/svg+xml")
+    assert icon.text.startswith("<svg")

@@ -46,7 +46,11 @@ from spanproof.web.trace_view import (
 __all__ = ["LABELS", "install", "router"]
 
 _HERE = Path(__file__).parent
-_STATIC = {"spanproof.css": "text/css", "viewer.js": "text/javascript"}
+_STATIC = {
+    "spanproof.css": "text/css",
+    "viewer.js": "text/javascript",
+    "favicon.svg": "image/svg+xml",
+}
 TRACE_KINDS = ("generation", "verification")
 OUTCOMES = tuple(o.value for o in Outcome)
 
