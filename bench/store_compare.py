@@ -2,7 +2,7 @@
 
     git worktree add /tmp/store_old <commit>      # once: the tree to compare against
     SPANPROOF_DATA_DIR=../shared/data python bench/store_compare.py --old /tmp/store_old \\
-        [--new .] [--repeats 3] [--docs 300] [--write bench/RESULTS.md]
+        [--new .] [--repeats 3] [--docs 300] [--only postgres] [--write bench/RESULTS.md]
 
 Every measurement runs in a fresh process with ``PYTHONPATH=<tree>/src`` and the same Python,
 old and new taking turns (old first in even rounds, new first in odd ones), so drift in the
@@ -14,7 +14,12 @@ machine's load hits both alike. Measured, wall time only (setup is not timed):
 * ``impact 10k`` / ``impact 100k``: the impact walk over bench/impact.py's synthetic graph.
 
 Reported: the median over ``--repeats`` of each, per tree, and the ratio new / old (below 1 is
-faster). ``--write`` replaces the ``store-compare`` section of the results file.
+faster), with the fastest and slowest run. ``ingest postgres`` also counts, per document, the
+statements the client sent (SQL statements, each row of an ``executemany``, and the transaction
+commands BEGIN, SAVEPOINT, RELEASE, COMMIT) and the times it waited on the server
+(``psycopg.Connection.wait`` calls: round trips, a pipeline's several statements being one).
+``--only`` keeps the measurements of one kind (``sqlite``, ``postgres``, ``impact``); ``--write``
+replaces the ``store-compare`` section of the results file.
 """
 
 from __future__ import annotations
@@ -89,11 +94,47 @@ def worker(task: str, arg: str) -> dict[str, Any]:
         from spanproof.store.postgres import PostgresEvidenceStore
 
         store = PostgresEvidenceStore(os.environ["STORE_COMPARE_DSN"])
+        counts = _count_round_trips()
         seconds = _ingest_seconds(store, int(arg))
         store.close()
+        per_doc = {k: round(v / int(arg), 2) for k, v in counts.items()}
+        return {"seconds": seconds, "spanproof": spanproof.__file__, **per_doc}
     else:
         seconds = _impact_seconds(int(arg))
     return {"seconds": seconds, "spanproof": spanproof.__file__}
+
+
+def _count_round_trips() -> dict[str, int]:
+    """Count, from now on, the statements psycopg sends and its waits on the server (the counts
+    are only read after the timed part; counting adds well under a microsecond a call)."""
+    import psycopg
+
+    counts = {"statements": 0, "waits": 0}
+    conn_cls: Any = psycopg.Connection
+    cur_cls: Any = psycopg.Cursor
+    wait, command = conn_cls.wait, conn_cls._exec_command
+    execute, executemany = cur_cls.execute, cur_cls.executemany
+
+    def counted_wait(self: Any, *args: Any, **kwargs: Any) -> Any:
+        counts["waits"] += 1
+        return wait(self, *args, **kwargs)
+
+    def counted_command(self: Any, *args: Any, **kwargs: Any) -> Any:
+        counts["statements"] += 1
+        return command(self, *args, **kwargs)
+
+    def counted_execute(self: Any, *args: Any, **kwargs: Any) -> Any:
+        counts["statements"] += 1
+        return execute(self, *args, **kwargs)
+
+    def counted_executemany(self: Any, query: Any, rows: Any, **kwargs: Any) -> Any:
+        rows = list(rows)
+        counts["statements"] += len(rows)
+        return executemany(self, query, rows, **kwargs)
+
+    conn_cls.wait, conn_cls._exec_command = counted_wait, counted_command
+    cur_cls.execute, cur_cls.executemany = counted_execute, counted_executemany
+    return counts
 
 
 # driver side ---------------------------------------------------------------------------------
@@ -122,7 +163,7 @@ class Postgres:
         self._server.cleanup()
 
 
-def measure(tree: Path, task: str, arg: str, env: dict[str, str]) -> float:
+def measure(tree: Path, task: str, arg: str, env: dict[str, str]) -> dict[str, Any]:
     out = subprocess.run(
         [sys.executable, __file__, "--worker", task, arg],
         check=True,
@@ -133,7 +174,23 @@ def measure(tree: Path, task: str, arg: str, env: dict[str, str]) -> float:
     result = json.loads(out.stdout.strip().splitlines()[-1])
     if not Path(result["spanproof"]).resolve().is_relative_to((tree / "src").resolve()):
         raise SystemExit(f"{tree}: the worker imported spanproof from {result['spanproof']}")
-    return float(result["seconds"])
+    return dict(result)
+
+
+def summary(
+    name: str,
+    times: dict[tuple[str, str], list[float]],
+    counts: dict[tuple[str, str], dict[str, Any]],
+) -> dict[str, Any]:
+    """One measurement's medians, runs and (PostgreSQL) counts per document, old and new."""
+    row: dict[str, Any] = {"name": name}
+    for which in ("old", "new"):
+        row[which] = statistics.median(times[name, which])
+        row[which + " runs"] = times[name, which]
+        for key in ("statements", "waits"):
+            if (name, which) in counts:
+                row[f"{which} {key}"] = counts[name, which][key]
+    return row
 
 
 def render(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
@@ -141,17 +198,27 @@ def render(rows: list[dict[str, Any]], args: argparse.Namespace) -> str:
         "## Store: old and new source side by side",
         "",
         f"Measured by `python bench/store_compare.py --old {args.old} --repeats {args.repeats}"
-        f" --docs {args.docs}` on {time.strftime('%Y-%m-%d')}: each number is the median wall"
+        f" --docs {args.docs}{' --only ' + args.only if args.only else ''}` on"
+        f" {time.strftime('%Y-%m-%d')}: each number is the median wall"
         " time of fresh processes, old and new taking turns (setup not timed); load average"
         f" {os.getloadavg()[0]:.1f} at the end, on {os.cpu_count()} cores.",
         "",
-        "| measurement | old | new | new / old |",
-        "|---|---:|---:|---:|",
+        "| measurement | old | new | new / old | old runs | new runs |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
+        spread = [f"{min(r[w + ' runs']):.2f}–{max(r[w + ' runs']):.2f} s" for w in ("old", "new")]
         lines.append(
-            f"| {r['name']} | {r['old']:.2f} s | {r['new']:.2f} s | {r['new'] / r['old']:.2f} |"
+            f"| {r['name']} | {r['old']:.2f} s | {r['new']:.2f} s | {r['new'] / r['old']:.2f}"
+            f" | {spread[0]} | {spread[1]} |"
         )
+    for r in rows:
+        if "old statements" in r:
+            lines.append(
+                f"\nPer document ({r['name']}): {r['old statements']} statements and"
+                f" {r['old waits']} waits on the server (old), {r['new statements']} and"
+                f" {r['new waits']} (new)."
+            )
     return "\n".join(lines) + "\n"
 
 
@@ -162,6 +229,7 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--docs", type=int, default=300, help="SciFact abstracts per ingestion")
     parser.add_argument("--skip-postgres", action="store_true")
+    parser.add_argument("--only", choices=("sqlite", "postgres", "impact"))
     parser.add_argument("--write", type=Path)
     parser.add_argument("--worker", nargs=2, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -172,31 +240,29 @@ def main() -> int:
         parser.error("--old DIR is required (a checkout of the tree to compare against)")
     trees = {"old": args.old.resolve(), "new": args.new.resolve()}
     tasks = [(f"ingest sqlite ({args.docs} docs)", "sqlite", str(args.docs))]
-    pg = None if args.skip_postgres else Postgres()
+    pg = None if args.skip_postgres or args.only not in (None, "postgres") else Postgres()
     if pg is not None:
         tasks.append((f"ingest postgres ({args.docs} docs)", "postgres", str(args.docs)))
     tasks += [(f"impact walk {n // 1000}k edges", "impact", str(n)) for n in IMPACT_SIZES]
+    tasks = [t for t in tasks if args.only in (None, t[1])]
     times: dict[tuple[str, str], list[float]] = {}
+    counts: dict[tuple[str, str], dict[str, Any]] = {}
     try:
         for round_ in range(args.repeats):
             order = ("old", "new") if round_ % 2 == 0 else ("new", "old")
             for name, task, arg in tasks:
                 for which in order:
                     env = {"STORE_COMPARE_DSN": pg.fresh()} if task == "postgres" and pg else {}
-                    seconds = measure(trees[which], task, arg, env)
+                    result = measure(trees[which], task, arg, env)
+                    seconds = float(result["seconds"])
                     times.setdefault((name, which), []).append(seconds)
+                    if "waits" in result:
+                        counts[name, which] = result
                     print(f"round {round_ + 1} {which:>3} {name}: {seconds:.2f} s", flush=True)
     finally:
         if pg is not None:
             pg.close()
-    rows = [
-        {
-            "name": name,
-            "old": statistics.median(times[name, "old"]),
-            "new": statistics.median(times[name, "new"]),
-        }
-        for name, _, _ in tasks
-    ]
+    rows = [summary(name, times, counts) for name, _, _ in tasks]
     text = render(rows, args)
     print(text)
     if args.write:
