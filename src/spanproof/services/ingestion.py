@@ -85,19 +85,30 @@ def chunk_id(source_id: str, version: int, section_key: str, start: int, end: in
     return "ch_" + hashlib.sha256(key.encode("utf-8")).hexdigest()[:24]
 
 
-def unclaimed_ids(store: EvidenceStore, source_id: str, ids: dict[str, str]) -> dict[str, str]:
+def unclaimed_ids(
+    store: EvidenceStore, source_id: str, ids: dict[str, str], held: dict[str, str] | None = None
+) -> dict[str, str]:
     """``ids`` less those another source holds already.
 
     One article often arrives under several source ids (``pmc:…``, ``pmid:…``, ``doi:…``, a
     file): the first source to name an external id keeps it, and the others are stored without
-    it rather than refused.
+    it rather than refused. ``held``: the external ids ``source_id`` holds (kept unread).
     """
-    kept: dict[str, str] = {}
+    found = _holders(store, source_id, ids, held)
+    return {kind: ids[kind] for kind, holder in found if holder is None}
+
+
+def _holders(
+    store: EvidenceStore, source_id: str, ids: dict[str, str], held: dict[str, str] | None
+) -> list[tuple[str, Source | None]]:
+    """Each kind of ``ids`` with the other source that holds its id, or None (no source, or
+    ``source_id`` itself, which holds ``held`` already: those are not looked up)."""
+    out: list[tuple[str, Source | None]] = []
     for kind, value in ids.items():
-        holder = store.find_source(kind, value) if value.strip() else None
-        if holder is None or holder.id == source_id:
-            kept[kind] = value
-    return kept
+        mine = held is not None and held.get(kind) == value
+        holder = store.find_source(kind, value) if value.strip() and not mine else None
+        out.append((kind, holder if holder is not None and holder.id != source_id else None))
+    return out
 
 
 def _spread_status(store: EvidenceStore, source_id: str, fetched: FetchedDocument) -> None:
@@ -112,14 +123,14 @@ def _spread_status(store: EvidenceStore, source_id: str, fetched: FetchedDocumen
             on_source_status(store, holder.id, fetched.status)
 
 
-def _inherit_status(store: EvidenceStore, source: Source, ids: dict[str, str]) -> None:
+def _inherit_status(store: EvidenceStore, source: Source, holders: Sequence[Source | None]) -> None:
     """A source whose document names an article another source holds with a graver status (a
     DOI Crossref reported retracted before this copy arrived) takes that status, with its impact
-    walks, in the caller's transaction."""
+    walks, in the caller's transaction. ``holders``: the other sources holding the document's
+    ids (:func:`_holders`)."""
     rank = _SEVERITY.get(source.status, 0)
-    for kind, value in ids.items():
-        holder = store.find_source(kind, value) if value.strip() else None
-        if holder is not None and holder.id != source.id and _SEVERITY.get(holder.status, 0) > rank:
+    for holder in holders:
+        if holder is not None and _SEVERITY.get(holder.status, 0) > rank:
             rank = _SEVERITY[holder.status]
             store.set_status(source.id, holder.status)
             on_source_status(store, source.id, holder.status)
@@ -137,13 +148,14 @@ def ingest(
     sha = content_hash(fetched.raw)
     with store.transaction():
         existing = store.get_source(source_id)
+        held = existing.external_ids if existing else {}
         store.upsert_source(
             Source(
                 id=source_id,
                 connector=fetched.connector,
                 title=fetched.title or (existing.title if existing else ""),
                 status=existing.status if existing else "active",
-                external_ids=unclaimed_ids(store, source_id, fetched.external_ids),
+                external_ids=unclaimed_ids(store, source_id, fetched.external_ids, held),
             )
         )
         # A service's status never lowers the one the source has (an operator's retraction
@@ -254,7 +266,11 @@ def _name_source(
         not title or (current is not None and current.number == version and not titled)
     ):
         title = document.title
-    ids = unclaimed_ids(store, source_id, {**document.external_ids, **source.external_ids})
+    # The document's ids are looked up once: for the ids to keep, and for a graver status.
+    found = _holders(store, source_id, document.external_ids, source.external_ids)
+    taken = {kind for kind, holder in found if holder is not None}
+    ids = {k: v for k, v in document.external_ids.items() if k not in taken}
+    ids.update(source.external_ids)
     if title != source.title or ids.keys() != source.external_ids.keys():
         store.upsert_source(
             Source(
@@ -265,7 +281,7 @@ def _name_source(
                 external_ids=ids,
             )
         )
-    _inherit_status(store, source, document.external_ids)
+    _inherit_status(store, source, [holder for _, holder in found])
 
 
 def embed_pending(
