@@ -142,14 +142,18 @@ class ChunkStoreMethods(SqlHooks):
         texts: dict[SectionRef, str] = {}
         masks: dict[SectionRef, Ranges] = {}
         for source_id, version in sorted({(ref[0], ref[1]) for ref in refs}):
-            for key, text in self._sql.all(
+            # One row a section and erasure of it (a section with none: one row, NULL offsets).
+            for key, text, start, end in self._sql.all(
                 conn,
-                "SELECT key, text FROM sections WHERE source_id = ? AND version = ?",
+                "SELECT s.key, s.text, e.span_start, e.span_end FROM sections s"
+                " LEFT JOIN erasures e ON e.source_id = s.source_id AND e.version = s.version"
+                " AND e.section_key = s.key WHERE s.source_id = ? AND s.version = ?",
                 (source_id, version),
             ):
-                texts[source_id, version, str(key)] = str(text)
-            for key, ranges in erased_ranges(self._sql, conn, source_id, version).items():
-                masks[source_id, version, key] = ranges
+                ref = (source_id, version, str(key))
+                texts[ref] = str(text)
+                if start is not None:
+                    masks.setdefault(ref, []).append((int(start), int(end)))
         return texts, masks
 
     # chunks ----------------------------------------------------------------------------------

@@ -95,11 +95,12 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
         with self._write("upsert_source") as conn:
             # The upsert locks the source row, so concurrent writers of one source run in turn and
             # a later one finds the external ids an earlier one wrote already its own.
-            d.run(
+            row = d.one(
                 conn,
                 "INSERT INTO sources (id, connector, title, status, created_at)"
                 " VALUES (?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET title = CASE"
-                " WHEN excluded.title <> '' THEN excluded.title ELSE sources.title END",
+                " WHEN excluded.title <> '' THEN excluded.title ELSE sources.title END"
+                f" RETURNING {SOURCE_COLS}",
                 (
                     source.id,
                     source.connector,
@@ -127,10 +128,7 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
                         "INSERT INTO source_ids (source_id, kind, value) VALUES (?, ?, ?)",
                         (source.id, kind, value),
                     )
-            stored = self._source(conn, source.id)
-        if stored is None:  # pragma: no cover - written just above
-            raise StoreError(f"source {source.id!r} vanished while being written")
-        return stored
+            return self._sources(conn, [row])[0]
 
     def _source(self, conn: Any, source_id: str) -> Source | None:
         row = self._sql.one(conn, f"SELECT {SOURCE_COLS} FROM sources WHERE id = ?", (source_id,))
@@ -214,19 +212,14 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
             # The source row lock makes concurrent adders of one source number versions in turn.
             if d.one(conn, "SELECT 1 FROM sources WHERE id = ?" + d.row_lock, (source_id,)) is None:
                 raise InvalidInputError(f"no source {source_id!r}; upsert it first")
-            row = d.one(
-                conn,
-                f"SELECT {VERSION_COLS} FROM versions WHERE source_id = ? AND sha256 = ?",
-                (source_id, sha),
-            )
-            if row is not None:
-                return Version(*row), False
-            (number,) = d.one(
-                conn,
-                "SELECT coalesce(max(number), 0) + 1 FROM versions WHERE source_id = ?",
-                (source_id,),
-            )
-            version = Version(source_id, int(number), sha, media_type, created_at=now())
+            # Read after the lock (a statement of its own, so it sees a concurrent adder's rows).
+            of_source = f"SELECT {VERSION_COLS} FROM versions WHERE source_id = ?"
+            known = [Version(*row) for row in d.all(conn, of_source, (source_id,))]
+            for found in known:
+                if found.sha256 == sha:
+                    return found, False
+            number = max((v.number for v in known), default=0) + 1
+            version = Version(source_id, number, sha, media_type, created_at=now())
             d.run(
                 conn,
                 f"INSERT INTO versions ({VERSION_COLS}) VALUES (?, ?, ?, ?, ?, '', '', ?)",
@@ -353,23 +346,16 @@ class SqlEvidenceStore(ChunkStoreMethods, TraceStoreMethods, GraphStoreMethods, 
             version_row = "SELECT 1 FROM versions WHERE source_id = ? AND number = ?" + d.row_lock
             if d.one(conn, version_row, (source_id, version)) is None:
                 raise InvalidInputError(f"no version {version} of source {source_id!r}")
-            stored = {
-                str(key): (str(title), str(text))
-                for key, title, text in d.all(
-                    conn, f"SELECT key, title, text FROM sections {where}", (source_id, version)
-                )
-            }
-            (ordinal,) = d.one(
-                conn,
-                f"SELECT coalesce(max(ordinal) + 1, 0) FROM sections {where}",
-                (source_id, version),
-            )
+            columns = "SELECT key, title, text, ordinal FROM sections"
+            rows = d.all(conn, f"{columns} {where}", (source_id, version))
+            stored = {str(key): (str(title), str(text)) for key, title, text, _ in rows}
+            ordinal = max((int(row[3]) + 1 for row in rows), default=0)
             new: list[tuple[Any, ...]] = []
             for s in sections:
                 known = stored.get(s.key)
                 if known is None:
-                    new.append((source_id, version, s.key, s.title, s.text, int(ordinal)))
-                    ordinal = int(ordinal) + 1
+                    new.append((source_id, version, s.key, s.title, s.text, ordinal))
+                    ordinal += 1
                 elif known != (s.title, s.text):
                     raise StoreError(
                         f"section {s.key!r} of {source_id!r} v{version} is stored with "
