@@ -275,3 +275,68 @@ def test_an_edit_and_its_reverts_enqueued_before_workers_run_end_on_the_last(
         assert store.current_version(source).number == 1  # type: ignore[union-attr]
     finally:
         store.close()
+
+
+def test_ingestions_an_earlier_version_enqueued_without_a_partition_run_in_order(
+    backend: tuple[str, str],  # noqa: F811
+    tmp_path: Path,
+) -> None:
+    # An earlier spanproof enqueued ingestions with no partition key (DBOSClient.enqueue as it
+    # did); a worker of this version moves them onto their source's partition when it starts,
+    # and runs them in the order they were enqueued, before what this version enqueued after.
+    from spanproof.bootstrap import build_store
+    from spanproof.core.documents import FetchedDocument
+    from spanproof.services.ingestion import content_hash
+    from spanproof.workflows.client import connect
+    from spanproof.workflows.engine import INGEST_QUEUE
+    from spanproof.workflows.ingestion import INGEST_WORKFLOW, ingest_workflow_id
+
+    db, sysdb = backend
+    other = text_corpus(tmp_path / "corpus", 2)
+    made = spanproof("workflows", "ingest", str(other), "--db", db, "--no-embed")  # the journal
+    assert made.returncode == 0, made.stderr
+    paper = tmp_path / "paper.txt"
+    source = f"file:{paper.resolve()}"
+    first = "Walking\n\nDaily walking lowered systolic blood pressure by 5 mmHg.\n"
+    edited = first.replace("5 mmHg", "7 mmHg")
+    texts = (first, edited, first)
+    docs = [FetchedDocument("text", {}, "text/plain", t.encode(), title="paper") for t in texts]
+    legacy: list[str] = []
+    with connect(sysdb) as client:
+        history: list[str] = []
+        for d in docs:
+            wid = ingest_workflow_id(source, d, history)
+            history.append(content_hash(d.raw))
+            options = {"workflow_name": INGEST_WORKFLOW, "queue_name": INGEST_QUEUE,
+                       "workflow_id": wid}  # fmt: skip
+            client.enqueue(options, source, d, False)  # type: ignore[arg-type]
+            legacy.append(wid)
+        rows = client.list_workflows(workflow_ids=legacy, load_input=False, load_output=False)
+        assert {w.queue_partition_key for w in rows} == {None}
+    assert len(set(legacy)) == 3
+    # This version enqueues the edit again: it counts the legacy ones as queued before it.
+    paper.write_text(edited, encoding="utf-8")
+    sent = spanproof("workflows", "ingest", str(paper), "--db", db, "--no-embed",
+                     "--enqueue-only", "--json")  # fmt: skip
+    assert sent.returncode == 0, sent.stderr
+    [after] = json.loads(sent.stdout)["workflow_ids"]
+    assert after == f"{legacy[1]}:2"
+    procs = _workers(db, *(("w1", "w2") if db.startswith("postgresql") else ("w1",)))
+    try:
+        view = _drain(db)
+    finally:
+        _stop(procs)
+    assert view["by_workflow"] == {"spanproof.ingest_document": {"SUCCESS": 6}}
+    with connect(sysdb) as client:
+        rows = client.list_workflows(workflow_ids=legacy, load_input=False, load_output=False)
+        assert {w.queue_partition_key for w in rows} == {source}
+    store = build_store(Settings(), db)
+    try:
+        assert store.current_history(source) == [1, 2, 1, 2]
+        assert store.current_version(source).number == 2  # type: ignore[union-attr]
+    finally:
+        store.close()
+    # Nothing is left to move: recover (with no lost executor) moves nothing again.
+    again = spanproof("workflows", "recover", "--executor-id", "gone", "--db", db, "--json")
+    assert again.returncode == 0, again.stderr
+    assert json.loads(again.stdout)["adopted"] == []

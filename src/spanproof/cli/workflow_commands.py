@@ -56,15 +56,23 @@ ENQUEUE_ONLY = click.option(
 
 @contextmanager
 def _worker(settings: Settings, db: str | None, executor_id: str | None) -> Iterator[str]:
-    """This process as a worker while the block runs; yields the system database URL."""
+    """This process as a worker while the block runs; yields the system database URL.
+
+    It first moves the ingestions an earlier version enqueued without a partition onto their
+    source's partition, so that it runs them (``adopt_unpartitioned``).
+    """
     from spanproof.bootstrap import build_engine_config, build_workflow_runtime
     from spanproof.workflows import running
+    from spanproof.workflows.client import adopt_unpartitioned, connect
 
     config = build_engine_config(settings, db, executor_id)
     runtime = build_workflow_runtime(settings, db)
+    url = config.system_database_url
     try:
         with running(config, runtime):
-            yield config.system_database_url
+            with connect(url) as client:
+                adopt_unpartitioned(client, url)
+            yield url
     finally:
         runtime.store.close()
 
@@ -112,7 +120,7 @@ def worker_command(db: str | None, executor_id: str | None) -> None:
     """
     stop = threading.Event()
     previous = signal.signal(signal.SIGTERM, lambda *_: stop.set())
-    from spanproof.workflows.client import connect, sweep_walks
+    from spanproof.workflows.client import adopt_unpartitioned, connect, sweep_walks
     from spanproof.workflows.runtime import current
 
     settings = load_settings()
@@ -123,6 +131,7 @@ def worker_command(db: str | None, executor_id: str | None) -> None:
             sys.stdout.flush()
             while not stop.wait(settings.workflows.sweep_interval):
                 sweep_walks(client, current().store)  # walks that events started elsewhere
+                adopt_unpartitioned(client, url)  # an earlier version's enqueuer still running
     except KeyboardInterrupt:
         pass
     finally:
@@ -301,17 +310,28 @@ def workflows_walk(
 @handle_errors
 def workflows_recover(executor_id: str, db: str | None, as_json: bool) -> None:
     """Hand a lost worker's in-flight workflows to the live workers (re-enqueued on their own
-    queues; each resumes from its last completed step)."""
-    from spanproof.workflows.client import connect, recover
+    queues; each resumes from its last completed step).
 
-    with connect(_system_database(db)) as client:
+    Ingestions an earlier spanproof version enqueued without a partition are moved onto their
+    source's partition of the ingest queue too, as every worker does when it starts.
+    """
+    from spanproof.workflows.client import adopt_unpartitioned, connect, recover
+
+    url = _system_database(db)
+    with connect(url) as client:
         ids = recover(client, executor_id)
+        adopted = adopt_unpartitioned(client, url)
     if as_json:
-        click.echo(json.dumps({"executor_id": executor_id, "workflow_ids": ids}))
+        click.echo(json.dumps({"executor_id": executor_id, "workflow_ids": ids,
+                               "adopted": adopted}))  # fmt: skip
         return
     click.echo(f"{len(ids)} workflows of {executor_id} re-enqueued")
     for wid in ids:
         click.echo(f"  {wid}")
+    if adopted:
+        click.echo(f"{len(adopted)} ingestions enqueued without a partition moved onto it")
+        for wid in adopted:
+            click.echo(f"  {wid}")
 
 
 def _system_database(db: str | None) -> str:

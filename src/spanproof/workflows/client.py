@@ -190,6 +190,74 @@ def enqueue_ingestions(
     return Enqueued(ids, done)
 
 
+#: The system database's table of workflows (DBOS's ``dbos_system_schema`` on PostgreSQL, which
+#: spanproof leaves at its default).
+_WORKFLOW_TABLE = {"sqlite": "workflow_status", "postgresql": "dbos.workflow_status"}
+
+
+def adopt_unpartitioned(client: DBOSClient, system_database_url: str) -> list[str]:
+    """Move ingestions an earlier spanproof enqueued without a partition onto their source's
+    partition of the ingest queue, where this version's workers run them; returns their ids.
+
+    A worker dequeues a partitioned queue partition by partition, so an ingestion with no
+    partition key would wait for ever. Each one still ``ENQUEUED`` gets its source (its first
+    argument) as its key and a place before the source's ingestions on the partition (whose ids
+    counted it as queued), in the order it was enqueued (its enqueue time, then on SQLite, whose
+    times here are whole seconds, the order its row was written). Each is one conditional update
+    under the sources' enqueue locks: one a worker took meanwhile, or another adopter moved, is
+    left alone, so this is safe to run from every worker at once and again after a crash. (DBOS's
+    public API re-enqueues a workflow under its id only from a final state: cancelling it first
+    would race a worker that dequeued it.)
+    """
+    import sqlalchemy as sa
+
+    listed = client.list_workflows(
+        name=INGEST_WORKFLOW,
+        queue_name=INGEST_QUEUE,
+        status="ENQUEUED",
+        load_input=False,
+        load_output=False,
+    )
+    stranded = [w.workflow_id for w in listed if w.queue_partition_key is None]
+    sqlite = system_database_url.startswith("sqlite")
+    table = _WORKFLOW_TABLE["sqlite" if sqlite else "postgresql"]
+    order = sa.text(
+        f"SELECT workflow_uuid FROM {table} WHERE workflow_uuid IN :ids AND status = 'ENQUEUED'"
+        f" AND queue_name = :queue AND queue_partition_key IS NULL"
+        f" ORDER BY created_at, {'rowid' if sqlite else 'workflow_uuid'}"
+    ).bindparams(sa.bindparam("ids", expanding=True))
+    first = sa.text(
+        f"SELECT MIN(priority) FROM {table} WHERE queue_name = :queue"
+        " AND queue_partition_key = :source AND status IN ('ENQUEUED', 'PENDING')"
+    )
+    update = sa.text(
+        f"UPDATE {table} SET queue_partition_key = :source, priority = :priority"
+        " WHERE workflow_uuid = :id AND status = 'ENQUEUED' AND queue_name = :queue"
+        " AND queue_partition_key IS NULL"
+    )
+    adopted: list[str] = []
+    for start in range(0, len(stranded), ENQUEUE_CHUNK):
+        chunk = client.list_workflows(workflow_ids=stranded[start : start + ENQUEUE_CHUNK],
+                                      load_input=True, load_output=False)  # fmt: skip
+        source_of = {w.workflow_id: str(w.input["args"][0]) for w in chunk if w.input}
+        if not source_of:
+            continue
+        with _enqueue_transaction(system_database_url, source_of.values()) as conn:
+            rows = conn.execute(order, {"ids": list(source_of), "queue": INGEST_QUEUE})
+            by_source: dict[str, list[str]] = {}
+            for (wid,) in rows:
+                by_source.setdefault(source_of[wid], []).append(wid)
+            for source_id, wids in by_source.items():
+                params = {"queue": INGEST_QUEUE, "source": source_id}
+                before = conn.execute(first, params).scalar()
+                top = 1 if before is None else int(before)
+                for i, wid in enumerate(wids):
+                    place = {**params, "id": wid, "priority": top - len(wids) + i}
+                    if conn.execute(update, place).rowcount == 1:
+                        adopted.append(wid)
+    return adopted
+
+
 def enqueue_fetch(client: DBOSClient, target: str, *, embed: bool = True) -> str:
     """Enqueue fetch-then-ingest of ``pmc:…`` / ``pmid:…`` / ``doi:…`` on the rate-limited
     fetch queue; one at a time per target (a second enqueue attaches to the queued one)."""
