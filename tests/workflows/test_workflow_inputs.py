@@ -8,6 +8,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -231,3 +232,48 @@ def test_a_file_reverted_to_earlier_bytes_is_reverted_by_a_new_workflow(tmp_path
     assert ingest(PAPER)["reverted"] == 1
     with SqliteEvidenceStore(Path(db)) as store:
         assert store.current_history(source.id) == [1, 2, 1, 2, 1]
+
+
+def test_one_remote_source_under_two_spellings_is_fetched_once_and_ingested_in_order(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # doi:10.5555/SPANPROOF… and doi:10.5555/spanproof… name one source: enqueued while one is
+    # queued, they attach to one fetch; its ingestion goes through the source's partition of the
+    # ingest queue.
+    sys.path.insert(0, str(Path(__file__).parent))
+    from test_workers import _stop, _workers
+
+    fixture = Path(__file__).parents[1] / "fixtures" / "connectors" / "crossref_work.json"
+    script = {"/works/10.5555/spanproof.2024.001": (200, fixture.read_bytes(), "")}
+    db = str(tmp_path / "store.sqlite")
+    (tmp_path / "paper.txt").write_text(PAPER, encoding="utf-8")
+    made = spanproof("workflows", "ingest", str(tmp_path / "paper.txt"), "--db", db, "--no-embed")
+    assert made.returncode == 0, made.stderr  # the store and the journal
+    with LoopbackPaths(dict(script)) as server:
+        env = {"SPANPROOF_CONNECTORS__CROSSREF_URL": server.base_url}
+        ids = []
+        for target in ("doi:10.5555/SPANPROOF.2024.001", "doi:10.5555/spanproof.2024.001"):
+            sent = spanproof("workflows", "ingest", target, "--db", db, "--no-embed",
+                             "--enqueue-only", "--json", env=env)  # fmt: skip
+            assert sent.returncode == 0, sent.stderr
+            ids += json.loads(sent.stdout)["workflow_ids"]
+        assert len(ids) == 2 and ids[0] == ids[1]
+        assert ids[0].startswith("fetch:doi:10.5555/spanproof.2024.001:")
+        monkeypatch.setenv("SPANPROOF_CONNECTORS__CROSSREF_URL", server.base_url)
+        procs = _workers(db, "w1")
+        try:
+            deadline = time.monotonic() + 120
+            while True:
+                view = json.loads(spanproof("queue", "status", "--db", db, "--json").stdout)
+                fetches = view["by_workflow"].get("spanproof.fetch_and_ingest", {})
+                if fetches == {"SUCCESS": 1}:
+                    break
+                assert time.monotonic() < deadline, view
+                time.sleep(0.3)
+        finally:
+            _stop(procs)
+        asked = [path.split("?", 1)[0] for path in server.asked]
+        assert asked.count("/works/10.5555/spanproof.2024.001") == 1
+    assert view["by_workflow"]["spanproof.ingest_document"] == {"SUCCESS": 2}
+    with SqliteEvidenceStore(Path(db)) as store:
+        assert store.current_history("doi:10.5555/spanproof.2024.001") == [1]

@@ -189,7 +189,8 @@ def workflows_ingest(
                 sent = enqueue_ingestions(client, url, documents, store, embed=not no_embed)
             earlier.update(sent.finished)
             ids = sent.ids
-        return ids + [enqueue_fetch(client, t, embed=not no_embed) for t in remote]
+        fetches = [(t, remote_source_id(t)) for t in remote]  # one fetch per source
+        return ids + [enqueue_fetch(client, t, s, embed=not no_embed) for t, s in fetches]
 
     nothing = not documents and not remote  # every file unreadable: no store, no journal
     ids, results = ([], []) if nothing else _run(db, executor_id, enqueue_only, enqueue)

@@ -258,11 +258,14 @@ def adopt_unpartitioned(client: DBOSClient, system_database_url: str) -> list[st
     return adopted
 
 
-def enqueue_fetch(client: DBOSClient, target: str, *, embed: bool = True) -> str:
+def enqueue_fetch(client: DBOSClient, target: str, source_id: str, *, embed: bool = True) -> str:
     """Enqueue fetch-then-ingest of ``pmc:…`` / ``pmid:…`` / ``doi:…`` on the rate-limited
-    fetch queue; one at a time per target (a second enqueue attaches to the queued one)."""
-    options = _options(FETCH_WORKFLOW, FETCH_QUEUE, f"fetch:{target}:{_stamp()}")
-    options["deduplication_id"] = target
+    fetch queue; one at a time per source: ``source_id`` is the id ``target`` names, normalised
+    (``bootstrap.remote_source_id``), so ``pmid:0123`` and ``pmid:123`` enqueued while either is
+    queued or running attach to one fetch. The ingestion that follows goes through the source's
+    partition of the ingest queue, in order (``ingestion.fetch_and_ingest``)."""
+    options = _options(FETCH_WORKFLOW, FETCH_QUEUE, f"fetch:{source_id}:{_stamp()}")
+    options["deduplication_id"] = source_id
     options["duplication_policy"] = "return-existing"
     return str(client.enqueue(options, target, embed).get_workflow_id())
 

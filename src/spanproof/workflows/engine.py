@@ -162,7 +162,7 @@ def running(config: EngineConfig, runtime: Runtime) -> Iterator[None]:
     if not _LAUNCH_LOCK.acquire(blocking=False):
         raise ConfigurationError("the workflow engine is already running in this process")
     try:
-        _runtime.bind(runtime)
+        _runtime.bind(runtime, config.system_database_url)
         logging.getLogger("dbos").setLevel(logging.WARNING)
         DBOS(config=_dbos_config(config))
         try:

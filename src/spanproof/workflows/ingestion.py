@@ -262,9 +262,26 @@ def fetch_failure(target: str, exc: Exception) -> dict[str, Any]:
     }
 
 
+@DBOS.step(name="spanproof.ingest.hand_off")
+def hand_off_step(source_id: str, fetched: FetchedDocument, embed: bool) -> tuple[str, bool]:
+    """Enqueue the ingestion of a fetched document on its source's partition of the ingest
+    queue, in the source's order (:func:`~spanproof.workflows.client.enqueue_ingestions`);
+    returns its workflow id and whether it had finished already. A re-run after a crash reads
+    the same bytes as queued last, so it attaches to the ingestion its first run enqueued."""
+    from spanproof.workflows.client import connect, enqueue_ingestions
+    from spanproof.workflows.runtime import journal_url
+
+    url = journal_url()
+    with connect(url) as client:
+        sent = enqueue_ingestions(client, url, [(source_id, fetched)], current().store, embed=embed)
+    return sent.ids[0], bool(sent.finished)
+
+
 @DBOS.workflow(name=FETCH_WORKFLOW)
 def fetch_and_ingest(target: str, embed: bool = True) -> dict[str, Any]:
-    """Fetch ``target`` through its connector, then ingest it as :func:`ingest_document`.
+    """Fetch ``target`` through its connector, then ingest it through the ingest queue, after
+    the source's ingestions queued before it (:func:`hand_off_step`), and return that
+    ingestion's result (``duplicate`` for bytes an earlier ingestion made current).
 
     A source that cannot be fetched (not found, a network error, a reply the connector cannot
     read) returns :func:`fetch_failure` rather than failing the workflow.
@@ -273,4 +290,8 @@ def fetch_and_ingest(target: str, embed: bool = True) -> dict[str, Any]:
         source_id, fetched = fetch_step(target)
     except (SourceError, InvalidInputError, dbos_error.DBOSMaxStepRetriesExceeded) as exc:
         return fetch_failure(target, exc)
-    return _ingest(source_id, fetched, embed)
+    workflow_id, finished = hand_off_step(source_id, fetched, embed)
+    outcome: dict[str, Any] = dict(DBOS.retrieve_workflow(workflow_id).get_result())
+    if finished and outcome.get("status") in ("new", "reverted"):
+        outcome.update(status="duplicate", chunks_embedded=0)  # its bytes were current already
+    return outcome

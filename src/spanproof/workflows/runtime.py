@@ -52,15 +52,30 @@ class Runtime:
 
 
 _BOUND: list[Runtime] = []
+_JOURNAL: list[str] = []
 
 
-def bind(runtime: Runtime) -> None:
-    """Make ``runtime`` the one this process's steps use."""
+def bind(runtime: Runtime, system_database_url: str = "") -> None:
+    """Make ``runtime`` the one this process's steps use, and ``system_database_url`` the
+    journal they enqueue into (:func:`journal_url`)."""
     _BOUND[:] = [runtime]
+    _JOURNAL[:] = [system_database_url] if system_database_url else []
 
 
 def unbind() -> None:
     _BOUND.clear()
+    _JOURNAL.clear()
+
+
+def journal_url() -> str:
+    """The system database of the engine running in this process.
+
+    Raises:
+        ConfigurationError: no engine is running here.
+    """
+    if not _JOURNAL:
+        raise ConfigurationError("no workflow engine runs in this process")
+    return _JOURNAL[0]
 
 
 def current() -> Runtime:
