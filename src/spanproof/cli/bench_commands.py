@@ -49,7 +49,9 @@ def bench_command(
 
     Texts are made-up sentences shaped like clinical findings (the same every run), or with
     --store the first sentences of the store. Nothing is written: the embedding cache used is a
-    temporary one. For the benchmarks behind bench/RESULTS.md see `make bench`.
+    temporary one. Under score model v5 the judge remembers its outputs in memory, as a
+    long-running process does, so only the first uncached verify runs the judge. For the
+    benchmarks behind bench/RESULTS.md see `make bench`.
     """
     from spanproof.bootstrap import (
         build_checker_for,
