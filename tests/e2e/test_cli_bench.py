@@ -54,9 +54,10 @@ def _store(path: Path, documents: int) -> str:
 
 def test_bench_on_a_store_too_small_says_how_many_sentences_it_needs(tmp_path: Path) -> None:
     db = _store(tmp_path / "s.sqlite", 3)
-    code, out, err = run("bench", "--store", "--db", db)
-    assert code == 2 and out == ""
-    assert "holds 30 distinct sentences" in err and f"needs {TEXTS_NEEDED}" in err
+    for args in (["--store", "--db", db], ["--db", db]):  # --db alone means the store's texts
+        code, out, err = run("bench", *args)
+        assert code == 2 and out == ""
+        assert "holds 30 distinct sentences" in err and f"needs {TEXTS_NEEDED}" in err
 
 
 def test_store_sentences_reads_distinct_sentences_in_source_order(tmp_path: Path) -> None:

@@ -36,7 +36,7 @@ from spanproof.core.models import SCORE_MODEL_NAMES
     "--store",
     "use_store",
     is_flag=True,
-    help="Time on sentences of the store (--db) instead of made-up ones.",
+    help="Time on sentences of the store instead of made-up ones (implied by --db).",
 )
 @DB_OPTION
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
@@ -48,8 +48,8 @@ def bench_command(
     same texts, and one verify of 10 claims against 64 evidence spans, uncached and cached.
 
     Texts are made-up sentences shaped like clinical findings (the same every run), or with
-    --store the first sentences of the store. Nothing is written: the embedding cache used is a
-    temporary one. Under score model v5 the judge remembers its outputs in memory, as a
+    --store (or --db) the first sentences of the store. Nothing is written: the embedding cache
+    used is a temporary one. Under score model v5 the judge remembers its outputs in memory, as a
     long-running process does, so only the first uncached verify runs the judge. For the
     benchmarks behind bench/RESULTS.md see `make bench`.
     """
@@ -69,7 +69,7 @@ def bench_command(
         synthetic_sentences,
     )
 
-    if use_store:
+    if use_store or db is not None:
         from spanproof.cli.store_commands import open_store
 
         with open_store(db) as (_, store):
