@@ -1558,3 +1558,12 @@ def test_a_batch_item_with_no_claims_is_a_bad_line(tmp_path: Path) -> None:
     assert first["outcome"] == "all_supported"
     assert second["line"] == 2 and "'claims' is empty" in second["error"]["message"]
     assert "(line 2)" in err
+
+
+def test_a_missing_draft_is_named_before_a_missing_evidence_file(tmp_path: Path) -> None:
+    # both missing: the message names the text to verify, the argument a user gives first
+    draft, evidence = tmp_path / "nope.txt", tmp_path / "nope.jsonl"
+    code, out, err = run("verify", "--draft", str(draft), "--evidence", str(evidence))
+    assert (code, out) == (2, "") and "draft file not found" in err
+    code, out, err = run("verify", "--claims", str(draft), "--evidence", str(evidence))
+    assert (code, out) == (2, "") and "claims file not found" in err

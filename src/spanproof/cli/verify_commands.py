@@ -166,9 +166,10 @@ def verify(
             sys.exit(EXIT_FAIL_ON)
         return
     assert evidence_path is not None  # checked above; narrows the type
-    evidence = _load_evidence(evidence_path)
+    # what is to be verified is read first: a wrong --draft or --claims is the first thing said
     if claims_path is not None:
         claims = _load_claims(claims_path)
+        evidence = _load_evidence(evidence_path)
         _note_size(sum(len(c["text"]) for c in claims), evidence)
         verifier = build_verifier(score_model)
         report = verifier.check_claims(claims, evidence)
@@ -177,6 +178,7 @@ def verify(
         draft = read_text(draft_path, "draft")
         if not draft.strip():
             raise InvalidInputError(f"draft file {draft_path} is empty: give the text to verify")
+        evidence = _load_evidence(evidence_path)
         _note_size(len(draft), evidence)
         verifier = build_verifier(score_model)
         report = verifier.verify(draft, evidence, policy=policy or verifier_policy())
