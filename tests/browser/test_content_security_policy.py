@@ -4,7 +4,7 @@ blocked, while an inline script is blocked and no other site may frame a page.""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from urllib.parse import quote
 
 import pytest
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.browser
 require_browser()
 
 from playwright.sync_api import Browser, Page, expect  # noqa: E402
-from web_world import SOURCE_ID, WebFixture  # noqa: E402
+from web_world import SOURCE_ID, WebFixture, queue_for_review  # noqa: E402
 
 from spanproof import bootstrap  # noqa: E402
 from spanproof.api.app import create_app  # noqa: E402
@@ -24,23 +24,14 @@ from spanproof.api.security_headers import (  # noqa: E402
     API_DOCS_CONTENT_SECURITY_POLICY,
     CONTENT_SECURITY_POLICY,
 )
-from spanproof.core.records import CheckResult, Record, Verdict  # noqa: E402
-from spanproof.services.records import extract_records, verify_record  # noqa: E402
+from spanproof.core.records import Record  # noqa: E402
 from spanproof.workflows.client import QueueState, StatusView, WorkflowRow  # noqa: E402
-
-
-def _ambiguous(record: Record, passages: Sequence[str]) -> Verdict:
-    names = ("negation", "scope", "species", "treatment", "endpoint")
-    return Verdict("ambiguous", tuple(CheckResult(n, True, "", "q") for n in names), "fake")
 
 
 @pytest.fixture
 def queued(web: WebFixture) -> list[Record]:
     """Two records of the walking study waiting for review."""
-    records = extract_records(web.store, SOURCE_ID)[:2]
-    for record in records:
-        assert verify_record(web.store, record, checker=_ambiguous).outcome == "review"
-    return records
+    return queue_for_review(web.store)
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ where ``.ci/run`` installs it and a missing browser is a failure.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
 import pytest
 from browser_kit import require_browser
@@ -17,25 +17,15 @@ pytestmark = pytest.mark.browser
 require_browser()
 
 from playwright.sync_api import Page, expect  # noqa: E402
-from web_world import SOURCE_ID, WebFixture  # noqa: E402
+from web_world import SOURCE_ID, WebFixture, queue_for_review  # noqa: E402
 
-from spanproof.core.records import CheckResult, Record, Verdict  # noqa: E402
-from spanproof.services.records import extract_records, verify_record  # noqa: E402
-
-
-def _ambiguous(record: Record, passages: Sequence[str]) -> Verdict:
-    names = ("negation", "scope", "species", "treatment", "endpoint")
-    return Verdict("ambiguous", tuple(CheckResult(n, True, "", "q") for n in names), "fake")
+from spanproof.core.records import Record  # noqa: E402
 
 
 @pytest.fixture
 def queued(web: WebFixture) -> list[Record]:
     """Two records of the walking study waiting for review."""
-    records = extract_records(web.store, SOURCE_ID)[:2]
-    assert len(records) == 2
-    for record in records:
-        assert verify_record(web.store, record, checker=_ambiguous).outcome == "review"
-    return records
+    return queue_for_review(web.store)
 
 
 @pytest.fixture

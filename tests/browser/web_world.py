@@ -4,7 +4,7 @@ serves only the web UI's router (not the HTTP API's ``create_app``), with the se
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,10 +16,12 @@ from spanproof.api.security_headers import SecurityHeaders
 from spanproof.api.state import AppState
 from spanproof.bootstrap import build_parser
 from spanproof.core.documents import FetchedDocument
+from spanproof.core.records import CheckResult, Record, Verdict
 from spanproof.core.trace import Trace
 from spanproof.services.answering import Engine
 from spanproof.services.generation import ExtractiveGenerator
 from spanproof.services.ingestion import embed_pending, ingest
+from spanproof.services.records import extract_records, verify_record
 from spanproof.services.replay import RecordingEmbedder
 from spanproof.services.verification_trace import verification_trace
 from spanproof.store.sqlite.store import SqliteEvidenceStore
@@ -211,3 +213,18 @@ def asked(world: WebFixture, question: str) -> Trace:
     trace = world.store.get_trace(answer.trace_id)
     assert trace is not None
     return trace
+
+
+def _ambiguous(record: Record, passages: Sequence[str]) -> Verdict:
+    """A record checker whose every check passes with the label ``ambiguous``: review."""
+    names = ("negation", "scope", "species", "treatment", "endpoint")
+    return Verdict("ambiguous", tuple(CheckResult(n, True, "", "q") for n in names), "fake")
+
+
+def queue_for_review(store: SqliteEvidenceStore, n: int = 2) -> list[Record]:
+    """The first ``n`` records extracted from the walking study, each sent to review."""
+    records = extract_records(store, SOURCE_ID)[:n]
+    assert len(records) == n
+    for record in records:
+        assert verify_record(store, record, checker=_ambiguous).outcome == "review"
+    return records
