@@ -278,6 +278,7 @@ def test_an_address_no_page_serves_answers_a_browser_with_html_and_the_rest_with
         page = client.get("/tracez", headers={"Accept": BROWSER_ACCEPT})
         assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
         assert "there is no page at this address" in page.text
+        assert "without its query" not in page.text  # there is no query to drop
         for path, accept in (("/tracez", "*/*"), ("/tracez", "application/json"),
                              ("/v1/tracez", BROWSER_ACCEPT), ("/healthzz", "*/*")):  # fmt: skip
             answer = client.get(path, headers={"Accept": accept})

@@ -158,7 +158,12 @@ def error_page(request: Request, status: int, message: str) -> Response:
     # A form posted to a page has no page of its own to go back to (its path takes POST only),
     # and neither a refusal of the key or the address nor a failure of the server's own is
     # mended by dropping the query.
-    asked = request.method in ("GET", "HEAD") and status not in _REFUSALS and status < 500
+    asked = (
+        request.method in ("GET", "HEAD")
+        and bool(request.url.query)  # without a query the link would lead back here
+        and status not in _REFUSALS
+        and status < 500
+    )
     back = request.url.path if asked else ""
     # A failure of the server's own is found in its log by the request id (never shown: why).
     rid = str(request.scope.get("spanproof.request_id", "")) if status >= 500 else ""
