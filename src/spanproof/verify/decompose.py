@@ -8,12 +8,22 @@ i.e. ``draft[start:end]`` with every citation marker (``[S1]``, ``[S2, S3]``) an
 before it removed, then stripped of surrounding whitespace and trailing ``. , ; : ! …``.
 The rule-based decomposer guarantees ``clean_claim_text(draft[start:end]) == claim.text``.
 
-Rule-based decomposer (``rules-v2``), in order:
+Rule-based decomposer (``rules-v3``), in order:
 
-1. Blocks: lines starting with ``#`` (headings) are skipped; a line starting with a list bullet
-   (``-``, ``*``, ``+``, ``•``, ``1.``, ``1)``) starts a new block without its bullet. Each block
-   is cut into sentences by :func:`spanproof.text.sentences.split_sentences`, run on the draft
-   with markers blanked out so ``Foo.[S1] Bar`` still breaks after ``Foo.``.
+1. Blocks, reading the draft as Markdown (:func:`spanproof.text.markdown.markdown_lines`):
+   headings (``#``, a line underlined with ``===`` or ``---``, a line that is one bold phrase
+   such as ``**Key findings**``), code fences and the code in them, thematic breaks, footnote
+   definitions (``[^1]: …``) and a table's header and separator rows are skipped; a line starting
+   with a list bullet (``-``, ``*``, ``+``, ``•``, ``1.``, ``1)``, nested ones such as ``- 1.``,
+   and a task box ``[ ]``) starts a new block without its bullet, and so does a block quote
+   without its ``>``; each table row is a block and one claim, its cells joined by ``; ``. Each
+   other block is cut into sentences by :func:`spanproof.text.sentences.split_sentences`, run on
+   the draft with markers and inline Markdown blanked out
+   (:func:`spanproof.text.markdown.blank_markdown`: ``**``, ``_``, backticks, a link's address,
+   a footnote reference) so ``Foo.[S1] Bar`` still breaks after ``Foo.``. A claim's span grows
+   over the syntax right around it, so it holds both halves of a ``**…**`` pair, and
+   :func:`clean_claim_text` removes the syntax from its text (``**Walking** lowered`` →
+   ``Walking lowered``).
 2. Markers: a marker belongs to the sentence it sits in or, between sentences, to the sentence
    before it in the same block (the first sentence when it opens the block).
 3. Skipped sentences: questions (ending in ``?``); announcements (ending in ``:``, or starting
@@ -52,12 +62,14 @@ from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import Claim
 from spanproof.core.ports import ChatMessage
 from spanproof.core.replies import load_json_reply
+from spanproof.text.markdown import blank_markdown, markdown_lines, strip_markdown
 from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import token_texts
 
 #: rules-v2 (rules-v1 until then) also skips a chat answer's interjections, greetings and closing
-#: courtesies ("Sure!", "Hello there!", "I hope this helps!", "Let me know if …").
-RULES_MODEL_ID = "rules-v2"
+#: courtesies ("Sure!", "Hello there!", "I hope this helps!", "Let me know if …"); rules-v3 reads
+#: Markdown: its syntax leaves claim texts, tables give a claim per row, code is skipped.
+RULES_MODEL_ID = "rules-v3"
 
 DECOMPOSE_SYSTEM_PROMPT = """\
 You split a draft answer into atomic factual claims.
@@ -84,11 +96,16 @@ MARKER_RE = re.compile(r"\[[ \t]*S\d+(?:[ \t]*[,;][ \t]*S\d+)*[ \t]*\]")
 _MARKER_WITH_SPACE = re.compile(r"\s*" + MARKER_RE.pattern)
 _MARKER_ID = re.compile(r"S(\d+)")
 _TRAILING = " \t\r\n\f\v\u00a0.,;:!…"
+_EMPHASIS = "*_~ \t"
 
 
 def clean_claim_text(fragment: str) -> str:
-    """The claim text of a draft slice: markers removed, trailing punctuation stripped."""
-    return _MARKER_WITH_SPACE.sub("", fragment).strip().rstrip(_TRAILING)
+    """The claim text of a draft slice: markers removed, Markdown syntax removed
+    (:func:`spanproof.text.markdown.strip_markdown`: ``**``, a link's address, a footnote
+    reference, a table row's pipes), trailing punctuation stripped."""
+    text = strip_markdown(_MARKER_WITH_SPACE.sub("", fragment)).strip()
+    # emphasis cut in two by a sentence end ("**A. B.**") leaves its marks at the ends
+    return text.strip(_EMPHASIS).rstrip(_TRAILING).rstrip(_EMPHASIS).rstrip(_TRAILING).strip()
 
 
 def build_decompose_messages(draft: str) -> list[ChatMessage]:
@@ -277,8 +294,6 @@ VERB_CUES = frozenset(
 )  # fmt: skip
 _ED_NON_VERBS = frozenset({"hundred", "speed", "breed", "indeed", "creed", "steed", "tweed"})
 
-_BULLET = re.compile(r"[ \t]*(?:[-*+•]|\d{1,3}[.)])[ \t]")
-_HEADING = re.compile(r"[ \t]*#{1,6}(?:[ \t]|$)")
 _SEPARATOR = re.compile(r";\s+|,\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
 _DISCOURSE = re.compile(
     r"(?:"
@@ -306,7 +321,7 @@ class _Unit:
 
 
 class RuleBasedDecomposer:
-    """The offline decomposer (``rules-v2``); the rules are in this module's docstring."""
+    """The offline decomposer (``rules-v3``); the rules are in this module's docstring."""
 
     @property
     def model_id(self) -> str:
@@ -318,44 +333,75 @@ class RuleBasedDecomposer:
             _Marker(m.start(), m.end(), tuple(_MARKER_ID.findall(m.group())))
             for m in MARKER_RE.finditer(draft)
         ]
-        masked = MARKER_RE.sub(lambda m: " " * len(m.group()), draft)
-        blocks = _blocks(masked)
-        units = [
-            _Unit(start + s.start, start + s.end, index)
-            for index, (start, end) in enumerate(blocks)
-            for s in split_sentences(masked[start:end])
-        ]
+        unmarked = MARKER_RE.sub(lambda m: " " * len(m.group()), draft)
+        blocks = _blocks(unmarked)
+        masked = blank_markdown(unmarked)
+        units: list[_Unit] = []
+        for index, (start, end, row) in enumerate(blocks):
+            if row:  # a table row is one claim, its cells joined
+                a, b = _trim(masked, start, end)
+                if a < b:
+                    units.append(_Unit(a, b, index))
+                continue
+            units.extend(
+                _Unit(start + s.start, start + s.end, index)
+                for s in split_sentences(masked[start:end])
+            )
         attached = _attach(markers, units, blocks)
         claims: list[Claim] = []
         for unit, unit_markers in zip(units, attached, strict=True):
-            for (start, end), cited in _sentence_claims(masked, unit, unit_markers):
+            for span, cited in _sentence_claims(masked, unit, unit_markers):
+                start, end = _widen(unmarked, masked, *span)
                 text = clean_claim_text(draft[start:end])
                 if any(ch.isalnum() for ch in text):
                     claims.append(Claim(f"c{len(claims) + 1}", text, (start, end), cited))
         return claims
 
 
-def _blocks(masked: str) -> list[tuple[int, int]]:
-    """Ranges of paragraphs and list items, headings left out, bullets cut off."""
-    blocks: list[tuple[int, int]] = []
+def _blocks(draft: str) -> list[tuple[int, int, bool]]:
+    """Ranges of paragraphs, list items, quotes and table rows (rule 1), with whether each is a
+    table row; headings, code, tables' header rows and the like left out, bullets cut off."""
+    blocks: list[tuple[int, int, bool]] = []
     start: int | None = None
-    pos = 0
-    for line in masked.splitlines(keepends=True):
-        bullet = _BULLET.match(line)
-        if _HEADING.match(line) or bullet:
-            if start is not None:
-                blocks.append((start, pos))
-            start = None if bullet is None else pos + bullet.end()
-        elif start is None:
-            start = pos
-        pos += len(line)
+    quoted = False
+    for line in markdown_lines(draft):
+        kind = line.kind
+        same = (kind == "quote") if quoted else (kind == "text")
+        if kind == "blank" or (start is not None and same):
+            continue  # a paragraph's, an item's or a quote's next line
+        if start is not None:
+            blocks.append((start, line.start, False))
+            start = None
+        quoted = kind == "quote"
+        if kind == "text":
+            start = line.start
+        elif kind in ("item", "quote"):
+            start = line.content
+        elif kind == "row":
+            content = draft[line.content : line.end]
+            left = content.find("|") if content.lstrip().startswith("|") else -1
+            right = content.rfind("|") if content.rstrip().endswith("|") else -1
+            a = line.content + left + 1
+            b = line.content + right if right > left else line.end
+            blocks.append((a, b, True))
     if start is not None:
-        blocks.append((start, pos))
+        blocks.append((start, len(draft), False))
     return blocks
 
 
+def _widen(unmarked: str, masked: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` grown over the Markdown syntax blanked right around it (``**`` before a
+    claim's first word, a link's address or a footnote reference after its last), so the
+    claim's slice holds both halves of each pair and its text reads clean."""
+    while start > 0 and masked[start - 1].isspace() and not unmarked[start - 1].isspace():
+        start -= 1
+    while end < len(masked) and masked[end].isspace() and not unmarked[end].isspace():
+        end += 1
+    return start, end
+
+
 def _attach(
-    markers: Sequence[_Marker], units: Sequence[_Unit], blocks: Sequence[tuple[int, int]]
+    markers: Sequence[_Marker], units: Sequence[_Unit], blocks: Sequence[tuple[int, int, bool]]
 ) -> list[list[_Marker]]:
     """Each marker goes to the sentence it is in or follows within its block (rule 2)."""
     out: list[list[_Marker]] = [[] for _ in units]

@@ -1,0 +1,218 @@
+"""Markdown in a draft: the syntax around the words, found without a parser.
+
+Chat models answer in Markdown. What is syntax there — ``**`` around a phrase, a link's address,
+a footnote reference, a table's pipes, a fence around code — is not part of any claim. This
+module finds it with a few line and inline rules (CommonMark's, simplified), in two forms that
+agree by construction:
+
+* :func:`blank_markdown` replaces the syntax with spaces and keeps every offset, so a claim's
+  ``draft_span`` still indexes the draft;
+* :func:`strip_markdown` deletes it, so a claim's text reads as the sentence a person sees.
+
+:func:`markdown_lines` says what each line of a draft is (text, a list item, a heading, a table
+row, code, …), for the decomposer's blocks.
+
+Limits: no parser, so emphasis is matched within a line, nested lists are read as flat items,
+reference-style link definitions (``[1]: https://…``) are read as text, HTML is recognised only
+for a short list of inline tags, and a table is recognised only by its separator row
+(``|---|---|``).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+
+#: A rule's replacement: the group kept, nothing (None), or a space (a line break's tag).
+_SPACE = -1
+_Rule = tuple[re.Pattern[str], int | None]
+
+#: Inline rules, applied in this order: (pattern, group kept or None for nothing kept).
+_INLINE: tuple[_Rule, ...] = (
+    # an image: nothing of it is a claim
+    (re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)"), None),
+    # [text](address "title") and [text][ref]: the text
+    (re.compile(r"\[([^\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))*(?:[ \t]+\"[^\"\n]*\")?\)"), 1),
+    (re.compile(r"\[([^\]\n^][^\]\n]*)\]\[[^\]\n]*\]"), 1),
+    # a footnote reference [^1]
+    (re.compile(r"\[\^[^\]\s]+\]"), None),
+    # an autolink <https://…>
+    (re.compile(r"<(?:https?|ftp|mailto):[^>\s]+>"), None),
+    # `code`: its text
+    (re.compile(r"`+([^`\n]+?)`+"), 1),
+    # **strong**, __strong__, ~~struck~~
+    (re.compile(r"\*\*(?=\S)([^\n]+?)(?<=\S)\*\*"), 1),
+    (re.compile(r"(?<!\w)__(?=\S)([^\n]+?)(?<=\S)__(?!\w)"), 1),
+    (re.compile(r"~~(?=\S)([^\n]+?)(?<=\S)~~"), 1),
+    # *emphasis*, _emphasis_ (not inside a word: 2*3*4 and snake_case stay)
+    (re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])"), 1),
+    (re.compile(r"(?<![\w_])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?![\w_])"), 1),
+    # a few HTML tags chat models write: a line break reads as a space, <sup>, <b>, … as nothing
+    (re.compile(r"</?(?:br|p|div)(?:[ \t][^<>\n]*)?/?>", re.IGNORECASE), _SPACE),
+    (
+        re.compile(
+            r"</?(?:sup|sub|b|i|em|strong|u|small|mark|span|code)(?:[ \t][^<>\n]*)?/?>",
+            re.IGNORECASE,
+        ),
+        None,
+    ),
+    # a block quote's ">" at the start of a line
+    (re.compile(r"(?m)^[ \t]{0,3}>[ \t]?"), None),
+)
+
+#: A table row's cell borders: the pipes and the space around them (``\|`` is a literal pipe).
+_CELL_BORDER = re.compile(r"[ \t]*(?<!\\)\|[ \t]*")
+
+
+def _apply(text: str, replace: Callable[[re.Match[str], int | None], str]) -> str:
+    for pattern, keep in _INLINE:
+        text = pattern.sub(lambda m, k=keep: replace(m, k), text)  # type: ignore[misc]
+    return text
+
+
+def _blank(match: re.Match[str], keep: int | None) -> str:
+    whole = match.group()
+    if keep is None or keep == _SPACE:
+        return " " * len(whole)
+    start, end = match.span(keep)
+    offset = match.start()
+    return " " * (start - offset) + whole[start - offset : end - offset] + " " * (match.end() - end)
+
+
+def _delete(match: re.Match[str], keep: int | None) -> str:
+    if keep is None:
+        return ""
+    return " " if keep == _SPACE else match.group(keep)
+
+
+def blank_markdown(text: str) -> str:
+    """``text`` with its inline Markdown syntax replaced by spaces (the same length).
+
+    >>> blank_markdown("**Walking** lowered [blood pressure](https://x.org).")
+    '  Walking   lowered  blood pressure                .'
+    """
+    return _apply(text, _blank)
+
+
+def strip_markdown(text: str) -> str:
+    """``text`` with its inline Markdown syntax deleted, and a table row's cells joined by ``; ``.
+
+    >>> strip_markdown("**Walking** lowered [blood pressure](https://x.org).[^1]")
+    'Walking lowered blood pressure.'
+    >>> strip_markdown("| Systolic BP | -5 mmHg |")
+    'Systolic BP; -5 mmHg'
+    """
+    text = _apply(text, _delete)
+    if "|" in text:
+        cells = [c for c in _CELL_BORDER.split(text.strip())]
+        if cells and not cells[0]:
+            cells = cells[1:]
+        if cells and not cells[-1]:
+            cells = cells[:-1]
+        text = "; ".join(cells)
+    return text
+
+
+# --------------------------------------------------------------------------- lines
+
+_FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")
+_HEADING = re.compile(r"[ \t]{0,3}#{1,6}(?:[ \t]|$)")
+_BREAK = re.compile(r"[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
+_SETEXT = re.compile(r"[ \t]{0,3}(?:=+|-+)[ \t]*$")
+_TABLE_SEPARATOR = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$")
+_FOOTNOTE = re.compile(r"[ \t]{0,3}\[\^[^\]\s]+\]:")
+_QUOTE = re.compile(r"[ \t]{0,3}>[ \t]?")
+#: A list item's markers: bullets or numbers, nested ones ("- 1. "), and a task box ("- [ ] ").
+_BULLET = re.compile(
+    r"[ \t]*(?:(?:[-*+•]|\d{1,3}[.)])[ \t]+)*(?:[-*+•]|\d{1,3}[.)])[ \t](?:\[[ xX]\][ \t])?"
+)
+#: A line that is one strong phrase with no sentence end inside it: a heading in bold.
+_BOLD_HEADING = re.compile(r"[ \t]*(\*\*|__)[^*_\n]*[^*_\n.!?][ \t]*:?\1[ \t]*:?[ \t]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    """One line of a draft: ``[start, end)`` without its line break, what it is, and where its
+    words begin (after a list item's bullet or a quote's ``>``).
+
+    ``kind`` is ``text``, ``item`` (a list item's first line), ``row`` (a table's data row),
+    ``quote``, ``blank``, or ``skip`` (a heading, a table's header or separator row, a
+    thematic break, a footnote definition, code or a code fence).
+    """
+
+    start: int
+    end: int
+    kind: str
+    content: int
+
+
+def markdown_lines(text: str) -> list[Line]:
+    """Each line of ``text`` with its kind (see :class:`Line`)."""
+    spans: list[tuple[int, int]] = []
+    pos = 0
+    for line in text.splitlines(keepends=True):
+        spans.append((pos, pos + len(line.rstrip("\r\n"))))
+        pos += len(line)
+    lines = [text[a:b] for a, b in spans]
+    state = _State()
+    kinds = [
+        state.read(line, lines[index + 1] if index + 1 < len(lines) else "")
+        for index, line in enumerate(lines)
+    ]
+    for index in range(1, len(kinds)):
+        underline = _SETEXT.match(lines[index]) is not None and lines[index].strip() != ""
+        if underline and kinds[index - 1][0] == "skip" and kinds[index][0] != "row":
+            kinds[index] = ("skip", 0)  # a setext heading's underline
+    return [
+        Line(a, b, kind, a + content) for (a, b), (kind, content) in zip(spans, kinds, strict=True)
+    ]
+
+
+class _State:
+    """What :func:`markdown_lines` carries from line to line: an open code fence, a table."""
+
+    def __init__(self) -> None:
+        self.fence: str | None = None
+        self.table = False
+
+    def read(self, line: str, following: str) -> tuple[str, int]:
+        """The line's kind and where its words begin, relative to the line."""
+        fenced = _FENCE.match(line)
+        if self.fence is not None:
+            closing = fenced is not None and fenced.group(1)[0] == self.fence[0]
+            if closing and fenced is not None and len(fenced.group(1)) >= len(self.fence):
+                self.fence = None
+            return "skip", 0
+        if fenced:
+            self.fence = fenced.group(1)
+            return "skip", 0
+        if not line.strip():
+            self.table = False
+            return "blank", 0
+        if "|" in line:
+            if _TABLE_SEPARATOR.match(line):
+                return "skip", 0
+            if self.table:
+                return "row", 0
+            if _TABLE_SEPARATOR.match(following):
+                self.table = True
+                return "skip", 0  # a table's header row
+        kind, content = _block_kind(line)
+        if kind in ("text", "quote") and following.strip() and _SETEXT.match(following):
+            return "skip", 0  # a setext heading: the line above "===" or "---"
+        return kind, content
+
+
+def _block_kind(line: str) -> tuple[str, int]:
+    """A line outside code and tables: a heading or the like, a list item, a quote, or text."""
+    if any(p.match(line) for p in (_HEADING, _FOOTNOTE, _BOLD_HEADING, _BREAK)):
+        return "skip", 0
+    quote = _QUOTE.match(line)
+    after = quote.end() if quote is not None else 0
+    bullet = _BULLET.match(line, after)
+    if bullet is not None:
+        return "item", bullet.end()
+    if quote is not None:
+        return "quote", after
+    return "text", 0
