@@ -7,6 +7,7 @@ from urllib.parse import quote
 
 from fastapi.testclient import TestClient
 from web_world import (
+    CONTRADICTED_DRAFT,
     EVIL_ID,
     EVIL_TITLE,
     SOURCE_ID,
@@ -73,6 +74,18 @@ def test_trace_pages_say_the_outcome_in_words_and_verification_second(web: WebFi
     )
     good = web.trace.outcome
     assert good and f'data-outcome="{good}"' in listing.text
+
+
+def test_a_draft_quoting_a_flag_mark_is_still_shown_once(web: WebFixture) -> None:
+    # The draft writes a mark itself; under flag the delivered text is still the draft plus
+    # marks, so the page shows the one interactive draft, not a second copy.
+    draft = CONTRADICTED_DRAFT + " The checker writes ⟦unsupported⟧ after such claims."
+    trace = web.store.append(contradicted_trace(draft))
+    assert trace.delivered is not None and trace.delivered.count("⟦") > draft.count("⟦")
+    with TestClient(web.app) as client:
+        page = client.get(f"/traces/{trace.id}")
+    assert page.status_code == 200
+    assert "Draft (before the policy)" not in page.text
 
 
 def test_titles_and_text_are_escaped(web: WebFixture) -> None:

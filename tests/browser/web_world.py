@@ -114,13 +114,14 @@ CONTRADICTED_EVIDENCE = [
 ]
 
 
-def contradicted_trace() -> Trace:
-    """The (unsealed) trace of a verification under flag: supported, contradicted, unsupported."""
+def contradicted_trace(draft: str | None = None) -> Trace:
+    """The (unsealed) trace of a verification under flag: supported, contradicted, unsupported
+    (of ``draft``, by default the one whose claims get those verdicts)."""
     model = score_model("v2")
     recorder = RecordingEmbedder(FakeEmbedder())
     verifier = Verifier(embedder=recorder, decomposer=RuleBasedDecomposer(), score_model=model)
     evidence = to_evidence(CONTRADICTED_EVIDENCE)
-    report = verifier.verify(CONTRADICTED_DRAFT, evidence, policy="flag")
+    report = verifier.verify(draft or CONTRADICTED_DRAFT, evidence, policy="flag")
     request = {"mode": "draft", "policy": "flag"}
     return verification_trace(report, evidence, report.claims, recorder, model, request)
 

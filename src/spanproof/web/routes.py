@@ -104,8 +104,11 @@ def trace_page(trace_id: str, request: Request, state: State) -> Response:
         return not_found(request, f"trace {trace_id!r}")
     views = claim_views(state.store, trace)
     # Under flag the delivered text is the draft with verdict markers: the marked-up draft
-    # below shows the same verdicts, claim by claim.
-    delivered_same = trace.delivered is None or strip_flags(trace.delivered) == trace.draft
+    # below shows the same verdicts, claim by claim. (Both sides lose their markers: a draft
+    # may quote one itself.)
+    delivered_same = trace.delivered is None or strip_flags(trace.delivered) == strip_flags(
+        trace.draft
+    )
     rows = plan_rows(trace, views)
     context = {
         "title": f"Trace {trace.id}",
