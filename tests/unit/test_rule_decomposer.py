@@ -229,3 +229,34 @@ def test_spans_of_arbitrary_text_are_in_bounds_and_slice_to_the_claim(draft: str
 @given(st.lists(_PIECES, max_size=40).map("".join))
 def test_spans_of_prose_like_text_are_in_bounds_and_slice_to_the_claim(draft: str) -> None:
     _check(draft, DECOMPOSER.decompose(draft))
+
+
+def test_a_frame_that_only_attributes_the_claim_to_the_sources_is_cut() -> None:
+    fact = "daily walking lowered blood pressure"
+    for framed in (
+        f"According to the study, {fact} [S1].",
+        f"Based on the provided context, {fact}.",
+        f"As reported in the trial [1], {fact}.",
+        f"As the authors noted, {fact}.",
+        f"The sources show that {fact}.",
+        f"Research has shown that {fact}.",
+        f"The data indicate that {fact}.",
+        f"{fact}, according to the trial [2].",
+        f"{fact}, as the study reported.",
+    ):
+        [claim] = DECOMPOSER.decompose(framed)
+        assert claim.text.lower() == fact, framed
+        assert claim.draft_span is not None
+        assert clean_claim_text(framed[slice(*claim.draft_span)]) == claim.text
+
+
+def test_a_named_or_hedged_attribution_and_a_sources_own_claim_stay() -> None:
+    for kept in (
+        "According to Smith et al. (2020), walking lowered blood pressure",
+        "Evidence suggests that walking lowered blood pressure",
+        "The trial showed improvements in HDL",
+        "The study enrolled 200 adults",
+    ):
+        assert texts(kept + ".") == [kept]
+    # a frame with nothing after it is not cut to nothing
+    assert texts("According to the study.") == ["According to the study"]

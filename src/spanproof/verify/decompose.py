@@ -29,10 +29,16 @@ Rule-based decomposer (``rules-v3``), in order:
 3. Skipped sentences: questions (ending in ``?``); announcements (ending in ``:``, or starting
    with "here is", "let us", "to summarise", ...); pure transitions (nothing left once leading
    discourse markers such as "However," or "In summary," are removed). Leading discourse markers
-   are also cut from the claims that remain (from both text and span). Since ``rules-v2`` the
-   markers include a chat answer's interjections and greetings ("Sure!", "Of course,", "Hello
-   there!", "Great question:"), and sentences opening with a closing courtesy ("I hope this
-   helps", "Let me know if …", "Feel free to …": :data:`COURTESIES`) are skipped too.
+   are also cut from the claims that remain (from both text and span), and since ``rules-v3``
+   so is a frame that only attributes the claim to the sources, leading or trailing
+   ("According to the study, X", "Based on the provided context, X", "The sources show that
+   X", "As the authors noted, X", "X, according to the trial [2]"): the sources are what the
+   claim is checked against. A named attribution ("According to Smith et al., X") is a claim
+   of its own and stays, and so does a hedged one ("Evidence suggests that X"). Since
+   ``rules-v2`` the markers include a chat answer's interjections and greetings ("Sure!", "Of
+   course,", "Hello there!", "Great question:"), and sentences opening with a closing courtesy
+   ("I hope this helps", "Let me know if …", "Feel free to …": :data:`COURTESIES`) are skipped
+   too.
 4. Coordination: a sentence splits at ``; `` and at ``, and`` / ``, but`` / ``, while`` /
    ``, whereas`` only when both sides look like clauses: at least 3 words and a verb cue (an
    auxiliary or common verb from :data:`VERB_CUES`, or a word of 5+ letters ending in ``-ed``).
@@ -302,6 +308,42 @@ _DISCOURSE = re.compile(
     re.IGNORECASE,
 )
 _CLOSERS = " \t\r\n\"'”’)]"
+#: rules-v3: what a generic reference to the sources is ("the study", "the provided context",
+#: "these trials", "research", "source 2", "[1]"). A named one ("Smith et al.") is a claim of
+#: its own and stays.
+_SOURCE_NOUNS = (
+    "trials?|stud(?:y|ies)|sources?|contexts?|documents?|papers?|articles?|research|evidence|"
+    "data|results|findings|authors|researchers|investigators|reports?|literature|analys[ie]s|"
+    "(?:systematic |meta-)?reviews?|meta-analys[ie]s|text|passages?|excerpts?|abstracts?|"
+    "information|surveys?|experiments?|investigations?|cohorts?"
+)
+_SOURCE = (
+    r"(?:(?:the|this|that|these|those|our|your|one|a|an|several|many|multiple|other|some)\s+)?"
+    r"(?:(?:provided|given|cited|retrieved|available|included|above|original|published|"
+    r"clinical|randomi[sz]ed|controlled|recent|previous|large|new|same|current|present)\s+)*"
+    rf"(?:{_SOURCE_NOUNS})(?:\s+\d{{1,3}})?(?:\s*\[[^\]\n]{{1,12}}\])?"
+    r"|\[[^\]\n]{1,12}\]"
+)
+_SAYS = (
+    r"(?:(?:has|have|had)\s+)?(?:found|finds?|show(?:s|ed|n)?|demonstrat(?:es?|ed)|report(?:s|ed)?|"
+    r"stat(?:es?|ed)|not(?:es?|ed)|indicat(?:es?|ed)|reveal(?:s|ed)?|confirm(?:s|ed)?|"
+    r"observ(?:es?|ed)|conclud(?:es?|ed)|establish(?:es|ed)?|says?|said|"
+    r"explain(?:s|ed)?|describ(?:es?|ed)|mention(?:s|ed)?)"
+)
+_ACCORDING = (
+    r"(?:according\s+to|as\s+per|per|based\s+on|as\s+(?:reported|described|shown|noted|"
+    r"stated|found|explained|discussed|summari[sz]ed|mentioned)\s+(?:in|by))"
+)
+_ATTRIBUTION_LEAD = re.compile(
+    rf"(?:{_ACCORDING}\s+(?:{_SOURCE})|as\s+(?:{_SOURCE})\s+{_SAYS})\s*,\s*"
+    rf"|(?:{_SOURCE})\s+{_SAYS}\s+that\s+",
+    re.IGNORECASE,
+)
+_ATTRIBUTION_TAIL = re.compile(
+    rf"\s*,\s*(?:{_ACCORDING}\s+(?:{_SOURCE})|as\s+(?:{_SOURCE})\s+{_SAYS})"
+    rf"[\s.!…]*$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -427,7 +469,8 @@ def _sentence_claims(
     start = _skip_discourse(masked, unit.start, unit.end)
     if _is_non_factual_sentence(masked[unit.start : unit.end], masked[start : unit.end]):
         return []
-    clauses = _split_clauses(masked, start, unit.end)
+    start, end = _skip_attribution(masked, start, unit.end)
+    clauses = _split_clauses(masked, start, end)
     clause_starts = [c[0] for c in clauses]
     spans = [list(c) for c in clauses]
     own: list[list[str]] = [[] for _ in clauses]
@@ -443,6 +486,18 @@ def _sentence_claims(
             cited = _unique_ids(own[index] or own[-1])
             out.append(((clause_start, spans[index][1]), cited))
     return out
+
+
+def _skip_attribution(masked: str, start: int, end: int) -> tuple[int, int]:
+    """``[start, end)`` without a frame that only says the sources state the claim (rule 3):
+    "According to the study, X", "The sources show that X", "X, as the trial reported"."""
+    lead = _ATTRIBUTION_LEAD.match(masked, start, end)
+    if lead is not None and lead.end() < end and any(c.isalnum() for c in masked[lead.end() : end]):
+        start = lead.end()
+    tail = _ATTRIBUTION_TAIL.search(masked, start, end)
+    if tail is not None and any(c.isalnum() for c in masked[start : tail.start()]):
+        end = tail.start()
+    return start, end
 
 
 def _skip_discourse(masked: str, start: int, end: int) -> int:
