@@ -260,3 +260,17 @@ def test_a_named_or_hedged_attribution_and_a_sources_own_claim_stay() -> None:
         assert texts(kept + ".") == [kept]
     # a frame with nothing after it is not cut to nothing
     assert texts("According to the study.") == ["According to the study"]
+
+
+def test_an_answers_verdict_word_or_label_is_not_part_of_its_claim() -> None:
+    assert texts("Yes, daily walking lowered blood pressure.") == [
+        "daily walking lowered blood pressure"
+    ]
+    assert texts("Short answer: walking lowered blood pressure.") == [
+        "walking lowered blood pressure"
+    ]
+    assert texts("No, walking did not lower blood pressure.") == [
+        "walking did not lower blood pressure"
+    ]
+    assert texts("Yes. Walking lowered blood pressure.") == ["Walking lowered blood pressure"]
+    assert texts("No patients died.") == ["No patients died"]  # a determiner, not the answer

@@ -259,6 +259,10 @@ DISCOURSE_MARKERS = (
     "sure", "certainly", "of course", "absolutely", "okay", "great question", "good question",
     "hello", "hello there", "hi", "hi there", "thanks", "thank you", "thanks for asking",
     "thank you for asking",
+    # rules-v3: an answer's verdict word or label before what it says ("Yes, X", "Short
+    # answer: X"); alone ("Yes.") it is a pure transition, checked as nothing
+    "yes", "no", "short answer", "the short answer", "in a word", "bottom line",
+    "the bottom line", "key takeaway", "answer", "the answer",
 )  # fmt: skip
 ANNOUNCEMENTS = (
     "here is", "here are", "here's", "below is", "below are", "let us", "let's",
