@@ -1,13 +1,16 @@
 """Which workflow an enqueued ingestion goes to (spanproof.workflows.ingestion.plan_ingestions):
 ids name transitions, new ones queue after the source's unfinished ones, a duplicate attaches,
-and a transition whose workflow failed or was cancelled is tried again under a new id."""
+and a transition whose workflow failed, was cancelled or was superseded is tried again under a
+new id; and which later ingestion supersedes one resumed by hand (superseded_by)."""
 
 from __future__ import annotations
 
 from spanproof.workflows.ingestion import (
+    SUPERSEDED,
     Journalled,
     Planned,
     plan_ingestions,
+    superseded_by,
     transition_of,
     try_of,
 )
@@ -64,3 +67,40 @@ def test_a_failed_or_cancelled_one_is_not_queued_and_its_transition_is_tried_aga
     # a later try that succeeded is the one a duplicate attaches to
     ok = [*journal, Journalled(wid(B16, 1, 2), "SUCCESS", 1, 40)]
     assert plan_ingestions(S, [B], [A, B], ok) == [Planned(wid(B16, 1, 2), 0, False, True)]
+
+
+def test_a_superseded_one_is_tried_again_like_a_cancelled_one() -> None:
+    journal = [
+        Journalled(wid(A16), "SUCCESS", 1, 10),
+        Journalled(wid(B16), SUPERSEDED, 2, 10),
+        Journalled(wid(A16, 2), "SUCCESS", 3, 10),
+    ]
+    # the source read A, then A again: B's bytes are the first change, which B never made
+    assert plan_ingestions(S, [B], [A], journal) == [Planned(wid(B16, 1, 2), 1, True)]
+
+
+def test_superseded_by_names_the_last_later_ingestion_that_ran() -> None:
+    journal = [
+        Journalled(wid(A16), "SUCCESS", 1, 10),
+        Journalled(wid(B16), "PENDING", 2, 10),  # cancelled in A, B, A and resumed by hand
+        Journalled(wid(A16, 2), "SUCCESS", 3, 10),
+        Journalled(wid(C16), "SUCCESS", 1, 20),  # enqueued after the queue drained
+        Journalled(f"ingest:{S}x:{C16}", "SUCCESS", 1, 30),  # another source's
+    ]
+    assert superseded_by(S, wid(B16), journal) == wid(C16)
+    assert superseded_by(S, wid(A16, 2), journal) == wid(C16)
+    assert superseded_by(S, wid(C16), journal) is None
+    assert superseded_by(S, wid(B16, 2), journal) is None  # not in the journal
+
+
+def test_only_a_later_ingestion_that_ran_to_the_end_supersedes() -> None:
+    for state in ("ENQUEUED", "PENDING", "ERROR", "CANCELLED", SUPERSEDED):
+        journal = [
+            Journalled(wid(A16), "SUCCESS", 1, 10),
+            Journalled(wid(B16), "ENQUEUED", 2, 10),
+            Journalled(wid(A16, 2), state, 3, 10),
+        ]
+        assert superseded_by(S, wid(B16), journal) is None, state
+    # an earlier one enqueued in the same transaction (same time) does not supersede it
+    same_time = [Journalled(wid(A16), "SUCCESS", 1, 10), Journalled(wid(B16), "ENQUEUED", 2, 10)]
+    assert superseded_by(S, wid(B16), same_time) is None

@@ -1,7 +1,8 @@
 """Queued ingestions of one source run one after another in the order they were enqueued, on a
 worker that runs several at once (different sources still overlap); two enqueuers at once give
 distinct workflow ids to distinct transitions; and an ingestion that failed or was cancelled
-holds back no later one and is tried again, not replayed, when its bytes are enqueued again.
+holds back no later one and is tried again, not replayed, when its bytes are enqueued again;
+one cancelled and resumed by hand after a later one of its source ran is superseded.
 On SQLite and on PostgreSQL (store and system database both), with the engine in-process."""
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from spanproof.services.ingestion import content_hash
 from spanproof.testing.fakes import FakeEmbedder
 from spanproof.workflows import EngineConfig, QueueLimits, Runtime, running
 from spanproof.workflows.client import connect, enqueue_ingestions, wait
+from spanproof.workflows.engine import INGEST_QUEUE
 
 sys.path.insert(0, str(Path(__file__).parent))
 from test_crash import backend  # noqa: F401
@@ -207,3 +209,61 @@ def test_a_failed_or_cancelled_ingestion_holds_back_no_later_one_and_is_tried_ag
     with connect(sysdb) as client:
         replay = enqueue_ingestions(client, sysdb, [(SOURCE, failing)], store)
     assert replay.ids == [retry] and replay.finished == {retry}
+
+
+def test_a_cancelled_ingestion_resumed_by_hand_after_a_later_one_ran_is_superseded(
+    backend: tuple[str, str],  # noqa: F811
+    engine: tuple[EvidenceStore, Watch, Any],
+) -> None:
+    store, _, run = engine
+    sysdb = backend[1]
+    a, b = doc(5), doc(7)
+    with connect(sysdb) as client:
+        ids = [enqueue_ingestions(client, sysdb, [(SOURCE, d)], store).ids[0] for d in (a, b, a)]
+        client.cancel_workflow(ids[1])
+    assert [r["status"] for r in run([ids[0], ids[2]])] == ["new", "duplicate"]
+    assert store.current_history(SOURCE) == [1]
+
+    # resumed by hand on DBOS's own queue, outside the source's partition
+    with connect(sysdb) as client:
+        client.resume_workflow(ids[1])
+    (result,) = run([ids[1]])
+    assert (result["status"], result["superseded_by"]) == ("superseded", ids[2])
+    assert store.current_history(SOURCE) == [1]  # B was never stored
+    current = store.current_version(SOURCE)
+    assert current is not None and current.sha256 == content_hash(a.raw)
+    with connect(sysdb) as client:
+        steps = client.list_workflow_steps(ids[1])
+    # the decision is a journalled step (a re-run after a crash replays it), and the only one
+    assert [(s["function_name"], s["output"]) for s in steps] == [
+        ("spanproof.ingest.order", ids[2])
+    ]
+
+    # B's bytes enqueued again are its transition tried again (not the superseded result
+    # replayed), and they make B current
+    with connect(sysdb) as client:
+        again = enqueue_ingestions(client, sysdb, [(SOURCE, b)], store)
+    assert again.ids == [f"{ids[1]}~2"] and not again.finished
+    assert [r["status"] for r in run(again.ids)] == ["new"]
+    assert store.current_history(SOURCE) == [1, 2]
+
+
+def test_a_cancelled_ingestion_resumed_by_hand_with_no_later_one_run_makes_its_content_current(
+    backend: tuple[str, str],  # noqa: F811
+    engine: tuple[EvidenceStore, Watch, Any],
+) -> None:
+    store, _, run = engine
+    sysdb = backend[1]
+    a, b, c = doc(5), doc(7), doc(9)
+    with connect(sysdb) as client:
+        ids = [enqueue_ingestions(client, sysdb, [(SOURCE, d)], store).ids[0] for d in (a, b, c)]
+        client.cancel_workflow(ids[1])
+        client.cancel_workflow(ids[2])  # enqueued after B, but it never ran
+    assert [r["status"] for r in run([ids[0]])] == ["new"]
+    with connect(sysdb) as client:
+        client.resume_workflow(ids[1], queue_name=INGEST_QUEUE)
+    (result,) = run([ids[1]])
+    assert result["status"] == "new" and "superseded_by" not in result
+    assert store.current_history(SOURCE) == [1, 2]
+    current = store.current_version(SOURCE)
+    assert current is not None and current.sha256 == content_hash(b.raw)

@@ -217,7 +217,7 @@ def test_a_file_reverted_to_earlier_bytes_is_reverted_by_a_new_workflow(tmp_path
 
     first, second, back = ingest(PAPER), ingest(edited), ingest(PAPER)
     assert (first["new"], second["new"]) == (1, 1)
-    assert (back["reverted"], back["new"], back["duplicate"]) == (1, 0, 0)
+    assert (back["reverted"], back["new"], back["duplicate"], back["superseded"]) == (1, 0, 0, 0)
     assert back["workflow_ids"] != first["workflow_ids"]  # A's first run is not replayed
     with SqliteEvidenceStore(Path(db)) as store:
         (source,) = store.list_sources()

@@ -208,6 +208,8 @@ def workflows_ingest(
         "duplicate": counts.get("duplicate", 0),
         "reverted": counts.get("reverted", 0),
         "quarantined": counts.get("quarantined", 0),
+        # an ingestion of the source enqueued after it had run: it changed nothing
+        "superseded": counts.get("superseded", 0),
         "failed": counts.get("failed", 0) + len(unread),
         "chunks_embedded": sum(
             int(r.get("chunks_embedded", 0))

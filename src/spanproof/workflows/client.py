@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 from collections import Counter
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -32,10 +32,10 @@ from spanproof.workflows.impact import IMPACT_WORKFLOW, RESUME_WORKFLOW, walk_wo
 from spanproof.workflows.ingestion import (
     FETCH_WORKFLOW,
     INGEST_WORKFLOW,
-    Journalled,
     Planned,
     content_history,
     plan_ingestions,
+    read_journal,
 )
 from spanproof.workflows.verification import VERIFY_WORKFLOW, verify_workflow_id
 
@@ -133,16 +133,6 @@ class Enqueued:
     finished: set[str] = field(default_factory=set)
 
 
-def _journalled(client: DBOSClient, sources: Sequence[str]) -> list[Journalled]:
-    rows = client.list_workflows(
-        name=INGEST_WORKFLOW,
-        workflow_id_prefix=[f"ingest:{s}:" for s in sources],
-        load_input=False,
-        load_output=False,
-    )
-    return [Journalled(w.workflow_id, w.status, w.priority or 0, w.created_at or 0) for w in rows]
-
-
 def enqueue_ingestions(
     client: DBOSClient,
     system_database_url: str,
@@ -171,7 +161,7 @@ def enqueue_ingestions(
         with _enqueue_transaction(system_database_url, sources) as conn:
             # The journal is read before the store, so a workflow that finishes between the
             # two reads is counted once (with_queued).
-            journal = _journalled(client, sources)
+            journal = read_journal(client.list_workflows, sources)
             plans: dict[str, list[Planned]] = {}
             for source_id in sources:
                 mine = [f for s, f in chunk if s == source_id]

@@ -1,12 +1,15 @@
 """Ingestion per source as a durable workflow (SPEC §3).
 
 ``spanproof.ingest_document`` takes a fetched document (its bytes travel in the journal, so any
-worker on any machine can run it) and runs two steps: ``store`` (hash, raw bytes, parse or
-quarantine, sections, chunks, measurements: :func:`spanproof.services.ingestion.ingest`) and
-``embed`` (vectors for that version's chunks). ``spanproof.fetch_and_ingest`` first fetches a
-``pmc:…`` / ``pmid:…`` / ``doi:…`` source in a ``fetch`` step, on the rate-limited fetch queue; a
-source that cannot be fetched (after the step's retries) ends it with a ``failed`` result that
-says why, so the batch it belongs to reports it beside the sources that were ingested.
+worker on any machine can run it) and runs three steps: ``order`` (whether an ingestion of the
+source enqueued after it has run already: then it is ``superseded`` and does nothing, so one
+cancelled and resumed by hand never undoes a later change of its source), ``store`` (hash, raw
+bytes, parse or quarantine, sections, chunks, measurements:
+:func:`spanproof.services.ingestion.ingest`) and ``embed`` (vectors for that version's chunks).
+``spanproof.fetch_and_ingest`` first fetches a ``pmc:…`` / ``pmid:…`` / ``doi:…`` source in a
+``fetch`` step, on the rate-limited fetch queue; a source that cannot be fetched (after the
+step's retries) ends it with a ``failed`` result that says why, so the batch it belongs to
+reports it beside the sources that were ingested.
 
 Each step's store writes carry their own progress marker, committed with them: a version's
 state moves from ``pending`` to ``parsed`` in the transaction that stores its sections, and
@@ -18,7 +21,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -28,7 +31,12 @@ from dbos import error as dbos_error
 from spanproof.core.documents import FetchedDocument
 from spanproof.core.errors import InvalidInputError, SourceError
 from spanproof.core.store import EvidenceStore
-from spanproof.services.ingestion import cache_chunk_sentences, content_hash, ingest
+from spanproof.services.ingestion import (
+    IngestOutcome,
+    cache_chunk_sentences,
+    content_hash,
+    ingest,
+)
 from spanproof.workflows.runtime import current
 
 INGEST_WORKFLOW = "spanproof.ingest_document"
@@ -103,6 +111,9 @@ def with_queued(history: Sequence[str], queued: Iterable[tuple[str, int]]) -> li
 #: The others are final: SUCCESS, or an ingestion that made nothing current and never will
 #: (ERROR, CANCELLED, MAX_RECOVERY_ATTEMPTS_EXCEEDED).
 IN_FLIGHT = ("ENQUEUED", "PENDING")
+#: Not an engine state: spanproof's name for an ingestion that ended SUCCESS with a
+#: ``superseded`` result (:func:`superseded_by`). It made nothing current, like a failed one.
+SUPERSEDED = "SUPERSEDED"
 
 
 @dataclass(frozen=True, slots=True)
@@ -134,6 +145,53 @@ class Planned:
     finished: bool = False
 
 
+def read_journal(
+    list_workflows: Callable[..., Sequence[Any]], sources: Sequence[str]
+) -> list[Journalled]:
+    """The ingestion workflows of ``sources`` in the journal, through ``list_workflows`` (a
+    ``DBOSClient``'s or ``DBOS``'s), each ``SUCCESS`` whose result is ``superseded`` read as
+    :data:`SUPERSEDED`. (Outputs are small: the inputs, with their bytes, are not loaded.)"""
+    rows = list_workflows(
+        name=INGEST_WORKFLOW,
+        workflow_id_prefix=[f"ingest:{s}:" for s in sources],
+        load_input=False,
+        load_output=True,
+    )
+    return [
+        Journalled(w.workflow_id, _state(w.status, w.output), w.priority or 0, w.created_at or 0)
+        for w in rows
+    ]
+
+
+def _state(status: str, output: Any) -> str:
+    if status == "SUCCESS" and isinstance(output, dict) and output.get("status") == "superseded":
+        return SUPERSEDED
+    return status
+
+
+def enqueue_order(j: Journalled) -> tuple[int, int]:
+    """Where ``j`` stands among its source's ingestions in the order they were enqueued: its
+    enqueue time, then, among those enqueued at the same time (one enqueue transaction; on
+    SQLite, whose times here are whole seconds, the same second), its place in the queue."""
+    return j.created_ms, j.priority
+
+
+def superseded_by(source_id: str, workflow_id: str, journal: Iterable[Journalled]) -> str | None:
+    """The last ingestion of ``source_id`` enqueued after ``workflow_id`` (:func:`enqueue_order`)
+    that has run to the end (``SUCCESS``), or None: an ingestion cancelled in A, B, A and resumed
+    by hand after the second A ran would otherwise make B current although A was enqueued last.
+
+    One still queued or running, or one that failed or was cancelled, does not count; nor does a
+    superseded one, as one enqueued after it ran. None too for an id ``journal`` does not hold.
+    """
+    mine = [j for j in journal if transition_of(source_id, j.workflow_id) is not None]
+    me = next((j for j in mine if j.workflow_id == workflow_id), None)
+    if me is None:
+        return None
+    later = [j for j in mine if j.status == "SUCCESS" and enqueue_order(j) > enqueue_order(me)]
+    return max(later, key=enqueue_order).workflow_id if later else None
+
+
 def plan_ingestions(
     source_id: str, shas: Sequence[str], stored: Sequence[str], journal: Iterable[Journalled]
 ) -> list[Planned]:
@@ -143,11 +201,11 @@ def plan_ingestions(
 
     Ingestions of one source run one at a time, lowest ``priority`` first (the ingest queue is
     partitioned by source), so each new one is placed after those still enqueued or running,
-    and its id follows the history they will leave (:func:`with_queued`). One that failed or
-    was cancelled made nothing current: it is not counted, it holds back no later one, and the
-    same transition enqueued again is tried again as ``{id}~{k}`` (the k-th try) rather than
-    replaying the failure. A duplicate (the bytes the source reads or is queued to read last)
-    attaches to the workflow that makes them current.
+    and its id follows the history they will leave (:func:`with_queued`). One that failed, was
+    cancelled or was superseded (:data:`SUPERSEDED`) made nothing current: it is not counted, it
+    holds back no later one, and the same transition enqueued again is tried again as
+    ``{id}~{k}`` (the k-th try) rather than replaying the failure. A duplicate (the bytes the
+    source reads or is queued to read last) attaches to the workflow that makes them current.
     """
     tries: dict[tuple[str, int], list[Journalled]] = {}
     in_flight: list[Journalled] = []
@@ -200,6 +258,22 @@ def fetch_step(target: str) -> tuple[str, FetchedDocument]:
     return current().fetch(target)
 
 
+@DBOS.step(name="spanproof.ingest.order")
+def order_step(source_id: str, workflow_id: str) -> str | None:
+    """The ingestion of the source enqueued after this one that has run already
+    (:func:`superseded_by`), read from the journal before anything is written. Journalled, so a
+    re-run after a crash takes the decision its first run took."""
+    return superseded_by(source_id, workflow_id, read_journal(DBOS.list_workflows, [source_id]))
+
+
+def superseded(source_id: str, later: str) -> dict[str, Any]:
+    """The result of an ingestion that did nothing because ``later``, an ingestion of its source
+    enqueued after it, has run: ``status`` ``superseded``, ``superseded_by`` that workflow."""
+    reason = f"an ingestion of the source enqueued after this one has run ({later})"
+    outcome = dataclasses.asdict(IngestOutcome(source_id, 0, "superseded", reason))
+    return {**outcome, "superseded_by": later, "chunks_embedded": 0}
+
+
 @DBOS.step(name="spanproof.ingest.store")
 def store_step(source_id: str, fetched: FetchedDocument) -> dict[str, Any]:
     """Store and parse one document: :func:`~spanproof.services.ingestion.ingest`."""
@@ -229,6 +303,9 @@ def embed_step(source_id: str, version: int) -> int:
 
 
 def _ingest(source_id: str, fetched: FetchedDocument, embed: bool) -> dict[str, Any]:
+    later = order_step(source_id, DBOS.workflow_id or "")
+    if later is not None:
+        return superseded(source_id, later)
     outcome = store_step(source_id, fetched)
     outcome["chunks_embedded"] = 0
     # "duplicate" too: a re-run after a crash finds the version its first run parsed.
@@ -239,10 +316,11 @@ def _ingest(source_id: str, fetched: FetchedDocument, embed: bool) -> dict[str, 
 
 @DBOS.workflow(name=INGEST_WORKFLOW)
 def ingest_document(source_id: str, fetched: FetchedDocument, embed: bool = True) -> dict[str, Any]:
-    """Store, parse and (unless ``embed`` is false) embed one fetched document.
+    """Store, parse and (unless ``embed`` is false) embed one fetched document, unless an
+    ingestion of the source enqueued after this one has run already (:func:`order_step`).
 
     Returns the :class:`~spanproof.services.ingestion.IngestOutcome` as a dict, plus
-    ``chunks_embedded``.
+    ``chunks_embedded``; or, when a later one has run, :func:`superseded` (nothing is written).
     """
     return _ingest(source_id, fetched, embed)
 
