@@ -77,6 +77,11 @@ def test_a_superseded_one_is_tried_again_like_a_cancelled_one() -> None:
     ]
     # the source read A, then A again: B's bytes are the first change, which B never made
     assert plan_ingestions(S, [B], [A], journal) == [Planned(wid(B16, 1, 2), 1, True)]
+    # so is one still queued (resumed by hand) that a later one has superseded already
+    resumed = [journal[0], Journalled(wid(B16), "ENQUEUED", 2, 10), journal[2]]
+    assert plan_ingestions(S, [B], [A], resumed) == [Planned(wid(B16, 1, 2), 1, True)]
+    unrun = [journal[0], Journalled(wid(B16), "ENQUEUED", 2, 10)]  # nothing later has run
+    assert plan_ingestions(S, [B], [A], unrun) == [Planned(wid(B16), 0, False)]
 
 
 def test_superseded_by_names_the_last_later_ingestion_that_ran() -> None:

@@ -192,6 +192,19 @@ def superseded_by(source_id: str, workflow_id: str, journal: Iterable[Journalled
     return max(later, key=enqueue_order).workflow_id if later else None
 
 
+def _settled(source_id: str, journal: Iterable[Journalled]) -> list[Journalled]:
+    """``source_id``'s ingestions in ``journal``, each one still queued that an ingestion enqueued
+    after it has run before it (one resumed by hand) read as :data:`SUPERSEDED`: it will do
+    nothing when it starts (:func:`order_step`)."""
+    mine = [j for j in journal if transition_of(source_id, j.workflow_id) is not None]
+    return [
+        dataclasses.replace(j, status=SUPERSEDED)
+        if j.status == "ENQUEUED" and superseded_by(source_id, j.workflow_id, mine)
+        else j
+        for j in mine
+    ]
+
+
 def plan_ingestions(
     source_id: str, shas: Sequence[str], stored: Sequence[str], journal: Iterable[Journalled]
 ) -> list[Planned]:
@@ -202,14 +215,15 @@ def plan_ingestions(
     Ingestions of one source run one at a time, lowest ``priority`` first (the ingest queue is
     partitioned by source), so each new one is placed after those still enqueued or running,
     and its id follows the history they will leave (:func:`with_queued`). One that failed, was
-    cancelled or was superseded (:data:`SUPERSEDED`) made nothing current: it is not counted, it
+    cancelled or was superseded (:data:`SUPERSEDED`; or is still queued, resumed by hand after an
+    ingestion enqueued after it ran, so it will be) made nothing current: it is not counted, it
     holds back no later one, and the same transition enqueued again is tried again as
     ``{id}~{k}`` (the k-th try) rather than replaying the failure. A duplicate (the bytes the
     source reads or is queued to read last) attaches to the workflow that makes them current.
     """
     tries: dict[tuple[str, int], list[Journalled]] = {}
     in_flight: list[Journalled] = []
-    for j in journal:
+    for j in _settled(source_id, journal):
         transition = transition_of(source_id, j.workflow_id)
         if transition is None:
             continue
