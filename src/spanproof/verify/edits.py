@@ -1627,6 +1627,7 @@ def align_edits(
     caveats: bool = False,
     negation_scope: bool = False,
     local_population: bool = False,
+    paraphrases: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1745,6 +1746,12 @@ def align_edits(
             women" → "…; however, jaw pain was more frequent" drops it), and a population
             phrase dropped before a clause mark, with none before it, is no clause dropped
             whole ("… appear common | in children, but …") (score model v44).
+        paraphrases: three rewordings a faithful answer makes are allowed (score model v50;
+            False before it): one plain verb or comparative of change for another of the same
+            direction ("reduced" / "lowered", "increased" / "raised", "lower" / "reduced"),
+            an approximation put before a figure ("approximately 5 mmHg" / "5 mmHg"), a
+            finding stated as found ("was found to lower" / "lowered"), and an abbreviation
+            made of the initials of the words it stands against ("BP" / "blood pressure").
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1782,7 +1789,7 @@ def align_edits(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
-        caveats, negation_scope, local_population,
+        caveats, negation_scope, local_population, paraphrases,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2033,6 +2040,58 @@ def _detail_kind(text: Text, k: int) -> str | None:
     return None
 
 
+#: v50: words that only approximate the figure after them.
+_APPROXIMATIONS = frozenset(
+    {"approximately", "approx", "about", "around", "roughly", "circa", "some"}
+)
+#: v50: a finding stated as found: "was found to", "has been shown to", "were reported to".
+_FOUND_TO = re.compile(
+    r"(?:(?:was|were|is|are|has been|have been|had been|been)\s+)?"
+    r"(?:found|shown|reported|observed|demonstrated|confirmed)\s+to"
+)
+
+
+def _plain_change() -> dict[str, str]:
+    """v50: the plain words of change and their direction: a verb in its usual forms or a
+    comparative. Left out: words that say more than a change ("abolished", "prevented",
+    "doubled") or say how ("inhibited", "suppressed", "activated")."""
+    verbs = {
+        "up": ("increase", "elevate", "raise", "boost", "augment"),
+        "down": ("decrease", "reduce", "lower", "diminish", "decline", "lessen", "attenuate"),
+        "better": ("improve",),
+        "worse": ("worsen",),
+    }
+    out: dict[str, str] = {}
+    for direction, words in verbs.items():
+        for word in words:
+            if word.endswith("e"):
+                forms = (word, word + "s", word + "d", word[:-1] + "ing")
+            else:
+                third = word + ("es" if word.endswith("sh") else "s")
+                forms = (word, third, word + "ed", word + "ing")
+            out.update(dict.fromkeys(forms, direction))
+    words_up = ("rose", "rise", "rises", "risen", "rising", "higher", "greater")
+    words_down = ("fell", "fall", "falls", "fallen", "dropped", "lower", "less", "fewer")
+    out.update(dict.fromkeys(words_up, "up"))
+    out.update(dict.fromkeys(words_down, "down"))
+    out.update({"better": "better", "worse": "worse"})
+    return out
+
+
+_PLAIN_CHANGE = _plain_change()
+
+
+def _initials_of(short: Sequence[str], long: Sequence[str]) -> bool:
+    """v50: whether ``short`` is one upper-case abbreviation made of the first letters of the
+    two to six words ``long`` (``BP`` / ``blood pressure``, ``CKD`` / ``chronic kidney
+    disease``)."""
+    if len(short) != 1 or not 2 <= len(long) <= 6:
+        return False
+    word = short[0]
+    letters = "".join(w[0] for w in long if w[:1].isalpha())
+    return word.isupper() and word.isalpha() and word.lower() == letters.lower()
+
+
 class _Builder:
     """Walks one alignment and collects the classified edits (see the module docstring)."""
 
@@ -2066,6 +2125,7 @@ class _Builder:
         caveats: bool = False,
         negation_scope: bool = False,
         local_population: bool = False,
+        paraphrases: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -2093,6 +2153,7 @@ class _Builder:
         self.caveats = caveats
         self.negation_scope = negation_scope
         self.local_population = local_population
+        self.paraphrases = paraphrases
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -2813,8 +2874,26 @@ class _Builder:
             self._add(op, ci, wj, "allowed: stated in the evidence")
         elif self.abbreviated and self._stated_abbreviated([self.c.keys[i] for i in content]):
             self._add(op, ci, wj, "allowed: stated in the evidence (abbreviated)")
+        elif self.paraphrases and (why := self._benign_insertion(ci)) is not None:
+            self._add(op, ci, wj, f"allowed: {why}")
         else:
             self._add(op, ci, wj, "unsupported: not in the evidence")
+
+    def _benign_insertion(self, ci: list[int]) -> str | None:
+        """v50: inserted words that make the claim no stronger than the window: an
+        approximation right before a figure ("approximately 5 mmHg"), or a finding stated as
+        found ("was found to lower" for "lowered")."""
+        words = [self.c.tokens[i].text.lower() for i in ci]
+        after = ci[-1] + 1
+        if (
+            all(w in _APPROXIMATIONS for w in words)
+            and after < len(self.c.tokens)
+            and _detail_kind(self.c, after) == "number"
+        ):
+            return "approximation"
+        if _FOUND_TO.fullmatch(" ".join(words)) is not None:
+            return "stated as found"
+        return None
 
     def _stated_abbreviated(self, keys: list[str]) -> bool:
         """Whether inserted content words ``keys`` are a long form whose abbreviation the window
@@ -2889,6 +2968,8 @@ class _Builder:
         decided = self._polarity(ci, wj) or self._opposite_or_stronger(ci, wj)
         if decided is not None:
             return decided
+        if self.paraphrases and (why := self._reworded(ci, wj)) is not None:
+            return why
         c_keys = [c.keys[i] for i in ci if c.content[i]]
         w_keys = [w.keys[j] for j in wj if w.content[j]]
         numbers = {k for k in c_keys if k.startswith("#")} - set(w_keys)
@@ -2912,6 +2993,20 @@ class _Builder:
             shaped = entity_shape(surface, c.tokens[i].start == first) is not None
             if shaped and c.content[i] and c.keys[i] not in w_keys:
                 return "unsupported: different entity"
+        return None
+
+    def _reworded(self, ci: list[int], wj: list[int]) -> str | None:
+        """v50: one plain word of change for another of the same direction ("reduced" /
+        "lowered"), or an abbreviation made of the initials of the words it stands against
+        ("BP" / "blood pressure")."""
+        ours = [self.c.surface(i) for i in ci if self.c.content[i]]
+        theirs = [self.w.surface(j) for j in wj if self.w.content[j]]
+        if len(ours) == 1 and len(theirs) == 1:
+            a, b = _PLAIN_CHANGE.get(ours[0].lower()), _PLAIN_CHANGE.get(theirs[0].lower())
+            if a is not None and a == b:
+                return "allowed: same direction"
+        if _initials_of(ours, theirs) or _initials_of(theirs, ours):
+            return "allowed: abbreviation (initials)"
         return None
 
     def _bounds_traded(self, ci: list[int], wj: list[int]) -> str | None:

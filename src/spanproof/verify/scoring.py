@@ -204,6 +204,13 @@ class ScoreModel:
     #: "One hour after the dose, caffeine shortened reaction time" was `supported`, "4 hours"
     #: against "four hours" a figure missing.
     number_words: bool = False
+    #: v50: the edit check allows three rewordings a faithful answer makes: one plain word of
+    #: change for another of the same direction ("reduced" / "lowered"), an approximation
+    #: before a figure ("approximately 5 mmHg"), a finding stated as found ("was found to
+    #: lower"), and an abbreviation of the words it stands against by their initials ("BP" /
+    #: "blood pressure") (:func:`spanproof.verify.edits.align_edits`, ``paraphrases``); False
+    #: before v50: each made a sentence copied from its source `unsupported`.
+    edit_paraphrases: bool = False
     #: v19: with ``edit_bounds``, a bound written after its figure is its bound for the edit
     #: check ("65 years or older" is "≥65 years"; :func:`spanproof.verify.edits.align_edits`,
     #: ``postposed``); False before v19: "or older" was words not in the evidence, "≥65" a
@@ -596,12 +603,16 @@ V48 = replace(V47, name="v48", supported_needs_copy=True)
 #: v47 that reads a window stating only a procedure ("We placed temperature loggers in 48 city
 #: blocks") as stating no finding, capped like a gate (v7's aims are still not read).
 V49 = replace(V47, name="v49", procedure_statements=True)
+#: v47 whose edit check allows a faithful answer's rewordings: a plain word of change for
+#: another of its direction, an approximation before a figure, a finding stated as found, an
+#: abbreviation by initials.
+V50 = replace(V47, name="v50", edit_paraphrases=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49,
+        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50,
     )
 }  # fmt: skip
 
@@ -1368,6 +1379,7 @@ def edit_alignments(
             caveats=plan.model.edit_caveats,
             negation_scope=plan.model.edit_negation_scope,
             local_population=plan.model.edit_local_population,
+            paraphrases=plan.model.edit_paraphrases,
         )
         if alignment.near_copy:
             out[i] = alignment
