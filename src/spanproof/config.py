@@ -163,10 +163,13 @@ class VerifySettings(BaseModel):
             "figure: 'reaction time four hours after the dose' against 'one hour after the "
             "dose' is unsupported; v48 is v47, strict; v49 is v47 that reads a sentence stating "
             "only a procedure, 'We placed temperature loggers in 48 city blocks', as stating no "
-            "finding: it supports no finding claimed from it; v50, the default, is v47 whose "
-            "edit check allows a faithful answer's rewordings: 'reduced' for 'lowered', "
-            "'approximately 5 mmHg' for '5 mmHg', 'was found to lower' for 'lowered', 'BP' for "
-            "'blood pressure')."
+            "finding: it supports no finding claimed from it; v50 is v47 whose edit check "
+            "allows a faithful answer's rewordings: 'reduced' for 'lowered', 'approximately 5 "
+            "mmHg' for '5 mmHg', 'was found to lower' for 'lowered', 'BP' for 'blood "
+            "pressure'; v51, the default, is v50 that refuses a thing joined to a copied one "
+            "which the evidence states otherwise: 'lowered systolic and diastolic blood "
+            "pressure' against '… lowered systolic blood pressure … Diastolic blood pressure "
+            "did not change')."
         ),
     )
     escalation_band: float | None = Field(

@@ -238,10 +238,12 @@ class Verifier:
             (v45, strict, as v43 is v42), ``"v47"`` (the default until v50: v45 that reads a
             cardinal number word as its figure: "four hours" is 4 hours), ``"v48"`` (v47,
             strict), ``"v49"`` (v47 that reads a sentence stating only a procedure, "We placed
-            temperature loggers in 48 city blocks", as stating no finding), ``"v50"`` (the
-            default: v47 whose edit check allows a faithful answer's rewordings, "reduced" for
-            "lowered", "approximately 5 mmHg", "was found to lower", "BP" for "blood
-            pressure"), or a ScoreModel.
+            temperature loggers in 48 city blocks", as stating no finding), ``"v50"`` (v47
+            whose edit check allows a faithful answer's rewordings, "reduced" for "lowered",
+            "approximately 5 mmHg", "was found to lower", "BP" for "blood pressure"),
+            ``"v51"`` (the default: v50 that refuses a thing joined to a copied one which the
+            evidence states otherwise, "lowered systolic and diastolic blood pressure" against
+            "Diastolic blood pressure did not change"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -1628,6 +1628,7 @@ def align_edits(
     negation_scope: bool = False,
     local_population: bool = False,
     paraphrases: bool = False,
+    conjuncts: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1752,6 +1753,13 @@ def align_edits(
             an approximation put before a figure ("approximately 5 mmHg" / "5 mmHg"), a
             finding stated as found ("was found to lower" / "lowered"), and an abbreviation
             made of the initials of the words it stands against ("BP" / "blood pressure").
+        conjuncts: a thing joined by "and" or "or" to a copied one ("systolic and diastolic
+            blood pressure") is allowed as stated in the evidence only when the sentence the
+            copy comes from states it, or another sentence states it without a negation or the
+            opposite direction (a merge: "X lowered A. It also lowered B."); one the evidence
+            states otherwise ("Diastolic blood pressure did not change") extends the finding to
+            it: ``unsupported: stated otherwise in the evidence`` (score model v51; False before
+            it).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1789,7 +1797,7 @@ def align_edits(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
-        caveats, negation_scope, local_population, paraphrases,
+        caveats, negation_scope, local_population, paraphrases, conjuncts,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2040,6 +2048,8 @@ def _detail_kind(text: Text, k: int) -> str | None:
     return None
 
 
+#: v51: words that join a thing to another ("systolic and diastolic").
+_JOINERS = frozenset({"and", "or"})
 #: v50: words that only approximate the figure after them.
 _APPROXIMATIONS = frozenset(
     {"approximately", "approx", "about", "around", "roughly", "circa", "some"}
@@ -2126,6 +2136,7 @@ class _Builder:
         negation_scope: bool = False,
         local_population: bool = False,
         paraphrases: bool = False,
+        conjuncts: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -2154,6 +2165,7 @@ class _Builder:
         self.negation_scope = negation_scope
         self.local_population = local_population
         self.paraphrases = paraphrases
+        self.conjuncts = conjuncts
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -2871,13 +2883,46 @@ class _Builder:
         elif not content:
             self._add(op, ci, wj, "allowed: function words")
         elif self.ev.states([self.c.keys[i] for i in content]):
-            self._add(op, ci, wj, "allowed: stated in the evidence")
+            if self.conjuncts and self._conjunct_stated_otherwise(ci, content):
+                self._add(op, ci, wj, "unsupported: stated otherwise in the evidence")
+            else:
+                self._add(op, ci, wj, "allowed: stated in the evidence")
         elif self.abbreviated and self._stated_abbreviated([self.c.keys[i] for i in content]):
             self._add(op, ci, wj, "allowed: stated in the evidence (abbreviated)")
         elif self.paraphrases and (why := self._benign_insertion(ci)) is not None:
             self._add(op, ci, wj, f"allowed: {why}")
         else:
             self._add(op, ci, wj, "unsupported: not in the evidence")
+
+    def _conjunct_stated_otherwise(self, ci: list[int], content: list[int]) -> bool:
+        """v51: whether inserted words ``ci`` join a thing to a copied one ("and diastolic")
+        that the evidence states only in sentences other than the copy's, none of which states
+        it without a negation or the opposite of the claim's direction: the claim extends a
+        finding to a thing the evidence says something else of."""
+        words = [self.c.tokens[i].text.lower() for i in ci]
+        if words[0] in _JOINERS:
+            anchor = self._window_at(ci[0] - 1)
+        elif words[-1] in _JOINERS:
+            anchor = self._window_at(ci[-1] + 1)
+        else:
+            return False
+        if anchor is None:
+            return False
+        keys = {self.c.keys[i] for i in content}
+        ranges = self.ev.sentences
+        own = next((k for k, (a, b) in enumerate(ranges) if a <= anchor < b), None)
+        holding = [k for k, held in enumerate(self.ev.sentence_keys) if keys <= held]
+        if own is None or own in holding:
+            return False
+        claimed = _directions(self.c, range(len(self.c.tokens)))
+        for k in holding:
+            span = range(*ranges[k])
+            turned = _directions(self.w, span)
+            if _negations(self.w, span) == 0 and not any(
+                OPPOSITE[d] in turned and d not in turned for d in claimed
+            ):
+                return False  # a merge: another sentence states the same of it
+        return True
 
     def _benign_insertion(self, ci: list[int]) -> str | None:
         """v50: inserted words that make the claim no stronger than the window: an

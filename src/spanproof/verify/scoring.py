@@ -211,6 +211,13 @@ class ScoreModel:
     #: "blood pressure") (:func:`spanproof.verify.edits.align_edits`, ``paraphrases``); False
     #: before v50: each made a sentence copied from its source `unsupported`.
     edit_paraphrases: bool = False
+    #: v51: a thing the claim joins by "and" or "or" to a copied one is stated in the evidence
+    #: only where the copy's sentence states it, or another sentence states it without a
+    #: negation or the opposite direction ("lowered systolic and diastolic blood pressure"
+    #: against "… lowered systolic blood pressure … Diastolic blood pressure did not change" is
+    #: `unsupported`; :func:`spanproof.verify.edits.align_edits`, ``conjuncts``); False before
+    #: v51: any mention of it anywhere in the span allowed it.
+    edit_conjuncts: bool = False
     #: v19: with ``edit_bounds``, a bound written after its figure is its bound for the edit
     #: check ("65 years or older" is "≥65 years"; :func:`spanproof.verify.edits.align_edits`,
     #: ``postposed``); False before v19: "or older" was words not in the evidence, "≥65" a
@@ -607,12 +614,15 @@ V49 = replace(V47, name="v49", procedure_statements=True)
 #: another of its direction, an approximation before a figure, a finding stated as found, an
 #: abbreviation by initials.
 V50 = replace(V47, name="v50", edit_paraphrases=True)
+#: v50 whose edit check refuses a thing joined to a copied one ("systolic and diastolic") that
+#: the evidence states otherwise elsewhere ("Diastolic blood pressure did not change").
+V51 = replace(V50, name="v51", edit_conjuncts=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50,
+        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51,
     )
 }  # fmt: skip
 
@@ -1380,6 +1390,7 @@ def edit_alignments(
             negation_scope=plan.model.edit_negation_scope,
             local_population=plan.model.edit_local_population,
             paraphrases=plan.model.edit_paraphrases,
+            conjuncts=plan.model.edit_conjuncts,
         )
         if alignment.near_copy:
             out[i] = alignment
