@@ -166,10 +166,12 @@ class VerifySettings(BaseModel):
             "finding: it supports no finding claimed from it; v50 is v47 whose edit check "
             "allows a faithful answer's rewordings: 'reduced' for 'lowered', 'approximately 5 "
             "mmHg' for '5 mmHg', 'was found to lower' for 'lowered', 'BP' for 'blood "
-            "pressure'; v51, the default, is v50 that refuses a thing joined to a copied one "
-            "which the evidence states otherwise: 'lowered systolic and diastolic blood "
-            "pressure' against '… lowered systolic blood pressure … Diastolic blood pressure "
-            "did not change')."
+            "pressure'; v51 is v50 that refuses a thing joined to a copied one which the "
+            "evidence states otherwise: 'lowered systolic and diastolic blood pressure' "
+            "against '… lowered systolic blood pressure … Diastolic blood pressure did not "
+            "change'; v52, the default, is v51 that reads more of an answer's words: 'is "
+            "contraindicated' denies a use as 'should not be used' does, 'versus' and "
+            "'relative to' are 'compared with', 'cut' is a plain word of change down)."
         ),
     )
     escalation_band: float | None = Field(

@@ -58,6 +58,7 @@ from spanproof.text.stems import singular, stem
 from spanproof.text.tokens import MINUS, Token, nfc, tokenize
 from spanproof.verify.features import STOP_WORDS
 from spanproof.verify.gates import (
+    CONTRAINDICATIONS,
     OPPOSITE,
     base_form,
     direction_of,
@@ -1629,6 +1630,7 @@ def align_edits(
     local_population: bool = False,
     paraphrases: bool = False,
     conjuncts: bool = False,
+    answer_words: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1760,6 +1762,9 @@ def align_edits(
             states otherwise ("Diastolic blood pressure did not change") extends the finding to
             it: ``unsupported: stated otherwise in the evidence`` (score model v51; False before
             it).
+        answer_words: with ``paraphrases``, more of an answer's words are allowed: "versus",
+            "vs", "relative to", "compared to" for "compared with" and the other way round, and
+            "cut" as a plain word of change down (score model v52; False before it).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1797,7 +1802,7 @@ def align_edits(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
-        caveats, negation_scope, local_population, paraphrases, conjuncts,
+        caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2048,6 +2053,28 @@ def _detail_kind(text: Text, k: int) -> str | None:
     return None
 
 
+#: v52: a comparison's words, one put for another ("versus" / "compared with").
+_VERSUS = frozenset({"versus", "vs", "relative to", "compared with", "compared to", "against"})
+#: v52: a use denied in words ("should not be used", "must not be given") and by one word.
+_NOT_USED = re.compile(
+    r"(?:should|must|can|may|is|are)\s+(?:not|never)\s+(?:be\s+)?"
+    r"(?:used|given|prescribed|administered|taken|use|give|prescribe|administer|take)"
+)
+_CONTRAINDICATED = re.compile(r"(?:is|are|was|were|be)?\s*contraindicated|contraindications?")
+
+
+def _contraindication(said: str, written: str) -> bool:
+    """v52: whether one phrase denies a use in words ("should not be used") and the other by
+    one word ("is contraindicated")."""
+    a, b = said.lower(), written.lower()
+    return bool(
+        (_NOT_USED.fullmatch(a) and _CONTRAINDICATED.fullmatch(b))
+        or (_NOT_USED.fullmatch(b) and _CONTRAINDICATED.fullmatch(a))
+    )
+
+
+#: v52: more plain words of change ("cut" is past and present alike).
+_ANSWER_CHANGE = {"cut": "down", "cuts": "down", "cutting": "down"}
 #: v51: words that join a thing to another ("systolic and diastolic").
 _JOINERS = frozenset({"and", "or"})
 #: v50: words that only approximate the figure after them.
@@ -2137,6 +2164,7 @@ class _Builder:
         local_population: bool = False,
         paraphrases: bool = False,
         conjuncts: bool = False,
+        answer_words: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -2166,6 +2194,7 @@ class _Builder:
         self.local_population = local_population
         self.paraphrases = paraphrases
         self.conjuncts = conjuncts
+        self.answer_words = answer_words
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -2894,6 +2923,28 @@ class _Builder:
         else:
             self._add(op, ci, wj, "unsupported: not in the evidence")
 
+    def _written_alike(self, ci: list[int], wj: list[int]) -> str | None:
+        """The same words written together or apart (v18), or (v52) a use denied in words
+        against one word ("should not be used" / "is contraindicated")."""
+        c, w = self.c, self.w
+        if self.compounds and written_together(c, ci) == written_together(w, wj):
+            return "allowed: same words (written together or apart)"
+        said = " ".join(c.tokens[i].text for i in ci)
+        written = " ".join(w.tokens[j].text for j in wj)
+        if self.answer_words and _contraindication(said, written):
+            return "allowed: same denial (contraindication)"
+        return None
+
+    def _denials(self, text: Text, indices: Sequence[int]) -> int:
+        """The negations among ``indices``, and under v52 (``answer_words``) the words that
+        deny a use ("contraindicated": :data:`~spanproof.verify.gates.CONTRAINDICATIONS`)."""
+        extra = (
+            sum(1 for i in indices if text.tokens[i].text in CONTRAINDICATIONS)
+            if self.answer_words
+            else 0
+        )
+        return _negations(text, indices) + extra
+
     def _conjunct_stated_otherwise(self, ci: list[int], content: list[int]) -> bool:
         """v51: whether inserted words ``ci`` join a thing to a copied one ("and diastolic")
         that the evidence states only in sentences other than the copy's, none of which states
@@ -2996,7 +3047,7 @@ class _Builder:
         """A negation or a direction flipped, or (v17) a contraction and the words it writes out
         ("doesn't" / "does not": read before the hedge of "could not" can seem dropped)."""
         c, w = self.c, self.w
-        if _negations(c, ci) % 2 != _negations(w, wj) % 2:
+        if self._denials(c, ci) % 2 != self._denials(w, wj) % 2:
             return "contradicted: negation flip"
         ours, theirs = _directions(c, ci), _directions(w, wj)
         if any(OPPOSITE[d] in theirs and d not in theirs for d in ours):
@@ -3008,9 +3059,11 @@ class _Builder:
     def _rule(self, ci: list[int], wj: list[int]) -> str | None:
         """A judgement the words decide alone, ``"insertion"``, or None (ask about meaning)."""
         c, w = self.c, self.w
-        if self.compounds and written_together(c, ci) == written_together(w, wj):
-            return "allowed: same words (written together or apart)"
-        decided = self._polarity(ci, wj) or self._opposite_or_stronger(ci, wj)
+        decided = (
+            self._written_alike(ci, wj)
+            or self._polarity(ci, wj)
+            or self._opposite_or_stronger(ci, wj)
+        )
         if decided is not None:
             return decided
         if self.paraphrases and (why := self._reworded(ci, wj)) is not None:
@@ -3046,10 +3099,17 @@ class _Builder:
         ("BP" / "blood pressure")."""
         ours = [self.c.surface(i) for i in ci if self.c.content[i]]
         theirs = [self.w.surface(j) for j in wj if self.w.content[j]]
+        changes = {**_PLAIN_CHANGE, **_ANSWER_CHANGE} if self.answer_words else _PLAIN_CHANGE
         if len(ours) == 1 and len(theirs) == 1:
-            a, b = _PLAIN_CHANGE.get(ours[0].lower()), _PLAIN_CHANGE.get(theirs[0].lower())
+            a, b = changes.get(ours[0].lower()), changes.get(theirs[0].lower())
             if a is not None and a == b:
                 return "allowed: same direction"
+        if self.answer_words:
+            said = " ".join(self.c.tokens[i].text for i in ci)
+            written = " ".join(self.w.tokens[j].text for j in wj)
+            if said != written and {said, written} <= _VERSUS:
+                return "allowed: same comparison"
+
         if _initials_of(ours, theirs) or _initials_of(theirs, ours):
             return "allowed: abbreviation (initials)"
         return None

@@ -309,9 +309,23 @@ def names_no_denial(tokens: Sequence[str], i: int) -> bool:
     )
 
 
-def _denies(tokens: Sequence[str], i: int, more: bool, scoped: bool) -> bool:
+#: Score model v52: words that deny a use as "should not be used" does when predicated
+#: ("Metformin is contraindicated when eGFR is below 30" / "Metformin should not be used …
+#: below 30"), not when they describe ("categorized as contraindicated medications").
+CONTRAINDICATIONS = frozenset({"contraindicated"})
+
+
+def _denies(
+    tokens: Sequence[str], i: int, more: bool, scoped: bool, denials: frozenset[str] = frozenset()
+) -> bool:
     """Whether ``tokens[i]`` denies what the sentence states (see :func:`cues`)."""
     t = tokens[i]
+    if t in denials:
+        before = tokens[i - 2 : i]
+        return bool(before) and (
+            before[-1] in _COPULAS
+            or (len(before) == 2 and before[0] in _COPULAS and before[1].endswith("ly"))
+        )
     if t == "not" and i > 0 and tokens[i - 1] == "but":
         # "A but not B": the negation scopes over B alone, an exception, not the statement.
         return False
@@ -334,7 +348,11 @@ class Cues:
 
 
 def cues(
-    tokens: Sequence[str], forms: bool = False, more: bool = False, scoped: bool = False
+    tokens: Sequence[str],
+    forms: bool = False,
+    more: bool = False,
+    scoped: bool = False,
+    denials: frozenset[str] = frozenset(),
 ) -> Cues:
     """Polarity cues of ``tokens``. ``forms`` (score model v20): a direction word's forms are one
     word (:func:`direction_word`), so "inhibiting" in a claim and "inhibition" in its span are a
@@ -345,13 +363,14 @@ def cues(
     (:func:`names_no_denial`: "heart failure", "with or without", "compared with no
     treatment", "than never smokers"), "lacking" denies when predicated ("evidence was
     lacking"), and adjectives that deny what they qualify are negations
-    (:data:`SCOPED_NEGATION_WORDS`: "inaccurate", "unreliable", "insufficient", "unlikely")."""
+    (:data:`SCOPED_NEGATION_WORDS`: "inaccurate", "unreliable", "insufficient", "unlikely").
+    ``denials`` (score model v52, :data:`CONTRAINDICATIONS`): more words that deny."""
     counts = (
         Counter(direction_word(t, more) for t in tokens if not is_agent_noun(t, more))
         if forms
         else Counter(tokens)
     )
-    negations = sum(1 for i in range(len(tokens)) if _denies(tokens, i, more, scoped))
+    negations = sum(1 for i in range(len(tokens)) if _denies(tokens, i, more, scoped, denials))
     directions = tuple(
         (t, cls, c) for t, c in counts.items() if (cls := direction_of(t, more)) is not None
     )

@@ -53,6 +53,7 @@ from spanproof.verify.edits import (
 )
 from spanproof.verify.fusion import fuse
 from spanproof.verify.gates import (
+    CONTRAINDICATIONS,
     Cues,
     EntityView,
     association_stated_as_effect,
@@ -218,6 +219,16 @@ class ScoreModel:
     #: `unsupported`; :func:`spanproof.verify.edits.align_edits`, ``conjuncts``); False before
     #: v51: any mention of it anywhere in the span allowed it.
     edit_conjuncts: bool = False
+    #: v52: "contraindicated" and "contraindication" deny a use as "should not be used" does,
+    #: for the polarity gate (:data:`~spanproof.verify.gates.CONTRAINDICATIONS`); False before
+    #: v52: "Metformin is contraindicated when eGFR is below 30" against "Metformin should not
+    #: be used in patients with an eGFR below 30" read as a negation dropped, `contradicted`.
+    contraindications: bool = False
+    #: v52: the edit check allows more of an answer's words: "versus", "vs", "relative to"
+    #: and "compared to" for "compared with" (and the other way round), and "cut" as a plain
+    #: word of change down (:func:`spanproof.verify.edits.align_edits`, ``answer_words``);
+    #: False before v52.
+    edit_answer_words: bool = False
     #: v19: with ``edit_bounds``, a bound written after its figure is its bound for the edit
     #: check ("65 years or older" is "≥65 years"; :func:`spanproof.verify.edits.align_edits`,
     #: ``postposed``); False before v19: "or older" was words not in the evidence, "≥65" a
@@ -433,6 +444,11 @@ class ScoreModel:
         return self.finding_gate or self.procedure_statements
 
     @property
+    def denials(self) -> frozenset[str]:
+        """The words the polarity gate reads as denying beyond the negations (v52)."""
+        return CONTRAINDICATIONS if self.contraindications else frozenset()
+
+    @property
     def uses_checker(self) -> bool:
         """Whether verdicts under this model need an entailment checker (v3 and v5)."""
         return self.escalation_band is not None or self.combiner is not None
@@ -617,12 +633,15 @@ V50 = replace(V47, name="v50", edit_paraphrases=True)
 #: v50 whose edit check refuses a thing joined to a copied one ("systolic and diastolic") that
 #: the evidence states otherwise elsewhere ("Diastolic blood pressure did not change").
 V51 = replace(V50, name="v51", edit_conjuncts=True)
+#: v51 that reads more of an answer's words: "contraindicated" denies a use as "should not be
+#: used" does, "versus" is "compared with", "cut" a plain word of change down.
+V52 = replace(V51, name="v52", contraindications=True, edit_answer_words=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51,
+        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52,
     )
 }  # fmt: skip
 
@@ -800,7 +819,13 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
             sentences = tuple(
                 (
                     Counter(lexical_terms(t, model)),
-                    cues(t, model.word_forms, model.more_cues, model.scoped_negations),
+                    cues(
+                        t,
+                        model.word_forms,
+                        model.more_cues,
+                        model.scoped_negations,
+                        model.denials,
+                    ),
                 )
                 for t in sentence_tokens
             )
@@ -1002,7 +1027,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
         numerics=frozenset(_numerics(tokens, model)),
         entity=view,
-        cues=cues(tokens, model.word_forms, model.more_cues, model.scoped_negations),
+        cues=cues(tokens, model.word_forms, model.more_cues, model.scoped_negations, model.denials),
         states_finding=model.finding_gate and not states_no_finding(words),
         joins=joined_forms(tokens, model) if model.joined_identifiers else (),
         name_figures=name_figures(nfc(words), model) if model.name_figures else {},
@@ -1031,10 +1056,12 @@ def _aligned_cues(
 
 
 @lru_cache(maxsize=1 << 14)
-def window_cues(text: str, forms: bool, more: bool, scoped: bool) -> Cues:
+def window_cues(
+    text: str, forms: bool, more: bool, scoped: bool, denials: frozenset[str] = frozenset()
+) -> Cues:
     """Polarity cues of a window's text, read as the plan reads a span sentence (v30)."""
     body = nfc(text)
-    return cues([lower_chars(seg) for seg, _, _ in segments(body)], forms, more, scoped)
+    return cues([lower_chars(seg) for seg, _, _ in segments(body)], forms, more, scoped, denials)
 
 
 def _sentence_cues(
@@ -1242,6 +1269,7 @@ def score_claim(
                 model.word_forms,
                 model.more_cues,
                 model.scoped_negations,
+                model.denials,
             )
     pairs = [
         score_pair(
@@ -1391,6 +1419,7 @@ def edit_alignments(
             local_population=plan.model.edit_local_population,
             paraphrases=plan.model.edit_paraphrases,
             conjuncts=plan.model.edit_conjuncts,
+            answer_words=plan.model.edit_answer_words,
         )
         if alignment.near_copy:
             out[i] = alignment
