@@ -51,7 +51,21 @@ def test_new_transitions_queue_after_the_unfinished_ones_in_order() -> None:
     # with nothing unfinished, a duplicate of the current content replays its run
     done = [Journalled(wid(A16), "SUCCESS", 1, 10)]
     assert plan_ingestions(S, [A], [A], done) == [Planned(wid(A16), 0, False, True)]
-    assert plan_ingestions(S, [B], [A], done) == [Planned(wid(B16), 1, True)]
+    assert plan_ingestions(S, [B], [A], done) == [Planned(wid(B16), 2, True)]
+
+
+def test_a_new_ingestion_is_placed_after_every_one_the_source_had() -> None:
+    # Z and A ran within one second of the journal's clock, A placed second; B, enqueued in
+    # that same second once the queue had drained, must read as enqueued after both, or the
+    # guard would take A for a later ingestion and supersede B.
+    journal = [
+        Journalled(wid(C16), "SUCCESS", 1, 10_000),
+        Journalled(wid(A16, 1), "SUCCESS", 2, 10_000),
+    ]
+    [plan] = plan_ingestions(S, [B], [C, A], journal)
+    assert plan.priority == 3
+    enqueued = [*journal, Journalled(plan.workflow_id, "ENQUEUED", plan.priority, 10_000)]
+    assert superseded_by(S, plan.workflow_id, enqueued) is None
 
 
 def test_a_failed_or_cancelled_one_is_not_queued_and_its_transition_is_tried_again() -> None:
@@ -61,9 +75,9 @@ def test_a_failed_or_cancelled_one_is_not_queued_and_its_transition_is_tried_aga
         Journalled(wid(C16), "CANCELLED", 3, 30),
     ]
     # B and C are not in the history: C is the first change after A, tried again
-    assert plan_ingestions(S, [C], [A], journal) == [Planned(wid(C16, 1, 2), 1, True)]
+    assert plan_ingestions(S, [C], [A], journal) == [Planned(wid(C16, 1, 2), 4, True)]
     more = [*journal, Journalled(wid(C16, 1, 2), "ERROR", 1, 40)]
-    assert plan_ingestions(S, [C], [A], more) == [Planned(wid(C16, 1, 3), 1, True)]
+    assert plan_ingestions(S, [C], [A], more) == [Planned(wid(C16, 1, 3), 4, True)]
     # a later try that succeeded is the one a duplicate attaches to
     ok = [*journal, Journalled(wid(B16, 1, 2), "SUCCESS", 1, 40)]
     assert plan_ingestions(S, [B], [A, B], ok) == [Planned(wid(B16, 1, 2), 0, False, True)]
@@ -76,10 +90,10 @@ def test_a_superseded_one_is_tried_again_like_a_cancelled_one() -> None:
         Journalled(wid(A16, 2), "SUCCESS", 3, 10),
     ]
     # the source read A, then A again: B's bytes are the first change, which B never made
-    assert plan_ingestions(S, [B], [A], journal) == [Planned(wid(B16, 1, 2), 1, True)]
+    assert plan_ingestions(S, [B], [A], journal) == [Planned(wid(B16, 1, 2), 4, True)]
     # so is one still queued (resumed by hand) that a later one has superseded already
     resumed = [journal[0], Journalled(wid(B16), "ENQUEUED", 2, 10), journal[2]]
-    assert plan_ingestions(S, [B], [A], resumed) == [Planned(wid(B16, 1, 2), 1, True)]
+    assert plan_ingestions(S, [B], [A], resumed) == [Planned(wid(B16, 1, 2), 4, True)]
     unrun = [journal[0], Journalled(wid(B16), "ENQUEUED", 2, 10)]  # nothing later has run
     assert plan_ingestions(S, [B], [A], unrun) == [Planned(wid(B16), 0, False)]
 

@@ -172,7 +172,8 @@ def _state(status: str, output: Any) -> str:
 def enqueue_order(j: Journalled) -> tuple[int, int]:
     """Where ``j`` stands among its source's ingestions in the order they were enqueued: its
     enqueue time, then, among those enqueued at the same time (one enqueue transaction; on
-    SQLite, whose times here are whole seconds, the same second), its place in the queue."""
+    SQLite, whose times here are whole seconds, the same second), its priority, which grows
+    with every ingestion of the source enqueued (:func:`plan_ingestions`)."""
     return j.created_ms, j.priority
 
 
@@ -213,11 +214,12 @@ def plan_ingestions(
     and its ingestion workflows in ``journal``.
 
     Ingestions of one source run one at a time, lowest ``priority`` first (the ingest queue is
-    partitioned by source), so each new one is placed after those still enqueued or running,
-    and its id follows the history they will leave (:func:`with_queued`). One that failed, was
-    cancelled or was superseded (:data:`SUPERSEDED`; or is still queued, resumed by hand after an
-    ingestion enqueued after it ran, so it will be) made nothing current: it is not counted, it
-    holds back no later one, and the same transition enqueued again is tried again as
+    partitioned by source), so each new one is placed after those still enqueued or running
+    (its priority one more than any ingestion of the source has had), and its id follows the
+    history they will leave (:func:`with_queued`). One that failed, was cancelled or was
+    superseded (:data:`SUPERSEDED`; or is still queued, resumed by hand after an ingestion
+    enqueued after it ran, so it will be) made nothing current: it is not counted, it holds
+    back no later one, and the same transition enqueued again is tried again as
     ``{id}~{k}`` (the k-th try) rather than replaying the failure. A duplicate (the bytes the
     source reads or is queued to read last) attaches to the workflow that makes them current.
     """
@@ -233,7 +235,10 @@ def plan_ingestions(
     in_flight.sort(key=lambda j: (j.status != "PENDING", j.priority, j.created_ms, j.workflow_id))
     queued = [transition_of(source_id, j.workflow_id) for j in in_flight]
     history = with_queued(stored, [t for t in queued if t is not None])
-    priority = max((j.priority for j in in_flight), default=0) + 1
+    # One more than any ingestion of the source ever had, not only the unfinished ones: the
+    # order enqueued is then the order of priorities, even where the journal's clock cannot
+    # tell two enqueues apart (SQLite's whole seconds), which superseded_by relies on.
+    priority = max((j.priority for known in tries.values() for j in known), default=0) + 1
     out: list[Planned] = []
     for sha in shas:
         sha16 = sha[:16]
