@@ -33,18 +33,19 @@ _INLINE: tuple[_Rule, ...] = (
     # an image: nothing of it is a claim
     (re.compile(r"!\[[^\]\n]*\]\([^)\n]*\)"), None),
     # [text](address "title") and [text][ref]: the text
-    (re.compile(r"\[([^\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))*(?:[ \t]+\"[^\"\n]*\")?\)"), 1),
-    (re.compile(r"\[([^\]\n^][^\]\n]*)\]\[[^\]\n]*\]"), 1),
+    (re.compile(r"\[([^\[\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))*(?:[ \t]+\"[^\"\n]*\")?\)"), 1),
+    (re.compile(r"\[([^\[\]\n^][^\[\]\n]*)\]\[[^\[\]\n]*\]"), 1),
     # a footnote reference [^1]
-    (re.compile(r"\[\^[^\]\s]+\]"), None),
+    (re.compile(r"\[\^[^\[\]\s]+\]"), None),
     # an autolink <https://…>
-    (re.compile(r"<(?:https?|ftp|mailto):[^>\s]+>"), None),
+    (re.compile(r"<(?:https?|ftp|mailto):[^<>\s]+>"), None),
     # `code`: its text
     (re.compile(r"`+([^`\n]+?)`+"), 1),
-    # **strong**, __strong__, ~~struck~~
-    (re.compile(r"\*\*(?=\S)([^\n]+?)(?<=\S)\*\*"), 1),
-    (re.compile(r"(?<!\w)__(?=\S)([^\n]+?)(?<=\S)__(?!\w)"), 1),
-    (re.compile(r"~~(?=\S)([^\n]+?)(?<=\S)~~"), 1),
+    # **strong**, __strong__, ~~struck~~ (their text holds no mark of their kind, so a line of
+    # unmatched marks is read in one pass, not once per mark)
+    (re.compile(r"\*\*(?=[^*\s])([^*\n]*?[^*\s])\*\*"), 1),
+    (re.compile(r"(?<!\w)__(?=[^_\s])([^_\n]*?[^_\s])__(?!\w)"), 1),
+    (re.compile(r"~~(?=[^~\s])([^~\n]*?[^~\s])~~"), 1),
     # *emphasis*, _emphasis_ (not inside a word: 2*3*4 and snake_case stay)
     (re.compile(r"(?<![\w*])\*(?=[^\s*])([^*\n]+?)(?<=[^\s*])\*(?![\w*])"), 1),
     (re.compile(r"(?<![\w_])_(?=[^\s_])([^_\n]+?)(?<=[^\s_])_(?![\w_])"), 1),
@@ -66,8 +67,11 @@ _CELL_BORDER = re.compile(r"[ \t]*(?<!\\)\|[ \t]*")
 
 
 def _apply(text: str, replace: Callable[[re.Match[str], int | None], str]) -> str:
-    for pattern, keep in _INLINE:
-        text = pattern.sub(lambda m, k=keep: replace(m, k), text)  # type: ignore[misc]
+    # Twice: emphasis inside strong ("**a *b* c**") is read on the first pass, the strong on
+    # the second. Every rule is linear in the text: no rule's text holds its own opening mark.
+    for _ in range(2):
+        for pattern, keep in _INLINE:
+            text = pattern.sub(lambda m, k=keep: replace(m, k), text)  # type: ignore[misc]
     return text
 
 

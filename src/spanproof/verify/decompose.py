@@ -99,7 +99,9 @@ and the text between them must not be blank.
 """
 
 MARKER_RE = re.compile(r"\[[ \t]*S\d+(?:[ \t]*[,;][ \t]*S\d+)*[ \t]*\]")
-_MARKER_WITH_SPACE = re.compile(r"\s*" + MARKER_RE.pattern)
+#: A marker and the whitespace before it. The match starts where a whitespace run starts (or at
+#: the marker), so a long run is scanned once, not once per character.
+_MARKER_WITH_SPACE = re.compile(r"(?<!\s)\s*" + MARKER_RE.pattern)
 _MARKER_ID = re.compile(r"S(\d+)")
 _TRAILING = " \t\r\n\f\v\u00a0.,;:!…"
 _EMPHASIS = "*_~ \t"
@@ -344,7 +346,7 @@ _ATTRIBUTION_LEAD = re.compile(
     re.IGNORECASE,
 )
 _ATTRIBUTION_TAIL = re.compile(
-    rf"\s*,\s*(?:{_ACCORDING}\s+(?:{_SOURCE})|as\s+(?:{_SOURCE})\s+{_SAYS})"
+    rf",\s*(?:{_ACCORDING}\s+(?:{_SOURCE})|as\s+(?:{_SOURCE})\s+{_SAYS})"
     rf"[\s.!…]*$",
     re.IGNORECASE,
 )
