@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from _report import SECONDS, checked_models, data_root, probe_parser, publish_timed
-from probe_word_swaps import _WORD, content_words, corpus_abstracts, swap
+from probe_word_swaps import content_words, corpus_abstracts, other_words, swap
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -38,7 +38,6 @@ from spanproof.core.ports import Embedder
 from spanproof.services.verification import score_all
 from spanproof.verifier import to_claims, to_evidence
 from spanproof.verify.decompose import RuleBasedDecomposer
-from spanproof.verify.edits import FUNCTION_WORDS
 from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
 
 BEGIN, END = "<!-- attribution-frames:begin -->", "<!-- attribution-frames:end -->"
@@ -90,17 +89,7 @@ def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> list[Case]
         alone = DECOMPOSER.decompose(sentence + ".")
         if len(words) < 4 or len(alone) != 1 or alone[0].text != sentence:
             continue
-        own = {m.group(0).lower() for m in _WORD.finditer(sentence)}
-        others = sorted(
-            {
-                m.group(0).lower()
-                for j, s in enumerate(sentences)
-                if j != k
-                for m in _WORD.finditer(s)
-            }
-            - own
-            - FUNCTION_WORDS
-        )
+        others = other_words(sentences, k)
         if not others:
             continue
         swapped = swap(sentence, rng.choice(words), rng.choice(others))

@@ -30,14 +30,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from _report import SECONDS, checked_models, data_root, probe_parser, publish_timed
-from probe_word_swaps import corpus_abstracts
+from probe_word_swaps import corpus_abstracts, verdict_of
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
-from spanproof.core.ports import Embedder
-from spanproof.services.verification import score_all
-from spanproof.verifier import to_claims, to_evidence
-from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
+from spanproof.verify.scoring import SCORE_MODELS
 
 BEGIN, END = "<!-- rewordings:begin -->", "<!-- rewordings:end -->"
 DEFAULT_SEED = 20261208
@@ -130,12 +127,6 @@ def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> dict[str, 
                     Case("approximation, other figure", figures[1], evidence)
                 )
     return out
-
-
-def verdict_of(case: Case, model: ScoreModel, embedder: Embedder) -> str:
-    evidence = to_evidence([{"id": "E1", "text": case.evidence}])
-    verdicts, status = score_all(to_claims([case.claim]), evidence, embedder, model)
-    return verdicts[0].verdict.value if verdicts else status
 
 
 def main() -> int:

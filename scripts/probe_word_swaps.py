@@ -76,6 +76,19 @@ def swap(sentence: str, word: re.Match[str], new: str) -> str:
     return sentence[: word.start()] + new + sentence[word.end() :]
 
 
+def other_words(sentences: Sequence[str], k: int) -> list[str]:
+    """The content words (five letters or more, no function word) the abstract's other sentences
+    write and sentence ``k`` does not, sorted: what a swap may put in."""
+    own = {m.group(0).lower() for m in _WORD.finditer(sentences[k])}
+    written = {
+        m.group(0).lower()
+        for j, other in enumerate(sentences)
+        if j != k
+        for m in _WORD.finditer(other)
+    }
+    return sorted(written - own - FUNCTION_WORDS)
+
+
 def corpus_abstracts(root: Path) -> list[list[str]]:
     """The SciFact corpus's abstracts, each as its list of sentences, in document-id order."""
     corpus = scifact_corpus(root)
@@ -110,17 +123,7 @@ def build_cases(
         words = content_words(sentence)
         if not 60 <= len(sentence) <= 250 or len(words) < 4:
             continue
-        own = {m.group(0).lower() for m in _WORD.finditer(sentence)}
-        others = sorted(
-            {
-                m.group(0).lower()
-                for j, other in enumerate(sentences)
-                if j != k
-                for m in _WORD.finditer(other)
-            }
-            - own
-            - FUNCTION_WORDS
-        )
+        others = other_words(sentences, k)
         if not others:
             continue
         word = rng.choice(words)

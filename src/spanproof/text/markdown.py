@@ -109,7 +109,7 @@ def strip_markdown(text: str) -> str:
     """
     text = _apply(text, _delete)
     if "|" in text:
-        cells = [c for c in _CELL_BORDER.split(text.strip())]
+        cells = _CELL_BORDER.split(text.strip())
         if cells and not cells[0]:
             cells = cells[1:]
         if cells and not cells[-1]:

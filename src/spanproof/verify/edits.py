@@ -2116,6 +2116,8 @@ def _plain_change() -> dict[str, str]:
 
 
 _PLAIN_CHANGE = _plain_change()
+#: v52: v50's plain words of change and the answer's ones.
+_ANSWER_CHANGES = {**_PLAIN_CHANGE, **_ANSWER_CHANGE}
 
 
 def _initials_of(short: Sequence[str], long: Sequence[str]) -> bool:
@@ -3099,7 +3101,7 @@ class _Builder:
         ("BP" / "blood pressure")."""
         ours = [self.c.surface(i) for i in ci if self.c.content[i]]
         theirs = [self.w.surface(j) for j in wj if self.w.content[j]]
-        changes = {**_PLAIN_CHANGE, **_ANSWER_CHANGE} if self.answer_words else _PLAIN_CHANGE
+        changes = _ANSWER_CHANGES if self.answer_words else _PLAIN_CHANGE
         if len(ours) == 1 and len(theirs) == 1:
             a, b = changes.get(ours[0].lower()), changes.get(theirs[0].lower())
             if a is not None and a == b:
