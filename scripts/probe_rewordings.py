@@ -13,7 +13,9 @@ whole abstract, with one change. Two kinds keep the sentence true and two make i
 * ``opposite direction`` (should be refused): the verb put for one of the other direction
   ("reduced" → "increased");
 * ``approximation, other figure`` (should be refused): "approximately" and the figure changed
-  ("approximately 6 mmHg").
+  ("approximately 6 mmHg");
+* ``hedge stated as found`` (should be refused), made to defeat v50's "stated as found": a
+  hedge put out for "was found to" ("could lower" → "was found to lower").
 
 Reported per model and kind: the share `supported`. The generator draws its words from the
 lists below, which are v50's plain words of change: it measures what the reading does on real
@@ -43,6 +45,7 @@ KINDS = (
     ("approximation", "supported"),
     ("opposite direction", "refused"),
     ("approximation, other figure", "refused"),
+    ("hedge stated as found", "refused"),
 )
 #: Transitive verbs of change by form, up and down: a word is put for another of its form.
 VERBS = {
@@ -56,6 +59,7 @@ VERBS = {
     ),
     "ing": (("increasing", "elevating", "raising"), ("decreasing", "reducing", "lowering")),
 }
+_HEDGE = re.compile(r"\b(?:may|might|could) (?=[a-z])")
 _FIGURE = re.compile(r"(?<=\s)(\d+(?:\.\d+)?)(?=\s*(?:%|[a-zA-Z]))")
 
 
@@ -120,6 +124,10 @@ def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> dict[str, 
             if pair is not None and len(out["same direction"]) < n:
                 out["same direction"].append(Case("same direction", pair[0], evidence))
                 out["opposite direction"].append(Case("opposite direction", pair[1], evidence))
+            hedge = _HEDGE.search(sentence)
+            if hedge is not None and len(out["hedge stated as found"]) < n:
+                found = sentence[: hedge.start()] + "was found to " + sentence[hedge.end() :]
+                out["hedge stated as found"].append(Case("hedge stated as found", found, evidence))
             figures = approximated(sentence)
             if figures is not None and len(out["approximation"]) < n:
                 out["approximation"].append(Case("approximation", figures[0], evidence))

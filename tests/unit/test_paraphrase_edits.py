@@ -105,3 +105,14 @@ def test_the_bundled_model_supports_the_rewordings_under_v50_only() -> None:
     unsupported, supported = Verdict.UNSUPPORTED, Verdict.SUPPORTED
     assert [c.verdict for c in before] == [unsupported, unsupported, Verdict.CONTRADICTED]
     assert [c.verdict for c in after] == [supported, supported, Verdict.CONTRADICTED]
+
+
+def test_v50_allows_found_or_approximately_only_where_the_window_has_no_words() -> None:
+    # put for a hedge, "was found to" states as found what the window only supposes
+    hedged = (
+        "HAND2 methylation is a common alteration in endometrial cancer that could potentially "
+        "be employed as a biomarker for early detection."
+    )
+    claim = hedged.replace("could", "was found to")
+    assert "allowed: stated as found" not in judgements(claim, hedged)
+    assert any(j.startswith("unsupported") for j in judgements(claim, hedged))

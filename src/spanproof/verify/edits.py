@@ -2920,7 +2920,7 @@ class _Builder:
                 self._add(op, ci, wj, "allowed: stated in the evidence")
         elif self.abbreviated and self._stated_abbreviated([self.c.keys[i] for i in content]):
             self._add(op, ci, wj, "allowed: stated in the evidence (abbreviated)")
-        elif self.paraphrases and (why := self._benign_insertion(ci)) is not None:
+        elif self.paraphrases and not wj and (why := self._benign_insertion(ci)) is not None:
             self._add(op, ci, wj, f"allowed: {why}")
         else:
             self._add(op, ci, wj, "unsupported: not in the evidence")
@@ -2980,7 +2980,8 @@ class _Builder:
     def _benign_insertion(self, ci: list[int]) -> str | None:
         """v50: inserted words that make the claim no stronger than the window: an
         approximation right before a figure ("approximately 5 mmHg"), or a finding stated as
-        found ("was found to lower" for "lowered")."""
+        found ("was found to lower" for "lowered"). Only words put in where the window has
+        none: put for the window's words ("was found to" for "could") they may drop a hedge."""
         words = [self.c.tokens[i].text.lower() for i in ci]
         after = ci[-1] + 1
         if (
