@@ -1,4 +1,4 @@
-"""RuleBasedDecomposer (rules-v3): the offline decomposer of SPEC §4.3."""
+"""RuleBasedDecomposer (rules-v4): the offline decomposer of SPEC §4.3."""
 
 from __future__ import annotations
 
@@ -16,9 +16,9 @@ def texts(draft: str) -> list[str]:
     return [c.text for c in DECOMPOSER.decompose(draft)]
 
 
-def test_it_implements_the_decomposer_port_as_rules_v3() -> None:
+def test_it_implements_the_decomposer_port_as_rules_v4() -> None:
     assert isinstance(DECOMPOSER, Decomposer)
-    assert DECOMPOSER.model_id == "rules-v3"
+    assert DECOMPOSER.model_id == "rules-v4"
 
 
 def test_each_sentence_becomes_a_claim_with_ids_in_order() -> None:
@@ -201,6 +201,7 @@ _PIECES = st.sampled_from(
         "Aspirin", "reduced", "pain", "was", "may", "However,", "In summary,", "and", ", and ",
         ", but ", "; ", ". ", "? ", ": ", "!", "[S1]", "[S2, S3]", "[S4][S5]", "\n", "\n\n",
         "- ", "# ", "1. ", " ", "é", "😀", "Dr.", "e.g.", "3.5", "(", ")", "\"",
+        "[1]", "[2, 3]", "[4–6]", "[1](https://x.org)", "[1]: ", "No. ", "Yes, ", "it does",
     ]
 )  # fmt: skip
 
@@ -274,3 +275,58 @@ def test_an_answers_verdict_word_or_label_is_not_part_of_its_claim() -> None:
     ]
     assert texts("Yes. Walking lowered blood pressure.") == ["Walking lowered blood pressure"]
     assert texts("No patients died.") == ["No patients died"]  # a determiner, not the answer
+
+
+def cited(draft: str) -> list[tuple[str, tuple[str, ...]]]:
+    return [(c.text, c.cited_markers) for c in DECOMPOSER.decompose(draft)]
+
+
+def test_numeric_citation_markers_cite_evidence_as_s_markers_do() -> None:
+    assert cited("Walking lowered blood pressure [1]. Sodium did not [2, 3].") == [
+        ("Walking lowered blood pressure", ("S1",)),
+        ("Sodium did not", ("S2", "S3")),
+    ]
+    assert cited("Walking lowered blood pressure.[4–6]") == [
+        ("Walking lowered blood pressure", ("S4", "S5", "S6"))
+    ]
+    # a link whose text is the marker, as chat answers cite a web source
+    draft = "Walking lowered blood pressure [2](https://example.org/a_(b))."
+    assert cited(draft) == [("Walking lowered blood pressure", ("S2",))]
+    assert DECOMPOSER.decompose(draft)[0].draft_span == (0, len(draft))  # as for "[S2]."
+    # a wide range cites its ends only
+    assert cited("Walking helps [1-90].") == [("Walking helps", ("S1", "S90"))]
+
+
+def test_what_is_not_a_numeric_marker_stays_in_the_claim() -> None:
+    # an interval with a zero, a reference link's label, a link with words
+    assert texts("Scores ranged over [0, 1].") == ["Scores ranged over [0, 1]"]
+    assert cited("Walking helped [the trial][1].") == [("Walking helped the trial", ())]
+    assert cited("Walking helped [a lot](https://x.org).") == [("Walking helped a lot", ())]
+
+
+def test_reference_definitions_and_pointers_to_sources_are_not_claims() -> None:
+    draft = (
+        "Walking lowered blood pressure [1]. See [1] and [2] for details.\n\n"
+        "[1]: https://example.org/walking\n"
+        '[2]: https://example.org/sodium "Sodium"\n'
+        "[sodium trial]: <https://example.org/s>\n"
+    )
+    assert cited(draft) == [("Walking lowered blood pressure", ("S1",))]
+    # a label with spaces and no address may be text
+    assert texts("[Smith 2020]: walking lowered blood pressure.") == [
+        "[Smith 2020]: walking lowered blood pressure"
+    ]
+
+
+def test_an_answer_word_ending_its_sentence_and_an_echo_are_not_claims() -> None:
+    assert cited("No. Walking lowered blood pressure [S1].") == [
+        ("Walking lowered blood pressure", ("S1",))
+    ]
+    assert texts("Nope.") == [] and texts("Yep, walking helps.") == ["walking helps"]
+    assert texts("No, it does not.") == [] and texts("Yes, it does [S1].") == []
+    assert texts("No, that's not true. Walking lowered it.") == ["Walking lowered it"]
+    assert texts("They did.") == []
+    # "No." before a figure is the abbreviation of "number"
+    assert texts("No. 5 patients died.") == ["No. 5 patients died"]
+    # an echo with more words is a claim
+    assert texts("It did so within 12 weeks.") == ["It did so within 12 weeks"]

@@ -13,7 +13,7 @@ agree by construction:
 row, code, …), for the decomposer's blocks.
 
 Limits: no parser, so emphasis is matched within a line, nested lists are read as flat items,
-reference-style link definitions (``[1]: https://…``) are read as text, HTML is recognised only
+a reference definition (``[1]: https://…``) is skipped as a whole line, HTML is recognised only
 for a short list of inline tags, and a table is recognised only by its separator row
 (``|---|---|``).
 """
@@ -126,6 +126,11 @@ _BREAK = re.compile(r"[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _SETEXT = re.compile(r"[ \t]{0,3}(?:=+|-+)[ \t]*$")
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$")
 _FOOTNOTE = re.compile(r"[ \t]{0,3}\[\^[^\]\s]+\]:")
+#: A reference definition: "[1]: https://…", "[S2]: Smith et al. 2020", "[walking trial]:
+#: <https://…>" (a label with spaces only before an address).
+_REFERENCE = re.compile(
+    r"[ \t]{0,3}\[(?:[^\]\s]{1,40}\]:(?:[ \t]|$)|[^\]\n]{1,100}\]:[ \t]*<?(?:https?|ftp)://)"
+)
 _QUOTE = re.compile(r"[ \t]{0,3}>[ \t]?")
 #: A list item's markers: bullets or numbers, nested ones ("- 1. "), and a task box ("- [ ] ").
 _BULLET = re.compile(
@@ -142,7 +147,7 @@ class Line:
 
     ``kind`` is ``text``, ``item`` (a list item's first line), ``row`` (a table's data row),
     ``quote``, ``blank``, or ``skip`` (a heading, a table's header or separator row, a
-    thematic break, a footnote definition, code or a code fence).
+    thematic break, a footnote or reference definition, code or a code fence).
     """
 
     start: int
@@ -210,7 +215,7 @@ class _State:
 
 def _block_kind(line: str) -> tuple[str, int]:
     """A line outside code and tables: a heading or the like, a list item, a quote, or text."""
-    if any(p.match(line) for p in (_HEADING, _FOOTNOTE, _BOLD_HEADING, _BREAK)):
+    if any(p.match(line) for p in (_HEADING, _FOOTNOTE, _REFERENCE, _BOLD_HEADING, _BREAK)):
         return "skip", 0
     quote = _QUOTE.match(line)
     after = quote.end() if quote is not None else 0

@@ -8,7 +8,7 @@ i.e. ``draft[start:end]`` with every citation marker (``[S1]``, ``[S2, S3]``) an
 before it removed, then stripped of surrounding whitespace and trailing ``. , ; : ! …``.
 The rule-based decomposer guarantees ``clean_claim_text(draft[start:end]) == claim.text``.
 
-Rule-based decomposer (``rules-v3``), in order:
+Rule-based decomposer (``rules-v4``), in order:
 
 1. Blocks, reading the draft as Markdown (:func:`spanproof.text.markdown.markdown_lines`):
    headings (``#``, a line underlined with ``===`` or ``---``, a line that is one bold phrase
@@ -48,6 +48,15 @@ Rule-based decomposer (``rules-v3``), in order:
    "perhaps", "it seems", "we think"), or when hedge words (:data:`HEDGE_WORDS`) number two or
    more or make up at least a quarter of its words ("This may help.").
 
+6. ``rules-v4``: numeric citation markers are citations (``[1]``, ``[2, 3]``, ``[4–6]``, a link
+   ``[1](https://…)``: :data:`NUMERIC_MARKER_RE`, read as ``S1``, ``S2``…, the k-th evidence
+   item or the one with that id); a reference definition line (``[1]: https://…``) is skipped
+   like a footnote definition; so is a sentence that only points to sources ("See [1] and [2]
+   for details."), an answer word ending a sentence of its own ("No. Walking lowered …" →
+   "Walking lowered …"; "No. 5 …" stays) and a clause that only echoes a question's auxiliary
+   ("it does", "they did not", "that's correct"): with the question known, such an answer is
+   read by :mod:`spanproof.verify.yes_no`.
+
 Limits: no parser, so a coordination without a comma ("A rose and B fell") stays one claim, a
 verb-less second clause ("A rose 5%, and B 3%") is not split, hedged long sentences ("X may
 reduce Y in older adults") are kept, single newlines inside a paragraph do not end a sentence,
@@ -74,8 +83,11 @@ from spanproof.text.tokens import token_texts
 
 #: rules-v2 (rules-v1 until then) also skips a chat answer's interjections, greetings and closing
 #: courtesies ("Sure!", "Hello there!", "I hope this helps!", "Let me know if …"); rules-v3 reads
-#: Markdown: its syntax leaves claim texts, tables give a claim per row, code is skipped.
-RULES_MODEL_ID = "rules-v3"
+#: Markdown: its syntax leaves claim texts, tables give a claim per row, code is skipped;
+#: rules-v4 reads numeric citation markers ("[1]") as citations, skips reference definitions
+#: ("[1]: https://…"), an answer word ending its own sentence ("No. X" → X) and a clause that
+#: only echoes a question ("No, it does not.": see :mod:`spanproof.verify.yes_no`).
+RULES_MODEL_ID = "rules-v4"
 
 DECOMPOSE_SYSTEM_PROMPT = """\
 You split a draft answer into atomic factual claims.
@@ -99,10 +111,44 @@ and the text between them must not be blank.
 """
 
 MARKER_RE = re.compile(r"\[[ \t]*S\d+(?:[ \t]*[,;][ \t]*S\d+)*[ \t]*\]")
+#: rules-v4: a numeric citation marker, as chat answers cite their sources: "[1]", "[2, 3]",
+#: "[4–6]" cite ``S1``, ``S2`` and ``S3``, ``S4`` to ``S6`` (the k-th evidence item, or the one
+#: with that id), and so does a link whose text is such a marker ("[1](https://…)"). Not a
+#: reference link's label ("[text][1]"), a reference definition ("[1]: https://…") or a number
+#: with a leading zero ("[0, 1]").
+NUMERIC_MARKER_RE = re.compile(
+    r"(?<!\])\[[ \t]*[1-9]\d{0,3}(?:[ \t]*[,;–—-][ \t]*[1-9]\d{0,3})*[ \t]*\]"
+    r"(?:\((?:[^()\s]|\([^()\s]*\))+\))?(?![(\[:])"
+)
+#: Every citation marker the decomposers read: ``[S1]`` and (rules-v4) ``[1]``.
+CITATION_MARKER_RE = re.compile(f"{MARKER_RE.pattern}|{NUMERIC_MARKER_RE.pattern}")
 #: A marker and the whitespace before it. The match starts where a whitespace run starts (or at
 #: the marker), so a long run is scanned once, not once per character.
-_MARKER_WITH_SPACE = re.compile(r"(?<!\s)\s*" + MARKER_RE.pattern)
+_MARKER_WITH_SPACE = re.compile(r"(?<!\s)\s*(?:" + CITATION_MARKER_RE.pattern + ")")
 _MARKER_ID = re.compile(r"S(\d+)")
+_NUMBER_RANGE = re.compile(r"(\d+)(?:[ \t]*[–—-][ \t]*(\d+))?")
+#: The widest range a numeric marker is read as ("[1-50]"); a wider one cites its ends only.
+_MAX_RANGE = 50
+
+
+def marker_numbers(marker: str) -> list[str]:
+    """The evidence numbers a marker cites, in order: ``[S2, S3]`` → 2, 3; ``[4–6]`` → 4, 5, 6.
+
+    >>> marker_numbers("[S1; S3]"), marker_numbers("[2, 4-6]")
+    (['1', '3'], ['2', '4', '5', '6'])
+    """
+    if "S" in marker:
+        return _MARKER_ID.findall(marker)
+    out: list[str] = []
+    for match in _NUMBER_RANGE.finditer(marker[: marker.index("]")]):
+        first, last = int(match[1]), int(match[2] or match[1])
+        if first <= last <= first + _MAX_RANGE:
+            out.extend(str(n) for n in range(first, last + 1))
+        else:
+            out.extend(dict.fromkeys((str(first), str(last))))
+    return out
+
+
 _TRAILING = " \t\r\n\f\v\u00a0.,;:!…"
 _EMPHASIS = "*_~ \t"
 
@@ -183,8 +229,8 @@ def _claim_from_item(index: int, item: Any, draft: str) -> Claim:
         raise InvalidInputError(f"{where}.claimText has no text besides citation markers")
     span = _span(where, item.get("draftSpan"), draft)
     markers = _markers(where, item.get("citedMarkers", []))
-    for found in MARKER_RE.findall(raw_text):
-        markers.extend(_MARKER_ID.findall(found))
+    for found in CITATION_MARKER_RE.findall(raw_text):
+        markers.extend(marker_numbers(found))
     return Claim(f"c{index + 1}", text, span, _unique_ids(markers))
 
 
@@ -265,7 +311,30 @@ DISCOURSE_MARKERS = (
     # answer: X"); alone ("Yes.") it is a pure transition, checked as nothing
     "yes", "no", "short answer", "the short answer", "in a word", "bottom line",
     "the bottom line", "key takeaway", "answer", "the answer",
+    # rules-v4: more of them ("Nope.", "Yep, X")
+    "yeah", "yep", "nope",
 )  # fmt: skip
+#: rules-v4: an answer word ending a sentence of its own before the next ("No. Walking lowered
+#: …", which the sentence splitter reads as the abbreviation of "number" when a capital follows).
+_ANSWER_WORD_SENTENCE = re.compile(r"(?:yes|no|yeah|yep|nope)[.!]+\s+(?=[A-Z])", re.IGNORECASE)
+#: rules-v4: the words of a sentence that only points to sources ("See [1] and [2] for details.").
+_POINTER_WORDS = frozenset(
+    {
+        "see", "also", "and", "or", "cf", "e.g", "for", "details", "detail", "more",
+        "information", "further", "reading", "the", "sources", "source", "references",
+        "reference", "refs", "ref", "above", "below",
+    }
+)  # fmt: skip
+#: rules-v4: a clause that only echoes a question's auxiliary ("it does", "they did not",
+#: "that's correct"): it states nothing a reader of the evidence could check.
+_ECHO_CLAUSE = re.compile(
+    r"(?:it|they|he|she|this|that|there|we|you|i)\s+"
+    r"(?:(?:is|are|was|were|does|do|did|can|could|will|would|has|have|had|should|may|might|must)"
+    r"(?:n['’]t|\s+not)?|cannot|can['’]t|won['’]t)"
+    r"(?:\s+(?:true|correct|right|the\s+case|so|too|indeed))?"
+    r"|(?:it|that|this|there)['’]s(?:\s+not)?\s+(?:true|correct|right|the\s+case|so)",
+    re.IGNORECASE,
+)
 ANNOUNCEMENTS = (
     "here is", "here are", "here's", "below is", "below are", "let us", "let's",
     "to summarise", "to summarize", "this answer", "in this answer", "we now",
@@ -369,7 +438,7 @@ class _Unit:
 
 
 class RuleBasedDecomposer:
-    """The offline decomposer (``rules-v3``); the rules are in this module's docstring."""
+    """The offline decomposer (``rules-v4``); the rules are in this module's docstring."""
 
     @property
     def model_id(self) -> str:
@@ -378,10 +447,10 @@ class RuleBasedDecomposer:
     def decompose(self, draft: str) -> list[Claim]:
         """Claims of ``draft`` in order, ids ``c1, c2, ...``; ``[]`` for a blank draft."""
         markers = [
-            _Marker(m.start(), m.end(), tuple(_MARKER_ID.findall(m.group())))
-            for m in MARKER_RE.finditer(draft)
+            _Marker(m.start(), m.end(), tuple(marker_numbers(m.group())))
+            for m in CITATION_MARKER_RE.finditer(draft)
         ]
-        unmarked = MARKER_RE.sub(lambda m: " " * len(m.group()), draft)
+        unmarked = CITATION_MARKER_RE.sub(lambda m: " " * len(m.group()), draft)
         blocks = _blocks(unmarked)
         masked = blank_markdown(unmarked)
         units: list[_Unit] = []
@@ -507,8 +576,12 @@ def _skip_attribution(masked: str, start: int, end: int) -> tuple[int, int]:
 
 
 def _skip_discourse(masked: str, start: int, end: int) -> int:
-    """Move ``start`` past leading discourse markers followed by a comma or colon."""
-    while (match := _DISCOURSE.match(masked, start, end)) is not None and match.end() < end:
+    """Move ``start`` past leading discourse markers followed by a comma or colon, and (rules-v4)
+    past an answer word that ends a sentence before a capital ("No. Walking …")."""
+    while (
+        match := _DISCOURSE.match(masked, start, end)
+        or _ANSWER_WORD_SENTENCE.match(masked, start, end)
+    ) is not None and match.end() < end:
         start = match.end()
     return start
 
@@ -519,8 +592,10 @@ def _is_non_factual_sentence(sentence: str, rest: str) -> bool:
     if tail.endswith(("?", ":")):
         return True
     cleaned = clean_claim_text(rest).lower().replace("’", "'")
-    if not cleaned or cleaned in DISCOURSE_MARKERS:
+    if not cleaned or cleaned in DISCOURSE_MARKERS or _ECHO_CLAUSE.fullmatch(cleaned):
         return True
+    if set(token_texts(cleaned)) <= _POINTER_WORDS:
+        return True  # rules-v4: "See [1] and [2] for details."
     return _starts_with_phrase(cleaned, ANNOUNCEMENTS) or _starts_with_phrase(cleaned, COURTESIES)
 
 
