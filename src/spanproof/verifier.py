@@ -278,8 +278,14 @@ class Verifier:
         draft: str,
         evidence: Sequence[EvidenceLike],
         policy: Policy | str = Policy.FLAG,
+        question: str = "",
     ) -> Report:
         """Decompose ``draft`` into claims and verify each against ``evidence``.
+
+        ``question``: what the draft answers, when known. A draft that opens with a bare
+        "Yes."/"No." to a yes/no question ("Did walking lower blood pressure?") has that word
+        checked as the question's proposition or its negation (the first claim; see
+        :mod:`spanproof.verify.yes_no`); otherwise the question changes nothing.
 
         Raises:
             InvalidInputError: ``draft`` is not a string or is empty or blank (nothing to
@@ -293,6 +299,9 @@ class Verifier:
         check_text(draft, "draft")
         if not draft.strip():
             raise InvalidInputError("the draft is empty: give the text to verify")
+        if not isinstance(question, str):
+            raise InvalidInputError(f"question must be a string, got {type(question).__name__}")
+        check_text(question, "question")
         return verify_draft(
             draft,
             to_evidence(evidence),
@@ -301,6 +310,7 @@ class Verifier:
             model=self.model,
             policy=_policy(policy),
             checker=self.checker,
+            question=question,
         )
 
     def score_claims(

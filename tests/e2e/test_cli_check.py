@@ -422,3 +422,24 @@ def test_answers_larger_than_the_api_takes_get_one_note_naming_them_and_are_chec
     assert "(330, SPANPROOF_LIMITS__MAX_CHARS)" in err
     monkeypatch.setenv("SPANPROOF_LIMITS__MAX_CHARS", "100")
     assert "note: 3 answers (grounded, unsupported, contradicted) with" in run(str(answers))[2]
+
+
+@pytest.mark.model
+def test_a_bare_yes_or_no_is_checked_as_what_it_answers(tmp_path: Path) -> None:
+    """RAG test sets hold short answers: "No." to a yes/no question states the question's
+    proposition negated, and fails the gate when the contexts say otherwise."""
+    question = "Did daily walking lower systolic blood pressure in the trial?"
+    items = [
+        {"id": "no", "question": question, "answer": "No.", "contexts": CONTEXTS},
+        {"id": "off", "question": "What did walking do?", "answer": "No.", "contexts": CONTEXTS},
+    ]
+    path = write_jsonl(tmp_path / "answers.jsonl", items)
+    code, out, err = run(str(path), "--json", "--fail-on", "contradicted")
+    assert code == 1, err
+    answers = {a["id"]: a for a in json.loads(out)["answers"]}
+    assert [(c["text"], c["verdict"]) for c in answers["no"]["claims"]] == [
+        ("Daily walking did not lower systolic blood pressure in the trial.", "contradicted")
+    ]
+    assert answers["no"]["failed"] is True
+    # a question that is no proposition: "No." states nothing
+    assert answers["off"]["outcome"] == "no_claims" and answers["off"]["failed"] is False

@@ -1567,3 +1567,38 @@ def test_a_missing_draft_is_named_before_a_missing_evidence_file(tmp_path: Path)
     assert (code, out) == (2, "") and "draft file not found" in err
     code, out, err = run("verify", "--claims", str(draft), "--evidence", str(evidence))
     assert (code, out) == (2, "") and "claims file not found" in err
+
+
+@pytest.mark.parametrize(
+    ("answer", "claim", "verdict", "code"),
+    [
+        ("Yes.", "Sodium restriction changed diastolic blood pressure.", "contradicted", 1),
+        ("No, it did not [S2].", "Sodium restriction did not change diastolic blood pressure.",
+         "supported", 0),
+    ],
+)  # fmt: skip
+def test_a_bare_yes_or_no_is_checked_against_the_question(
+    tmp_path: Path, evidence: Path, answer: str, claim: str, verdict: str, code: int
+) -> None:
+    draft = tmp_path / "answer.txt"
+    draft.write_text(answer, encoding="utf-8")
+    question = "Did sodium restriction change diastolic blood pressure?"
+    base = ("verify", "--draft", str(draft), "--evidence", str(evidence), "--json")
+    # without the question the answer states nothing: no claims, and no gate can fail it
+    status, out, _ = run(*base, "--fail-on", "contradicted")
+    assert (status, json.loads(out)["outcome"]) == (0, "no_claims")
+    status, out, err = run(*base, "--question", question, "--fail-on", "contradicted")
+    assert status == code, err
+    report = json.loads(out)
+    assert [(c["text"], c["verdict"], c["draft_span"]) for c in report["claims"]] == [
+        (claim, verdict, [0, len(answer)])
+    ]
+
+
+def test_question_goes_with_a_draft_only(tmp_path: Path, evidence: Path) -> None:
+    claims = write_jsonl(tmp_path / "claims.jsonl", [{"id": "c1", "text": "Walking helps."}])
+    code, _, err = run(
+        "verify", "--claims", str(claims), "--evidence", str(evidence), "--question", "Does it?"
+    )
+    assert code == 2
+    assert "--question goes with --draft" in err

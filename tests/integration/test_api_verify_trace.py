@@ -94,3 +94,31 @@ def test_tampered_verification_trace_fails_replay(client: TestClient, state: App
     tampered = replace(trace, claims=[changed])
     assert not replay(tampered).ok
     assert check_chain([tampered])
+
+
+def test_a_bare_no_is_verified_against_the_question_and_the_trace_records_it(
+    client: TestClient, state: AppState
+) -> None:
+    evidence = [{"id": "S1", "text": "Coffee intake was not associated with sleep duration."}]
+    question = "Was coffee intake associated with sleep duration?"
+    body = {"draft": "Yes.", "evidence": evidence, "question": question}
+    response = client.post("/v1/verify", json=body)
+    assert response.status_code == 200, response.text
+    data = response.json()
+    assert [(c["text"], c["verdict"]) for c in data["claims"]] == [
+        ("Coffee intake was associated with sleep duration.", "contradicted")
+    ]
+    assert data["outcome"] == "contradicted" and data["delivered"] == "Yes. ⟦contradicted⟧"
+    trace = state.traces.get_trace(data["trace_id"])
+    assert trace is not None and trace.request["question"] == question
+    assert replay(trace).ok
+    # without the question the same draft states nothing
+    plain = client.post("/v1/verify", json={"draft": "Yes.", "evidence": evidence}).json()
+    assert plain["outcome"] == "no_claims" and plain["claims"] == []
+
+
+def test_a_question_without_a_draft_is_refused(client: TestClient) -> None:
+    body = {"claims": ["Coffee helps."], "evidence": EVIDENCE, "question": "Does it?"}
+    response = client.post("/v1/verify", json=body)
+    assert response.status_code == 422
+    assert "'question' goes with 'draft'" in response.text

@@ -459,3 +459,33 @@ def test_a_flag_that_is_no_boolean_is_a_400_naming_it_before_the_upstream(
     assert response.status_code == 400
     error = response.json()["error"]
     assert error["type"] == "invalid_request_error" and error["param"] == param
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_bare_yes_is_checked_as_the_users_question_states_it(
+    tmp_path: Path, stream: bool
+) -> None:
+    messages: list[Any] = [
+        {
+            "role": "user",
+            "content": "Context: Sodium restriction did not change diastolic blood pressure.\n\n"
+            "Question: Did sodium restriction change diastolic blood pressure?",
+        },
+    ]
+    with (
+        ScriptedChatServer(["Yes. It is well documented."]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, store),
+    ):
+        result = create(url, model="m", messages=messages, stream=stream)
+        extra = ((result[-1] if stream else result).model_extra or {})["spanproof"]
+        trace = stored_trace(store, extra["trace_id"])
+    content = (
+        "".join(c.choices[0].delta.content or "" for c in result if c.choices)
+        if stream
+        else result.choices[0].message.content
+    )
+    assert content.startswith("Yes. ⟦contradicted⟧")
+    assert extra["claims"][0]["text"] == "Sodium restriction changed diastolic blood pressure."
+    assert extra["claims"][0]["draft_span"] == [0, 4]
+    assert extra["outcome"] == "contradicted"
+    assert replay(trace).ok, replay(trace).differences

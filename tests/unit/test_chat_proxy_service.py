@@ -117,12 +117,22 @@ def contents(parsed: list[Any]) -> list[str]:
 
 def test_evidence_is_the_sentences_of_system_user_and_tool_messages_never_the_assistant() -> None:
     spans = message_evidence(MESSAGES)
-    assert [s.id for s in spans] == ["m0.s1", "m1.s1", "m1.s2", "m3.s1", "m4.s1"]
+    # the last user message is a question: it asserts nothing, so it is no evidence
+    assert [s.id for s in spans] == ["m0.s1", "m1.s1", "m1.s2", "m3.s1"]
     assert {s.source["role"] for s in spans} == {"system", "user", "tool"}
     second = spans[2]
     assert second.text == "Sodium restriction lowered diastolic blood pressure."
     assert CONTEXT[second.source["start"] : second.source["end"]] == second.text
     assert not any("Coffee" in s.text for s in spans)
+
+
+def test_a_question_in_a_message_is_no_evidence_and_the_other_sentences_keep_their_ids() -> None:
+    content = 'Walking lowered it. Did sodium lower it? (Is it "safe?") Sodium did not.'
+    spans = message_evidence([{"role": "user", "content": content}])
+    assert [(s.id, s.text) for s in spans] == [
+        ("m0.s1", "Walking lowered it."),
+        ("m0.s4", "Sodium did not."),
+    ]
 
 
 def test_a_completion_is_forwarded_without_the_spanproof_options() -> None:

@@ -109,8 +109,10 @@ def verify(body: VerifyRequest, state: State, request: Request) -> dict[str, Any
     }
     if body.draft is not None:
         policy = body.policy or state.settings.verify.policy
-        report = verifier.verify(body.draft, evidence, policy=policy)
+        report = verifier.verify(body.draft, evidence, policy=policy, question=body.question or "")
         request_record["policy"] = Policy(policy).value
+        if body.question:
+            request_record["question"] = body.question
     else:
         claims = [
             c if isinstance(c, str) else c.model_dump(exclude_none=True) for c in body.claims or []

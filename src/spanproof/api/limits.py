@@ -44,7 +44,8 @@ def check_verify_request(body: VerifyRequest, limits: LimitSettings) -> None:
     claims = body.claims or []
     if len(claims) > limits.max_claims:
         raise _over("claims", len(claims), limits.max_claims, "max_claims")
-    chars = len(body.draft or "") + sum(len(e.text) for e in body.evidence)
+    chars = len(body.draft or "") + len(body.question or "")
+    chars += sum(len(e.text) for e in body.evidence)
     chars += sum(len(c if isinstance(c, str) else c.text) for c in claims)
     if chars > limits.max_chars:
         raise _over("characters of text", chars, limits.max_chars, "max_chars")

@@ -38,6 +38,12 @@ class VerifyRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     draft: str | None = Field(None, description="A draft to decompose and verify.")
+    question: str | None = Field(
+        None,
+        description="With 'draft': the question the draft answers. A draft that opens with a "
+        "bare 'Yes.' or 'No.' to a yes/no question ('Did walking lower blood pressure?') has "
+        "it checked as the question's proposition or its negation (the first claim).",
+    )
     claims: list[ClaimItem | str] | None = Field(
         None, description="Atomic claims to verify as given.", max_length=MAX_ITEMS
     )
@@ -115,6 +121,8 @@ class VerifyRequest(BaseModel):
     def _one_of(self) -> VerifyRequest:
         if (self.draft is None) == (self.claims is None):
             raise ValueError("give exactly one of 'draft' or 'claims'")
+        if self.question is not None and self.draft is None:
+            raise ValueError("'question' goes with 'draft' (the question the draft answers)")
         return self
 
 

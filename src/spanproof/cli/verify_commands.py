@@ -102,6 +102,13 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
     help="JSONL items {id, claims, evidence}; streams one result line per item.",
 )
 @click.option(
+    "--question",
+    default=None,
+    help="With --draft: the question the draft answers. A draft that opens with a bare "
+    "'Yes.' or 'No.' to a yes/no question has it checked as the question's proposition "
+    "or its negation.",
+)
+@click.option(
     "--score-model",
     type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
@@ -124,6 +131,7 @@ def verify(
     draft_path: Path | None,
     evidence_path: Path | None,
     batch_path: Path | None,
+    question: str | None,
     score_model: str | None,
     policy: str | None,
     as_json: bool,
@@ -134,6 +142,7 @@ def verify(
     \b
     spanproof verify --claims CLAIMS.jsonl --evidence EVIDENCE.jsonl --json
     spanproof verify --draft DRAFT.txt --evidence EVIDENCE.jsonl [--policy redact] [--json]
+    spanproof verify --draft ANSWER.txt --evidence EVIDENCE.jsonl --question "Did X lower Y?"
     spanproof verify --batch ITEMS.jsonl --json
     spanproof verify --draft DRAFT.txt --evidence EVIDENCE.jsonl --fail-on contradicted  # CI
 
@@ -148,6 +157,8 @@ def verify(
         raise InvalidInputError("--evidence EVIDENCE.jsonl is required with --claims or --draft")
     if batch_path is not None and evidence_path is not None:
         raise InvalidInputError("--batch items carry their own evidence; drop --evidence")
+    if question is not None and draft_path is None:
+        raise InvalidInputError("--question goes with --draft (the question the draft answers)")
     # Read and validate every input before loading the model.
     if batch_path is not None:
         batch_text = read_text(batch_path, "batch")
@@ -181,7 +192,9 @@ def verify(
         evidence = _load_evidence(evidence_path)
         _note_size(len(draft), evidence)
         verifier = build_verifier(score_model)
-        report = verifier.verify(draft, evidence, policy=policy or verifier_policy())
+        report = verifier.verify(
+            draft, evidence, policy=policy or verifier_policy(), question=question or ""
+        )
     _emit(report, as_json, {str(e["id"]): e["text"] for e in evidence}, FailOn(fail_on))
 
 

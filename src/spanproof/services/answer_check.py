@@ -227,7 +227,8 @@ def check_answer(
     model: ScoreModel,
     checker: EntailmentChecker | None = None,
 ) -> AnswerResult:
-    """Decompose one answer and verify its claims against its own contexts."""
+    """Decompose one answer and verify its claims against its own contexts; a bare "Yes."/"No."
+    to the case's question is checked as what it answers (:mod:`spanproof.verify.yes_no`)."""
     report = verify_draft(
         case.answer,
         case.contexts,
@@ -236,6 +237,7 @@ def check_answer(
         model=model,
         policy=Policy.FLAG,
         checker=checker,
+        question=case.question,
     )
     return AnswerResult(case, report)
 

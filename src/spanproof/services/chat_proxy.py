@@ -71,16 +71,27 @@ class ProxyRequest:
 
 def message_evidence(messages: Sequence[Mapping[str, Any]]) -> list[EvidenceSpan]:
     """The sentences of the evidence messages as spans ``m<i>.s<j>`` (``i`` the message's index,
-    ``j`` from 1); each span's source names the role, the message and the offsets in its text."""
+    ``j`` from 1); each span's source names the role, the message and the offsets in its text.
+
+    A question ("Question: Did X lower Y?") asserts nothing, so it is no evidence: otherwise a
+    "Yes." checked as the question's proposition, or a claim that restates the question, would
+    be supported by the question itself. Its number ``j`` is skipped, so the others keep theirs.
+    """
     spans: list[EvidenceSpan] = []
     for i, message in enumerate(messages):
         role = message.get("role")
         if role not in EVIDENCE_ROLES:
             continue
         for j, sentence in enumerate(split_sentences(message_text(message)), start=1):
+            if sentence.text.rstrip(_CLOSERS).endswith("?"):
+                continue
             source = {"role": role, "message": i, "start": sentence.start, "end": sentence.end}
             spans.append(EvidenceSpan(id=f"m{i}.s{j}", text=sentence.text, source=source))
     return spans
+
+
+#: What may close a sentence after its "?": quotes and brackets.
+_CLOSERS = " \t\r\n\"'”’)]"
 
 
 def _last_user_text(messages: Sequence[Mapping[str, Any]]) -> str:
@@ -305,7 +316,7 @@ class ChatProxy:
     ) -> Iterator[str]:
         """Verify ``draft[sent:end]`` and send it as the policy delivers it."""
         piece = state.draft[state.sent : end]
-        report = self._verify(piece, request, recorder)
+        report = self._verify(piece, request, recorder, first=state.sent == 0)
         state.pieces.append(_Piece(report, state.sent))
         state.sent = end
         if report.delivered:
@@ -348,8 +359,14 @@ class ChatProxy:
         )
 
     def _verify(
-        self, draft: str, request: ProxyRequest, recorder: RecordingEmbedder | None
+        self,
+        draft: str,
+        request: ProxyRequest,
+        recorder: RecordingEmbedder | None,
+        first: bool = True,
     ) -> Report:
+        """Verify ``draft``; the user's question reads a bare "Yes."/"No." that opens the
+        answer (``first``: the piece that starts it), as :func:`verify_draft` does."""
         return verify_draft(
             draft,
             request.evidence,
@@ -358,6 +375,7 @@ class ChatProxy:
             model=self.score_model,
             policy=request.policy,
             checker=self.checker,
+            question=request.question if first else "",
         )
 
     def _record(

@@ -55,6 +55,7 @@ from spanproof.verify.scoring import (
     select_candidates,
     unsupported_verdict,
 )
+from spanproof.verify.yes_no import with_answer_claim
 
 VERIFIED = "verified"
 
@@ -412,8 +413,13 @@ def verify_draft(
     model: ScoreModel,
     policy: Policy = Policy.FLAG,
     checker: EntailmentChecker | None = None,
+    question: str = "",
 ) -> Report:
     """Decompose ``draft``, score every claim, and apply ``policy``.
+
+    ``question``, when the draft answers one: a draft that opens with a bare "Yes."/"No." to a
+    question that is a proposition has that word checked as the proposition or its negation
+    (:func:`spanproof.verify.yes_no.with_answer_claim`).
 
     When verification is unavailable the draft is delivered unchanged under ``flag`` and withheld
     (``delivered = None``) under ``redact``: unverified text is never passed off as redacted.
@@ -443,6 +449,8 @@ def verify_draft(
         claims = decomposer.decompose(draft)
     except DecomposeError as exc:
         return report(f"unavailable: decomposition failed: {exc}", (), withheld)
+    if question:
+        claims = with_answer_claim(question, draft, claims)
     verdicts, status = score_all(claims, evidence, embedder, model, checker)
     if status != VERIFIED:
         return report(status, (), withheld)

@@ -247,6 +247,89 @@ def _has_verb(words: list[str]) -> bool:
     )
 
 
+def _negated_yes_no(aux_token: str, rest: str) -> str | None:
+    """:func:`_yes_no`'s claim with "not" after the auxiliary, or None without a predicate."""
+    aux = aux_token.lower()
+    tokens = list(_TOKEN.finditer(rest))
+    words = [_bare(t.group()) for t in tokens]
+    if words[-2:] == ["or", "not"]:
+        rest, tokens, words = rest[: tokens[-2].start()], tokens[:-2], words[:-2]
+    at = _predicate_start(aux, words) if words else None
+    if at is None or words[at] == "not":
+        return None  # no visible predicate, or the question is negative already
+    subject, predicate = rest[: tokens[at].start()].strip(), rest[tokens[at].start() :]
+    negated = "cannot" if aux == "can" else f"{aux} not"
+    return _sentence(f"{subject} {negated} {predicate}")
+
+
+#: Inflected forms of :data:`BASE_VERBS` and the auxiliary that negates each, with its base form:
+#: "lowers" → ("does", "lower"), "lowered" → ("did", "lower"), "lower" → ("do", "lower").
+_NEGATED_FORMS: dict[str, tuple[str, str]] = {
+    **{verb: ("do", verb) for verb in BASE_VERBS},
+    **{past_tense(verb): ("did", verb) for verb in BASE_VERBS},
+    **{third_person(verb): ("does", verb) for verb in BASE_VERBS},
+}
+
+
+def negate_statement(statement: str) -> str | None:
+    """``statement`` negated at its first verb, or None where no verb is found.
+
+    "not" goes after a first copula or modal ("Aspirin is effective." → "Aspirin is not
+    effective."; "can" → "cannot") and after "has"/"have"/"had" before a participle; a first
+    verb of :data:`BASE_VERBS` takes "does"/"did"/"do" not ("Walking lowered blood pressure." →
+    "Walking did not lower blood pressure."). A statement already negated there gives None.
+
+    >>> negate_statement("Daily walking raised systolic blood pressure.")
+    'Daily walking did not raise systolic blood pressure.'
+    """
+    tokens = list(_TOKEN.finditer(statement))
+    words = [_bare(t.group()) for t in tokens]
+    for i in range(1, len(words)):
+        if not _open_slot(words, i):
+            continue
+        word, after = words[i], words[i + 1] if i + 1 < len(words) else ""
+        if word in _COPULA | _MODALS | _DO or (
+            word in _PERFECT and (after in _PARTICIPLES or after.endswith("ed"))
+        ):
+            if after == "not" or word == "not":
+                return None
+            cut = tokens[i].end()
+            if word == "can":
+                return _sentence(f"{statement[: tokens[i].start()]}cannot{statement[cut:]}")
+            return _sentence(f"{statement[:cut]} not{statement[cut:]}")
+        if word in _NEGATED_FORMS:
+            aux, base = _NEGATED_FORMS[word]
+            at = tokens[i].start() + tokens[i].group().lower().find(word)
+            head, tail = statement[:at], statement[at + len(word) :]
+            return _sentence(f"{head}{aux} not {base}{tail}")
+        if word == "not" or word.endswith("n't"):
+            return None
+    return None
+
+
+def negation_of(question: str) -> str | None:
+    """The declarative claim a "no" to ``question`` states, or None where none can be built.
+
+    The negation of :func:`proposition_of`'s claim: "not" after a yes/no question's auxiliary
+    behind its subject, else the claim negated at its first verb (:func:`negate_statement`).
+    None when ``question`` is no proposition, asks a negative question ("Does X not …?") or
+    shows no predicate to negate.
+
+    >>> negation_of("Does aspirin lower fever?")
+    'Aspirin does not lower fever.'
+    >>> negation_of("Is it true that daily walking raised systolic blood pressure?")
+    'Daily walking did not raise systolic blood pressure.'
+    """
+    found = proposition_of(question)
+    if found is None:
+        return None
+    if found.form == "yes_no":
+        text = " ".join(question.split())
+        first = text.split(" ", 1)[0]
+        return _negated_yes_no(first, text[len(first) :].strip())
+    return negate_statement(found.claim)
+
+
 def proposition_of(question: str) -> Proposition | None:
     """The declarative claim ``question`` asks about, or None when it is not a proposition.
 

@@ -1,0 +1,154 @@
+"""A "Yes." or "No." that answers a question, checked as the claim it stands for.
+
+An answer that opens with a bare verdict word — "Yes.", "No.", "No, it does not.", "Yes, that
+is correct [S1]." — states the question's proposition or its negation and nothing else a
+decomposer can read: the words carry no claim of their own ("it does not" names nothing). When
+the question is known (``spanproof check`` items, ``verify --question``, ``POST /v1/verify``'s
+``question``, the proxy's last user message, of which :func:`question_of` reads the last sentence
+when it asks) and is a proposition (:func:`~spanproof.verify.proposition.proposition_of`), the
+answer word becomes one claim:
+
+* "Yes" (also "Yeah", "Yep", "Correct", "True") → the proposition itself: "Does walking lower
+  blood pressure?" + "Yes." → "Walking lowers blood pressure.";
+* "No" (also "Nope", "Incorrect", "False") → its negation
+  (:func:`~spanproof.verify.proposition.negation_of`): → "Walking does not lower blood
+  pressure.", so a "No." against sources that say walking lowered it is ``contradicted``.
+
+The claim's draft span is the answer sentence ("No, it does not."), so ``flag`` marks it there
+and ``redact`` removes it; the markers it cites are its own. A claim the decomposer cut from that
+sentence (the echo "it does not") is replaced by it; one that runs past it ("No. Walking lowered
+blood pressure" where a sentence splitter read "No." as the abbreviation of "number") keeps its
+part after it. Nothing is added when the question is no proposition, the answer word is not the
+answer's first sentence, the sentence goes on to say something else ("Yes, and it also …": the
+decomposer reads that), the echo contradicts the word ("Yes, it does not."), or a "No" has no
+negation to build ("Does X not lower Y?"). Deterministic: the same question and draft give the
+same claims.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from spanproof.core.models import Claim
+from spanproof.text.sentences import split_sentences
+from spanproof.verify.decompose import CITATION_MARKER_RE, clean_claim_text, marker_numbers
+from spanproof.verify.proposition import negation_of, proposition_of
+
+#: Answer words that say the proposition is so, and those that say it is not.
+YES_WORDS = frozenset({"yes", "yeah", "yep", "correct", "true"})
+NO_WORDS = frozenset({"no", "nope", "incorrect", "false"})
+_PRONOUN = r"(?:it|they|he|she|this|that|there|we|you|i)"
+_AUX = r"(?:is|are|was|were|does|do|did|can|could|will|would|has|have|had|should|may|might|must)"
+#: What may follow the answer word in its sentence and say nothing more: "it does", "it does
+#: not", "they didn't", "that's correct", "that is not true", "it cannot".
+_ECHO = (
+    rf"(?:{_PRONOUN}\s+(?:{_AUX}(?:n['’]t|\s+not)?|cannot|can['’]t|won['’]t)"
+    rf"|(?:it|that|this|there)['’]s(?:\s+not)?)"
+    r"(?:\s+(?:true|correct|right|the\s+case|so|indeed))?"
+)
+_ANSWER = re.compile(
+    r"\s*(?:[*_]{1,2})?(?P<word>[A-Za-z]+)(?:[*_]{1,2})?"
+    rf"(?:\s*[,;:—–-]\s*(?P<echo>{_ECHO}))?"
+    rf"(?P<markers>(?:\s*(?:{CITATION_MARKER_RE.pattern}))*)"
+    r"\s*(?:[.!]+|(?=\n)|\Z)",
+    re.IGNORECASE,
+)
+_NEGATED_ECHO = re.compile(r"n['’]t\b|\bnot\b|\bcannot\b", re.IGNORECASE)
+#: The longest question (in words) a "Yes."/"No." is read against.
+MAX_QUESTION_WORDS = 60
+_LABEL = re.compile(r"^(?:question|q)\s*[:.)-]\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True, slots=True)
+class AnswerWord:
+    """The answer word of a draft and the claim it stands for.
+
+    Attributes:
+        claim: the proposition ("Yes") or its negation ("No"), one sentence.
+        span: ``(start, end)`` of the answer sentence in the draft ("No, it does not.").
+        says_yes: True for a "Yes", False for a "No".
+        cited_markers: the markers inside the answer sentence ("S1").
+    """
+
+    claim: str
+    span: tuple[int, int]
+    says_yes: bool
+    cited_markers: tuple[str, ...] = ()
+
+
+def answer_word(question: str, draft: str) -> AnswerWord | None:
+    """The answer word that opens ``draft``, read against ``question``; None when there is none
+    or it cannot stand for a claim (see the module's docstring)."""
+    match = _ANSWER.match(draft)
+    if match is None:
+        return None
+    word = match.group("word").lower()
+    if word not in YES_WORDS and word not in NO_WORDS:
+        return None
+    says_yes = word in YES_WORDS
+    echo = match.group("echo")
+    if echo is not None and bool(_NEGATED_ECHO.search(echo)) == says_yes:
+        return None  # "Yes, it does not." / "No, it does.": the two disagree
+    question = question_of(question)
+    proposition = proposition_of(question) if question else None
+    if proposition is None:
+        return None
+    claim = proposition.claim if says_yes else negation_of(question)
+    if not claim:
+        return None
+    start = match.start("word")
+    end = match.end()
+    while end > start and draft[end - 1].isspace():
+        end -= 1
+    if re.match(r"[ \t]*\d", draft[end:]):
+        return None  # "No. 5 …": the abbreviation of "number"
+    found = CITATION_MARKER_RE.findall(match.group("markers") or "")
+    markers = tuple(dict.fromkeys(f"S{int(n)}" for m in found for n in marker_numbers(m)))
+    return AnswerWord(claim, (start, end), says_yes, markers)
+
+
+def question_of(message: str) -> str:
+    """The question a message asks: the message when it is one sentence, else its last sentence
+    when that ends in "?" (a RAG prompt's "Context: … Question: Did X lower Y?"), without a
+    "Question:" or "Q:" label; "" when there is none or it is over :data:`MAX_QUESTION_WORDS`
+    words. A statement of several sentences is no question to read "Yes." by.
+
+    >>> question_of("Context: Walking lowered it.\n\nQuestion: Did walking lower it?")
+    'Did walking lower it?'
+    """
+    sentences = split_sentences(message.strip())
+    if not sentences:
+        return ""
+    last = sentences[-1].text.strip()
+    if len(sentences) > 1 and not last.endswith("?"):
+        return ""
+    last = _LABEL.sub("", last, count=1)
+    return last if 0 < len(last.split()) <= MAX_QUESTION_WORDS else ""
+
+
+def with_answer_claim(question: str, draft: str, claims: Sequence[Claim]) -> list[Claim]:
+    """``claims`` with the claim of ``draft``'s answer word first (:func:`answer_word`), the
+    claims inside its sentence dropped, a claim running past it cut to what follows it, and
+    every id renumbered ``c1, c2, ...``; ``claims`` as they are when there is no answer word."""
+    found = answer_word(question, draft)
+    if found is None:
+        return list(claims)
+    a, b = found.span
+    kept: list[Claim] = []
+    for claim in claims:
+        span = claim.draft_span
+        if span is None or span[1] <= a or span[0] >= b:
+            kept.append(claim)
+            continue
+        if span[1] <= b:
+            continue  # the echo "it does not", or the word itself
+        start = b
+        while start < span[1] and draft[start].isspace():
+            start += 1
+        text = clean_claim_text(draft[start : span[1]])
+        if any(ch.isalnum() for ch in text):
+            kept.append(replace(claim, text=text, draft_span=(start, span[1])))
+    first = Claim("c1", found.claim, found.span, found.cited_markers)
+    return [first] + [replace(c, id=f"c{k}") for k, c in enumerate(kept, start=2)]

@@ -1,0 +1,174 @@
+"""A bare "Yes."/"No." that answers a question, checked as the claim it stands for."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from spanproof.core.models import Claim
+from spanproof.verify.decompose import RuleBasedDecomposer
+from spanproof.verify.proposition import negate_statement, negation_of
+from spanproof.verify.yes_no import answer_word, question_of, with_answer_claim
+
+DECOMPOSER = RuleBasedDecomposer()
+QUESTION = "Did daily walking raise systolic blood pressure?"
+YES = "Daily walking raised systolic blood pressure."
+NO = "Daily walking did not raise systolic blood pressure."
+
+
+@pytest.mark.parametrize(
+    ("question", "negation"),
+    [
+        ("Does aspirin lower fever?", "Aspirin does not lower fever."),
+        (QUESTION, NO),
+        ("Is aspirin effective against colds?", "Aspirin is not effective against colds."),
+        ("Can vitamin D prevent COVID-19?", "Vitamin D cannot prevent COVID-19."),
+        ("Has metformin been shown to help?", "Metformin has not been shown to help."),
+        ("Do masks reduce transmission or not?", "Masks do not reduce transmission."),
+        (
+            "Is it true that walking lowered blood pressure?",
+            "Walking did not lower blood pressure.",
+        ),
+        ("True or false: smoking causes lung cancer.", "Smoking does not cause lung cancer."),
+        ("Statins lower LDL cholesterol.", "Statins do not lower LDL cholesterol."),
+        (
+            "Aspirin has a higher risk of bleeding.",
+            "Aspirin does not have a higher risk of bleeding.",
+        ),
+        ("Is the claim that masks work true?", "Masks do not work."),
+    ],
+)
+def test_a_no_states_the_negation_of_the_proposition(question: str, negation: str) -> None:
+    assert negation_of(question) == negation
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "What did the trial find?",  # no proposition
+        "Does walking not lower blood pressure?",  # negative already
+        "Is it true that smoking is not harmful?",
+        "Walking blood pressure",
+    ],
+)
+def test_no_negation_where_none_can_be_built(question: str) -> None:
+    assert negation_of(question) is None
+
+
+def test_a_statement_is_negated_at_its_first_verb_not_inside_its_subject() -> None:
+    assert (
+        negate_statement("The lower dose reduces pain.") == "The lower dose does not reduce pain."
+    )
+    assert (
+        negate_statement("Walking can lower blood pressure.")
+        == "Walking cannot lower blood pressure."
+    )
+    assert negate_statement("Walking is good.") == "Walking is not good."
+    assert negate_statement("Walking blood pressure.") is None
+
+
+@pytest.mark.parametrize(
+    ("draft", "claim", "span"),
+    [
+        ("Yes.", YES, (0, 4)),
+        ("No.", NO, (0, 3)),
+        ("no", NO, (0, 2)),
+        ("**No.**", NO, (2, 5)),
+        ("Nope!", NO, (0, 5)),
+        ("No, it did not.", NO, (0, 15)),
+        ("No, it didn't.", NO, (0, 14)),
+        ("No, that's not true.", NO, (0, 20)),
+        ("Yes, it did [S1].", YES, (0, 17)),
+        ("Yes, that is correct.", YES, (0, 21)),
+        ("  Correct. Walking raised it [1].", YES, (2, 10)),
+        ("No.\nWalking lowered it.", NO, (0, 3)),
+    ],
+)
+def test_an_answer_word_stands_for_the_proposition_or_its_negation(
+    draft: str, claim: str, span: tuple[int, int]
+) -> None:
+    found = answer_word(QUESTION, draft)
+    assert found is not None
+    assert (found.claim, found.span) == (claim, span)
+    assert found.says_yes == (claim == YES)
+
+
+@pytest.mark.parametrize(
+    ("question", "draft"),
+    [
+        (QUESTION, "Yes, and it also lowered heart rate."),  # says more: the decomposer reads it
+        (QUESTION, "No, walking lowered it."),
+        (QUESTION, "Yes, it did not."),  # the echo disagrees with the word
+        (QUESTION, "No, it did."),
+        (QUESTION, "Walking lowered it. Yes."),  # not the answer's first sentence
+        (QUESTION, "No. 5 patients walked."),  # the abbreviation of "number"
+        (QUESTION, "Maybe."),
+        ("What did the trial find?", "Yes."),  # no proposition
+        ("Does walking not lower blood pressure?", "No."),  # no negation to build
+        ("Walking lowered it. Sodium did not change it.", "No."),  # statements, no question
+        ("", "Yes."),
+    ],
+)
+def test_no_answer_claim_where_the_word_stands_for_nothing_checkable(
+    question: str, draft: str
+) -> None:
+    assert answer_word(question, draft) is None
+
+
+def test_the_answer_claim_comes_first_and_replaces_the_echo() -> None:
+    draft = "No, it did not [S1]. The trial found a fall of 5 mmHg [S1]."
+    claims = with_answer_claim(QUESTION, draft, DECOMPOSER.decompose(draft))
+    assert [(c.id, c.text, c.cited_markers) for c in claims] == [
+        ("c1", NO, ("S1",)),
+        ("c2", "The trial found a fall of 5 mmHg", ("S1",)),
+    ]
+    assert claims[0].draft_span == (0, 20)
+
+
+def test_a_claim_running_past_the_answer_word_keeps_what_follows_it() -> None:
+    # as an LLM decomposer, or rules-v3, cut it: "No." read as the abbreviation of "number"
+    draft = "No. Walking lowered it [S1]."
+    given = [Claim("c1", "No. Walking lowered it", (0, 28), ("S1",))]
+    claims = with_answer_claim(QUESTION, draft, given)
+    assert [(c.id, c.text, c.draft_span, c.cited_markers) for c in claims] == [
+        ("c1", NO, (0, 3), ()),
+        ("c2", "Walking lowered it", (4, 28), ("S1",)),
+    ]
+
+
+def test_without_an_answer_word_the_claims_are_returned_as_they_are() -> None:
+    claims = [Claim("c1", "Walking lowered it", (0, 19))]
+    assert with_answer_claim(QUESTION, "Walking lowered it.", claims) == claims
+    assert with_answer_claim("", "Yes.", []) == []
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.sampled_from([QUESTION, "Is aspirin effective?", "What is it?", ""]),
+    st.lists(
+        st.sampled_from(["Yes", "No", ".", ",", " ", "it did", "not", "[S1]", "[2]", "\n", "A"]),
+        max_size=12,
+    ).map("".join),
+)
+def test_answer_claims_are_in_bounds_numbered_and_deterministic(question: str, draft: str) -> None:
+    claims = with_answer_claim(question, draft, DECOMPOSER.decompose(draft))
+    assert [c.id for c in claims] == [f"c{k}" for k in range(1, len(claims) + 1)]
+    spans = [c.draft_span for c in claims]
+    for span in spans:
+        assert span is not None and 0 <= span[0] < span[1] <= len(draft)
+    assert all(b[0] >= a[1] for a, b in itertools.pairwise(spans))  # type: ignore[index]
+    assert claims == with_answer_claim(question, draft, DECOMPOSER.decompose(draft))
+
+
+def test_a_rag_prompt_is_read_by_its_last_sentence_when_that_asks() -> None:
+    prompt = f"Context: Walking lowered it [1].\n\nQuestion: {QUESTION}"
+    assert question_of(prompt) == QUESTION
+    found = answer_word(prompt, "No.")
+    assert found is not None and found.claim == NO
+    assert question_of("Q: " + QUESTION) == QUESTION
+    assert question_of("Walking lowered it. Did it?") == "Did it?"
+    assert question_of("Walking lowered it. Sodium did not.") == ""
+    assert question_of(" ".join(["word"] * 61) + "?") == ""
