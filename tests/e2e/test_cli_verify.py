@@ -1573,8 +1573,10 @@ def test_a_missing_draft_is_named_before_a_missing_evidence_file(tmp_path: Path)
     ("answer", "claim", "verdict", "code"),
     [
         ("Yes.", "Sodium restriction changed diastolic blood pressure.", "contradicted", 1),
+        # a denial is read as its proposition turned round: contradicted by the evidence, so
+        # "No." may be right, and a person should look (partial), which passes the gate
         ("No, it did not [S2].", "Sodium restriction did not change diastolic blood pressure.",
-         "supported", 0),
+         "partial", 0),
     ],
 )  # fmt: skip
 def test_a_bare_yes_or_no_is_checked_against_the_question(
@@ -1593,6 +1595,10 @@ def test_a_bare_yes_or_no_is_checked_against_the_question(
     assert [(c["text"], c["verdict"], c["draft_span"]) for c in report["claims"]] == [
         (claim, verdict, [0, len(answer)])
     ]
+    negates = report["claims"][0].get("negates")
+    assert negates == (
+        None if answer.startswith("Yes") else "Sodium restriction changed diastolic blood pressure."
+    )
 
 
 def test_question_goes_with_a_draft_only(tmp_path: Path, evidence: Path) -> None:

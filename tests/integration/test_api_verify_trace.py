@@ -112,6 +112,17 @@ def test_a_bare_no_is_verified_against_the_question_and_the_trace_records_it(
     trace = state.traces.get_trace(data["trace_id"])
     assert trace is not None and trace.request["question"] == question
     assert replay(trace).ok
+    # a "No." is read as the proposition turned round, and replays so
+    denial = client.post("/v1/verify", json={**body, "draft": "No, it was not."}).json()
+    assert [(c["text"], c["verdict"], c["negates"]) for c in denial["claims"]] == [
+        (
+            "Coffee intake was not associated with sleep duration.",
+            "partial",
+            "Coffee intake was associated with sleep duration.",
+        )
+    ]
+    stored = state.traces.get_trace(denial["trace_id"])
+    assert stored is not None and replay(stored).ok, replay(stored).differences
     # without the question the same draft states nothing
     plain = client.post("/v1/verify", json={"draft": "Yes.", "evidence": evidence}).json()
     assert plain["outcome"] == "no_claims" and plain["claims"] == []

@@ -489,3 +489,26 @@ def test_a_bare_yes_is_checked_as_the_users_question_states_it(
     assert extra["claims"][0]["draft_span"] == [0, 4]
     assert extra["outcome"] == "contradicted"
     assert replay(trace).ok, replay(trace).differences
+
+
+def test_a_streamed_bare_no_is_its_proposition_turned_round_and_replays(tmp_path: Path) -> None:
+    messages: list[Any] = [
+        {
+            "role": "user",
+            "content": "Context: Sodium restriction did not change diastolic blood pressure.\n\n"
+            "Question: Did sodium restriction change diastolic blood pressure?",
+        },
+    ]
+    with (
+        ScriptedChatServer(["No. Sodium restriction did not change it."]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, store),
+    ):
+        chunks = create(url, model="m", messages=messages, stream=True)
+        extra = (chunks[-1].model_extra or {})["spanproof"]
+        trace = stored_trace(store, extra["trace_id"])
+    first = extra["claims"][0]
+    assert first["text"] == "Sodium restriction did not change diastolic blood pressure."
+    assert first["negates"] == "Sodium restriction changed diastolic blood pressure."
+    assert first["verdict"] == "partial" and first["draft_span"] == [0, 3]
+    assert sum(trace.request["pieces"]) == 2  # verified as it streamed
+    assert replay(trace).ok, replay(trace).differences

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import itertools
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -202,6 +204,7 @@ _PIECES = st.sampled_from(
         ", but ", "; ", ". ", "? ", ": ", "!", "[S1]", "[S2, S3]", "[S4][S5]", "\n", "\n\n",
         "- ", "# ", "1. ", " ", "é", "😀", "Dr.", "e.g.", "3.5", "(", ")", "\"",
         "[1]", "[2, 3]", "[4–6]", "[1](https://x.org)", "[1]: ", "No. ", "Yes, ", "it does",
+        "[x][2]", "[2][2]",
     ]
 )  # fmt: skip
 
@@ -218,6 +221,8 @@ def _check(draft: str, claims: list[Claim]) -> None:
         if not set("[|*_`~<>") & set(draft[start:end]):  # no marker or Markdown syntax
             assert claim.text in draft[start:end]
         assert all(m.startswith("S") and m[1:].isdigit() for m in claim.cited_markers)
+    spans = [c.draft_span for c in claims]
+    assert all(b[0] >= a[1] for a, b in itertools.pairwise(spans))  # type: ignore[index]
 
 
 @settings(max_examples=300, deadline=None)
@@ -330,3 +335,9 @@ def test_an_answer_word_ending_its_sentence_and_an_echo_are_not_claims() -> None
     assert texts("No. 5 patients died.") == ["No. 5 patients died"]
     # an echo with more words is a claim
     assert texts("It did so within 12 weeks.") == ["It did so within 12 weeks"]
+
+
+def test_spans_grown_over_syntax_never_overlap() -> None:
+    draft = "It did.[2][2] AA"  # a reference link whose label opens the next sentence
+    claims = DECOMPOSER.decompose(draft)
+    _check(draft, claims)

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from spanproof.core.models import Claim
+from spanproof.core.models import Claim, ClaimVerdict, SpanRef, Verdict
 from spanproof.verify.decompose import RuleBasedDecomposer
 from spanproof.verify.proposition import negate_statement, negation_of
-from spanproof.verify.yes_no import answer_word, question_of, with_answer_claim
+from spanproof.verify.yes_no import answer_word, question_of, turned_verdict, with_answer_claim
 
 DECOMPOSER = RuleBasedDecomposer()
 QUESTION = "Did daily walking raise systolic blood pressure?"
@@ -68,6 +68,12 @@ def test_a_statement_is_negated_at_its_first_verb_not_inside_its_subject() -> No
     )
     assert negate_statement("Walking is good.") == "Walking is not good."
     assert negate_statement("Walking blood pressure.") is None
+    # an abbreviation that spells a verb is no verb
+    assert (
+        negate_statement("Systemic immunosuppressive (IS) therapy increases mortality.")
+        == "Systemic immunosuppressive (IS) therapy does not increase mortality."
+    )
+    assert negate_statement("Levels of CAN rose.") == "Levels of CAN did not rise."
 
 
 @pytest.mark.parametrize(
@@ -126,6 +132,11 @@ def test_the_answer_claim_comes_first_and_replaces_the_echo() -> None:
         ("c2", "The trial found a fall of 5 mmHg", ("S1",)),
     ]
     assert claims[0].draft_span == (0, 20)
+    # the denial is scored as the proposition it negates; a "Yes" negates nothing
+    assert claims[0].negates == YES and claims[0].scored_text == YES
+    assert claims[1].negates == "" and claims[1].scored_text == claims[1].text
+    yes = with_answer_claim(QUESTION, "Yes.", [])
+    assert (yes[0].text, yes[0].negates) == (YES, "")
 
 
 def test_a_claim_running_past_the_answer_word_keeps_what_follows_it() -> None:
@@ -172,3 +183,30 @@ def test_a_rag_prompt_is_read_by_its_last_sentence_when_that_asks() -> None:
     assert question_of("Walking lowered it. Did it?") == "Did it?"
     assert question_of("Walking lowered it. Sodium did not.") == ""
     assert question_of(" ".join(["word"] * 61) + "?") == ""
+
+
+@pytest.mark.parametrize(
+    ("reading", "verdict", "score"),
+    [
+        (Verdict.SUPPORTED, Verdict.CONTRADICTED, 0.25),
+        (Verdict.CONTRADICTED, Verdict.PARTIAL, 0.25),
+        (Verdict.PARTIAL, Verdict.PARTIAL, 0.75),
+        (Verdict.UNSUPPORTED, Verdict.UNSUPPORTED, 0.75),
+        (Verdict.EVIDENCE_REDACTED, Verdict.EVIDENCE_REDACTED, 0.75),
+    ],
+)
+def test_a_denials_verdict_is_its_propositions_turned_round(
+    reading: Verdict, verdict: Verdict, score: float
+) -> None:
+    proposition = ClaimVerdict(
+        id="c1", text=YES, draft_span=None, verdict=reading, score=0.75,
+        best_span=SpanRef("S1", 0, 10), candidates_considered=2, cited_markers=("S1",),
+        numeric_gated=False, polarity_gated=True,
+    )  # fmt: skip
+    denial = Claim("c1", NO, (0, 3), ("S1",), negates=YES)
+    turned = turned_verdict(proposition, denial)
+    assert (turned.verdict, turned.score) == (verdict, score)
+    assert (turned.text, turned.draft_span, turned.negates) == (NO, (0, 3), YES)
+    # what the proposition's reading found stays: its span and gates explain the verdict
+    assert turned.best_span == proposition.best_span and turned.polarity_gated
+    assert turned.to_dict()["negates"] == YES and "negates" not in proposition.to_dict()

@@ -136,12 +136,22 @@ class Claim:
         draft_span: ``(start, end)`` code-point offsets into the draft, or None for stand-alone
             claims.
         cited_markers: markers cited by the claim, e.g. ``("S1",)``.
+        negates: for a bare "No." to a yes/no question (:mod:`spanproof.verify.yes_no`), the
+            proposition it denies: scoring reads ``negates`` and turns its verdict round
+            (:func:`spanproof.verify.yes_no.turned_verdict`); ``text`` is the denial as a
+            reader says it. Empty otherwise.
     """
 
     id: str
     text: str
     draft_span: tuple[int, int] | None = None
     cited_markers: tuple[str, ...] = ()
+    negates: str = ""
+
+    @property
+    def scored_text(self) -> str:
+        """What scoring reads: the proposition a denial negates, else the claim's text."""
+        return self.negates or self.text
 
 
 class PairScore(NamedTuple):
@@ -276,6 +286,14 @@ class ClaimVerdict:
     #: score model v7: the best span window states no finding (an aim, a method heading), so it
     #: was capped like a gate; in JSON only when set.
     finding_gated: bool = False
+    #: a denial's proposition (:attr:`Claim.negates`): the verdict, score, span and gates are
+    #: its reading turned round (``verify.yes_no.turned_verdict``); in JSON only when set.
+    negates: str = ""
+
+    @property
+    def scored_text(self) -> str:
+        """What scoring read: the proposition a denial negates, else the claim's text."""
+        return self.negates or self.text
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -294,6 +312,7 @@ class ClaimVerdict:
             **({"judge": self.judge.to_dict()} if self.judge is not None else {}),
             **({"edits": [e.to_dict() for e in self.edits]} if self.edits else {}),
             **({"finding_gated": True} if self.finding_gated else {}),
+            **({"negates": self.negates} if self.negates else {}),
         }
 
 

@@ -138,7 +138,7 @@ class ReplayEmbedder:
             (int(w["span"]), int(w["start"]), int(w["end"]), decode_vector(w["vector"]))
             for w in stored.get("windows", [])
         ]
-        texts = [c.text for c in claims] if claim_vectors else []
+        texts = [c.scored_text for c in claims] if claim_vectors else []
         texts += [spans[i].text[start:end] for i, start, end, _ in windows]
         return cls(
             model_id=trace.models.get("embed", ""),
@@ -286,6 +286,7 @@ def _claim(entry: dict[str, Any]) -> Claim:
         text=str(entry["text"]),
         draft_span=None if span is None else (int(span[0]), int(span[1])),
         cited_markers=tuple(str(m) for m in entry.get("cited_markers", [])),
+        negates=str(entry.get("negates", "")),
     )
 
 
@@ -316,7 +317,7 @@ def trace_embeddings(
     """
     if not claims or not any(span.truth_class for span in plan_spans):
         return {"claims": [], "windows": []}
-    texts = [claim.text for claim in claims]
+    texts = [claim.scored_text for claim in claims]
     owners: list[tuple[int, int, int]] = []
     for index, span in enumerate(plan_spans):
         if not span.truth_class:
@@ -355,7 +356,9 @@ def _edit_phrase_vectors(
     same alignment runs again on them); their vectors come from the recording when it holds
     that call, else from the embedder.
     """
-    scored = [Claim(id=c.id, text=c.text, cited_markers=tuple(c.cited_markers)) for c in claims]
+    scored = [
+        Claim(id=c.id, text=c.scored_text, cited_markers=tuple(c.cited_markers)) for c in claims
+    ]
     plan = prepare_plan(plan_spans, model)
     served = _Served(texts, vectors, embedder)
     phrases = edit_phrases(scored, plan, span_cosines(scored, plan, served))

@@ -55,7 +55,7 @@ from spanproof.verify.scoring import (
     select_candidates,
     unsupported_verdict,
 )
-from spanproof.verify.yes_no import with_answer_claim
+from spanproof.verify.yes_no import turned_verdict, with_answer_claim
 
 VERIFIED = "verified"
 
@@ -173,9 +173,22 @@ def score_all(
     checker: EntailmentChecker | None = None,
 ) -> tuple[list[ClaimVerdict], str]:
     """Verdicts for atomic claims, and the ``verification`` status string. ``checker`` decides
-    the borderline claims of a score model with escalation (v3)."""
+    the borderline claims of a score model with escalation (v3). A denial
+    (:attr:`Claim.negates`) is scored as the proposition it negates and its verdict turned
+    round (:func:`spanproof.verify.yes_no.turned_verdict`)."""
     if not claims:
         return [], VERIFIED
+    if any(c.negates for c in claims):
+        scored = [
+            dataclasses.replace(c, text=c.negates, negates="") if c.negates else c for c in claims
+        ]
+        verdicts, status = score_all(scored, evidence, embedder, model, checker)
+        if not verdicts:  # unavailable
+            return verdicts, status
+        turned = [
+            turned_verdict(v, c) if c.negates else v for v, c in zip(verdicts, claims, strict=True)
+        ]
+        return turned, status
     plan = prepare_plan(evidence, model)
     if not plan.truth_indices:
         # No truth-class span: every claim is unsupported by construction, no embedding.

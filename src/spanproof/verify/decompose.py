@@ -469,6 +469,8 @@ class RuleBasedDecomposer:
         for unit, unit_markers in zip(units, attached, strict=True):
             for span, cited in _sentence_claims(masked, unit, unit_markers):
                 start, end = _widen(unmarked, masked, *span)
+                if claims:  # grown over syntax, a span never reaches into the claim before it
+                    start = max(start, claims[-1].draft_span[1])  # type: ignore[index]
                 text = clean_claim_text(draft[start:end])
                 if any(ch.isalnum() for ch in text):
                     claims.append(Claim(f"c{len(claims) + 1}", text, (start, end), cited))

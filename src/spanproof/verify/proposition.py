@@ -285,8 +285,9 @@ def negate_statement(statement: str) -> str | None:
     tokens = list(_TOKEN.finditer(statement))
     words = [_bare(t.group()) for t in tokens]
     for i in range(1, len(words)):
-        if not _open_slot(words, i):
-            continue
+        raw = tokens[i].group()
+        if not _open_slot(words, i) or raw.startswith(("(", "[")) or not raw.islower():
+            continue  # "(IS)", "Is" inside a name: no verb of the statement
         word, after = words[i], words[i + 1] if i + 1 < len(words) else ""
         if word in _COPULA | _MODALS | _DO or (
             word in _PERFECT and (after in _PARTICIPLES or after.endswith("ed"))

@@ -10,9 +10,17 @@ answer word becomes one claim:
 
 * "Yes" (also "Yeah", "Yep", "Correct", "True") → the proposition itself: "Does walking lower
   blood pressure?" + "Yes." → "Walking lowers blood pressure.";
-* "No" (also "Nope", "Incorrect", "False") → its negation
-  (:func:`~spanproof.verify.proposition.negation_of`): → "Walking does not lower blood
-  pressure.", so a "No." against sources that say walking lowered it is ``contradicted``.
+* "No" (also "Nope", "Incorrect", "False") → its negation as the claim's text
+  (:func:`~spanproof.verify.proposition.negation_of`: "Walking does not lower blood
+  pressure."), scored by reading the proposition itself (:attr:`Claim.negates`) and turning
+  its verdict round (:func:`turned_verdict`): a "No." against sources that support the
+  proposition is ``contradicted``; against sources that contradict it, ``partial`` (the
+  verifier's ``contradicted`` is too often wrong on natural text to make a denial
+  ``supported``: a person should look); otherwise ``unsupported``. The negated sentence is not
+  scored itself: the verifier reads a negated claim against evidence that states the opposite
+  in other words ("not scarce" against "markedly expanded") as a contradiction, so on SciFact
+  a right "No." was ``contradicted`` 14 times in 18 that way, against 5 in 18 turned round
+  (``scripts/probe_yes_no.py``, docs/quality.md).
 
 The claim's draft span is the answer sentence ("No, it does not."), so ``flag`` marks it there
 and ``redact`` removes it; the markers it cites are its own. A claim the decomposer cut from that
@@ -31,7 +39,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from spanproof.core.models import Claim
+from spanproof.core.models import Claim, ClaimVerdict, Verdict
 from spanproof.text.sentences import split_sentences
 from spanproof.verify.decompose import CITATION_MARKER_RE, clean_claim_text, marker_numbers
 from spanproof.verify.proposition import negation_of, proposition_of
@@ -70,12 +78,14 @@ class AnswerWord:
         span: ``(start, end)`` of the answer sentence in the draft ("No, it does not.").
         says_yes: True for a "Yes", False for a "No".
         cited_markers: the markers inside the answer sentence ("S1").
+        proposition: the proposition the question asks about (``claim`` for a "Yes").
     """
 
     claim: str
     span: tuple[int, int]
     says_yes: bool
     cited_markers: tuple[str, ...] = ()
+    proposition: str = ""
 
 
 def answer_word(question: str, draft: str) -> AnswerWord | None:
@@ -106,7 +116,7 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
         return None  # "No. 5 …": the abbreviation of "number"
     found = CITATION_MARKER_RE.findall(match.group("markers") or "")
     markers = tuple(dict.fromkeys(f"S{int(n)}" for m in found for n in marker_numbers(m)))
-    return AnswerWord(claim, (start, end), says_yes, markers)
+    return AnswerWord(claim, (start, end), says_yes, markers, proposition.claim)
 
 
 def question_of(message: str) -> str:
@@ -150,5 +160,36 @@ def with_answer_claim(question: str, draft: str, claims: Sequence[Claim]) -> lis
         text = clean_claim_text(draft[start : span[1]])
         if any(ch.isalnum() for ch in text):
             kept.append(replace(claim, text=text, draft_span=(start, span[1])))
-    first = Claim("c1", found.claim, found.span, found.cited_markers)
+    negates = "" if found.says_yes else found.proposition
+    first = Claim("c1", found.claim, found.span, found.cited_markers, negates)
     return [first] + [replace(c, id=f"c{k}") for k, c in enumerate(kept, start=2)]
+
+
+#: How a denial's verdict follows from its proposition's (:func:`turned_verdict`).
+_TURNED = {
+    Verdict.SUPPORTED: Verdict.CONTRADICTED,
+    Verdict.CONTRADICTED: Verdict.PARTIAL,
+    Verdict.PARTIAL: Verdict.PARTIAL,
+    Verdict.UNSUPPORTED: Verdict.UNSUPPORTED,
+    Verdict.EVIDENCE_REDACTED: Verdict.EVIDENCE_REDACTED,
+}
+
+
+def turned_verdict(reading: ClaimVerdict, claim: Claim) -> ClaimVerdict:
+    """The verdict on ``claim``, a denial, from ``reading``, the verdict on the proposition it
+    negates (:attr:`Claim.negates`): the proposition supported → ``contradicted``;
+    contradicted → ``partial`` (a person should look); otherwise the same verdict. The score
+    turns with it (1 − the proposition's score when the verdict turns), so a low score goes
+    with ``contradicted``; the best span, gates and edits are the proposition's reading.
+    """
+    verdict = _TURNED[reading.verdict]
+    turns = reading.verdict in (Verdict.SUPPORTED, Verdict.CONTRADICTED)
+    return replace(
+        reading,
+        id=claim.id,
+        text=claim.text,
+        draft_span=claim.draft_span,
+        verdict=verdict,
+        score=1.0 - reading.score if turns else reading.score,
+        negates=claim.negates,
+    )
