@@ -91,6 +91,10 @@ def test_a_statement_is_negated_at_its_first_verb_not_inside_its_subject() -> No
         ("Yes, that is correct.", YES, (0, 21)),
         ("  Correct. Walking raised it [1].", YES, (2, 10)),
         ("No.\nWalking lowered it.", NO, (0, 3)),
+        ("**Short answer:** No.", NO, (18, 21)),
+        ("Answer: yes.", YES, (8, 12)),
+        ("In short, no, it did not.", NO, (10, 25)),
+        ("The short answer is no.", NO, (20, 23)),
     ],
 )
 def test_an_answer_word_stands_for_the_proposition_or_its_negation(

@@ -42,7 +42,8 @@ class VerifyRequest(BaseModel):
         None,
         description="With 'draft': the question the draft answers. A draft that opens with a "
         "bare 'Yes.' or 'No.' to a yes/no question ('Did walking lower blood pressure?') has "
-        "it checked as the question's proposition or its negation (the first claim).",
+        "it checked as the question's proposition or its negation (the first claim; a 'No.' "
+        "is scored as the proposition with its verdict turned round, recorded in 'negates').",
     )
     claims: list[ClaimItem | str] | None = Field(
         None, description="Atomic claims to verify as given.", max_length=MAX_ITEMS

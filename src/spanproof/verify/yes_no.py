@@ -18,9 +18,10 @@ answer word becomes one claim:
   verifier's ``contradicted`` is too often wrong on natural text to make a denial
   ``supported``: a person should look); otherwise ``unsupported``. The negated sentence is not
   scored itself: the verifier reads a negated claim against evidence that states the opposite
-  in other words ("not scarce" against "markedly expanded") as a contradiction, so on SciFact
-  a right "No." was ``contradicted`` 14 times in 18 that way, against 5 in 18 turned round
-  (``scripts/probe_yes_no.py``, docs/quality.md).
+  in other words ("not scarce" against "markedly expanded") as a contradiction: on SciFact's
+  development items a right "No." was ``contradicted`` 14 times in 18 that way, 6 in 18
+  turned round (training items: 93 and 56 in 143; ``scripts/probe_yes_no.py``,
+  docs/quality.md).
 
 The claim's draft span is the answer sentence ("No, it does not."), so ``flag`` marks it there
 and ``redact`` removes it; the markers it cites are its own. A claim the decomposer cut from that
@@ -56,8 +57,13 @@ _ECHO = (
     rf"|(?:it|that|this|there)['’]s(?:\s+not)?)"
     r"(?:\s+(?:true|correct|right|the\s+case|so|indeed))?"
 )
+#: A label before the answer word: "Short answer: No.", "**Answer:** Yes", "In short, no.".
+_LABEL_BEFORE = (
+    r"(?:(?:[*_]{1,2})?(?:the\s+)?(?:short\s+answer|answer|in\s+short|in\s+a\s+word|"
+    r"bottom\s+line|tl;?\s?dr)(?:\s+is)?\s*[:,—–-]?\s*(?:[*_]{1,2})?\s*)?"
+)
 _ANSWER = re.compile(
-    r"\s*(?:[*_]{1,2})?(?P<word>[A-Za-z]+)(?:[*_]{1,2})?"
+    rf"\s*{_LABEL_BEFORE}(?:[*_]{{1,2}})?(?P<word>[A-Za-z]+)(?:[*_]{{1,2}})?"
     rf"(?:\s*[,;:—–-]\s*(?P<echo>{_ECHO}))?"
     rf"(?P<markers>(?:\s*(?:{CITATION_MARKER_RE.pattern}))*)"
     r"\s*(?:[.!]+|(?=\n)|\Z)",
