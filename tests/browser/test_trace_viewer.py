@@ -205,3 +205,48 @@ def test_claims_sent_without_a_draft_are_the_delivered_answer_with_evidence_titl
     expect(panel.locator(".evidence-name")).to_have_text(
         f"Evidence {first['id']}: {first['title']}"
     )
+
+
+def test_a_bare_no_shows_the_proposition_it_denies_and_why_a_person_should_look(
+    web: WebFixture, base_url: str, page: Page
+) -> None:
+    question = "Did sodium restriction to 1,500 mg per day change diastolic blood pressure?"
+    trace = web.store.append(contradicted_trace("No, it did not [S2].", question))
+    assert trace.claims[0]["negates"] and trace.claims[0]["verdict"] == "partial"
+    page.goto(f"{base_url}/traces/{trace.id}")
+    expect(page.locator("dl.meta").first).to_contain_text(question)
+    button = page.locator("div.answer button.claim")
+    expect(button).to_have_count(1)
+    expect(button).to_contain_text("No, it did not [S2].")
+    expect(button.locator(".claim-label")).to_have_text(" (partial ◐)")
+    button.click()
+    panel = page.locator("#claim-panel-1")
+    expect(panel.locator(".panel-claim")).to_have_text(trace.claims[0]["text"])
+    expect(panel.locator("dd.denies")).to_contain_text(trace.claims[0]["negates"])
+    expect(panel.locator(".relation")).to_contain_text("the proposition the answer denies")
+
+
+def test_a_list_items_bullet_stays_on_its_claims_line(
+    web: WebFixture, base_url: str, page: Page
+) -> None:
+    long = (
+        "- Daily walking for 30 minutes lowered systolic blood pressure by 5 mmHg after 12 "
+        "weeks in a trial that enrolled adults with mild hypertension and followed them [S1].\n"
+        "- Sodium restriction to 1,500 mg per day reduced diastolic blood pressure [S2]."
+    )
+    trace = web.store.append(contradicted_trace(long))
+    page.set_viewport_size({"width": 900, "height": 900})
+    page.goto(f"{base_url}/traces/{trace.id}")
+    answer = page.locator("section[aria-labelledby='answer-h'] div.answer")
+    tops = answer.evaluate(
+        """el => {
+            const text = [...el.childNodes].find(n => n.nodeType === 3 && n.data.includes("-"));
+            const range = document.createRange();
+            const at = text.data.indexOf("-");
+            range.setStart(text, at);
+            range.setEnd(text, at + 1);
+            const button = el.querySelector("button.claim");
+            return [range.getBoundingClientRect().top, button.getBoundingClientRect().top];
+        }"""
+    )
+    assert abs(tops[0] - tops[1]) < 6, tops  # the bullet is not left alone on a line above

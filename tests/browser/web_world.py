@@ -114,15 +114,18 @@ CONTRADICTED_EVIDENCE = [
 ]
 
 
-def contradicted_trace(draft: str | None = None) -> Trace:
+def contradicted_trace(draft: str | None = None, question: str = "") -> Trace:
     """The (unsealed) trace of a verification under flag: supported, contradicted, unsupported
-    (of ``draft``, by default the one whose claims get those verdicts)."""
+    (of ``draft``, by default the one whose claims get those verdicts), answering ``question``
+    when one is given."""
     model = score_model("v2")
     recorder = RecordingEmbedder(FakeEmbedder())
     verifier = Verifier(embedder=recorder, decomposer=RuleBasedDecomposer(), score_model=model)
     evidence = to_evidence(CONTRADICTED_EVIDENCE)
-    report = verifier.verify(draft or CONTRADICTED_DRAFT, evidence, policy="flag")
-    request = {"mode": "draft", "policy": "flag"}
+    report = verifier.verify(
+        draft or CONTRADICTED_DRAFT, evidence, policy="flag", question=question
+    )
+    request = {"mode": "draft", "policy": "flag", **({"question": question} if question else {})}
     return verification_trace(report, evidence, report.claims, recorder, model, request)
 
 

@@ -40,6 +40,8 @@ class EditsView:
     claim: list[Piece]
     evidence: list[Piece]
     rows: list[EditRow]
+    #: what the claim side is: the claim, or the proposition a denial negates (a bare "No.")
+    claim_caption: str = "Claim"
 
 
 def _int(value: Any) -> int | None:
@@ -126,7 +128,8 @@ def edits_view(claim: dict[str, Any], plan: list[dict[str, Any]]) -> EditsView |
     evidence_id = edits[0].evidence_id
     entry = next((e for e in plan if str(e.get("id")) == evidence_id), None)
     evidence_text = str(entry.get("text", "")) if entry is not None else ""
-    claim_text = str(claim.get("text", ""))
+    # a denial's edits are of the proposition it negates, the text that was scored
+    claim_text = str(claim.get("negates") or claim.get("text", ""))
     ours = [e for e in edits if e.evidence_id == evidence_id]
     claim_marks = [
         (e.claim[0], e.claim[1], _CLAIM_TAG[e.op], f"{e.number} {e.op}")
@@ -161,4 +164,5 @@ def edits_view(claim: dict[str, Any], plan: list[dict[str, Any]]) -> EditsView |
         _pieces(claim_text, claim_marks),
         _pieces(evidence_text, evidence_marks, lo, hi),
         rows,
+        "Proposition the answer denies" if claim.get("negates") else "Claim",
     )

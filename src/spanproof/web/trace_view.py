@@ -22,6 +22,18 @@ RELATIONS: dict[str, tuple[str, str]] = {
     Verdict.CONTRADICTED.value: ("contradicts", "Contradicting text — this span says otherwise"),
 }
 CLOSEST = ("closest", "Closest text — does not support the claim")
+#: A denial's (a bare "No.", ``negates`` set): its span is the proposition's reading.
+DENIAL_RELATIONS: dict[str, tuple[str, str]] = {
+    Verdict.PARTIAL.value: (
+        "partial",
+        "Evidence — this span says otherwise than the proposition the answer denies; "
+        "a person should look",
+    ),
+    Verdict.CONTRADICTED.value: (
+        "contradicts",
+        "Contradicting text — this span states what the answer denies",
+    ),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,7 +125,9 @@ def _int(value: Any) -> int | None:
     return value if isinstance(value, int) and not isinstance(value, bool) else None
 
 
-def _relation(verdict: str) -> tuple[str, str]:
+def _relation(verdict: str, denial: bool = False) -> tuple[str, str]:
+    if denial and verdict in DENIAL_RELATIONS:
+        return DENIAL_RELATIONS[verdict]
     return RELATIONS.get(verdict, CLOSEST)
 
 
@@ -127,7 +141,7 @@ def _evidence(
     b_start, b_end = _int(best.get("start")), _int(best.get("end"))
     if entry is None or b_start is None or b_end is None:
         return None
-    relation, caption = _relation(str(claim.get("verdict", "")))
+    relation, caption = _relation(str(claim.get("verdict", "")), bool(claim.get("negates")))
     source_id, version, key = (
         entry.get("source_id"),
         _int(entry.get("version")),
