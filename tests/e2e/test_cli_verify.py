@@ -1601,6 +1601,22 @@ def test_a_bare_yes_or_no_is_checked_against_the_question(
     )
 
 
+def test_the_table_says_a_bare_no_was_read_as_its_proposition_turned_round(
+    tmp_path: Path, evidence: Path
+) -> None:
+    draft = tmp_path / "answer.txt"
+    draft.write_text("No.", encoding="utf-8")
+    question = "Did sodium restriction change diastolic blood pressure?"
+    args = ["verify", "--draft", str(draft), "--evidence", str(evidence), "--question", question]
+    result = CliRunner().invoke(cli, args, env={"COLUMNS": "400"}, catch_exceptions=False)
+    code, out, err = result.exit_code, result.stdout, result.stderr
+    assert code == 0, err
+    flat = " ".join(out.replace("│", " ").split())
+    assert "c1: Sodium restriction did not change diastolic blood pressure." in flat
+    assert "Sodium restriction changed diastolic blood pressure.” checked, its verdict" in flat
+    assert "No. ⟦partial⟧" in out
+
+
 def test_question_goes_with_a_draft_only(tmp_path: Path, evidence: Path) -> None:
     claims = write_jsonl(tmp_path / "claims.jsonl", [{"id": "c1", "text": "Walking helps."}])
     code, _, err = run(

@@ -92,8 +92,11 @@ def render_report(
             if evidence is not None and ref.id in evidence:
                 best += f"\n“{escape(_quote(evidence[ref.id][ref.start : ref.end]))}”"
         style = STYLES[claim.verdict]
+        text = f"{claim.id}: {claim.text}"
+        if claim.negates:  # a bare "No.": read as the proposition, its verdict turned round
+            text += f"\n(a “No”: “{claim.negates}” checked, its verdict turned round)"
         table.add_row(
-            escape(f"{claim.id}: {claim.text}"),
+            escape(text),
             f"[{style}]{claim.verdict.value}[/{style}]",
             f"{claim.score:.3f}",
             best,
