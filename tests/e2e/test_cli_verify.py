@@ -685,6 +685,36 @@ def test_batch_streams_one_line_per_input_and_survives_bad_lines(tmp_path: Path)
     assert lines[3]["claims"] == lines[0]["claims"]
 
 
+def test_numeric_markers_cite_evidence_by_position_and_one_past_the_end_is_named(
+    tmp_path: Path,
+) -> None:
+    evidence = write_jsonl(
+        tmp_path / "evidence.jsonl",
+        [
+            {"id": "walking", "text": EVIDENCE[0]["text"]},
+            {"id": "sodium", "text": EVIDENCE[1]["text"]},
+        ],
+    )
+    draft = tmp_path / "draft.txt"
+    draft.write_text(
+        "Daily walking lowered systolic blood pressure by 5 mmHg [1]. "
+        "Sodium restriction did not change diastolic blood pressure [2, 3].",
+        encoding="utf-8",
+    )
+    base = ("verify", "--draft", str(draft), "--evidence", str(evidence))
+    code, out, _ = run(*base)
+    assert code == 0
+    flat = " ".join(out.split())
+    assert "⚠ c2 cites [S3], which no evidence item has" in flat
+    assert "cites [S1]" not in flat and "cites [S2]" not in flat
+    claims = json.loads(run(*base, "--json")[1])["claims"]
+    assert [c["cited_markers"] for c in claims] == [["S1"], ["S2", "S3"]]
+    assert [c["text"] for c in claims] == [
+        "Daily walking lowered systolic blood pressure by 5 mmHg",
+        "Sodium restriction did not change diastolic blood pressure",
+    ]
+
+
 def test_a_claim_citing_a_marker_no_evidence_item_has_is_named(
     tmp_path: Path, evidence: Path
 ) -> None:

@@ -122,13 +122,21 @@ def render_report(
 
 
 def uncited_markers(report: Report, evidence: Mapping[str, str]) -> list[tuple[str, str]]:
-    """(claim id, marker) for each citation marker of a claim that names no evidence item."""
+    """(claim id, marker) for each citation marker of a claim that names no evidence item: not
+    an evidence id, nor ``S<k>`` with ``k`` an item's position (from 1, in ``evidence``'s
+    order), as scoring resolves markers (``[1]`` in a draft is ``S1``)."""
     return [
         (claim.id, marker)
         for claim in report.claims
         for marker in claim.cited_markers
-        if marker not in evidence
+        if marker not in evidence and not _position(marker, len(evidence))
     ]
+
+
+def _position(marker: str, count: int) -> bool:
+    """Whether ``marker`` is ``S<k>`` with ``1 <= k <= count``."""
+    digits = marker[1:]
+    return marker.startswith("S") and digits.isdigit() and 1 <= int(digits) <= count
 
 
 def progress_bar(console: Console, *, transient: bool = False) -> Progress:
