@@ -35,6 +35,12 @@ PATTERNS = {
     "spaces inside a sentence": lambda n: "Walking lowered BP" + " " * n + "today.",
     "a link with a long address": lambda n: "Walking lowered BP [x](" + "a" * n + ") today.",
     "table rows": lambda n: "| a | b |\n|---|---|\n" + "| 1 | 2 |\n" * (n // 10),
+    # rules-v4's rules: numeric markers, marker links, reference definitions, answer words
+    "numeric markers `[1][2]`": lambda n: "[1][2]" * (n // 6),
+    "marker links `[1](a `": lambda n: "[1](a " * (n // 6),
+    "reference definitions `[1]: a`": lambda n: "[1]: a\n" * (n // 7),
+    "answer words `No. `": lambda n: "No. " * (n // 4),
+    "echoes `Yes, it does. `": lambda n: "Yes, it does. " * (n // 14),
 }
 
 
