@@ -341,3 +341,12 @@ def test_spans_grown_over_syntax_never_overlap() -> None:
     draft = "It did.[2][2] AA"  # a reference link whose label opens the next sentence
     claims = DECOMPOSER.decompose(draft)
     _check(draft, claims)
+
+
+def test_a_dash_after_a_discourse_marker_and_an_echo_before_a_clause_are_cut() -> None:
+    assert texts("Yes — walking lowered blood pressure.") == ["walking lowered blood pressure"]
+    assert texts("In short - walking lowered it.") == ["walking lowered it"]
+    assert texts("Yes, it did: blood pressure fell by 5 mmHg.") == ["blood pressure fell by 5 mmHg"]
+    assert texts("No - it did not.") == []
+    # a hyphen inside a claim is no marker's
+    assert texts("Walking helps - a lot.") == ["Walking helps - a lot"]

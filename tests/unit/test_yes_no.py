@@ -95,6 +95,16 @@ def test_a_statement_is_negated_at_its_first_verb_not_inside_its_subject() -> No
         ("Answer: yes.", YES, (8, 12)),
         ("In short, no, it did not.", NO, (10, 25)),
         ("The short answer is no.", NO, (20, 23)),
+        # an echo before a clause of its own: the span is the word and the echo
+        ("No, it did not: it lowered it [S1].", NO, (0, 14)),
+        ("Yes, it did — by 5 mmHg.", YES, (0, 11)),
+        # a "Yes" and a verbless elaboration: the proposition with it
+        ("Yes, by 5 mmHg after 12 weeks [S1].", f"{YES[:-1]}, by 5 mmHg after 12 weeks.", (0, 35)),
+        (
+            "Yes — in adults with hypertension.",
+            f"{YES[:-1]}, in adults with hypertension.",
+            (0, 34),
+        ),
     ],
 )
 def test_an_answer_word_stands_for_the_proposition_or_its_negation(
@@ -103,7 +113,7 @@ def test_an_answer_word_stands_for_the_proposition_or_its_negation(
     found = answer_word(QUESTION, draft)
     assert found is not None
     assert (found.claim, found.span) == (claim, span)
-    assert found.says_yes == (claim == YES)
+    assert found.says_yes == (claim != NO)
 
 
 @pytest.mark.parametrize(
@@ -111,6 +121,9 @@ def test_an_answer_word_stands_for_the_proposition_or_its_negation(
     [
         (QUESTION, "Yes, and it also lowered heart rate."),  # says more: the decomposer reads it
         (QUESTION, "No, walking lowered it."),
+        (QUESTION, "No, by 5 mmHg."),  # a "No" elaborated: what it denies is unclear
+        (QUESTION, "Yes, walking raised it by 5 mmHg."),  # a clause: the decomposer reads it
+        (QUESTION, "Yes, " + "very " * 30 + "much."),  # too long to be an elaboration
         (QUESTION, "Yes, it did not."),  # the echo disagrees with the word
         (QUESTION, "No, it did."),
         (QUESTION, "Walking lowered it. Yes."),  # not the answer's first sentence
@@ -214,3 +227,21 @@ def test_a_denials_verdict_is_its_propositions_turned_round(
     # what the proposition's reading found stays: its span and gates explain the verdict
     assert turned.best_span == proposition.best_span and turned.polarity_gated
     assert turned.to_dict()["negates"] == YES and "negates" not in proposition.to_dict()
+
+
+def test_an_elaborated_yes_replaces_the_fragment_the_decomposer_cut() -> None:
+    draft = "Yes, by 5 mmHg after 12 weeks [S1]. Sodium did not change it [S2]."
+    claims = with_answer_claim(QUESTION, draft, DECOMPOSER.decompose(draft))
+    assert [(c.text, c.draft_span, c.cited_markers) for c in claims] == [
+        (f"{YES[:-1]}, by 5 mmHg after 12 weeks.", (0, 35), ("S1",)),
+        ("Sodium did not change it", (36, len(draft)), ("S2",)),
+    ]
+
+
+def test_an_echo_before_a_clause_leaves_the_clause_to_the_decomposer() -> None:
+    draft = "Yes, it did: systolic blood pressure rose by 5 mmHg [S1]."
+    claims = with_answer_claim(QUESTION, draft, DECOMPOSER.decompose(draft))
+    assert [(c.text, c.draft_span) for c in claims] == [
+        (YES, (0, 11)),
+        ("systolic blood pressure rose by 5 mmHg", (13, len(draft))),
+    ]

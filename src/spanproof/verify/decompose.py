@@ -335,6 +335,8 @@ _ECHO_CLAUSE = re.compile(
     r"|(?:it|that|this|there)['’]s(?:\s+not)?\s+(?:true|correct|right|the\s+case|so)",
     re.IGNORECASE,
 )
+#: rules-v4: an echo before a clause of its own ("it did: blood pressure fell …").
+_ECHO_LEAD = re.compile(rf"(?:{_ECHO_CLAUSE.pattern})\s*(?:[:;—–]|\s-)\s*", re.IGNORECASE)
 ANNOUNCEMENTS = (
     "here is", "here are", "here's", "below is", "below are", "let us", "let's",
     "to summarise", "to summarize", "this answer", "in this answer", "we now",
@@ -379,7 +381,8 @@ _SEPARATOR = re.compile(r";\s+|,\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
 _DISCOURSE = re.compile(
     r"(?:"
     + "|".join(re.escape(m) for m in sorted(DISCOURSE_MARKERS, key=len, reverse=True))
-    + r")\s*[,:]\s*",
+    # rules-v4: a dash after the marker too ("Yes — X", "In short - X")
+    + r")(?:\s*[,:]|\s*[—–]|\s+-)\s*",
     re.IGNORECASE,
 )
 _CLOSERS = " \t\r\n\"'”’)]"
@@ -579,10 +582,12 @@ def _skip_attribution(masked: str, start: int, end: int) -> tuple[int, int]:
 
 def _skip_discourse(masked: str, start: int, end: int) -> int:
     """Move ``start`` past leading discourse markers followed by a comma or colon, and (rules-v4)
-    past an answer word that ends a sentence before a capital ("No. Walking …")."""
+    past an answer word that ends a sentence before a capital ("No. Walking …") and an echo
+    before a clause of its own ("Yes, it did: blood pressure fell …")."""
     while (
         match := _DISCOURSE.match(masked, start, end)
         or _ANSWER_WORD_SENTENCE.match(masked, start, end)
+        or _ECHO_LEAD.match(masked, start, end)
     ) is not None and match.end() < end:
         start = match.end()
     return start

@@ -239,7 +239,9 @@ def _yes_no(aux_token: str, rest: str) -> Proposition | None:
     return Proposition(_sentence(f"{subject} {aux} {predicate}"), "yes_no")
 
 
-def _has_verb(words: list[str]) -> bool:
+def has_verb(words: list[str]) -> bool:
+    """Whether lower-case ``words`` show a verb: an auxiliary or common verb, a known verb in any
+    form, or a word of five letters or more ending in "-ed"."""
     inflected = {third_person(v) for v in BASE_VERBS} | {past_tense(v) for v in BASE_VERBS}
     return any(
         w in VERB_CUES or w in BASE_VERBS or w in inflected or (w.endswith("ed") and len(w) >= 5)
@@ -356,6 +358,6 @@ def proposition_of(question: str) -> Proposition | None:
     if words[0].endswith("n't"):
         return None
     # A sentence with a full stop is a statement; without one it needs a visible verb.
-    if (len(words) >= 3 and text.rstrip().endswith(".")) or (len(words) >= 2 and _has_verb(words)):
+    if (len(words) >= 3 and text.rstrip().endswith(".")) or (len(words) >= 2 and has_verb(words)):
         return Proposition(_sentence(text), "statement")
     return None

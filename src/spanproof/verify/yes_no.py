@@ -27,9 +27,13 @@ The claim's draft span is the answer sentence ("No, it does not."), so ``flag`` 
 and ``redact`` removes it; the markers it cites are its own. A claim the decomposer cut from that
 sentence (the echo "it does not") is replaced by it; one that runs past it ("No. Walking lowered
 blood pressure" where a sentence splitter read "No." as the abbreviation of "number") keeps its
-part after it. Nothing is added when the question is no proposition, the answer word is not the
-answer's first sentence, the sentence goes on to say something else ("Yes, and it also …": the
-decomposer reads that), the echo contradicts the word ("Yes, it does not."), or a "No" has no
+part after it. A "Yes" followed by a verbless elaboration ("Yes, by 5 mmHg after 12 weeks.")
+is the proposition with it ("Walking lowered blood pressure, by 5 mmHg after 12 weeks."), read as
+one claim; an echo followed by a clause of its own ("Yes, it did: blood pressure fell …") leaves
+the clause to the decomposer. Nothing is added when the question is no proposition, the answer
+word is not the answer's first sentence, the sentence goes on with a clause ("Yes, walking
+raised it …": the decomposer reads that), a "No" is elaborated ("No, by 5 mmHg": what it
+denies is unclear), the echo contradicts the word ("Yes, it does not."), or a "No" has no
 negation to build ("Does X not lower Y?"). Deterministic: the same question and draft give the
 same claims.
 """
@@ -43,7 +47,7 @@ from dataclasses import dataclass, replace
 from spanproof.core.models import Claim, ClaimVerdict, Verdict
 from spanproof.text.sentences import split_sentences
 from spanproof.verify.decompose import CITATION_MARKER_RE, clean_claim_text, marker_numbers
-from spanproof.verify.proposition import negation_of, proposition_of
+from spanproof.verify.proposition import has_verb, negation_of, proposition_of
 
 #: Answer words that say the proposition is so, and those that say it is not.
 YES_WORDS = frozenset({"yes", "yeah", "yep", "correct", "true"})
@@ -62,13 +66,21 @@ _LABEL_BEFORE = (
     r"(?:(?:[*_]{1,2})?(?:the\s+)?(?:short\s+answer|answer|in\s+short|in\s+a\s+word|"
     r"bottom\s+line|tl;?\s?dr)(?:\s+is)?\s*[:,—–-]?\s*(?:[*_]{1,2})?\s*)?"
 )
-_ANSWER = re.compile(
+#: The answer word, a label before it, an echo after it and the markers it cites.
+_HEAD = re.compile(
     rf"\s*{_LABEL_BEFORE}(?:[*_]{{1,2}})?(?P<word>[A-Za-z]+)(?:[*_]{{1,2}})?"
     rf"(?:\s*[,;:—–-]\s*(?P<echo>{_ECHO}))?"
-    rf"(?P<markers>(?:\s*(?:{CITATION_MARKER_RE.pattern}))*)"
-    r"\s*(?:[.!]+|(?=\n)|\Z)",
+    rf"(?P<markers>(?:\s*(?:{CITATION_MARKER_RE.pattern}))*)",
     re.IGNORECASE,
 )
+#: The answer sentence ends right after the word or its echo: "No.", "Yes, it does [S1].".
+_END = re.compile(r"\s*(?:[.!]+|(?=\n)|\Z)")
+#: After an echo, a clause of its own: "Yes, it did: systolic blood pressure fell …".
+_GOES_ON = re.compile(r"\s*(?:[:;—–]|\s-\s)")
+#: After a "Yes", what elaborates the proposition: "Yes, by 5 mmHg after 12 weeks."
+_ELABORATION = re.compile(r"\s*(?:[,:—–]|\s-\s)\s*")
+#: The longest elaboration (in words) read as part of the proposition.
+MAX_ELABORATION_WORDS = 25
 _NEGATED_ECHO = re.compile(r"n['’]t\b|\bnot\b|\bcannot\b", re.IGNORECASE)
 #: The longest question (in words) a "Yes."/"No." is read against.
 MAX_QUESTION_WORDS = 60
@@ -96,15 +108,23 @@ class AnswerWord:
 
 def answer_word(question: str, draft: str) -> AnswerWord | None:
     """The answer word that opens ``draft``, read against ``question``; None when there is none
-    or it cannot stand for a claim (see the module's docstring)."""
-    match = _ANSWER.match(draft)
-    if match is None:
+    or it cannot stand for a claim (see the module's docstring).
+
+    Three forms: the word alone or with an echo ("No.", "Yes, it does [S1]."), the claim's span
+    its sentence; the word and an echo before a clause of its own ("Yes, it did: systolic
+    blood pressure fell …"), the span the word and the echo (the decomposer reads the clause);
+    a "Yes" and a verbless elaboration ("Yes, by 5 mmHg after 12 weeks [S1]."), the claim the
+    proposition with the elaboration ("Walking lowered blood pressure, by 5 mmHg after 12
+    weeks.") and the span its sentence.
+    """
+    head = _HEAD.match(draft)
+    if head is None:
         return None
-    word = match.group("word").lower()
+    word = head.group("word").lower()
     if word not in YES_WORDS and word not in NO_WORDS:
         return None
     says_yes = word in YES_WORDS
-    echo = match.group("echo")
+    echo = head.group("echo")
     if echo is not None and bool(_NEGATED_ECHO.search(echo)) == says_yes:
         return None  # "Yes, it does not." / "No, it does.": the two disagree
     question = question_of(question)
@@ -114,15 +134,38 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
     claim = proposition.claim if says_yes else negation_of(question)
     if not claim:
         return None
-    start = match.start("word")
-    end = match.end()
+    start, markers_text = head.start("word"), head.group("markers") or ""
+    if (end_match := _END.match(draft, head.end())) is not None:
+        end = end_match.end()
+        if re.match(r"[ \t]*\d", draft[end:]):
+            return None  # "No. 5 …": the abbreviation of "number"
+    elif echo is not None and _GOES_ON.match(draft, head.end()):
+        end = head.end()
+    elif echo is None and says_yes and (sep := _ELABORATION.match(draft, head.end())):
+        sentence_end = _sentence_end(draft, sep.end())
+        elaboration = clean_claim_text(draft[sep.end() : sentence_end])
+        words = elaboration.lower().split()
+        if not 0 < len(words) <= MAX_ELABORATION_WORDS or has_verb(words):
+            return None  # a clause of its own: the decomposer reads it
+        claim = f"{claim.rstrip('.')}, {elaboration}."
+        markers_text, end = draft[head.start("markers") : sentence_end], sentence_end
+    else:
+        return None
     while end > start and draft[end - 1].isspace():
         end -= 1
-    if re.match(r"[ \t]*\d", draft[end:]):
-        return None  # "No. 5 …": the abbreviation of "number"
-    found = CITATION_MARKER_RE.findall(match.group("markers") or "")
+    found = CITATION_MARKER_RE.findall(markers_text)
     markers = tuple(dict.fromkeys(f"S{int(n)}" for m in found for n in marker_numbers(m)))
     return AnswerWord(claim, (start, end), says_yes, markers, proposition.claim)
+
+
+def _sentence_end(draft: str, at: int) -> int:
+    """Where the sentence holding ``at`` ends (its full stop included), or the line's end."""
+    line_end = draft.find("\n", at)
+    line_end = len(draft) if line_end < 0 else line_end
+    for sentence in split_sentences(draft[:line_end]):
+        if sentence.end > at:
+            return sentence.end
+    return line_end
 
 
 def question_of(message: str) -> str:
@@ -161,7 +204,7 @@ def with_answer_claim(question: str, draft: str, claims: Sequence[Claim]) -> lis
         if span[1] <= b:
             continue  # the echo "it does not", or the word itself
         start = b
-        while start < span[1] and draft[start].isspace():
+        while start < span[1] and (draft[start].isspace() or draft[start] in ":;,—–-"):
             start += 1
         text = clean_claim_text(draft[start : span[1]])
         if any(ch.isalnum() for ch in text):
