@@ -245,3 +245,14 @@ def test_an_echo_before_a_clause_leaves_the_clause_to_the_decomposer() -> None:
         (YES, (0, 11)),
         ("systolic blood pressure rose by 5 mmHg", (13, len(draft))),
     ]
+
+
+def test_a_no_without_a_verb_to_negate_states_that_it_is_not_the_case() -> None:
+    question = "Do coffee drinkers sleep less?"  # "sleep" is no verb the rules know
+    assert negation_of(question) is None
+    found = answer_word(question, "No.")
+    assert found is not None
+    assert found.claim == "It is not the case that coffee drinkers sleep less."
+    assert found.proposition == "Coffee drinkers sleep less."
+    # a negative question stays unread: "No" to it is ambiguous
+    assert answer_word("Do coffee drinkers never sleep well?", "No.") is None

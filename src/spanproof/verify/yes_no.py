@@ -19,8 +19,8 @@ answer word becomes one claim:
   ``supported``: a person should look); otherwise ``unsupported``. The negated sentence is not
   scored itself: the verifier reads a negated claim against evidence that states the opposite
   in other words ("not scarce" against "markedly expanded") as a contradiction: on SciFact's
-  development items a right "No." was ``contradicted`` 14 times in 18 that way, 6 in 18
-  turned round (training items: 93 and 56 in 143; ``scripts/probe_yes_no.py``,
+  development items a right "No." was ``contradicted`` 18 times in 22 that way, 7 in 22
+  turned round (training items: 106 and 65 in 157; ``scripts/probe_yes_no.py``,
   docs/quality.md).
 
 The claim's draft span is the answer sentence ("No, it does not."), so ``flag`` marks it there
@@ -33,9 +33,10 @@ one claim; an echo followed by a clause of its own ("Yes, it did: blood pressure
 the clause to the decomposer. Nothing is added when the question is no proposition, the answer
 word is not the answer's first sentence, the sentence goes on with a clause ("Yes, walking
 raised it …": the decomposer reads that), a "No" is elaborated ("No, by 5 mmHg": what it
-denies is unclear), the echo contradicts the word ("Yes, it does not."), or a "No" has no
-negation to build ("Does X not lower Y?"). Deterministic: the same question and draft give the
-same claims.
+denies is unclear), the echo contradicts the word ("Yes, it does not."), or the
+question is negative ("Does X not lower Y?": a "No" to it is ambiguous). Where the rules find no
+verb to negate, a "No" states "It is not the case that X." Deterministic: the same question and
+draft give the same claims.
 """
 
 from __future__ import annotations
@@ -81,6 +82,7 @@ _GOES_ON = re.compile(r"\s*(?:[:;—–]|\s-\s)")
 _ELABORATION = re.compile(r"\s*(?:[,:—–]|\s-\s)\s*")
 #: The longest elaboration (in words) read as part of the proposition.
 MAX_ELABORATION_WORDS = 25
+_NEGATIVE = re.compile(r"\bnot\b|n['’]t\b|\bcannot\b|\bnever\b", re.IGNORECASE)
 _NEGATED_ECHO = re.compile(r"n['’]t\b|\bnot\b|\bcannot\b", re.IGNORECASE)
 #: The longest question (in words) a "Yes."/"No." is read against.
 MAX_QUESTION_WORDS = 60
@@ -131,7 +133,7 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
     proposition = proposition_of(question) if question else None
     if proposition is None:
         return None
-    claim = proposition.claim if says_yes else negation_of(question)
+    claim = proposition.claim if says_yes else _denial(question, proposition.claim)
     if not claim:
         return None
     start, markers_text = head.start("word"), head.group("markers") or ""
@@ -156,6 +158,18 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
     found = CITATION_MARKER_RE.findall(markers_text)
     markers = tuple(dict.fromkeys(f"S{int(n)}" for m in found for n in marker_numbers(m)))
     return AnswerWord(claim, (start, end), says_yes, markers, proposition.claim)
+
+
+def _denial(question: str, proposition: str) -> str | None:
+    """What a "No" to ``question`` states: the proposition negated at its verb
+    (:func:`~spanproof.verify.proposition.negation_of`), else "It is not the case that …";
+    None for a negative question ("Does X not lower Y?"), where a "No" is ambiguous."""
+    negated = negation_of(question)
+    if negated is not None:
+        return negated
+    if _NEGATIVE.search(question):
+        return None
+    return f"It is not the case that {proposition[0].lower()}{proposition[1:]}"
 
 
 def _sentence_end(draft: str, at: int) -> int:
