@@ -41,6 +41,8 @@ PATTERNS = {
     "reference definitions `[1]: a`": lambda n: "[1]: a\n" * (n // 7),
     "answer words `No. `": lambda n: "No. " * (n // 4),
     "echoes `Yes, it does. `": lambda n: "Yes, it does. " * (n // 14),
+    "named source openings `(source 1, `": lambda n: "(source 1, " * (n // 11),
+    "bold labels `**a**: `": lambda n: "**a**: " * (n // 7),
 }
 
 

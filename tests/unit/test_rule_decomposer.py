@@ -204,7 +204,8 @@ _PIECES = st.sampled_from(
         ", but ", "; ", ". ", "? ", ": ", "!", "[S1]", "[S2, S3]", "[S4][S5]", "\n", "\n\n",
         "- ", "# ", "1. ", " ", "é", "😀", "Dr.", "e.g.", "3.5", "(", ")", "\"",
         "[1]", "[2, 3]", "[4–6]", "[1](https://x.org)", "[1]: ", "No. ", "Yes, ", "it does",
-        "[x][2]", "[2][2]",
+        "[x][2]", "[2][2]", "(Source 1)", "(sources 2 and 3)", ".¹", "¹ ", "kg/m²", "**A**: ",
+        "**Note:** ",
     ]
 )  # fmt: skip
 
@@ -218,7 +219,7 @@ def _check(draft: str, claims: list[Claim]) -> None:
         assert draft[start:end].strip()
         assert claim.text
         assert clean_claim_text(draft[start:end]) == claim.text
-        if not set("[|*_`~<>") & set(draft[start:end]):  # no marker or Markdown syntax
+        if not set("[|*_`~<>(¹²³") & set(draft[start:end]):  # no marker or Markdown syntax
             assert claim.text in draft[start:end]
         assert all(m.startswith("S") and m[1:].isdigit() for m in claim.cited_markers)
     spans = [c.draft_span for c in claims]
@@ -350,3 +351,42 @@ def test_a_dash_after_a_discourse_marker_and_an_echo_before_a_clause_are_cut() -
     assert texts("No - it did not.") == []
     # a hyphen inside a claim is no marker's
     assert texts("Walking helps - a lot.") == ["Walking helps - a lot"]
+
+
+def test_sources_named_in_words_and_superscript_footnotes_are_citations() -> None:
+    assert cited("Walking lowered it by 5 mmHg (Source 1). Sodium did not (sources 2 and 3).") == [
+        ("Walking lowered it by 5 mmHg", ("S1",)),
+        ("Sodium did not", ("S2", "S3")),
+    ]
+    assert cited("Walking helped [Ref. 4].") == [("Walking helped", ("S4",))]
+    draft = "Sodium did not change diastolic blood pressure.¹\n\n¹ Sodium restriction (demo)"
+    assert cited(draft) == [("Sodium did not change diastolic blood pressure", ("S1",))]
+    assert cited("Walking lowered pressure² in adults.") == [
+        ("Walking lowered pressure in adults", ("S2",))
+    ]
+    # a power or a unit is no footnote
+    assert texts("BMI over 30 kg/m² rose.") == ["BMI over 30 kg/m² rose"]
+    assert texts("x² + y² grew.") == ["x² + y² grew"]
+
+
+def test_a_bold_label_before_a_clause_is_cut_and_a_listed_source_is_no_claim() -> None:
+    draft = (
+        "1. **Walking**: Daily walking lowered systolic blood pressure [1].\n"
+        "2. **Sodium:** Restricting sodium did not change it [2].\n\n"
+        "**Sources:**\n"
+        "- [1] Walking and blood pressure (demo)\n"
+        "- [2] Sodium restriction (demo)\n"
+    )
+    assert cited(draft) == [
+        ("Daily walking lowered systolic blood pressure", ("S1",)),
+        ("Restricting sodium did not change it", ("S2",)),
+    ]
+    # a label the clause does not repeat says what it is about
+    assert texts("**Blood pressure:** walking lowered it.") == [
+        "Blood pressure: walking lowered it"
+    ]
+    # a label before no clause is the subject; a listed source that states a finding is a claim
+    assert texts("**Sodium**: no change in diastolic BP.") == ["Sodium: no change in diastolic BP"]
+    assert cited("- [1] Daily walking lowered systolic blood pressure.") == [
+        ("Daily walking lowered systolic blood pressure", ("S1",))
+    ]

@@ -126,6 +126,8 @@ _BREAK = re.compile(r"[ \t]{0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _SETEXT = re.compile(r"[ \t]{0,3}(?:=+|-+)[ \t]*$")
 _TABLE_SEPARATOR = re.compile(r"[ \t]*\|?[ \t]*:?-+:?[ \t]*(?:\|[ \t]*:?-+:?[ \t]*)+\|?[ \t]*$")
 _FOOTNOTE = re.compile(r"[ \t]{0,3}\[\^[^\]\s]+\]:")
+#: A footnote in superscript: "¹ Sodium restriction (demo)".
+_SUPERSCRIPT_NOTE = re.compile(r"[ \t]{0,3}[¹²³⁴⁵⁶⁷⁸⁹][⁰¹²³⁴⁵⁶⁷⁸⁹]*[ \t]")
 #: A reference definition: "[1]: https://…", "[S2]: Smith et al. 2020", "[walking trial]:
 #: <https://…>" (a label with spaces only before an address).
 _REFERENCE = re.compile(
@@ -215,7 +217,8 @@ class _State:
 
 def _block_kind(line: str) -> tuple[str, int]:
     """A line outside code and tables: a heading or the like, a list item, a quote, or text."""
-    if any(p.match(line) for p in (_HEADING, _FOOTNOTE, _REFERENCE, _BOLD_HEADING, _BREAK)):
+    skipped = (_HEADING, _FOOTNOTE, _SUPERSCRIPT_NOTE, _REFERENCE, _BOLD_HEADING, _BREAK)
+    if any(p.match(line) for p in skipped):
         return "skip", 0
     quote = _QUOTE.match(line)
     after = quote.end() if quote is not None else 0

@@ -49,13 +49,20 @@ Rule-based decomposer (``rules-v4``), in order:
    more or make up at least a quarter of its words ("This may help.").
 
 6. ``rules-v4``: numeric citation markers are citations (``[1]``, ``[2, 3]``, ``[4–6]``, a link
-   ``[1](https://…)``: :data:`NUMERIC_MARKER_RE`, read as ``S1``, ``S2``…, the k-th evidence
-   item or the one with that id); a reference definition line (``[1]: https://…``) is skipped
-   like a footnote definition; so is a sentence that only points to sources ("See [1] and [2]
-   for details."), an answer word ending a sentence of its own ("No. Walking lowered …" →
-   "Walking lowered …"; "No. 5 …" stays) and a clause that only echoes a question's auxiliary
-   ("it does", "they did not", "that's correct"): with the question known, such an answer is
-   read by :mod:`spanproof.verify.yes_no`.
+   ``[1](https://…)``: :data:`NUMERIC_MARKER_RE`; a source named in words, "(Source 1)",
+   "(sources 2 and 3)", "[Ref. 4]", and a footnote number in superscript after punctuation or
+   a word of four letters or more, "pressure.¹": :data:`NAMED_MARKER_RE`), read as ``S1``,
+   ``S2``…, the k-th evidence item or the one with that id; a reference definition line
+   (``[1]: https://…``, ``¹ Source``) is skipped like a footnote definition, and so is a list
+   item or paragraph that opens with a marker and holds no clause ("- [1] Walking and blood
+   pressure (demo)"); so is a sentence that only points to sources ("See [1] and [2] for
+   details."), an answer word ending a sentence of its own ("No. Walking lowered …" → "Walking
+   lowered …"; "No. 5 …" stays), a dash after a discourse marker ("Yes — X"), a clause that
+   only echoes a question's auxiliary ("it does", "they did not", "that's correct"; before a
+   clause of its own, "it did: X", it is cut from it), and a bold label the clause repeats
+   ("**Walking**: Daily walking lowered …"; "**Blood pressure:** walking lowered it" keeps its
+   label). With the question known, an answer's "Yes."/"No." is read by
+   :mod:`spanproof.verify.yes_no`.
 
 Limits: no parser, so a coordination without a comma ("A rose and B fell") stays one claim, a
 verb-less second clause ("A rose 5%, and B 3%") is not split, hedged long sentences ("X may
@@ -120,11 +127,29 @@ NUMERIC_MARKER_RE = re.compile(
     r"(?<!\])\[[ \t]*[1-9]\d{0,3}(?:[ \t]*[,;–—-][ \t]*[1-9]\d{0,3})*[ \t]*\]"
     r"(?:\((?:[^()\s]|\([^()\s]*\))+\))?(?![(\[:])"
 )
-#: Every citation marker the decomposers read: ``[S1]`` and (rules-v4) ``[1]``.
-CITATION_MARKER_RE = re.compile(f"{MARKER_RE.pattern}|{NUMERIC_MARKER_RE.pattern}")
+_SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
+_NUMBER_LIST = r"[1-9]\d{0,3}(?:\s*(?:[,;&–—-]|and)\s*[1-9]\d{0,3})*"
+#: rules-v4: a source named in words, "(Source 1)", "(sources 1 and 2)", "[Ref. 3]", and a
+#: footnote number in superscript right after punctuation or a word of four letters or more
+#: ("pressure.¹", "pressure²"; not "m²" or "x²").
+NAMED_MARKER_RE = re.compile(
+    rf"[(\[]\s*(?:sources?|refs?\.?|references?|documents?|docs?|passages?|contexts?)\s*#?\s*"
+    rf"{_NUMBER_LIST}\s*[)\]]"
+    rf"|(?:(?<=[.,;:!?)\]])|(?<=[^\W\d_]{{4}}))[¹²³⁴⁵⁶⁷⁸⁹][{_SUPERSCRIPTS}]?(?![{_SUPERSCRIPTS}])",
+    re.IGNORECASE,
+)
+#: rules-v4: a block that opens with a citation marker and holds no clause lists a source ("[1]
+#: Walking and blood pressure (demo)", "¹ Sodium restriction"); it states no claim ("[1] Walking
+#: lowered blood pressure." does, citing S1).
+_REFERENCE_ENTRY = re.compile(r"[ \t]*(?:\[[ \t]*S?\d{1,4}[ \t]*\]|[¹²³⁴⁵⁶⁷⁸⁹])", re.IGNORECASE)
+#: Every citation marker the decomposers read: ``[S1]`` and (rules-v4) ``[1]``, ``(Source 1)``,
+#: ``¹``.
+CITATION_MARKER_RE = re.compile(
+    f"{MARKER_RE.pattern}|{NUMERIC_MARKER_RE.pattern}|{NAMED_MARKER_RE.pattern}", re.IGNORECASE
+)
 #: A marker and the whitespace before it. The match starts where a whitespace run starts (or at
 #: the marker), so a long run is scanned once, not once per character.
-_MARKER_WITH_SPACE = re.compile(r"(?<!\s)\s*(?:" + CITATION_MARKER_RE.pattern + ")")
+_MARKER_WITH_SPACE = re.compile(r"(?<!\s)\s*(?:" + CITATION_MARKER_RE.pattern + ")", re.IGNORECASE)
 _MARKER_ID = re.compile(r"S(\d+)")
 _NUMBER_RANGE = re.compile(r"(\d+)(?:[ \t]*[–—-][ \t]*(\d+))?")
 #: The widest range a numeric marker is read as ("[1-50]"); a wider one cites its ends only.
@@ -134,13 +159,15 @@ _MAX_RANGE = 50
 def marker_numbers(marker: str) -> list[str]:
     """The evidence numbers a marker cites, in order: ``[S2, S3]`` → 2, 3; ``[4–6]`` → 4, 5, 6.
 
-    >>> marker_numbers("[S1; S3]"), marker_numbers("[2, 4-6]")
-    (['1', '3'], ['2', '4', '5', '6'])
+    >>> marker_numbers("[S1; S3]"), marker_numbers("[2, 4-6]"), marker_numbers("(Sources 1 and 3)")
+    (['1', '3'], ['2', '4', '5', '6'], ['1', '3'])
     """
-    if "S" in marker:
+    if MARKER_RE.fullmatch(marker):
         return _MARKER_ID.findall(marker)
+    marker = marker.translate(str.maketrans(_SUPERSCRIPTS, "0123456789"))
+    body = marker[: marker.index("]")] if marker.startswith("[") else marker
     out: list[str] = []
-    for match in _NUMBER_RANGE.finditer(marker[: marker.index("]")]):
+    for match in _NUMBER_RANGE.finditer(body):
         first, last = int(match[1]), int(match[2] or match[1])
         if first <= last <= first + _MAX_RANGE:
             out.extend(str(n) for n in range(first, last + 1))
@@ -317,6 +344,10 @@ DISCOURSE_MARKERS = (
 #: rules-v4: an answer word ending a sentence of its own before the next ("No. Walking lowered
 #: …", which the sentence splitter reads as the abbreviation of "number" when a capital follows).
 _ANSWER_WORD_SENTENCE = re.compile(r"(?:yes|no|yeah|yep|nope)[.!]+\s+(?=[A-Z])", re.IGNORECASE)
+#: rules-v4: a bold label before a clause, "**Walking**:" or "**Walking:**", of at most
+#: :data:`_MAX_LABEL_WORDS` words.
+_BOLD_LABEL = re.compile(r"(\*\*|__)([^*_:\n]{1,60}?)(?::\1|\1[ \t]*:)[ \t]*")
+_MAX_LABEL_WORDS = 6
 #: rules-v4: the words of a sentence that only points to sources ("See [1] and [2] for details.").
 _POINTER_WORDS = frozenset(
     {
@@ -458,6 +489,8 @@ class RuleBasedDecomposer:
         masked = blank_markdown(unmarked)
         units: list[_Unit] = []
         for index, (start, end, row) in enumerate(blocks):
+            if _REFERENCE_ENTRY.match(draft, start, end) and not _is_clause(masked[start:end]):
+                continue  # rules-v4: "- [1] Walking and blood pressure (demo)", a source listed
             if row:  # a table row is one claim, its cells joined
                 a, b = _trim(masked, start, end)
                 if a < b:
@@ -470,7 +503,7 @@ class RuleBasedDecomposer:
         attached = _attach(markers, units, blocks)
         claims: list[Claim] = []
         for unit, unit_markers in zip(units, attached, strict=True):
-            for span, cited in _sentence_claims(masked, unit, unit_markers):
+            for span, cited in _sentence_claims(masked, unit, unit_markers, unmarked):
                 start, end = _widen(unmarked, masked, *span)
                 if claims:  # grown over syntax, a span never reaches into the claim before it
                     start = max(start, claims[-1].draft_span[1])  # type: ignore[index]
@@ -543,10 +576,11 @@ def _attach(
 
 
 def _sentence_claims(
-    masked: str, unit: _Unit, markers: Sequence[_Marker]
+    masked: str, unit: _Unit, markers: Sequence[_Marker], unmarked: str
 ) -> list[tuple[tuple[int, int], tuple[str, ...]]]:
     """The (span, cited markers) of each factual clause of one sentence."""
     start = _skip_discourse(masked, unit.start, unit.end)
+    start = _skip_label(unmarked, masked, start, unit.end)
     if _is_non_factual_sentence(masked[unit.start : unit.end], masked[start : unit.end]):
         return []
     start, end = _skip_attribution(masked, start, unit.end)
@@ -566,6 +600,23 @@ def _sentence_claims(
             cited = _unique_ids(own[index] or own[-1])
             out.append(((clause_start, spans[index][1]), cited))
     return out
+
+
+def _skip_label(unmarked: str, masked: str, start: int, end: int) -> int:
+    """``start`` moved past a bold label that only names what the clause after it names
+    (rules-v4): "**Walking**: Daily walking lowered …", "**Sodium:** Restricting sodium …" are
+    checked as the clause. A label the clause does not repeat says what the clause is about
+    ("**Blood pressure:** walking lowered it") and stays, and so does one before words that
+    are no clause ("**Sodium**: no change")."""
+    at = start - 2 if start >= 2 and unmarked[start - 2 : start] in ("**", "__") else start
+    label = _BOLD_LABEL.match(unmarked, at, end)
+    if label is None or len(label.group(2).split()) > _MAX_LABEL_WORDS:
+        return start
+    clause = masked[label.end() : end]
+    named = {w.lower() for w in token_texts(label.group(2)) if any(c.isalnum() for c in w)}
+    if named and named <= {w.lower() for w in token_texts(clause)} and _is_clause(clause):
+        return _trim(masked, label.end(), end)[0]
+    return start
 
 
 def _skip_attribution(masked: str, start: int, end: int) -> tuple[int, int]:
