@@ -30,6 +30,8 @@ demo: $(STAMP)
 	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl --policy redact --json
 	@echo "In CI, --fail-on contradicted (or unsupported) turns such an outcome into exit status 1:"
 	$(BIN)/spanproof verify --draft examples/demo/draft.txt --evidence examples/demo/evidence.jsonl --fail-on contradicted > /dev/null || echo "exit status $$?"
+	@echo "A bare 'Yes.' to a yes/no question is checked as the question's proposition (here contradicted by S1):"
+	$(BIN)/spanproof verify --draft examples/demo/answer_yes.txt --evidence examples/demo/evidence.jsonl --question "Did daily walking raise systolic blood pressure?"
 	@echo "Inspect a trace (ids above): $(BIN)/spanproof trace show <id> --db examples/demo/demo.sqlite"
 	@echo "Or open the trace viewer: $(BIN)/spanproof serve --db examples/demo/demo.sqlite, then http://127.0.0.1:8000/traces"
 
