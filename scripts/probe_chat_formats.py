@@ -48,6 +48,7 @@ def label(sentence: str) -> str:
 FORMATS: dict[str, Callable[[str], str]] = {
     "plain `X.`": lambda s: f"{s}.",
     "numeric marker `X [1].`": lambda s: f"{s} [1].",
+    "stacked markers `X [1][2].`": lambda s: f"{s} [1][2].",
     "named source `X (Source 1).`": lambda s: f"{s} (Source 1).",
     "superscript footnote `X.¹` + `¹ …`": lambda s: f"{s}.¹\n\n¹ Source document (demo)\n",
     "bold label `**Label**: X [1].`": lambda s: f"**{label(s)}**: {s} [1].",

@@ -299,6 +299,11 @@ def test_numeric_citation_markers_cite_evidence_as_s_markers_do() -> None:
     draft = "Walking lowered blood pressure [2](https://example.org/a_(b))."
     assert cited(draft) == [("Walking lowered blood pressure", ("S2",))]
     assert DECOMPOSER.decompose(draft)[0].draft_span == (0, len(draft))  # as for "[S2]."
+    # adjacent markers, as chat answers stack them
+    assert cited("Walking lowered it [1][3]. Sodium did not.[2][4]") == [
+        ("Walking lowered it", ("S1", "S3")),
+        ("Sodium did not", ("S2", "S4")),
+    ]
     # a wide range cites its ends only
     assert cited("Walking helps [1-90].") == [("Walking helps", ("S1", "S90"))]
 

@@ -119,12 +119,13 @@ and the text between them must not be blank.
 
 MARKER_RE = re.compile(r"\[[ \t]*S\d+(?:[ \t]*[,;][ \t]*S\d+)*[ \t]*\]")
 #: rules-v4: a numeric citation marker, as chat answers cite their sources: "[1]", "[2, 3]",
-#: "[4–6]" cite ``S1``, ``S2`` and ``S3``, ``S4`` to ``S6`` (the k-th evidence item, or the one
-#: with that id), and so does a link whose text is such a marker ("[1](https://…)"). Not a
+#: "[4–6]", "[1][3]" cite ``S1``, ``S2`` and ``S3``, ``S4`` to ``S6``, ``S1`` and ``S3`` (the k-th
+#: evidence item, or the one with that id), and so does a link whose text is such a marker
+#: ("[1](https://…)"). Not a
 #: reference link's label ("[text][1]"), a reference definition ("[1]: https://…") or a number
 #: with a leading zero ("[0, 1]").
 NUMERIC_MARKER_RE = re.compile(
-    r"(?<!\])\[[ \t]*[1-9]\d{0,3}(?:[ \t]*[,;–—-][ \t]*[1-9]\d{0,3})*[ \t]*\]"
+    r"(?<!\])(?:\[[ \t]*[1-9]\d{0,3}(?:[ \t]*[,;–—-][ \t]*[1-9]\d{0,3})*[ \t]*\])+"
     r"(?:\((?:[^()\s]|\([^()\s]*\))+\))?(?![(\[:])"
 )
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
@@ -165,7 +166,7 @@ def marker_numbers(marker: str) -> list[str]:
     if MARKER_RE.fullmatch(marker):
         return _MARKER_ID.findall(marker)
     marker = marker.translate(str.maketrans(_SUPERSCRIPTS, "0123456789"))
-    body = marker[: marker.index("]")] if marker.startswith("[") else marker
+    body = marker.split("](", 1)[0]  # not a link's address
     out: list[str] = []
     for match in _NUMBER_RANGE.finditer(body):
         first, last = int(match[1]), int(match[2] or match[1])
