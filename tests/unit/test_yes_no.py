@@ -95,6 +95,7 @@ def test_a_statement_is_negated_at_its_first_verb_not_inside_its_subject() -> No
         ("Answer: yes.", YES, (8, 12)),
         ("In short, no, it did not.", NO, (10, 25)),
         ("The short answer is no.", NO, (20, 23)),
+        ("## Answer\n\nNo.\n\nWalking lowered it.", NO, (11, 14)),
         # an echo before a clause of its own: the span is the word and the echo
         ("No, it did not: it lowered it [S1].", NO, (0, 14)),
         ("Yes, it did — by 5 mmHg.", YES, (0, 11)),

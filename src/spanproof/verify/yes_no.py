@@ -74,6 +74,8 @@ _HEAD = re.compile(
     rf"(?P<markers>(?:\s*(?:{CITATION_MARKER_RE.pattern}))*)",
     re.IGNORECASE,
 )
+#: Blank lines and Markdown headings before the answer word ("## Answer\n\nNo.").
+_HEADINGS = re.compile(r"(?:[ \t]*(?:#{1,6}[ \t][^\n]*)?\n)*")
 #: The answer sentence ends right after the word or its echo: "No.", "Yes, it does [S1].".
 _END = re.compile(r"\s*(?:[.!]+|(?=\n)|\Z)")
 #: After an echo, a clause of its own: "Yes, it did: systolic blood pressure fell …".
@@ -119,7 +121,7 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
     proposition with the elaboration ("Walking lowered blood pressure, by 5 mmHg after 12
     weeks.") and the span its sentence.
     """
-    head = _HEAD.match(draft)
+    head = _HEAD.match(draft, _HEADINGS.match(draft).end())
     if head is None:
         return None
     word = head.group("word").lower()
