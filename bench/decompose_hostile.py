@@ -43,6 +43,8 @@ PATTERNS = {
     "echoes `Yes, it does. `": lambda n: "Yes, it does. " * (n // 14),
     "named source openings `(source 1, `": lambda n: "(source 1, " * (n // 11),
     "bold labels `**a**: `": lambda n: "**a**: " * (n // 7),
+    "bracketed markers `([1] `": lambda n: "([1] " * (n // 5),
+    "interface markers `【1 `": lambda n: "【1 " * (n // 3),
 }
 
 

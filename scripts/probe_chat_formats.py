@@ -50,6 +50,10 @@ FORMATS: dict[str, Callable[[str], str]] = {
     "numeric marker `X [1].`": lambda s: f"{s} [1].",
     "stacked markers `X [1][2].`": lambda s: f"{s} [1][2].",
     "named source `X (Source 1).`": lambda s: f"{s} (Source 1).",
+    "interface marker `X【1】.`": lambda s: f"{s}【1】.",
+    "attributed to a marker `According to [1], x.`": lambda s: (
+        f"According to [1], {s[:1].lower() + s[1:] if not s[:2].isupper() else s}."
+    ),
     "superscript footnote `X.¹` + `¹ …`": lambda s: f"{s}.¹\n\n¹ Source document (demo)\n",
     "bold label `**Label**: X [1].`": lambda s: f"**{label(s)}**: {s} [1].",
     "sources list `X [1].` + `- [1] …`": lambda s: f"{s} [1].{SOURCES}",

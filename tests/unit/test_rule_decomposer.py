@@ -238,6 +238,16 @@ def test_spans_of_prose_like_text_are_in_bounds_and_slice_to_the_claim(draft: st
     _check(draft, DECOMPOSER.decompose(draft))
 
 
+def test_a_frame_that_attributes_the_claim_to_a_marker_is_cut() -> None:
+    assert cited("According to [1], walking lowered blood pressure.") == [
+        ("walking lowered blood pressure", ("S1",))
+    ]
+    assert cited("Walking lowered blood pressure, according to [2].") == [
+        ("Walking lowered blood pressure", ("S2",))
+    ]
+    assert cited("As reported in [S3], walking lowered it.") == [("walking lowered it", ("S3",))]
+
+
 def test_a_frame_that_only_attributes_the_claim_to_the_sources_is_cut() -> None:
     fact = "daily walking lowered blood pressure"
     for framed in (
@@ -364,6 +374,13 @@ def test_sources_named_in_words_and_superscript_footnotes_are_citations() -> Non
         ("Sodium did not", ("S2", "S3")),
     ]
     assert cited("Walking helped [Ref. 4].") == [("Walking helped", ("S4",))]
+    assert cited("Walking helped [source: 2] and more (see [3, 4]).") == [
+        ("Walking helped and more", ("S2", "S3", "S4"))
+    ]
+    assert cited("Walking helped ([S1]).") == [("Walking helped", ("S1",))]
+    assert cited("Walking helped【4:0†source】.") == [("Walking helped", ("S4",))]
+    # "(0, 1)" is no marker
+    assert texts("Scores ranged (0, 1) widely.") == ["Scores ranged (0, 1) widely"]
     draft = "Sodium did not change diastolic blood pressure.¹\n\n¹ Sodium restriction (demo)"
     assert cited(draft) == [("Sodium did not change diastolic blood pressure", ("S1",))]
     assert cited("Walking lowered pressure² in adults.") == [

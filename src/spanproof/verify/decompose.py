@@ -130,12 +130,18 @@ NUMERIC_MARKER_RE = re.compile(
 )
 _SUPERSCRIPTS = "⁰¹²³⁴⁵⁶⁷⁸⁹"
 _NUMBER_LIST = r"[1-9]\d{0,3}(?:\s*(?:[,;&–—-]|and)\s*[1-9]\d{0,3})*"
-#: rules-v4: a source named in words, "(Source 1)", "(sources 1 and 2)", "[Ref. 3]", and a
+#: rules-v4: a source named in words, "(Source 1)", "(sources 1 and 2)", "[Ref. 3]", "[source:
+#: 1]", markers in brackets of their own, "([1])", "(see [2, 3])", a chat interface's "【1】", and a
 #: footnote number in superscript right after punctuation or a word of four letters or more
 #: ("pressure.¹", "pressure²"; not "m²" or "x²").
+_NUMERIC_CORE = r"\[[ \t]*(?:S?[1-9]\d{0,3})(?:[ \t]*[,;–—-][ \t]*S?[1-9]\d{0,3})*[ \t]*\]"
 NAMED_MARKER_RE = re.compile(
-    rf"[(\[]\s*(?:sources?|refs?\.?|references?|documents?|docs?|passages?|contexts?)\s*#?\s*"
+    rf"[(\[]\s*(?:sources?|refs?\.?|references?|documents?|docs?|passages?|contexts?)\s*[#:]?\s*"
     rf"{_NUMBER_LIST}\s*[)\]]"
+    # markers in brackets of their own: "([1])", "(see [2, 3])", "(cf. [S1])"
+    rf"|\(\s*(?:(?:see|cf\.?|e\.g\.,?)\s+)?{_NUMERIC_CORE}(?:\s*[,;]?\s*{_NUMERIC_CORE})*\s*\)"
+    # a chat interface's marker: "【1】", "【4:0†source】" (its first number)
+    r"|【[1-9]\d{0,3}[^】\n]{0,40}】"
     rf"|(?:(?<=[.,;:!?)\]])|(?<=[^\W\d_]{{4}}))[¹²³⁴⁵⁶⁷⁸⁹][{_SUPERSCRIPTS}]?(?![{_SUPERSCRIPTS}])",
     re.IGNORECASE,
 )
@@ -165,6 +171,9 @@ def marker_numbers(marker: str) -> list[str]:
     """
     if MARKER_RE.fullmatch(marker):
         return _MARKER_ID.findall(marker)
+    if marker.startswith("【"):  # "【4:0†source】": the first number names the source
+        found = _NUMBER_RANGE.search(marker)
+        return [found[1]] if found else []
     marker = marker.translate(str.maketrans(_SUPERSCRIPTS, "0123456789"))
     body = marker.split("](", 1)[0]  # not a link's address
     out: list[str] = []
@@ -445,12 +454,13 @@ _ACCORDING = (
     r"stated|found|explained|discussed|summari[sz]ed|mentioned)\s+(?:in|by))"
 )
 _ATTRIBUTION_LEAD = re.compile(
-    rf"(?:{_ACCORDING}\s+(?:{_SOURCE})|as\s+(?:{_SOURCE})\s+{_SAYS})\s*,\s*"
+    # rules-v4: the source may be a marker, blanked before this is read ("According to [1], X")
+    rf"(?:{_ACCORDING}(?:\s+(?:{_SOURCE}))?|as\s+(?:{_SOURCE})\s+{_SAYS})\s*,\s*"
     rf"|(?:{_SOURCE})\s+{_SAYS}\s+that\s+",
     re.IGNORECASE,
 )
 _ATTRIBUTION_TAIL = re.compile(
-    rf",\s*(?:{_ACCORDING}\s+(?:{_SOURCE})|as\s+(?:{_SOURCE})\s+{_SAYS})"
+    rf",\s*(?:{_ACCORDING}(?:\s+(?:{_SOURCE}))?|as\s+(?:{_SOURCE})\s+{_SAYS})"
     rf"[\s.!…]*$",
     re.IGNORECASE,
 )

@@ -121,7 +121,8 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
     proposition with the elaboration ("Walking lowered blood pressure, by 5 mmHg after 12
     weeks.") and the span its sentence.
     """
-    head = _HEAD.match(draft, _HEADINGS.match(draft).end())
+    headings = _HEADINGS.match(draft)
+    head = _HEAD.match(draft, headings.end() if headings else 0)
     if head is None:
         return None
     word = head.group("word").lower()
