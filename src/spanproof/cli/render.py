@@ -12,6 +12,7 @@ from rich.table import Table
 from spanproof.cli.outcome import outcome_line
 from spanproof.core.models import Report, Verdict
 from spanproof.core.outcome import edit_reasons
+from spanproof.verify.scoring import marker_position
 
 STYLES = {
     Verdict.SUPPORTED: "green",
@@ -129,14 +130,8 @@ def uncited_markers(report: Report, evidence: Mapping[str, str]) -> list[tuple[s
         (claim.id, marker)
         for claim in report.claims
         for marker in claim.cited_markers
-        if marker not in evidence and not _position(marker, len(evidence))
+        if marker not in evidence and marker_position(marker, len(evidence)) is None
     ]
-
-
-def _position(marker: str, count: int) -> bool:
-    """Whether ``marker`` is ``S<k>`` with ``1 <= k <= count``."""
-    digits = marker[1:]
-    return marker.startswith("S") and digits.isdigit() and 1 <= int(digits) <= count
 
 
 def progress_bar(console: Console, *, transient: bool = False) -> Progress:

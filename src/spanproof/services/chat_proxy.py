@@ -39,6 +39,7 @@ from spanproof.services.replay import RecordingEmbedder, trace_embeddings
 from spanproof.services.verification import VERIFIED, verify_draft
 from spanproof.services.verification_trace import evidence_plan
 from spanproof.text.sentences import split_sentences
+from spanproof.verify.decompose import CLOSERS
 from spanproof.verify.prompt import PROMPT_MODEL, build_generation_messages
 from spanproof.verify.scoring import ScoreModel
 
@@ -83,15 +84,11 @@ def message_evidence(messages: Sequence[Mapping[str, Any]]) -> list[EvidenceSpan
         if role not in EVIDENCE_ROLES:
             continue
         for j, sentence in enumerate(split_sentences(message_text(message)), start=1):
-            if sentence.text.rstrip(_CLOSERS).endswith("?"):
+            if sentence.text.rstrip(CLOSERS).endswith("?"):
                 continue
             source = {"role": role, "message": i, "start": sentence.start, "end": sentence.end}
             spans.append(EvidenceSpan(id=f"m{i}.s{j}", text=sentence.text, source=source))
     return spans
-
-
-#: What may close a sentence after its "?": quotes and brackets.
-_CLOSERS = " \t\r\n\"'”’)]"
 
 
 def _last_user_text(messages: Sequence[Mapping[str, Any]]) -> str:

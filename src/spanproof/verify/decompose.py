@@ -367,15 +367,16 @@ _POINTER_WORDS = frozenset(
     }
 )  # fmt: skip
 #: rules-v4: a clause that only echoes a question's auxiliary ("it does", "they did not",
-#: "that's correct"): it states nothing a reader of the evidence could check.
-_ECHO_CLAUSE = re.compile(
-    r"(?:it|they|he|she|this|that|there|we|you|i)\s+"
+#: "that's correct"): it states nothing a reader of the evidence could check (a pattern, also
+#: read after an answer word by :mod:`spanproof.verify.yes_no`).
+ECHO = (
+    r"(?:(?:it|they|he|she|this|that|there|we|you|i)\s+"
     r"(?:(?:is|are|was|were|does|do|did|can|could|will|would|has|have|had|should|may|might|must)"
     r"(?:n['’]t|\s+not)?|cannot|can['’]t|won['’]t)"
+    r"|(?:it|that|this|there)['’]s(?:\s+not)?)"
     r"(?:\s+(?:true|correct|right|the\s+case|so|too|indeed))?"
-    r"|(?:it|that|this|there)['’]s(?:\s+not)?\s+(?:true|correct|right|the\s+case|so)",
-    re.IGNORECASE,
 )
+_ECHO_CLAUSE = re.compile(ECHO, re.IGNORECASE)
 #: rules-v4: an echo before a clause of its own ("it did: blood pressure fell …").
 _ECHO_LEAD = re.compile(rf"(?:{_ECHO_CLAUSE.pattern})\s*(?:[:;—–]|\s-)\s*", re.IGNORECASE)
 ANNOUNCEMENTS = (
@@ -426,7 +427,8 @@ _DISCOURSE = re.compile(
     + r")(?:\s*[,:]|\s*[—–]|\s+-)\s*",
     re.IGNORECASE,
 )
-_CLOSERS = " \t\r\n\"'”’)]"
+#: What may close a sentence after its last word: quotes and brackets.
+CLOSERS = " \t\r\n\"'”’)]"
 #: rules-v3: what a generic reference to the sources is ("the study", "the provided context",
 #: "these trials", "research", "source 2", "[1]"). A named one ("Smith et al.") is a claim of
 #: its own and stays.
@@ -657,7 +659,7 @@ def _skip_discourse(masked: str, start: int, end: int) -> int:
 
 def _is_non_factual_sentence(sentence: str, rest: str) -> bool:
     """Questions, announcements and pure transitions (rule 3)."""
-    tail = sentence.rstrip(_CLOSERS)
+    tail = sentence.rstrip(CLOSERS)
     if tail.endswith(("?", ":")):
         return True
     cleaned = clean_claim_text(rest).lower().replace("’", "'")

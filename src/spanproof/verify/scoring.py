@@ -1181,6 +1181,12 @@ def score_pair(
     )
 
 
+def marker_position(marker: str, count: int) -> int | None:
+    """The 0-based position ``S<k>`` names among ``count`` evidence items, or None."""
+    match = _MARKER.match(marker)
+    return int(match.group(1)) - 1 if match and 1 <= int(match.group(1)) <= count else None
+
+
 def resolve_markers(markers: Sequence[str], plan: Plan) -> list[int]:
     """Plan indices the markers name: an evidence id equal to the marker, else ``S<k>`` → k-th."""
     by_id = {p.span.id: p.index for p in plan.spans}
@@ -1188,9 +1194,7 @@ def resolve_markers(markers: Sequence[str], plan: Plan) -> list[int]:
     for marker in markers:
         index = by_id.get(marker)
         if index is None:
-            match = _MARKER.match(marker)
-            if match and 1 <= int(match.group(1)) <= len(plan.spans):
-                index = int(match.group(1)) - 1
+            index = marker_position(marker, len(plan.spans))
         if index is not None and plan.spans[index].span.truth_class and index not in out:
             out.append(index)
     return out

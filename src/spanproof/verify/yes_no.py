@@ -47,21 +47,17 @@ from dataclasses import dataclass, replace
 
 from spanproof.core.models import Claim, ClaimVerdict, Verdict
 from spanproof.text.sentences import split_sentences
-from spanproof.verify.decompose import CITATION_MARKER_RE, clean_claim_text, marker_numbers
+from spanproof.verify.decompose import (
+    CITATION_MARKER_RE,
+    ECHO,
+    clean_claim_text,
+    marker_numbers,
+)
 from spanproof.verify.proposition import has_verb, negation_of, proposition_of
 
 #: Answer words that say the proposition is so, and those that say it is not.
 YES_WORDS = frozenset({"yes", "yeah", "yep", "correct", "true"})
 NO_WORDS = frozenset({"no", "nope", "incorrect", "false"})
-_PRONOUN = r"(?:it|they|he|she|this|that|there|we|you|i)"
-_AUX = r"(?:is|are|was|were|does|do|did|can|could|will|would|has|have|had|should|may|might|must)"
-#: What may follow the answer word in its sentence and say nothing more: "it does", "it does
-#: not", "they didn't", "that's correct", "that is not true", "it cannot".
-_ECHO = (
-    rf"(?:{_PRONOUN}\s+(?:{_AUX}(?:n['’]t|\s+not)?|cannot|can['’]t|won['’]t)"
-    rf"|(?:it|that|this|there)['’]s(?:\s+not)?)"
-    r"(?:\s+(?:true|correct|right|the\s+case|so|indeed))?"
-)
 #: A label before the answer word: "Short answer: No.", "**Answer:** Yes", "In short, no.".
 _LABEL_BEFORE = (
     r"(?:(?:[*_]{1,2})?(?:the\s+)?(?:short\s+answer|answer|in\s+short|in\s+a\s+word|"
@@ -70,7 +66,7 @@ _LABEL_BEFORE = (
 #: The answer word, a label before it, an echo after it and the markers it cites.
 _HEAD = re.compile(
     rf"\s*{_LABEL_BEFORE}(?:[*_]{{1,2}})?(?P<word>[A-Za-z]+)(?:[*_]{{1,2}})?"
-    rf"(?:\s*[,;:—–-]\s*(?P<echo>{_ECHO}))?"
+    rf"(?:\s*[,;:—–-]\s*(?P<echo>{ECHO}))?"
     rf"(?P<markers>(?:\s*(?:{CITATION_MARKER_RE.pattern}))*)",
     re.IGNORECASE,
 )
@@ -84,8 +80,8 @@ _GOES_ON = re.compile(r"\s*(?:[:;—–]|\s-\s)")
 _ELABORATION = re.compile(r"\s*(?:[,:—–]|\s-\s)\s*")
 #: The longest elaboration (in words) read as part of the proposition.
 MAX_ELABORATION_WORDS = 25
+#: A negation: in an echo ("it does not"), or in a question a "No" to is ambiguous.
 _NEGATIVE = re.compile(r"\bnot\b|n['’]t\b|\bcannot\b|\bnever\b", re.IGNORECASE)
-_NEGATED_ECHO = re.compile(r"n['’]t\b|\bnot\b|\bcannot\b", re.IGNORECASE)
 #: The longest question (in words) a "Yes."/"No." is read against.
 MAX_QUESTION_WORDS = 60
 _LABEL = re.compile(r"^(?:question|q)\s*[:.)-]\s*", re.IGNORECASE)
@@ -130,7 +126,7 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
         return None
     says_yes = word in YES_WORDS
     echo = head.group("echo")
-    if echo is not None and bool(_NEGATED_ECHO.search(echo)) == says_yes:
+    if echo is not None and bool(_NEGATIVE.search(echo)) == says_yes:
         return None  # "Yes, it does not." / "No, it does.": the two disagree
     question = question_of(question)
     proposition = proposition_of(question) if question else None
