@@ -7,8 +7,10 @@ import argparse
 import sys
 import time
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 
+from spanproof.core.ports import Embedder
 from spanproof.evaluation.devdata import data_dir
 
 
@@ -87,6 +89,34 @@ def checked_models(parser: argparse.ArgumentParser, names: list[str]) -> list[st
         if SCORE_MODELS[name].uses_checker:
             parser.error(f"{name} needs a checker; probe models that do not")
     return names
+
+
+@dataclass(frozen=True)
+class ProbeRun:
+    """What a generator probe starts from: its arguments, the data folder, the clock reading
+    its section's run time counts from, and the bundled embedder."""
+
+    args: argparse.Namespace
+    root: Path
+    started: float
+    embedder: Embedder
+
+
+def start_probe(
+    doc: str, *, models: list[str], n: int, seed: int, examples: int
+) -> ProbeRun | None:
+    """Parse a generator probe's arguments (:func:`probe_parser`, :func:`checked_models`), find
+    the data (None, after saying so, without it), start the clock and build the embedder."""
+    from spanproof.bootstrap import build_embedder
+    from spanproof.config import load_settings
+
+    parser = probe_parser(doc, models=models, n=n, seed=seed, examples=examples)
+    args = parser.parse_args()
+    checked_models(parser, args.models)
+    root = data_root()
+    if root is None:
+        return None
+    return ProbeRun(args, root, time.perf_counter(), build_embedder(load_settings()))
 
 
 def verdict_cells(counts: Mapping[str, int], total: int) -> list[str]:

@@ -29,11 +29,9 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _report import SECONDS, checked_models, data_root, probe_parser, publish_timed
+from _report import SECONDS, publish_timed, start_probe
 from probe_word_swaps import content_words, corpus_abstracts, other_words, swap
 
-from spanproof.bootstrap import build_embedder
-from spanproof.config import load_settings
 from spanproof.core.ports import Embedder
 from spanproof.services.verification import score_all
 from spanproof.verifier import to_claims, to_evidence
@@ -110,15 +108,11 @@ def decomposed(draft: str) -> list[str]:
 
 
 def main() -> int:
-    parser = probe_parser(__doc__ or "", models=["v47"], n=200, seed=DEFAULT_SEED, examples=0)
-    args = parser.parse_args()
-    checked_models(parser, args.models)
-    root = data_root()
-    if root is None:
+    run = start_probe(__doc__ or "", models=["v47"], n=200, seed=DEFAULT_SEED, examples=0)
+    if run is None:
         return 2
-    started = time.perf_counter()
-    embedder = build_embedder(load_settings())
-    cases = build_cases(corpus_abstracts(root), args.n, args.seed)
+    args, started, embedder = run.args, run.started, run.embedder
+    cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
     lines = [
         BEGIN,
         "",

@@ -20,15 +20,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from _report import SECONDS, checked_models, data_root, probe_parser, publish_timed
-from probe_attribution_frames import DEFAULT_SEED, build_cases
+from _report import SECONDS, publish_timed, start_probe
+from probe_attribution_frames import DEFAULT_SEED, build_cases, decomposed
+from probe_attribution_frames import supported as every_claim_supported
 from probe_word_swaps import content_words, corpus_abstracts
 
-from spanproof.bootstrap import build_embedder
-from spanproof.config import load_settings
 from spanproof.core.ports import Embedder
-from spanproof.services.verification import score_all
-from spanproof.verifier import to_claims, to_evidence
 from spanproof.verify.decompose import RuleBasedDecomposer
 from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
 
@@ -62,25 +59,17 @@ FORMATS: dict[str, Callable[[str], str]] = {
 
 
 def supported(draft: str, evidence: str, model: ScoreModel, embedder: Embedder) -> bool:
-    claims = [c.text for c in DECOMPOSER.decompose(draft)]
-    if not claims:
-        return False
-    verdicts, _ = score_all(
-        to_claims(claims), to_evidence([{"id": "E1", "text": evidence}]), embedder, model
-    )
-    return bool(verdicts) and all(v.verdict.value == "supported" for v in verdicts)
+    """Whether ``draft`` gives at least one claim and every one is `supported`."""
+    claims = decomposed(draft)
+    return bool(claims) and every_claim_supported(claims, evidence, model, embedder)
 
 
 def main() -> int:
-    parser = probe_parser(__doc__ or "", models=["v52"], n=200, seed=DEFAULT_SEED, examples=0)
-    args = parser.parse_args()
-    checked_models(parser, args.models)
-    root = data_root()
-    if root is None:
+    run = start_probe(__doc__ or "", models=["v52"], n=200, seed=DEFAULT_SEED, examples=0)
+    if run is None:
         return 2
-    started = time.perf_counter()
-    embedder = build_embedder(load_settings())
-    cases = build_cases(corpus_abstracts(root), args.n, args.seed)
+    args, started, embedder = run.args, run.started, run.embedder
+    cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
     models = " ".join(args.models)
     lines = [
         BEGIN,

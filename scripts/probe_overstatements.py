@@ -75,17 +75,13 @@ from dataclasses import dataclass
 
 from _report import (
     SECONDS,
-    checked_models,
-    data_root,
     listed_examples,
-    probe_parser,
     publish_timed,
+    start_probe,
     verdict_cells,
 )
 from probe_word_swaps import Case, corpus_abstracts, verdict_of
 
-from spanproof.bootstrap import build_embedder
-from spanproof.config import load_settings
 from spanproof.core.ports import Embedder
 from spanproof.verify.scoring import SCORE_MODELS
 
@@ -378,17 +374,13 @@ def tally(
 
 
 def main() -> int:
-    parser = probe_parser(
+    run = start_probe(
         __doc__ or "", models=["v2", "v34", "v35"], n=150, seed=DEFAULT_SEED, examples=8
     )
-    args = parser.parse_args()
-    checked_models(parser, args.models)
-    root = data_root()
-    if root is None:
+    if run is None:
         return 2
-    started = time.perf_counter()
-    embedder = build_embedder(load_settings())
-    cases = build_cases(corpus_abstracts(root), args.n, args.seed)
+    args, started, embedder = run.args, run.started, run.embedder
+    cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
     last = args.models[-1]
     lines = [
         BEGIN,

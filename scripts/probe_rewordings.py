@@ -31,11 +31,9 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _report import SECONDS, checked_models, data_root, probe_parser, publish_timed
+from _report import SECONDS, publish_timed, start_probe
 from probe_word_swaps import corpus_abstracts, verdict_of
 
-from spanproof.bootstrap import build_embedder
-from spanproof.config import load_settings
 from spanproof.verify.scoring import SCORE_MODELS
 
 BEGIN, END = "<!-- rewordings:begin -->", "<!-- rewordings:end -->"
@@ -138,17 +136,11 @@ def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> dict[str, 
 
 
 def main() -> int:
-    parser = probe_parser(
-        __doc__ or "", models=["v47", "v50"], n=200, seed=DEFAULT_SEED, examples=0
-    )
-    args = parser.parse_args()
-    checked_models(parser, args.models)
-    root = data_root()
-    if root is None:
+    run = start_probe(__doc__ or "", models=["v47", "v50"], n=200, seed=DEFAULT_SEED, examples=0)
+    if run is None:
         return 2
-    started = time.perf_counter()
-    embedder = build_embedder(load_settings())
-    cases = build_cases(corpus_abstracts(root), args.n, args.seed)
+    args, started, embedder = run.args, run.started, run.embedder
+    cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
     lines = [
         BEGIN,
         "",

@@ -34,16 +34,12 @@ from pathlib import Path
 import numpy as np
 from _report import (
     SECONDS,
-    checked_models,
-    data_root,
     listed_examples,
-    probe_parser,
     publish_timed,
+    start_probe,
     verdict_cells,
 )
 
-from spanproof.bootstrap import build_embedder
-from spanproof.config import load_settings
 from spanproof.core.ports import Embedder
 from spanproof.evaluation.devdata import scifact_corpus
 from spanproof.services.verification import score_all
@@ -149,15 +145,11 @@ def build_cases(
 
 
 def main() -> int:
-    parser = probe_parser(__doc__ or "", models=["v2", "v34"], n=300, seed=DEFAULT_SEED, examples=6)
-    args = parser.parse_args()
-    checked_models(parser, args.models)
-    root = data_root()
-    if root is None:
+    run = start_probe(__doc__ or "", models=["v2", "v34"], n=300, seed=DEFAULT_SEED, examples=6)
+    if run is None:
         return 2
-    started = time.perf_counter()
-    embedder = build_embedder(load_settings())
-    cases = build_cases(corpus_abstracts(root), args.n, args.seed, embedder)
+    args, started, embedder = run.args, run.started, run.embedder
+    cases = build_cases(corpus_abstracts(run.root), args.n, args.seed, embedder)
     lines = [
         BEGIN,
         "",

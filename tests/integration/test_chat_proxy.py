@@ -461,22 +461,25 @@ def test_a_flag_that_is_no_boolean_is_a_400_naming_it_before_the_upstream(
     assert error["type"] == "invalid_request_error" and error["param"] == param
 
 
+#: A RAG prompt whose question is a yes/no question its context answers "no".
+SODIUM_QUESTION: list[Any] = [
+    {
+        "role": "user",
+        "content": "Context: Sodium restriction did not change diastolic blood pressure.\n\n"
+        "Question: Did sodium restriction change diastolic blood pressure?",
+    },
+]
+
+
 @pytest.mark.parametrize("stream", [False, True])
 def test_a_bare_yes_is_checked_as_the_users_question_states_it(
     tmp_path: Path, stream: bool
 ) -> None:
-    messages: list[Any] = [
-        {
-            "role": "user",
-            "content": "Context: Sodium restriction did not change diastolic blood pressure.\n\n"
-            "Question: Did sodium restriction change diastolic blood pressure?",
-        },
-    ]
     with (
         ScriptedChatServer(["Yes. It is well documented."]) as upstream,
         spanproof_server(tmp_path, openai_upstream(upstream)) as (url, store),
     ):
-        result = create(url, model="m", messages=messages, stream=stream)
+        result = create(url, model="m", messages=SODIUM_QUESTION, stream=stream)
         extra = ((result[-1] if stream else result).model_extra or {})["spanproof"]
         trace = stored_trace(store, extra["trace_id"])
     content = (
@@ -492,18 +495,11 @@ def test_a_bare_yes_is_checked_as_the_users_question_states_it(
 
 
 def test_a_streamed_bare_no_is_its_proposition_turned_round_and_replays(tmp_path: Path) -> None:
-    messages: list[Any] = [
-        {
-            "role": "user",
-            "content": "Context: Sodium restriction did not change diastolic blood pressure.\n\n"
-            "Question: Did sodium restriction change diastolic blood pressure?",
-        },
-    ]
     with (
         ScriptedChatServer(["No. Sodium restriction did not change it."]) as upstream,
         spanproof_server(tmp_path, openai_upstream(upstream)) as (url, store),
     ):
-        chunks = create(url, model="m", messages=messages, stream=True)
+        chunks = create(url, model="m", messages=SODIUM_QUESTION, stream=True)
         extra = (chunks[-1].model_extra or {})["spanproof"]
         trace = stored_trace(store, extra["trace_id"])
     first = extra["claims"][0]
