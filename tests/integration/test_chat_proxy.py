@@ -508,3 +508,27 @@ def test_a_streamed_bare_no_is_its_proposition_turned_round_and_replays(tmp_path
     assert first["verdict"] == "partial" and first["draft_span"] == [0, 3]
     assert sum(trace.request["pieces"]) == 2  # verified as it streamed
     assert replay(trace).ok, replay(trace).differences
+
+
+def test_a_yes_is_read_against_a_question_a_trailer_follows(tmp_path: Path) -> None:
+    # LangChain's RAG template: the question is not the message's last sentence
+    messages = [
+        {
+            "role": "user",
+            "content": "Use the following pieces of context to answer the question at the end.\n\n"
+            "Sodium restriction did not change diastolic blood pressure.\n\n"
+            "Question: Did sodium restriction change diastolic blood pressure?\n"
+            "Helpful Answer:",
+        },
+    ]
+    with (
+        ScriptedChatServer(["Yes, it did."]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, _store),
+    ):
+        result = create(url, model="m", messages=messages, stream=False)
+    extra = (result.model_extra or {})["spanproof"]
+    assert [c["text"] for c in extra["claims"]] == [
+        "Sodium restriction changed diastolic blood pressure."
+    ]
+    assert result.choices[0].message.content.startswith("Yes, it did. ⟦contradicted⟧")
+    assert extra["outcome"] == "contradicted"

@@ -10,6 +10,7 @@ from spanproof.verify.proposition import (
     Proposition,
     past_tense,
     proposition_of,
+    subject_of,
     third_person,
 )
 
@@ -94,6 +95,19 @@ from spanproof.verify.proposition import (
             "statement",
         ),
         ("Walking lowers blood pressure?", "Walking lowers blood pressure.", "statement"),
+        # a contracted negative auxiliary asks about the positive proposition
+        ("Doesn't coffee disrupt sleep?", "Coffee disrupts sleep.", "yes_no"),
+        ("Didn’t walking lower blood pressure?", "Walking lowered blood pressure.", "yes_no"),
+        ("Isn't aspirin effective?", "Aspirin is effective.", "yes_no"),
+        ("Can't exercise reduce depression?", "Exercise can reduce depression.", "yes_no"),
+        ("Won't masks reduce transmission?", "Masks will reduce transmission.", "yes_no"),
+        (
+            "Isn't it true that walking lowered blood pressure?",
+            "Walking lowered blood pressure.",
+            "whether",
+        ),
+        # "not" after the subject is read as written
+        ("Does coffee not disrupt sleep?", "Coffee does not disrupt sleep.", "yes_no"),
     ],
 )
 def test_a_proposition_becomes_the_declarative_claim_it_asks_about(
@@ -114,7 +128,6 @@ def test_a_proposition_becomes_the_declarative_claim_it_asks_about(
         "walking blood pressure",
         "effects of coffee on sleep",
         "Is coffee good or bad for sleep?",
-        "Doesn't coffee disrupt sleep?",
         "Is it?",
         "   ",
         "",
@@ -145,3 +158,22 @@ def test_detection_never_fails_and_a_claim_is_one_sentence_with_a_full_stop(text
         assert found.claim.endswith(".") and found.claim.strip() == found.claim
         assert found.form in {"statement", "whether", "yes_no"}
         assert proposition_of(text) == found  # deterministic
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("Did daily walking raise systolic blood pressure?", "daily walking"),
+        ("Doesn't aspirin lower fever?", "aspirin"),
+        ("Do masks reduce transmission or not?", "masks"),
+        ("Is it true that masks reduce transmission?", "Masks"),
+        ("Vitamin D supplements prevent falls in older adults.", "Vitamin D supplements"),
+        ("Did it raise blood pressure?", None),  # a pronoun names nothing
+        ("What lowers blood pressure?", None),  # no proposition
+        ("Does coffee drinking sleep quality?", None),  # no predicate seen
+    ],
+)
+def test_the_subject_of_a_proposition_ends_where_its_predicate_starts(
+    question: str, subject: str | None
+) -> None:
+    assert subject_of(question) == subject

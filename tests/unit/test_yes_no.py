@@ -51,6 +51,8 @@ def test_a_no_states_the_negation_of_the_proposition(question: str, negation: st
         "What did the trial find?",  # no proposition
         "Does walking not lower blood pressure?",  # negative already
         "Is it true that smoking is not harmful?",
+        # negated after a verb the rules do not know: never negated twice ("do not have not")
+        "Is it true that SARS-CoV-2 infects ferrets, but fatalities have not been observed?",
         "Walking blood pressure",
     ],
 )
@@ -106,6 +108,11 @@ def test_a_statement_is_negated_at_its_first_verb_not_inside_its_subject() -> No
             f"{YES[:-1]}, in adults with hypertension.",
             (0, 34),
         ),
+        # a word before a clause of its own: the span is the word (the decomposer reads it)
+        ("No, walking lowered it.", NO, (0, 2)),
+        ("No — it lowered it by 5 mmHg [S1].", NO, (0, 2)),
+        ("Yes, walking raised it by 5 mmHg.", YES, (0, 3)),
+        ("Yes, and it also lowered heart rate.", YES, (0, 3)),
     ],
 )
 def test_an_answer_word_stands_for_the_proposition_or_its_negation(
@@ -120,10 +127,7 @@ def test_an_answer_word_stands_for_the_proposition_or_its_negation(
 @pytest.mark.parametrize(
     ("question", "draft"),
     [
-        (QUESTION, "Yes, and it also lowered heart rate."),  # says more: the decomposer reads it
-        (QUESTION, "No, walking lowered it."),
         (QUESTION, "No, by 5 mmHg."),  # a "No" elaborated: what it denies is unclear
-        (QUESTION, "Yes, walking raised it by 5 mmHg."),  # a clause: the decomposer reads it
         (QUESTION, "Yes, " + "very " * 30 + "much."),  # too long to be an elaboration
         (QUESTION, "Yes, it did not."),  # the echo disagrees with the word
         (QUESTION, "No, it did."),
@@ -132,6 +136,7 @@ def test_an_answer_word_stands_for_the_proposition_or_its_negation(
         (QUESTION, "Maybe."),
         ("What did the trial find?", "Yes."),  # no proposition
         ("Does walking not lower blood pressure?", "No."),  # no negation to build
+        ("Does walking not lower blood pressure?", "No, it lowered it."),
         ("Walking lowered it. Sodium did not change it.", "No."),  # statements, no question
         ("", "Yes."),
     ],
@@ -201,6 +206,115 @@ def test_a_rag_prompt_is_read_by_its_last_sentence_when_that_asks() -> None:
     assert question_of("Walking lowered it. Did it?") == "Did it?"
     assert question_of("Walking lowered it. Sodium did not.") == ""
     assert question_of(" ".join(["word"] * 61) + "?") == ""
+
+
+CONTEXT = "Context: Daily walking lowered systolic blood pressure by 5 mmHg [1]. It was a trial."
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # LangChain's template: the question, then a trailer
+        f"Use the context to answer.\n\n{CONTEXT}\n\nQuestion: {QUESTION}\nHelpful Answer:",
+        f"{CONTEXT}\n\n{QUESTION}\nAnswer:",
+        f"{CONTEXT}\n\n{QUESTION} Answer yes or no, and cite the context.",
+        # a labelled question wherever it stands, the context after it
+        f"Question: {QUESTION}\n\n{CONTEXT} Was it long? It was not.",
+        f"Q: {QUESTION}\n\n{CONTEXT}",
+        # the question first, the context after it, no other question
+        f"{QUESTION}\n\n{CONTEXT}",
+    ],
+)
+def test_a_rag_prompt_is_read_by_the_sentence_that_asks(prompt: str) -> None:
+    assert question_of(prompt) == QUESTION
+    found = answer_word(prompt, "No.")
+    assert found is not None and found.claim == NO
+
+
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        # a question in the middle of a long message, not labelled: not the question
+        f"{CONTEXT} Did walking raise it? " + "The trial ran for a year in three towns. " * 3,
+        # two unlabelled questions, the first not last: which is asked is unclear
+        f"{QUESTION}\n\n{CONTEXT} Was it long? " + "The trial ran for a year. " * 4,
+        f"{CONTEXT} Walking is good.",
+    ],
+)
+def test_no_question_is_read_where_the_message_does_not_say_which(prompt: str) -> None:
+    assert question_of(prompt) == ""
+
+
+@pytest.mark.parametrize(
+    ("question", "yes", "no"),
+    [
+        ("Didn't daily walking raise systolic blood pressure?", YES, NO),
+        ("Doesn’t aspirin lower fever?", "Aspirin lowers fever.", "Aspirin does not lower fever."),
+        ("Isn't aspirin effective?", "Aspirin is effective.", "Aspirin is not effective."),
+        (
+            "Isn't it true that walking lowered blood pressure?",
+            "Walking lowered blood pressure.",
+            "Walking did not lower blood pressure.",
+        ),
+    ],
+)
+def test_a_contracted_negative_question_is_answered_as_its_positive(
+    question: str, yes: str, no: str
+) -> None:
+    said_yes, said_no = answer_word(question, "Yes."), answer_word(question, "No.")
+    assert said_yes is not None and (said_yes.claim, said_yes.proposition) == (yes, yes)
+    assert said_no is not None and (said_no.claim, said_no.proposition) == (no, yes)
+
+
+@pytest.mark.parametrize(
+    ("question", "draft", "texts"),
+    [
+        (  # a "No" and a clause: the denial, and the clause with the subject named
+            QUESTION,
+            "No — it lowered systolic blood pressure by 5 mmHg [S1].",
+            [NO, "Daily walking lowered systolic blood pressure by 5 mmHg"],
+        ),
+        (QUESTION, "No, walking lowered it.", [NO, "walking lowered it"]),
+        (QUESTION, "Yes. It raised it by 5 mmHg [1].", [YES, "Daily walking raised it by 5 mmHg"]),
+        (
+            QUESTION,
+            "Yes, and it also lowered heart rate.",
+            [YES, "Daily walking also lowered heart rate"],
+        ),
+        (  # "they" for a plural subject
+            "Do masks reduce transmission?",
+            "Yes, they cut it by half [S2].",
+            ["Masks reduce transmission.", "Masks cut it by half"],
+        ),
+        # a pronoun that names no thing, or not the subject, stays
+        (QUESTION, "No, they found that it lowered it.", [NO, "they found that it lowered it"]),
+        (
+            "Does aspirin lower fever?",
+            "Yes, they showed it in two trials.",
+            ["Aspirin lowers fever.", "they showed it in two trials"],
+        ),
+        # only the claim right after the answer sentence
+        (
+            QUESTION,
+            "No. Sodium did not change it. It lowered it.",
+            [NO, "Sodium did not change it", "It lowered it"],
+        ),
+        # a pronoun subject in the question names nothing to put in
+        (
+            "Did it raise blood pressure?",
+            "No, it lowered it.",
+            ["It did not raise blood pressure.", "it lowered it"],
+        ),
+    ],
+)
+def test_the_claim_after_an_answer_word_names_the_questions_subject(
+    question: str, draft: str, texts: list[str]
+) -> None:
+    claims = with_answer_claim(question, draft, DECOMPOSER.decompose(draft))
+    assert [c.text for c in claims] == texts
+    # the spans stay on the draft's own words
+    assert all(c.draft_span is not None for c in claims)
+    assert draft[claims[-1].draft_span[0]].isalpha()  # type: ignore[index]
 
 
 @pytest.mark.parametrize(

@@ -19,9 +19,15 @@ without a parser:
 * a statement (three words or more ending in a full stop, or two or more with a visible verb)
   is kept as it is, with a full stop.
 
+A question opening with a contracted negative auxiliary ("Doesn't aspirin lower fever?",
+"Isn't it true that …?", "Didn't walking lower it?") asks about the same proposition as its
+positive form ("Aspirin lowers fever."): English answers it as it answers the positive question
+("No" = it does not). A negative question with "not" after its subject ("Does aspirin not lower
+fever?") is read as it is written, "not" in the claim.
+
 Not propositions (``None``): questions opening with a question word or a request ("What …",
-"How …", "Tell me …"), alternative questions ("Is X or Y …?"), negative auxiliaries
-("Doesn't …?") and word lists with no verb and no full stop ("walking blood pressure").
+"How …", "Tell me …"), alternative questions ("Is X or Y …?") and word lists with no verb and
+no full stop ("walking blood pressure").
 """
 
 from __future__ import annotations
@@ -113,6 +119,21 @@ _CLAIM_THAT = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _TOKEN = re.compile(r"\S+")
+#: Contracted negative auxiliaries and the positive auxiliary each stands for.
+_POSITIVE_OF = {
+    **{
+        f"{aux}n't": aux
+        for aux in (
+            *("is", "are", "was", "were", "does", "do", "did"),
+            *("could", "would", "should", "has", "have", "had"),
+        )
+    },
+    "can't": "can",
+    "won't": "will",
+    "shan't": "shall",
+    "mustn't": "must",
+    "ain't": "is",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -249,18 +270,39 @@ def has_verb(words: list[str]) -> bool:
     )
 
 
-def _negated_yes_no(aux_token: str, rest: str) -> str | None:
-    """:func:`_yes_no`'s claim with "not" after the auxiliary, or None without a predicate."""
-    aux = aux_token.lower()
+@dataclass(frozen=True, slots=True)
+class _YesNoParts:
+    """A yes/no question cut for its proposition: the auxiliary (lower case, made positive),
+    the words after it (a closing "or not" dropped), and where the predicate starts."""
+
+    aux: str
+    rest: str
+    tokens: list[re.Match[str]]
+    words: list[str]
+    at: int | None
+
+
+def _yes_no_parts(question: str) -> _YesNoParts:
+    text = positive_question(question)
+    first = text.split(" ", 1)[0]
+    rest = text[len(first) :].strip()
     tokens = list(_TOKEN.finditer(rest))
     words = [_bare(t.group()) for t in tokens]
     if words[-2:] == ["or", "not"]:
         rest, tokens, words = rest[: tokens[-2].start()], tokens[:-2], words[:-2]
-    at = _predicate_start(aux, words) if words else None
-    if at is None or words[at] == "not":
+    at = _predicate_start(first.lower(), words) if words else None
+    return _YesNoParts(first.lower(), rest, tokens, words, at)
+
+
+def _negated_yes_no(question: str) -> str | None:
+    """:func:`_yes_no`'s claim with "not" after the auxiliary, or None without a predicate."""
+    parts = _yes_no_parts(question)
+    at = parts.at
+    if at is None or parts.words[at] == "not":
         return None  # no visible predicate, or the question is negative already
-    subject, predicate = rest[: tokens[at].start()].strip(), rest[tokens[at].start() :]
-    negated = "cannot" if aux == "can" else f"{aux} not"
+    start = parts.tokens[at].start()
+    subject, predicate = parts.rest[:start].strip(), parts.rest[start:]
+    negated = "cannot" if parts.aux == "can" else f"{parts.aux} not"
     return _sentence(f"{subject} {negated} {predicate}")
 
 
@@ -286,27 +328,44 @@ def negate_statement(statement: str) -> str | None:
     """
     tokens = list(_TOKEN.finditer(statement))
     words = [_bare(t.group()) for t in tokens]
+    i = _first_verb(tokens, words)
+    if i is None:
+        return None
+    word, after = words[i], words[i + 1] if i + 1 < len(words) else ""
+    if word == "not" or word.endswith("n't") or after == "not":
+        return None  # negated already
+    if word in _NEGATED_FORMS and not _is_auxiliary(word, after):
+        aux, base = _NEGATED_FORMS[word]
+        at = tokens[i].start() + tokens[i].group().lower().find(word)
+        head, tail = statement[:at], statement[at + len(word) :]
+        return _sentence(f"{head}{aux} not {base}{tail}")
+    cut = tokens[i].end()
+    if word == "can":
+        return _sentence(f"{statement[: tokens[i].start()]}cannot{statement[cut:]}")
+    return _sentence(f"{statement[:cut]} not{statement[cut:]}")
+
+
+def _is_auxiliary(word: str, after: str) -> bool:
+    """Whether ``word`` (followed by ``after``) is an auxiliary that "not" follows: a copula,
+    a modal, "do", or "has/have/had" before a participle."""
+    return word in _COPULA | _MODALS | _DO or (
+        word in _PERFECT and (after in _PARTICIPLES or after.endswith("ed"))
+    )
+
+
+def _first_verb(tokens: list[re.Match[str]], words: list[str]) -> int | None:
+    """Index of a statement's first verb — an auxiliary (:func:`_is_auxiliary`), a form of
+    :data:`BASE_VERBS`, or a negation — past its first word, not after a determiner or
+    preposition and written in lower case ("(IS)", "Is" inside a name are no verbs)."""
     for i in range(1, len(words)):
         raw = tokens[i].group()
         if not _open_slot(words, i) or raw.startswith(("(", "[")) or not raw.islower():
-            continue  # "(IS)", "Is" inside a name: no verb of the statement
+            continue
         word, after = words[i], words[i + 1] if i + 1 < len(words) else ""
-        if word in _COPULA | _MODALS | _DO or (
-            word in _PERFECT and (after in _PARTICIPLES or after.endswith("ed"))
-        ):
-            if after == "not" or word == "not":
-                return None
-            cut = tokens[i].end()
-            if word == "can":
-                return _sentence(f"{statement[: tokens[i].start()]}cannot{statement[cut:]}")
-            return _sentence(f"{statement[:cut]} not{statement[cut:]}")
-        if word in _NEGATED_FORMS:
-            aux, base = _NEGATED_FORMS[word]
-            at = tokens[i].start() + tokens[i].group().lower().find(word)
-            head, tail = statement[:at], statement[at + len(word) :]
-            return _sentence(f"{head}{aux} not {base}{tail}")
+        if _is_auxiliary(word, after) or word in _NEGATED_FORMS:
+            return i
         if word == "not" or word.endswith("n't"):
-            return None
+            return i
     return None
 
 
@@ -327,10 +386,46 @@ def negation_of(question: str) -> str | None:
     if found is None:
         return None
     if found.form == "yes_no":
-        text = " ".join(question.split())
-        first = text.split(" ", 1)[0]
-        return _negated_yes_no(first, text[len(first) :].strip())
+        return _negated_yes_no(question)
     return negate_statement(found.claim)
+
+
+def positive_question(question: str) -> str:
+    """``question`` with an opening contracted negative auxiliary made positive ("Doesn't
+    aspirin lower fever?" → "Does aspirin lower fever?", "Isn't it true that …" → "Is it true
+    that …"), whitespace collapsed; otherwise ``question`` with its whitespace collapsed."""
+    text = " ".join(question.split())
+    first, _, rest = text.partition(" ")
+    positive = _POSITIVE_OF.get(first.lower().replace("’", "'"))
+    if positive is None or not rest:
+        return text
+    return f"{positive.capitalize() if first[0].isupper() else positive} {rest}"
+
+
+def subject_of(question: str) -> str | None:
+    """The subject of the proposition ``question`` asks about, as the question (for a yes/no
+    question) or the claim (for a statement or a "whether" frame) writes it, or None where the
+    rules see no predicate to end it or the subject is a pronoun.
+
+    >>> subject_of("Did daily walking raise systolic blood pressure?")
+    'daily walking'
+    >>> subject_of("Is it true that masks reduce transmission?")
+    'Masks'
+    """
+    found = proposition_of(question)
+    if found is None:
+        return None
+    if found.form == "yes_no":
+        parts = _yes_no_parts(question)
+        subject = parts.rest[: parts.tokens[parts.at].start()] if parts.at else ""
+    else:
+        tokens = list(_TOKEN.finditer(found.claim))
+        at = _first_verb(tokens, [_bare(t.group()) for t in tokens])
+        subject = found.claim[: tokens[at].start()] if at else ""
+    subject = subject.strip(" ,;:")
+    if not subject or subject.lower() in _PRONOUNS:
+        return None
+    return subject
 
 
 def proposition_of(question: str) -> Proposition | None:
@@ -342,8 +437,10 @@ def proposition_of(question: str) -> Proposition | None:
     'Aspirin lowers fever.'
     >>> proposition_of("What is the capital of France?") is None
     True
+    >>> proposition_of("Doesn't aspirin lower fever?").claim
+    'Aspirin lowers fever.'
     """
-    text = " ".join(question.split())
+    text = positive_question(question)
     for frame in (_WHETHER, _LABELLED, _CLAIM_THAT):
         match = frame.match(text.rstrip("?").strip())
         if match:
@@ -355,8 +452,8 @@ def proposition_of(question: str) -> Proposition | None:
         return None
     if words[0] in _COPULA | _DO | _MODALS | _PERFECT:
         return _yes_no(tokens[0], text[len(tokens[0]) :].strip()) if len(words) >= 3 else None
-    if words[0].endswith("n't"):
-        return None
+    if words[0].endswith(("n't", "n’t")):
+        return None  # a contraction positive_question does not know
     # A sentence with a full stop is a statement; without one it needs a visible verb.
     if (len(words) >= 3 and text.rstrip().endswith(".")) or (len(words) >= 2 and has_verb(words)):
         return Proposition(_sentence(text), "statement")

@@ -4,8 +4,8 @@ An answer that opens with a bare verdict word — "Yes.", "No.", "No, it does no
 is correct [S1]." — states the question's proposition or its negation and nothing else a
 decomposer can read: the words carry no claim of their own ("it does not" names nothing). When
 the question is known (``spanproof check`` items, ``verify --question``, ``POST /v1/verify``'s
-``question``, the proxy's last user message, of which :func:`question_of` reads the last sentence
-when it asks) and is a proposition (:func:`~spanproof.verify.proposition.proposition_of`), the
+``question``, the proxy's last user message, of which :func:`question_of` reads the sentence
+that asks) and is a proposition (:func:`~spanproof.verify.proposition.proposition_of`), the
 answer word becomes one claim:
 
 * "Yes" (also "Yeah", "Yep", "Correct", "True") → the proposition itself: "Does walking lower
@@ -29,14 +29,21 @@ sentence (the echo "it does not") is replaced by it; one that runs past it ("No.
 blood pressure" where a sentence splitter read "No." as the abbreviation of "number") keeps its
 part after it. A "Yes" followed by a verbless elaboration ("Yes, by 5 mmHg after 12 weeks.")
 is the proposition with it ("Walking lowered blood pressure, by 5 mmHg after 12 weeks."), read as
-one claim; an echo followed by a clause of its own ("Yes, it did: blood pressure fell …") leaves
-the clause to the decomposer. Nothing is added when the question is no proposition, the answer
-word is not the answer's first sentence, the sentence goes on with a clause ("Yes, walking
-raised it …": the decomposer reads that), a "No" is elaborated ("No, by 5 mmHg": what it
-denies is unclear), the echo contradicts the word ("Yes, it does not."), or the
-question is negative ("Does X not lower Y?": a "No" to it is ambiguous). Where the rules find no
-verb to negate, a "No" states "It is not the case that X." Deterministic: the same question and
-draft give the same claims.
+one claim; an answer word followed by a clause of its own, after an echo or not ("Yes, it did:
+blood pressure fell …", "No, walking lowered it [S1].", "No — it lowered it by 5 mmHg."), is
+the proposition or its denial (its span the word, and the echo), and leaves the clause to the
+decomposer. When the claim right after the answer sentence opens with "it" (or "they", for a
+subject the question shows as plural), the question's subject is named in the text the verifier
+reads ("Did daily walking raise systolic blood pressure?" + "No — it lowered it by 5 mmHg." →
+"Daily walking lowered it by 5 mmHg"), unless the pronoun names nothing ("it is likely that
+…", "they found that …"); the claim's span stays on the draft's words. Nothing is added when
+the question is no proposition, the answer word is not the answer's first sentence, a "No" is
+elaborated without a clause ("No, by 5 mmHg": what it denies is unclear), the echo contradicts
+the word ("Yes, it does not."), or the question is negative with "not" after its subject
+("Does X not lower Y?": a "No" to it is ambiguous). A question opening with a contracted
+negative ("Didn't walking lower it?") asks about the positive proposition, as English answers
+it ("No" = it did not). Where the rules find no verb to negate, a "No" states "It is not the
+case that X." Deterministic: the same question and draft give the same claims.
 """
 
 from __future__ import annotations
@@ -53,7 +60,13 @@ from spanproof.verify.decompose import (
     clean_claim_text,
     marker_numbers,
 )
-from spanproof.verify.proposition import has_verb, negation_of, proposition_of
+from spanproof.verify.proposition import (
+    has_verb,
+    negation_of,
+    positive_question,
+    proposition_of,
+    subject_of,
+)
 
 #: Answer words that say the proposition is so, and those that say it is not.
 YES_WORDS = frozenset({"yes", "yeah", "yep", "correct", "true"})
@@ -84,6 +97,9 @@ MAX_ELABORATION_WORDS = 25
 _NEGATIVE = re.compile(r"\bnot\b|n['’]t\b|\bcannot\b|\bnever\b", re.IGNORECASE)
 #: The longest question (in words) a "Yes."/"No." is read against.
 MAX_QUESTION_WORDS = 60
+#: The longest trailer (in words) after a message's last question ("Helpful Answer:",
+#: "Answer yes or no, citing the context.") that leaves it the question.
+MAX_TRAILER_WORDS = 15
 _LABEL = re.compile(r"^(?:question|q)\s*[:.)-]\s*", re.IGNORECASE)
 
 
@@ -111,11 +127,11 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
     or it cannot stand for a claim (see the module's docstring).
 
     Three forms: the word alone or with an echo ("No.", "Yes, it does [S1]."), the claim's span
-    its sentence; the word and an echo before a clause of its own ("Yes, it did: systolic
-    blood pressure fell …"), the span the word and the echo (the decomposer reads the clause);
-    a "Yes" and a verbless elaboration ("Yes, by 5 mmHg after 12 weeks [S1]."), the claim the
-    proposition with the elaboration ("Walking lowered blood pressure, by 5 mmHg after 12
-    weeks.") and the span its sentence.
+    its sentence; the word, with an echo or not, before a clause of its own ("Yes, it did:
+    systolic blood pressure fell …", "No, walking lowered it."), the span the word and the
+    echo (the decomposer reads the clause); a "Yes" and a verbless elaboration ("Yes, by 5 mmHg
+    after 12 weeks [S1]."), the claim the proposition with the elaboration ("Walking lowered
+    blood pressure, by 5 mmHg after 12 weeks.") and the span its sentence.
     """
     headings = _HEADINGS.match(draft)
     head = _HEAD.match(draft, headings.end() if headings else 0)
@@ -135,28 +151,44 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
     claim = proposition.claim if says_yes else _denial(question, proposition.claim)
     if not claim:
         return None
-    start, markers_text = head.start("word"), head.group("markers") or ""
-    if (end_match := _END.match(draft, head.end())) is not None:
-        end = end_match.end()
-        if re.match(r"[ \t]*\d", draft[end:]):
-            return None  # "No. 5 …": the abbreviation of "number"
-    elif echo is not None and _GOES_ON.match(draft, head.end()):
-        end = head.end()
-    elif echo is None and says_yes and (sep := _ELABORATION.match(draft, head.end())):
-        sentence_end = _sentence_end(draft, sep.end())
-        elaboration = clean_claim_text(draft[sep.end() : sentence_end])
-        words = elaboration.lower().split()
-        if not 0 < len(words) <= MAX_ELABORATION_WORDS or has_verb(words):
-            return None  # a clause of its own: the decomposer reads it
-        claim = f"{claim.rstrip('.')}, {elaboration}."
-        markers_text, end = draft[head.start("markers") : sentence_end], sentence_end
-    else:
+    reach = _answer_reach(draft, head, claim, says_yes=says_yes)
+    if reach is None:
         return None
+    claim, end, markers_text = reach
+    start = head.start("word")
     while end > start and draft[end - 1].isspace():
         end -= 1
     found = CITATION_MARKER_RE.findall(markers_text)
     markers = tuple(dict.fromkeys(f"S{int(n)}" for m in found for n in marker_numbers(m)))
     return AnswerWord(claim, (start, end), says_yes, markers, proposition.claim)
+
+
+def _answer_reach(
+    draft: str, head: re.Match[str], claim: str, *, says_yes: bool
+) -> tuple[str, int, str] | None:
+    """What the answer word matched by ``head`` claims, where its span ends and the text its
+    markers are read from (:func:`answer_word`'s three forms); None where it stands for
+    nothing checkable."""
+    echo, markers_text = head.group("echo"), head.group("markers") or ""
+    if (end_match := _END.match(draft, head.end())) is not None:
+        if re.match(r"[ \t]*\d", draft[end_match.end() :]):
+            return None  # "No. 5 …": the abbreviation of "number"
+        return claim, end_match.end(), markers_text
+    if echo is not None:
+        # an echo before a clause of its own: "Yes, it did: blood pressure fell …"
+        return (claim, head.end(), markers_text) if _GOES_ON.match(draft, head.end()) else None
+    sep = _ELABORATION.match(draft, head.end())
+    if sep is None:
+        return None
+    sentence_end = _sentence_end(draft, sep.end())
+    elaboration = clean_claim_text(draft[sep.end() : sentence_end])
+    words = elaboration.lower().split()
+    markers_text = draft[head.start("markers") : sentence_end]
+    if words and has_verb(words):
+        return claim, head.end(), markers_text  # "No, walking lowered it.": a clause follows
+    if says_yes and 0 < len(words) <= MAX_ELABORATION_WORDS:
+        return f"{claim.rstrip('.')}, {elaboration}.", sentence_end, markers_text
+    return None  # "No, by 5 mmHg": what a "No" with no clause denies is unclear
 
 
 def _denial(question: str, proposition: str) -> str | None:
@@ -166,7 +198,7 @@ def _denial(question: str, proposition: str) -> str | None:
     negated = negation_of(question)
     if negated is not None:
         return negated
-    if _NEGATIVE.search(question):
+    if _NEGATIVE.search(positive_question(question)):
         return None
     return f"It is not the case that {proposition[0].lower()}{proposition[1:]}"
 
@@ -182,22 +214,45 @@ def _sentence_end(draft: str, at: int) -> int:
 
 
 def question_of(message: str) -> str:
-    """The question a message asks: the message when it is one sentence, else its last sentence
-    when that ends in "?" (a RAG prompt's "Context: … Question: Did X lower Y?"), without a
-    "Question:" or "Q:" label; "" when there is none or it is over :data:`MAX_QUESTION_WORDS`
-    words. A statement of several sentences is no question to read "Yes." by.
+    """The question a message asks, without a "Question:" or "Q:" label; "" when there is none
+    or it is over :data:`MAX_QUESTION_WORDS` words. A message of one sentence is read whole;
+    of several (a RAG prompt), the question is, in this order:
 
-    >>> question_of("Context: Walking lowered it.\n\nQuestion: Did walking lower it?")
+    * the last sentence labelled "Question:" or "Q:" that ends in "?", wherever it stands
+      ("Question: Did X lower Y?\\n\\nContext: …");
+    * the last sentence ending in "?" when what follows it is a short trailer of at most
+      :data:`MAX_TRAILER_WORDS` words ("Context: … Did X lower Y?\\nHelpful Answer:",
+      "… Did X lower Y? Answer yes or no.");
+    * the first sentence, when it ends in "?" and no other sentence does ("Did X lower
+      Y?\\n\\nContext: …").
+
+    A statement of several sentences is no question to read "Yes." by, and neither is a
+    question in the middle of a long message that is not labelled as the question.
+
+    >>> question_of("Context: Walking lowered it.\\n\\nQuestion: Did walking lower it?")
+    'Did walking lower it?'
+    >>> question_of("Context: Walking lowered it.\\n\\nDid walking lower it?\\nHelpful Answer:")
     'Did walking lower it?'
     """
-    sentences = split_sentences(message.strip())
-    if not sentences:
+    sentences = [s.text.strip() for s in split_sentences(message.strip())]
+    asks = [k for k, text in enumerate(sentences) if text.endswith("?")]
+    if len(sentences) == 1:
+        chosen = 0
+    elif labelled := [k for k in asks if _LABEL.match(sentences[k])]:
+        chosen = labelled[-1]
+    elif asks and _words_after(sentences, asks[-1]) <= MAX_TRAILER_WORDS:
+        chosen = asks[-1]
+    elif asks == [0]:
+        chosen = 0
+    else:
         return ""
-    last = sentences[-1].text.strip()
-    if len(sentences) > 1 and not last.endswith("?"):
-        return ""
-    last = _LABEL.sub("", last, count=1)
-    return last if 0 < len(last.split()) <= MAX_QUESTION_WORDS else ""
+    question = _LABEL.sub("", sentences[chosen], count=1).strip()
+    return question if 0 < len(question.split()) <= MAX_QUESTION_WORDS else ""
+
+
+def _words_after(sentences: Sequence[str], k: int) -> int:
+    """How many words the sentences after the ``k``-th hold."""
+    return sum(len(text.split()) for text in sentences[k + 1 :])
 
 
 def with_answer_claim(question: str, draft: str, claims: Sequence[Claim]) -> list[Claim]:
@@ -222,9 +277,53 @@ def with_answer_claim(question: str, draft: str, claims: Sequence[Claim]) -> lis
         text = clean_claim_text(draft[start : span[1]])
         if any(ch.isalnum() for ch in text):
             kept.append(replace(claim, text=text, draft_span=(start, span[1])))
+    if kept and (subject := subject_of(question_of(question))):
+        kept[0] = _named(kept[0], subject, _plural(question_of(question), subject), draft, b)
     negates = "" if found.says_yes else found.proposition
     first = Claim("c1", found.claim, found.span, found.cited_markers, negates)
     return [first] + [replace(c, id=f"c{k}") for k, c in enumerate(kept, start=2)]
+
+
+#: A subject pronoun opening a claim, after a conjunction or not: "it", "and they".
+_PRONOUN = re.compile(r"(?:(?:and|but|so)\s+)?(it|they)\b", re.IGNORECASE)
+#: A pronoun that names no thing: "it is likely that …", "it seems …", "they found that …".
+_NO_REFERENT = re.compile(
+    r"(?:it|they)\s+(?:(?:is|was|has\s+been|had\s+been|remains|remained)\b(?:\s+[\w-]+){0,3}?"
+    r"\s+(?:that|whether|if|to)\b|(?:seems|seemed|appears|appeared)\b|\S+\s+that\b)",
+    re.IGNORECASE,
+)
+#: What may stand between an answer sentence and the claim after it ("No — it …", "Yes. It …").
+_BETWEEN = " \t\n.,;:!—–-*_"
+
+
+def _plural(question: str, subject: str) -> bool:
+    """Whether the question's subject reads as plural: by its auxiliary where that shows
+    number ("Do masks …", "Are …"), else by its last word ending in a plural "-s"."""
+    aux = positive_question(question).split(" ", 1)[0].lower()
+    if aux in ("do", "are", "were", "have"):
+        return True
+    if aux in ("does", "is", "was", "has"):
+        return False
+    last = subject.rsplit(maxsplit=1)[-1].lower()
+    return last.endswith("s") and not last.endswith(("ss", "is", "us"))
+
+
+def _named(claim: Claim, subject: str, plural: bool, draft: str, after: int) -> Claim:
+    """``claim`` with the pronoun that opens it ("it", or "they" for a plural subject) replaced
+    by the question's ``subject``, when it follows the answer sentence ending at ``after`` with
+    only punctuation between ("Yes — it lowered systolic blood pressure." → "Daily walking
+    lowered systolic blood pressure"); ``claim`` as it is otherwise. The claim's span stays on
+    the draft's words; only the text the verifier reads names the subject."""
+    span = claim.draft_span
+    if span is None or draft[after : span[0]].strip(_BETWEEN):
+        return claim
+    pronoun = _PRONOUN.match(claim.text)
+    if pronoun is None or _NO_REFERENT.match(claim.text, pronoun.start(1)):
+        return claim
+    if (pronoun.group(1).lower() == "they") != plural:
+        return claim
+    named = subject[0].upper() + subject[1:] if subject[:1].islower() else subject
+    return replace(claim, text=f"{named}{claim.text[pronoun.end() :]}")
 
 
 #: How a denial's verdict follows from its proposition's (:func:`turned_verdict`).
