@@ -240,13 +240,47 @@ def test_a_list_items_bullet_stays_on_its_claims_line(
     answer = page.locator("section[aria-labelledby='answer-h'] div.answer")
     tops = answer.evaluate(
         """el => {
-            const text = [...el.childNodes].find(n => n.nodeType === 3 && n.data.includes("-"));
-            const range = document.createRange();
-            const at = text.data.indexOf("-");
-            range.setStart(text, at);
-            range.setEnd(text, at + 1);
+            const bullet = [...el.querySelectorAll(":scope > span.md")].find(
+                n => n.textContent === "-");
             const button = el.querySelector("button.claim");
-            return [range.getBoundingClientRect().top, button.getBoundingClientRect().top];
+            return [bullet.getBoundingClientRect().top, button.getBoundingClientRect().top];
         }"""
     )
     assert abs(tops[0] - tops[1]) < 6, tops  # the bullet is not left alone on a line above
+
+
+def test_an_answers_markdown_is_dimmed_not_hidden(
+    web: WebFixture, base_url: str, page: Page
+) -> None:
+    draft = (
+        "## Walking\n\n"
+        "- **Daily walking** lowered systolic blood pressure by 5 mmHg "
+        "[S1](https://example.org/trial) after 12 weeks.\n"
+        "- Sodium restriction raised diastolic blood pressure [S2]."
+    )
+    trace = web.store.append(contradicted_trace(draft))
+    page.goto(f"{base_url}/traces/{trace.id}")
+    answer = page.locator("section[aria-labelledby='answer-h'] div.answer")
+    shown = answer.evaluate(
+        """el => {
+            const copy = el.cloneNode(true);
+            copy.querySelectorAll(".claim-label").forEach(n => n.remove());
+            return copy.textContent;
+        }"""
+    )
+    assert shown == draft  # every character of the draft is on the page, in order
+    styles = answer.evaluate(
+        """el => {
+            const of = s => [...el.querySelectorAll(s)].map(n => [n.textContent,
+                getComputedStyle(n).color, getComputedStyle(n).fontWeight]);
+            return {md: of("span.md"), heading: of("span.md-heading"),
+                    text: getComputedStyle(el).color};
+        }"""
+    )
+    dimmed = {text for text, *_ in styles["md"]}
+    assert {"##", "-", "**", "](https://example.org/trial)"} <= dimmed
+    assert all(color != styles["text"] for _, color, _ in styles["md"])
+    assert [(text, weight) for text, _, weight in styles["heading"]] == [(" Walking", "700")]
+    # a claim's box holds its words and its dimmed marks, the words still the draft's
+    first = answer.locator("button.claim").first
+    assert first.locator("span.md").first.text_content() == "**"

@@ -6,7 +6,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from spanproof.core.models import ClaimVerdict, Verdict
-from spanproof.text.markdown import blank_markdown, markdown_lines, strip_markdown
+from spanproof.text.markdown import (
+    blank_markdown,
+    markdown_lines,
+    markdown_syntax,
+    strip_markdown,
+)
 from spanproof.verify.decompose import RuleBasedDecomposer, clean_claim_text
 from spanproof.verify.policy import flag
 
@@ -172,3 +177,44 @@ def test_the_modules_examples_hold() -> None:
     import spanproof.text.markdown as module
 
     assert doctest.testmod(module).failed == 0
+
+
+def _marked(text: str) -> list[str]:
+    return [text[a:b] for a, b in markdown_syntax(text).marks]
+
+
+def test_the_syntax_a_display_dims_is_marks_bullets_pipes_and_fences() -> None:
+    text = (
+        "## Answer ##\n\n"
+        "- **Walking** lowered it [1](https://x.org).\n"
+        "> a _quoted_ line\n\n"
+        "| Arm | Change |\n|---|---|\n| walking | -5 mmHg |\n\n"
+        "```\nx = **not syntax in code**\n```\n"
+        "[1]: https://x.org"
+    )
+    assert _marked(text) == [
+        "##", "##", "-", "**", "**", "[", "](https://x.org)", ">", "_", "_",
+        "|", "|", "|", "|---|---|", "|", "|", "|", "```", "```",
+    ]  # fmt: skip
+    syntax = markdown_syntax(text)
+    assert [text[a:b] for a, b in syntax.headings] == ["## Answer ##", "| Arm | Change |"]
+
+
+def test_setext_and_bold_headings_are_headings() -> None:
+    text = "Results\n=======\n\n**Findings**\n\nWalking lowered it."
+    syntax = markdown_syntax(text)
+    assert [text[a:b] for a, b in syntax.headings] == ["Results", "**Findings**"]
+    assert _marked(text) == ["=======", "**", "**"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab #*_-|>`[]()\n:.1", max_size=60))
+def test_syntax_ranges_are_ordered_disjoint_and_never_whitespace_at_their_ends(text: str) -> None:
+    syntax = markdown_syntax(text)
+    previous = -1
+    for start, end in syntax.marks:
+        assert previous < start < end <= len(text)
+        assert not text[start].isspace() and not text[end - 1].isspace()
+        previous = end
+    for start, end in syntax.headings:
+        assert 0 <= start < end <= len(text) and "\n" not in text[start:end]

@@ -228,3 +228,128 @@ def _block_kind(line: str) -> tuple[str, int]:
     if quote is not None:
         return "quote", after
     return "text", 0
+
+
+# --------------------------------------------------------------------------- display
+
+
+@dataclass(frozen=True, slots=True)
+class Syntax:
+    """Where a draft's Markdown is syntax, for a display that keeps every character.
+
+    Attributes:
+        marks: ``[start, end)`` ranges of syntax characters, in order, not overlapping: inline
+            marks (``**``, a link's address, backticks; :func:`blank_markdown`'s), a list
+            item's bullet, a quote's ``>``, a heading's ``#``, a table's pipes and separator
+            row, a code fence, a thematic break.
+        headings: ``[start, end)`` ranges of heading lines (ATX ``#``, setext, a bold line of
+            its own) and tables' header rows.
+    """
+
+    marks: tuple[tuple[int, int], ...]
+    headings: tuple[tuple[int, int], ...]
+
+
+def markdown_syntax(text: str) -> Syntax:
+    """Where ``text``'s Markdown is syntax and which lines are headings (see :class:`Syntax`).
+
+    >>> markdown_syntax("# Walking\\n\\n- **Yes** [1](https://x.org).").marks
+    ((0, 1), (11, 12), (13, 15), (18, 20), (21, 22), (23, 39))
+    """
+    marks: list[tuple[int, int]] = []
+    blanked = blank_markdown(text)
+    run: int | None = None
+    for i, (ch, seen) in enumerate(zip(text, blanked, strict=True)):
+        syntax = seen == " " and not ch.isspace()
+        if syntax and run is None:
+            run = i
+        elif not syntax and run is not None:
+            marks.append((run, i))
+            run = None
+    if run is not None:
+        marks.append((run, len(text)))
+    headings: list[tuple[int, int]] = []
+    lines = markdown_lines(text)
+    code = _code_lines(text, lines)
+    marks = [m for m in marks if not any(a <= m[0] < b for a, b in code)]
+    for index, line in enumerate(lines):
+        body = text[line.start : line.end]
+        if (line.start, line.end) in code:
+            continue
+        if line.kind in ("item", "quote"):
+            marks.extend(_visible(text, line.start, line.content))
+        elif line.kind == "row":
+            marks.extend(
+                (line.start + m.start(), line.start + m.end()) for m in _PIPE.finditer(body)
+            )
+        elif line.kind == "skip":
+            marks.extend(_line_marks(text, lines, index, headings))
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(marks):
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
+        else:
+            merged.append((start, end))
+    return Syntax(tuple(merged), tuple(headings))
+
+
+#: A table's pipe (not a literal ``\|``).
+_PIPE = re.compile(r"(?<!\\)\|")
+#: A heading's opening and closing ``#`` runs.
+_HASHES = re.compile(r"^[ \t]{0,3}(#{1,6})(?:[ \t]|$)|[ \t](#+)[ \t]*$")
+
+
+def _code_lines(text: str, lines: list[Line]) -> list[tuple[int, int]]:
+    """``[start, end)`` of the lines inside code fences (the fences' own lines not included):
+    what looks like syntax there is code, shown as it is."""
+    code: list[tuple[int, int]] = []
+    fence: str | None = None
+    for line in lines:
+        opened = _FENCE.match(text, line.start, line.end) if line.kind == "skip" else None
+        if fence is None:
+            fence = opened.group(1) if opened else None
+        elif opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+            fence = None
+        else:
+            code.append((line.start, line.end))
+    return code
+
+
+def _visible(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """``[start, end)`` without its leading and trailing whitespace, as a list of 0 or 1."""
+    while start < end and text[start].isspace():
+        start += 1
+    while end > start and text[end - 1].isspace():
+        end -= 1
+    return [(start, end)] if start < end else []
+
+
+def _line_marks(
+    text: str, lines: list[Line], index: int, headings: list[tuple[int, int]]
+) -> list[tuple[int, int]]:
+    """The syntax of a ``skip`` line (see :class:`Line`); a heading line goes into
+    ``headings``. Code and reference definitions are no syntax to dim: their text is shown as
+    it is."""
+    line = lines[index]
+    body = text[line.start : line.end]
+    following = (
+        text[lines[index + 1].start : lines[index + 1].end] if index + 1 < len(lines) else ""
+    )
+    if _HEADING.match(body):
+        headings.append((line.start, line.end))
+        return [
+            (line.start + m.start(g), line.start + m.end(g))
+            for m in _HASHES.finditer(body)
+            for g in (1, 2)
+            if m.group(g)
+        ]
+    if _TABLE_SEPARATOR.match(body) or _BREAK.match(body) or _FENCE.match(body):
+        return _visible(text, line.start, line.end)
+    if _SETEXT.match(body) and index > 0 and lines[index - 1].kind == "skip":
+        return _visible(text, line.start, line.end)  # a setext heading's underline
+    if "|" in body and _TABLE_SEPARATOR.match(following):
+        headings.append((line.start, line.end))  # a table's header row
+        return [(line.start + m.start(), line.start + m.end()) for m in _PIPE.finditer(body)]
+    if _BOLD_HEADING.match(body) or (following.strip() and _SETEXT.match(following)):
+        headings.append((line.start, line.end))
+    return []

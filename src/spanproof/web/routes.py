@@ -116,6 +116,7 @@ def trace_page(trace_id: str, request: Request, state: State) -> Response:
         "outcome": OutcomeView.of(trace),
         "claims": views,
         "draft_segments": segments(trace.draft, views),
+        "delivered_segments": segments(trace.delivered or "", []),
         "claims_only": not trace.draft.strip() and bool(views),
         "delivered_same": delivered_same,
         "counts": sorted(Counter(v.verdict for v in views).items()),

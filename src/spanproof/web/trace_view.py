@@ -3,6 +3,7 @@ and the source text of its best span, and the plan spans the claims cite or were
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,6 +11,7 @@ from spanproof.core.models import Verdict
 from spanproof.core.outcome import edit_reasons, headline, trace_outcome
 from spanproof.core.store import EvidenceStore, Section
 from spanproof.core.trace import Trace
+from spanproof.text.markdown import markdown_syntax
 from spanproof.web.edit_view import EditsView, edits_view
 from spanproof.web.templating import LABELS, source_url
 
@@ -85,10 +87,20 @@ class ClaimView:
 
 @dataclass(frozen=True, slots=True)
 class Segment:
-    """A piece of answer text; ``claim`` set when the piece is a claim's draft span."""
+    """A piece of answer text; ``claim`` set when the piece is a claim's draft span.
+
+    ``pieces`` cut ``text`` for display: each with its CSS class, ``md`` for Markdown syntax
+    (shown dimmed, never hidden: the page shows every character of the draft), ``md-heading``
+    for a heading's words, ``""`` for the rest.
+    """
 
     text: str
     claim: ClaimView | None = None
+    pieces: tuple[tuple[str, str], ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.pieces:
+            object.__setattr__(self, "pieces", ((self.text, ""),))
 
 
 @dataclass(frozen=True, slots=True)
@@ -214,18 +226,40 @@ def segments(text: str, views: list[ClaimView]) -> list[Segment]:
             if start is not None and end is not None and 0 <= start < end <= len(text):
                 placed.append((start, end, view))
     placed.sort(key=lambda p: (p[0], p[1]))
+    classes = _display_classes(text)
     cut: list[Segment] = []
     cursor = 0
     for start, end, view in placed:
         if start < cursor:
             continue
         if start > cursor:
-            cut.append(Segment(text[cursor:start]))
-        cut.append(Segment(text[start:end], view))
+            cut.append(_segment(text, cursor, start, classes))
+        cut.append(_segment(text, start, end, classes, view))
         cursor = end
     if cursor < len(text):
-        cut.append(Segment(text[cursor:]))
+        cut.append(_segment(text, cursor, len(text), classes))
     return cut
+
+
+def _display_classes(text: str) -> list[str]:
+    """Each character's display class (see :class:`Segment`), from its Markdown syntax."""
+    syntax = markdown_syntax(text)
+    classes = [""] * len(text)
+    for start, end in syntax.headings:
+        classes[start:end] = ["md-heading"] * (end - start)
+    for start, end in syntax.marks:
+        classes[start:end] = ["md"] * (end - start)
+    return classes
+
+
+def _segment(
+    text: str, start: int, end: int, classes: list[str], view: ClaimView | None = None
+) -> Segment:
+    pieces: list[tuple[str, str]] = []
+    for kind, group in itertools.groupby(range(start, end), key=lambda i: classes[i]):
+        at = list(group)
+        pieces.append((text[at[0] : at[-1] + 1], kind))
+    return Segment(text[start:end], view, tuple(pieces))
 
 
 def plan_rows(trace: Trace, views: list[ClaimView]) -> list[PlanRow]:
