@@ -123,3 +123,18 @@ def test_only_a_later_ingestion_that_ran_to_the_end_supersedes() -> None:
     # an earlier one enqueued in the same transaction (same time) does not supersede it
     same_time = [Journalled(wid(A16), "SUCCESS", 1, 10), Journalled(wid(B16), "ENQUEUED", 2, 10)]
     assert superseded_by(S, wid(B16), same_time) is None
+
+
+def test_a_sources_ingestions_share_one_of_a_fixed_number_of_partitions() -> None:
+    from collections import Counter
+
+    from spanproof.workflows.client import INGEST_PARTITIONS, ingest_partition
+
+    # the key is persisted in the journal: a change would strand queued ingestions (a worker
+    # would then move them, adopt_unpartitioned), so it is pinned
+    assert ingest_partition("file:/papers/walking.md") == "ingest-17"
+    assert ingest_partition(S) == ingest_partition(S)
+    sources = [f"pmid:{n}" for n in range(5000)]
+    used = Counter(ingest_partition(s) for s in sources)
+    assert set(used) == {f"ingest-{k:02d}" for k in range(INGEST_PARTITIONS)}
+    assert max(used.values()) < 2 * 5000 / INGEST_PARTITIONS  # spread, not piled on a few

@@ -277,17 +277,20 @@ def test_an_edit_and_its_reverts_enqueued_before_workers_run_end_on_the_last(
         store.close()
 
 
-def test_ingestions_an_earlier_version_enqueued_without_a_partition_run_in_order(
+@pytest.mark.parametrize("legacy_key", ["none", "source"])
+def test_ingestions_an_earlier_version_enqueued_off_their_partition_run_in_order(
     backend: tuple[str, str],  # noqa: F811
     tmp_path: Path,
+    legacy_key: str,
 ) -> None:
     # An earlier spanproof enqueued ingestions with no partition key (DBOSClient.enqueue as it
-    # did); a worker of this version moves them onto their source's partition when it starts,
-    # and runs them in the order they were enqueued, before what this version enqueued after.
+    # did), or with the source id as the key (one partition per source); a worker of this
+    # version moves them onto their source's partition when it starts, and runs them in the
+    # order they were enqueued, before what this version enqueued after.
     from spanproof.bootstrap import build_store
     from spanproof.core.documents import FetchedDocument
     from spanproof.services.ingestion import content_hash
-    from spanproof.workflows.client import connect
+    from spanproof.workflows.client import connect, ingest_partition
     from spanproof.workflows.engine import INGEST_QUEUE
     from spanproof.workflows.ingestion import INGEST_WORKFLOW, ingest_workflow_id
 
@@ -309,10 +312,12 @@ def test_ingestions_an_earlier_version_enqueued_without_a_partition_run_in_order
             history.append(content_hash(d.raw))
             options = {"workflow_name": INGEST_WORKFLOW, "queue_name": INGEST_QUEUE,
                        "workflow_id": wid}  # fmt: skip
+            if legacy_key == "source":
+                options["queue_partition_key"] = source
             client.enqueue(options, source, d, False)  # type: ignore[arg-type]
             legacy.append(wid)
         rows = client.list_workflows(workflow_ids=legacy, load_input=False, load_output=False)
-        assert {w.queue_partition_key for w in rows} == {None}
+        assert {w.queue_partition_key for w in rows} == {None if legacy_key == "none" else source}
     assert len(set(legacy)) == 3
     # This version enqueues the edit again: it counts the legacy ones as queued before it.
     paper.write_text(edited, encoding="utf-8")
@@ -329,7 +334,7 @@ def test_ingestions_an_earlier_version_enqueued_without_a_partition_run_in_order
     assert view["by_workflow"] == {"spanproof.ingest_document": {"SUCCESS": 6}}
     with connect(sysdb) as client:
         rows = client.list_workflows(workflow_ids=legacy, load_input=False, load_output=False)
-        assert {w.queue_partition_key for w in rows} == {source}
+        assert {w.queue_partition_key for w in rows} == {ingest_partition(source)}
     store = build_store(Settings(), db)
     try:
         assert store.current_history(source) == [1, 2, 1, 2]

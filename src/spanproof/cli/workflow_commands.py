@@ -58,8 +58,8 @@ ENQUEUE_ONLY = click.option(
 def _worker(settings: Settings, db: str | None, executor_id: str | None) -> Iterator[str]:
     """This process as a worker while the block runs; yields the system database URL.
 
-    It first moves the ingestions an earlier version enqueued without a partition onto their
-    source's partition, so that it runs them (``adopt_unpartitioned``).
+    It first moves the ingestions an earlier version enqueued off their source's partition (with
+    none, or one per source) onto it, so that it runs them in order (``adopt_unpartitioned``).
     """
     from spanproof.bootstrap import build_engine_config, build_workflow_runtime
     from spanproof.workflows import running
@@ -315,8 +315,8 @@ def workflows_recover(executor_id: str, db: str | None, as_json: bool) -> None:
     """Hand a lost worker's in-flight workflows to the live workers (re-enqueued on their own
     queues; each resumes from its last completed step).
 
-    Ingestions an earlier spanproof version enqueued without a partition are moved onto their
-    source's partition of the ingest queue too, as every worker does when it starts.
+    Ingestions an earlier spanproof version enqueued off their source's partition (with none, or
+    one per source) are moved onto it too, as every worker does when it starts.
     """
     from spanproof.workflows.client import adopt_unpartitioned, connect, recover
 

@@ -78,6 +78,23 @@ def _options(workflow: str, queue: str, workflow_id: str) -> EnqueueOptions:
 
 #: Documents enqueued per journal transaction (each holds its sources' enqueue locks).
 ENQUEUE_CHUNK = 100
+#: Partitions of the ingest queue. A source's ingestions all go to one partition
+#: (:func:`ingest_partition`), which runs one at a time, so they run in the order enqueued; a
+#: worker's dequeue sweeps every partition holding queued work, so a fixed number of them
+#: keeps that sweep short whatever the number of sources (one partition per source made the
+#: SciFact corpus's 5,183 sources 5,183 partitions: bench/RESULTS.md, "Durable workflows").
+INGEST_PARTITIONS = 64
+
+
+def ingest_partition(source_id: str) -> str:
+    """The ingest queue's partition of ``source_id``'s ingestions: one of
+    :data:`INGEST_PARTITIONS`, by the SHA-256 of the id (the same on every machine).
+
+    >>> ingest_partition("file:/papers/walking.md")
+    'ingest-17'
+    """
+    digest = hashlib.sha256(source_id.encode("utf-8")).digest()
+    return f"ingest-{int.from_bytes(digest[:8], 'big') % INGEST_PARTITIONS:02d}"
 
 
 def _lock_key(source_id: str) -> int:
@@ -171,7 +188,7 @@ def enqueue_ingestions(
             for source_id, fetched in chunk:
                 plan = plans[source_id].pop(0)
                 options = _options(INGEST_WORKFLOW, INGEST_QUEUE, plan.workflow_id)
-                options["queue_partition_key"] = source_id
+                options["queue_partition_key"] = ingest_partition(source_id)
                 options["priority"] = max(plan.priority, 1)
                 client.enqueue_in_transaction(conn, options, source_id, fetched, embed)
                 ids.append(plan.workflow_id)
@@ -186,18 +203,20 @@ _WORKFLOW_TABLE = {"sqlite": "workflow_status", "postgresql": "dbos.workflow_sta
 
 
 def adopt_unpartitioned(client: DBOSClient, system_database_url: str) -> list[str]:
-    """Move ingestions an earlier spanproof enqueued without a partition onto their source's
-    partition of the ingest queue, where this version's workers run them; returns their ids.
+    """Move ingestions an earlier spanproof enqueued off their source's partition of the ingest
+    queue (:func:`ingest_partition`) onto it, where this version's workers run them in order;
+    returns their ids.
 
-    A worker dequeues a partitioned queue partition by partition, so an ingestion with no
-    partition key would wait for ever. Each one still ``ENQUEUED`` gets its source (its first
-    argument) as its key and a place before the source's ingestions on the partition (whose ids
-    counted it as queued), in the order it was enqueued (its enqueue time, then on SQLite, whose
-    times here are whole seconds, the order its row was written). Each is one conditional update
-    under the sources' enqueue locks: one a worker took meanwhile, or another adopter moved, is
-    left alone, so this is safe to run from every worker at once and again after a crash. (DBOS's
-    public API re-enqueues a workflow under its id only from a final state: cancelling it first
-    would race a worker that dequeued it.)
+    Two earlier keys are known: none (a partitioned queue never dequeues an ingestion with no
+    partition key, so it would wait for ever) and the source id itself (one partition per
+    source; such an ingestion would run beside the source's newer ones, out of order). Each one
+    still ``ENQUEUED`` gets its source's partition and a place before the source's ingestions
+    there (whose ids counted it as queued), in the order it was enqueued (its enqueue time,
+    then on SQLite, whose times here are whole seconds, the order its row was written). Each is
+    one conditional update under the sources' enqueue locks: one a worker took meanwhile, or
+    another adopter moved, is left alone, so this is safe to run from every worker at once and
+    again after a crash. (DBOS's public API re-enqueues a workflow under its id only from a
+    final state: cancelling it first would race a worker that dequeued it.)
     """
     import sqlalchemy as sa
 
@@ -208,23 +227,30 @@ def adopt_unpartitioned(client: DBOSClient, system_database_url: str) -> list[st
         load_input=False,
         load_output=False,
     )
-    stranded = [w.workflow_id for w in listed if w.queue_partition_key is None]
+    stranded = [
+        w.workflow_id for w in listed if not str(w.queue_partition_key or "").startswith("ingest-")
+    ]
     sqlite = system_database_url.startswith("sqlite")
     table = _WORKFLOW_TABLE["sqlite" if sqlite else "postgresql"]
     order = sa.text(
-        f"SELECT workflow_uuid FROM {table} WHERE workflow_uuid IN :ids AND status = 'ENQUEUED'"
-        f" AND queue_name = :queue AND queue_partition_key IS NULL"
+        f"SELECT workflow_uuid, queue_partition_key FROM {table}"
+        " WHERE workflow_uuid IN :ids AND status = 'ENQUEUED' AND queue_name = :queue"
         f" ORDER BY created_at, {'rowid' if sqlite else 'workflow_uuid'}"
     ).bindparams(sa.bindparam("ids", expanding=True))
     first = sa.text(
         f"SELECT MIN(priority) FROM {table} WHERE queue_name = :queue"
-        " AND queue_partition_key = :source AND status IN ('ENQUEUED', 'PENDING')"
+        " AND queue_partition_key = :partition AND status IN ('ENQUEUED', 'PENDING')"
+        " AND substr(workflow_uuid, 1, :length) = :prefix"
     )
-    update = sa.text(
-        f"UPDATE {table} SET queue_partition_key = :source, priority = :priority"
+    move = (
+        f"UPDATE {table} SET queue_partition_key = :partition, priority = :priority"
         " WHERE workflow_uuid = :id AND status = 'ENQUEUED' AND queue_name = :queue"
-        " AND queue_partition_key IS NULL"
     )
+    # moved only from where it was read: one another adopter moved meanwhile is left alone
+    update = {
+        True: sa.text(f"{move} AND queue_partition_key IS NULL"),
+        False: sa.text(f"{move} AND queue_partition_key = :was"),
+    }
     adopted: list[str] = []
     for start in range(0, len(stranded), ENQUEUE_CHUNK):
         chunk = client.list_workflows(workflow_ids=stranded[start : start + ENQUEUE_CHUNK],
@@ -234,16 +260,21 @@ def adopt_unpartitioned(client: DBOSClient, system_database_url: str) -> list[st
             continue
         with _enqueue_transaction(system_database_url, source_of.values()) as conn:
             rows = conn.execute(order, {"ids": list(source_of), "queue": INGEST_QUEUE})
-            by_source: dict[str, list[str]] = {}
-            for (wid,) in rows:
-                by_source.setdefault(source_of[wid], []).append(wid)
-            for source_id, wids in by_source.items():
-                params = {"queue": INGEST_QUEUE, "source": source_id}
-                before = conn.execute(first, params).scalar()
+            by_source: dict[str, list[tuple[str, str | None]]] = {}
+            for wid, key in rows:
+                if key != ingest_partition(source_of[wid]):
+                    by_source.setdefault(source_of[wid], []).append((wid, key))
+            for source_id, moved in by_source.items():
+                prefix = f"ingest:{source_id}:"
+                params = {"queue": INGEST_QUEUE, "partition": ingest_partition(source_id)}
+                where = {**params, "prefix": prefix, "length": len(prefix)}
+                before = conn.execute(first, where).scalar()
                 top = 1 if before is None else int(before)
-                for i, wid in enumerate(wids):
-                    place = {**params, "id": wid, "priority": top - len(wids) + i}
-                    if conn.execute(update, place).rowcount == 1:
+                for i, (wid, was) in enumerate(moved):
+                    place = {**params, "id": wid, "priority": top - len(moved) + i}
+                    if was is not None:
+                        place["was"] = was
+                    if conn.execute(update[was is None], place).rowcount == 1:
                         adopted.append(wid)
     return adopted
 

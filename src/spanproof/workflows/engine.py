@@ -105,13 +105,14 @@ def _dbos_config(config: EngineConfig) -> DBOSConfig:
 def register_queues(limits: QueueLimits) -> None:
     """Declare the four queues with their limits (persisted in the system database).
 
-    The ingest queue is partitioned by source id with one workflow of a partition running at a
-    time over all workers, so ingestions of one source never overlap, while different sources
-    still run ``ingest_concurrency`` at a time per worker.
+    The ingest queue is partitioned (a source's ingestions on one of
+    ``client.INGEST_PARTITIONS``) with one workflow of a partition running at a time over all
+    workers, so ingestions of one source never overlap, while different sources still run
+    ``ingest_concurrency`` at a time per worker.
     """
     poll = limits.polling_interval
-    # Partitioned by source, one at a time per partition over all workers: a source's
-    # ingestions run one after another in the order enqueued (see client.enqueue_ingestions).
+    # Partitioned (a source on one partition), one at a time per partition over all workers:
+    # a source's ingestions run one after another in the order enqueued (client.enqueue_ingestions).
     DBOS.register_queue(
         INGEST_QUEUE,
         worker_concurrency=limits.ingest_concurrency,

@@ -214,12 +214,12 @@ def plan_ingestions(
     and its ingestion workflows in ``journal``.
 
     Ingestions of one source run one at a time, lowest ``priority`` first (the ingest queue is
-    partitioned by source), so each new one is placed after those still enqueued or running
-    (its priority one more than any ingestion of the source has had), and its id follows the
-    history they will leave (:func:`with_queued`). One that failed, was cancelled or was
-    superseded (:data:`SUPERSEDED`; or is still queued, resumed by hand after an ingestion
-    enqueued after it ran, so it will be) made nothing current: it is not counted, it holds
-    back no later one, and the same transition enqueued again is tried again as
+    partitioned, a source on one partition), so each new one is placed after those still
+    enqueued or running (its priority one more than any ingestion of the source has had), and
+    its id follows the history they will leave (:func:`with_queued`). One that failed, was
+    cancelled or was superseded (:data:`SUPERSEDED`; or is still queued, resumed by hand after
+    an ingestion enqueued after it ran, so it will be) made nothing current: it is not counted,
+    it holds back no later one, and the same transition enqueued again is tried again as
     ``{id}~{k}`` (the k-th try) rather than replaying the failure. A duplicate (the bytes the
     source reads or is queued to read last) attaches to the workflow that makes them current.
     """
