@@ -532,3 +532,22 @@ def test_a_yes_is_read_against_a_question_a_trailer_follows(tmp_path: Path) -> N
     ]
     assert result.choices[0].message.content.startswith("Yes, it did. ⟦contradicted⟧")
     assert extra["outcome"] == "contradicted"
+
+
+@pytest.mark.parametrize("stream", [False, True])
+def test_a_no_and_a_clause_are_the_denial_and_the_clause_with_the_subject_named(
+    tmp_path: Path, stream: bool
+) -> None:
+    with (
+        ScriptedChatServer(["No, it did not change it in the 12-week follow-up."]) as upstream,
+        spanproof_server(tmp_path, openai_upstream(upstream)) as (url, store),
+    ):
+        result = create(url, model="m", messages=SODIUM_QUESTION, stream=stream)
+        extra = ((result[-1] if stream else result).model_extra or {})["spanproof"]
+        trace = stored_trace(store, extra["trace_id"])
+    texts = [c["text"] for c in extra["claims"]]
+    assert texts[0] == "Sodium restriction did not change diastolic blood pressure."
+    assert extra["claims"][0]["negates"] == "Sodium restriction changed diastolic blood pressure."
+    assert extra["claims"][0]["draft_span"] == [0, 2]
+    assert texts[1:] == ["Sodium restriction did not change it in the 12-week follow-up"]
+    assert replay(trace).ok, replay(trace).differences

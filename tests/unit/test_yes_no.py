@@ -113,6 +113,9 @@ def test_a_statement_is_negated_at_its_first_verb_not_inside_its_subject() -> No
         ("No — it lowered it by 5 mmHg [S1].", NO, (0, 2)),
         ("Yes, walking raised it by 5 mmHg.", YES, (0, 3)),
         ("Yes, and it also lowered heart rate.", YES, (0, 3)),
+        # what reads as an echo opens a clause: the span is the word
+        ("No, it did not raise it in the trial.", NO, (0, 2)),
+        ("Yes, it did raise it by 5 mmHg [S1].", YES, (0, 3)),
     ],
 )
 def test_an_answer_word_stands_for_the_proposition_or_its_negation(
@@ -275,6 +278,11 @@ def test_a_contracted_negative_question_is_answered_as_its_positive(
             [NO, "Daily walking lowered systolic blood pressure by 5 mmHg"],
         ),
         (QUESTION, "No, walking lowered it.", [NO, "walking lowered it"]),
+        (
+            QUESTION,
+            "No, it did not raise it in the trial.",
+            [NO, "Daily walking did not raise it in the trial"],
+        ),
         (QUESTION, "Yes. It raised it by 5 mmHg [1].", [YES, "Daily walking raised it by 5 mmHg"]),
         (
             QUESTION,
@@ -371,3 +379,34 @@ def test_a_no_without_a_verb_to_negate_states_that_it_is_not_the_case() -> None:
     assert found.proposition == "Coffee drinkers sleep less."
     # a negative question stays unread: "No" to it is ambiguous
     assert answer_word("Do coffee drinkers never sleep well?", "No.") is None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    st.lists(
+        st.sampled_from(
+            [
+                QUESTION,
+                "Question: Did it?",
+                "Q: Was it?",
+                "Walking lowered it.",
+                "Answer:",
+                "Helpful Answer:",
+                "Context:",
+                "\n\n",
+                " ",
+                "Answer yes or no.",
+                "It was a trial.",
+            ]
+        ),
+        max_size=8,
+    ).map(" ".join)
+)
+def test_the_question_read_is_one_of_the_messages_sentences_or_none(message: str) -> None:
+    question = question_of(message)
+    assert question == question_of(message)  # deterministic
+    if question:
+        assert question in message
+        assert len(question.split()) <= 60
+        # a sentence that asks, unless the message is that one sentence
+        assert question.endswith("?") or question == message.strip()

@@ -175,8 +175,15 @@ def _answer_reach(
             return None  # "No. 5 …": the abbreviation of "number"
         return claim, end_match.end(), markers_text
     if echo is not None:
-        # an echo before a clause of its own: "Yes, it did: blood pressure fell …"
-        return (claim, head.end(), markers_text) if _GOES_ON.match(draft, head.end()) else None
+        if _GOES_ON.match(draft, head.end()):
+            # an echo before a clause of its own: "Yes, it did: blood pressure fell …"
+            return claim, head.end(), markers_text
+        # what read as an echo opens a clause: "No, it did not change it in the follow-up."
+        sentence_end = _sentence_end(draft, head.start("echo"))
+        words = clean_claim_text(draft[head.start("echo") : sentence_end]).lower().split()
+        if len(words) > len(echo.split()) and has_verb(words):
+            return claim, head.end("word"), draft[head.end("word") : sentence_end]
+        return None
     sep = _ELABORATION.match(draft, head.end())
     if sep is None:
         return None
