@@ -34,7 +34,17 @@ from spanproof.testing.live_server import serving
 
 WIDTH = 1280
 #: The claim opened on each trace page (by position): one per kind of relation to its text.
-CLAIM_SHOWN = {"trace": 0, "trace-contradicted": 1, "trace-claims": 1}
+CLAIM_SHOWN = {"trace": 0, "trace-contradicted": 1, "trace-claims": 1, "trace-markdown": 0}
+#: A chat model's answer in Markdown, a "No" to a yes/no question first.
+MARKDOWN_QUESTION = "Did sodium restriction change diastolic blood pressure?"
+MARKDOWN_DRAFT = (
+    "## Short answer\n\n"
+    "**No.** Sodium restriction to 1,500 mg per day did not change it [2](https://example.org).\n\n"
+    "## Details\n\n"
+    "- **Walking**: daily walking for 30 minutes lowered systolic blood pressure by 5 mmHg "
+    "after 12 weeks [1].\n"
+    "- It also cured diabetes in 40% of participants.\n"
+)
 
 
 def _ambiguous(record: Record, passages: Any) -> Verdict:
@@ -45,6 +55,7 @@ def _ambiguous(record: Record, passages: Any) -> Verdict:
 def furnish(web: WebFixture, tmp: Path) -> dict[str, str]:
     """Add what the pages show; returns ids to visit."""
     bad = web.store.append(contradicted_trace())
+    markdown = web.store.append(contradicted_trace(MARKDOWN_DRAFT, question=MARKDOWN_QUESTION))
     claims = web.store.append(claims_trace())
     more_sources(web.store, 6)
     corrupt_source(web.store)
@@ -67,6 +78,7 @@ def furnish(web: WebFixture, tmp: Path) -> dict[str, str]:
     )
     return {
         "bad": bad.id,
+        "markdown": markdown.id,
         "claims": claims.id,
         "record": verified[0].id,
         "artifact": made.id,
@@ -84,6 +96,7 @@ def shoot(out: Path) -> list[Path]:
             "trace": f"/traces/{web.trace.id}",
             "trace-contradicted": f"/traces/{ids['bad']}",
             "trace-claims": f"/traces/{ids['claims']}",
+            "trace-markdown": f"/traces/{ids['markdown']}",
             "sources": "/sources",
             "source": "/sources/" + SOURCE_ID.replace(" ", "%20"),
             "records": "/records",
