@@ -100,7 +100,11 @@ def test_a_statement_is_negated_at_its_first_verb_not_inside_its_subject() -> No
         ("## Answer\n\nNo.\n\nWalking lowered it.", NO, (11, 14)),
         # an echo before a clause of its own: the span is the word and the echo
         ("No, it did not: it lowered it [S1].", NO, (0, 14)),
-        ("Yes, it did — by 5 mmHg.", YES, (0, 11)),
+        # an echo before words with no verb: they elaborate a "Yes", a "No" keeps its sentence
+        ("Yes, it did — by 5 mmHg.", f"{YES[:-1]}, by 5 mmHg.", (0, 24)),
+        ("Yes, it did, by 5 mmHg [S1].", f"{YES[:-1]}, by 5 mmHg.", (0, 28)),
+        ("Yes, it did in the trial.", f"{YES[:-1]}, in the trial.", (0, 25)),
+        ("No, it did not, according to the trial.", NO, (0, 39)),
         # a "Yes" and a verbless elaboration: the proposition with it
         ("Yes, by 5 mmHg after 12 weeks [S1].", f"{YES[:-1]}, by 5 mmHg after 12 weeks.", (0, 35)),
         (

@@ -27,9 +27,11 @@ The claim's draft span is the answer sentence ("No, it does not."), so ``flag`` 
 and ``redact`` removes it; the markers it cites are its own. A claim the decomposer cut from that
 sentence (the echo "it does not") is replaced by it; one that runs past it ("No. Walking lowered
 blood pressure" where a sentence splitter read "No." as the abbreviation of "number") keeps its
-part after it. A "Yes" followed by a verbless elaboration ("Yes, by 5 mmHg after 12 weeks.")
-is the proposition with it ("Walking lowered blood pressure, by 5 mmHg after 12 weeks."), read as
-one claim; an answer word followed by a clause of its own, after an echo or not ("Yes, it did:
+part after it. A "Yes" followed by a verbless elaboration, after an echo or not ("Yes, by 5
+mmHg after 12 weeks.", "Yes, it did, in the trial.") is the proposition with it ("Walking
+lowered blood pressure, by 5 mmHg after 12 weeks."), read as one claim; a "No" and an echo
+before words with no verb ("No, it did not, according to the trial.") is the denial, its span
+the sentence; an answer word followed by a clause of its own, after an echo or not ("Yes, it did:
 blood pressure fell …", "No, walking lowered it [S1].", "No — it lowered it by 5 mmHg."), is
 the proposition or its denial (its span the word, and the echo), and leaves the clause to the
 decomposer. When the claim right after the answer sentence opens with "it" (or "they", for a
@@ -175,15 +177,22 @@ def _answer_reach(
             return None  # "No. 5 …": the abbreviation of "number"
         return claim, end_match.end(), markers_text
     if echo is not None:
-        if _GOES_ON.match(draft, head.end()):
-            # an echo before a clause of its own: "Yes, it did: blood pressure fell …"
-            return claim, head.end(), markers_text
-        # what read as an echo opens a clause: "No, it did not change it in the follow-up."
-        sentence_end = _sentence_end(draft, head.start("echo"))
-        words = clean_claim_text(draft[head.start("echo") : sentence_end]).lower().split()
-        if len(words) > len(echo.split()) and has_verb(words):
+        sentence_end = _sentence_end(draft, head.end())
+        rest = CITATION_MARKER_RE.sub(" ", draft[head.end() : sentence_end])
+        rest = clean_claim_text(rest).strip(" ,;:—–-")
+        words = rest.lower().split()
+        markers_text = draft[head.start("markers") : sentence_end]
+        if words and has_verb(words):
+            if _GOES_ON.match(draft, head.end()):
+                # an echo before a clause of its own: "Yes, it did: blood pressure fell …"
+                return claim, head.end(), head.group("markers") or ""
+            # what read as an echo opens a clause: "No, it did not change it in the follow-up."
             return claim, head.end("word"), draft[head.end("word") : sentence_end]
-        return None
+        if len(words) > MAX_ELABORATION_WORDS:
+            return None
+        if says_yes and words:  # "Yes, it does, by 30 % [S1].", "Yes, it did — by 5 mmHg."
+            return f"{claim.rstrip('.')}, {rest}.", sentence_end, markers_text
+        return claim, sentence_end, markers_text  # "No, it does not, according to the trial."
     sep = _ELABORATION.match(draft, head.end())
     if sep is None:
         return None
