@@ -105,6 +105,11 @@ def test_a_statement_is_negated_at_its_first_verb_not_inside_its_subject() -> No
         ("Yes, it did, by 5 mmHg [S1].", f"{YES[:-1]}, by 5 mmHg.", (0, 28)),
         ("Yes, it did in the trial.", f"{YES[:-1]}, in the trial.", (0, 25)),
         ("No, it did not, according to the trial.", NO, (0, 39)),
+        (
+            "Yes, it did in adults with hypertension.",
+            f"{YES[:-1]}, in adults with hypertension.",
+            (0, 40),
+        ),
         # a "Yes" and a verbless elaboration: the proposition with it
         ("Yes, by 5 mmHg after 12 weeks [S1].", f"{YES[:-1]}, by 5 mmHg after 12 weeks.", (0, 35)),
         (
@@ -287,6 +292,9 @@ def test_a_contracted_negative_question_is_answered_as_its_positive(
             "No, it did not raise it in the trial.",
             [NO, "Daily walking did not raise it in the trial"],
         ),
+        # what reads as an echo, words right after it: one clause ("it had", "it is")
+        (QUESTION, "No — it had no effect on it [S3].", [NO, "Daily walking had no effect on it"]),
+        (QUESTION, "Yes; it is the cause [S1].", [YES, "Daily walking is the cause"]),
         (QUESTION, "Yes. It raised it by 5 mmHg [1].", [YES, "Daily walking raised it by 5 mmHg"]),
         (
             QUESTION,

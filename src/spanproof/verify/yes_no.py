@@ -91,6 +91,14 @@ _HEADINGS = re.compile(r"(?:[ \t]*(?:#{1,6}[ \t][^\n]*)?\n)*")
 _END = re.compile(r"\s*(?:[.!]+|(?=\n)|\Z)")
 #: After an echo, a clause of its own: "Yes, it did: systolic blood pressure fell …".
 _GOES_ON = re.compile(r"\s*(?:[:;—–]|\s-\s)")
+#: What follows an echo before words of its own: "Yes, it did: …", "Yes, it does, by 30 %."
+_AFTER_ECHO = re.compile(r"\s*(?:[,;:—–]|\s-\s)\s*")
+#: An echo before an adverbial of its own, no comma between: "Yes, it did in the trial."
+_ADVERBIAL = re.compile(
+    r"\s+(?=(?:in|at|among|during|after|before|within|across|over|under|for|by|with|without|"
+    r"according)\b)",
+    re.IGNORECASE,
+)
 #: After a "Yes", what elaborates the proposition: "Yes, by 5 mmHg after 12 weeks."
 _ELABORATION = re.compile(r"\s*(?:[,:—–]|\s-\s)\s*")
 #: The longest elaboration (in words) read as part of the proposition.
@@ -143,9 +151,6 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
     if word not in YES_WORDS and word not in NO_WORDS:
         return None
     says_yes = word in YES_WORDS
-    echo = head.group("echo")
-    if echo is not None and bool(_NEGATIVE.search(echo)) == says_yes:
-        return None  # "Yes, it does not." / "No, it does.": the two disagree
     question = question_of(question)
     proposition = proposition_of(question) if question else None
     if proposition is None:
@@ -172,24 +177,28 @@ def _answer_reach(
     markers are read from (:func:`answer_word`'s three forms); None where it stands for
     nothing checkable."""
     echo, markers_text = head.group("echo"), head.group("markers") or ""
+    # "Yes, it does not." / "No, it did.": an echo that disagrees with its word
+    disagrees = echo is not None and bool(_NEGATIVE.search(echo)) == says_yes
     if (end_match := _END.match(draft, head.end())) is not None:
-        if re.match(r"[ \t]*\d", draft[end_match.end() :]):
-            return None  # "No. 5 …": the abbreviation of "number"
+        if disagrees or re.match(r"[ \t]*\d", draft[end_match.end() :]):
+            return None  # or "No. 5 …": the abbreviation of "number"
         return claim, end_match.end(), markers_text
     if echo is not None:
         sentence_end = _sentence_end(draft, head.end())
-        rest = CITATION_MARKER_RE.sub(" ", draft[head.end() : sentence_end])
+        after = _AFTER_ECHO.match(draft, head.end()) or _ADVERBIAL.match(draft, head.end())
+        if after is None:
+            # words right after what read as an echo make one clause with it: "No, it had no
+            # effect on HbA1c.", "No, it did not change it in the follow-up."
+            return claim, head.end("word"), draft[head.end("word") : sentence_end]
+        rest = CITATION_MARKER_RE.sub(" ", draft[after.end() : sentence_end])
         rest = clean_claim_text(rest).strip(" ,;:—–-")
         words = rest.lower().split()
-        markers_text = draft[head.start("markers") : sentence_end]
         if words and has_verb(words):
-            if _GOES_ON.match(draft, head.end()):
-                # an echo before a clause of its own: "Yes, it did: blood pressure fell …"
-                return claim, head.end(), head.group("markers") or ""
-            # what read as an echo opens a clause: "No, it did not change it in the follow-up."
-            return claim, head.end("word"), draft[head.end("word") : sentence_end]
-        if len(words) > MAX_ELABORATION_WORDS:
+            # an echo before a clause of its own: "Yes, it did: blood pressure fell …"
+            return claim, head.end(), markers_text
+        if disagrees or len(words) > MAX_ELABORATION_WORDS:
             return None
+        markers_text = draft[head.start("markers") : sentence_end]
         if says_yes and words:  # "Yes, it does, by 30 % [S1].", "Yes, it did — by 5 mmHg."
             return f"{claim.rstrip('.')}, {rest}.", sentence_end, markers_text
         return claim, sentence_end, markers_text  # "No, it does not, according to the trial."
