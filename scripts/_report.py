@@ -119,6 +119,27 @@ def start_probe(
     return ProbeRun(args, root, time.perf_counter(), build_embedder(load_settings()))
 
 
+def start_split_probe(doc: str, *, direct: str | None = None) -> ProbeRun | None:
+    """Parse a probe of one split of the labelled sets (``--models``, ``--split dev|train``,
+    ``--write``, and ``--direct`` with its help when ``direct`` is given), find the data (None,
+    after saying so, without it), start the clock and build the embedder."""
+    from spanproof.bootstrap import build_embedder
+    from spanproof.config import load_settings
+    from spanproof.verify.scoring import SCORE_MODELS
+
+    parser = argparse.ArgumentParser(description=doc.split("\n\n", maxsplit=1)[0])
+    parser.add_argument("--models", nargs="+", default=["v52"], choices=list(SCORE_MODELS))
+    parser.add_argument("--split", choices=("dev", "train"), default="dev")
+    if direct is not None:
+        parser.add_argument("--direct", action="store_true", help=direct)
+    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
+    args = parser.parse_args()
+    root = data_root()
+    if root is None:
+        return None
+    return ProbeRun(args, root, time.perf_counter(), build_embedder(load_settings()))
+
+
 def verdict_cells(counts: Mapping[str, int], total: int) -> list[str]:
     """A probe's table cells: the count and share of `supported`, `unsupported` and
     `contradicted` verdicts among ``total`` cases ("—" when there are none)."""

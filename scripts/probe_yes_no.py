@@ -19,16 +19,12 @@ right answer not `supported` sends a person to look.
 
 from __future__ import annotations
 
-import argparse
 import dataclasses
 import time
 from collections import Counter
-from pathlib import Path
 
-from _report import SECONDS, data_root, publish_timed
+from _report import SECONDS, publish_timed, start_split_probe
 
-from spanproof.bootstrap import build_embedder
-from spanproof.config import load_settings
 from spanproof.evaluation.devdata import DEV_SETS, dev_items
 from spanproof.services.verification import score_all
 from spanproof.verifier import to_evidence
@@ -41,23 +37,15 @@ VERDICTS = ("supported", "partial", "unsupported", "contradicted")
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
-    parser.add_argument("--models", nargs="+", default=["v52"], choices=list(SCORE_MODELS))
-    parser.add_argument("--split", choices=("dev", "train"), default="dev")
-    parser.add_argument(
-        "--direct",
-        action="store_true",
-        help='score a "No." as its negated sentence instead of its proposition turned round',
+    run = start_split_probe(
+        __doc__,
+        direct='score a "No." as its negated sentence instead of its proposition turned round',
     )
-    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
-    args = parser.parse_args()
-    root = data_root()
-    if root is None:
+    if run is None:
         return 2
-    started = time.perf_counter()
+    args, root, started, embedder = run.args, run.root, run.started, run.embedder
     tag = f"{args.split}{'-direct' if args.direct else ''}"
     begin, end = f"<!-- yes-no-answers-{tag}:begin -->", f"<!-- yes-no-answers-{tag}:end -->"
-    embedder = build_embedder(load_settings())
     items = [i for i in dev_items(root, args.split) if i.label in ("supported", "contradicted")]
     how = (
         'each "No." scored as its negated sentence (`--direct`, not what ships)'

@@ -17,15 +17,12 @@ Only SciFact marks the sentences a label rests on, so only SciFact is read.
 
 from __future__ import annotations
 
-import argparse
 import time
 from collections import Counter
 from pathlib import Path
 
-from _report import SECONDS, data_root, publish_timed
+from _report import SECONDS, publish_timed, start_split_probe
 
-from spanproof.bootstrap import build_embedder
-from spanproof.config import load_settings
 from spanproof.core.models import outcome_of
 from spanproof.evaluation.devdata import is_dev_group, scifact_claims, scifact_corpus
 from spanproof.services.verification import score_all
@@ -68,18 +65,12 @@ def cases(root: Path, split: str) -> list[tuple[str, str, str, bool]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
-    parser.add_argument("--models", nargs="+", default=["v52"], choices=list(SCORE_MODELS))
-    parser.add_argument("--split", choices=("dev", "train"), default="dev")
-    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
-    args = parser.parse_args()
-    root = data_root()
-    if root is None:
+    run = start_split_probe(__doc__)
+    if run is None:
         return 2
-    started = time.perf_counter()
+    args, root, started, embedder = run.args, run.root, run.started, run.embedder
     begin = f"<!-- yes-no-clause-{args.split}:begin -->"
     end = f"<!-- yes-no-clause-{args.split}:end -->"
-    embedder = build_embedder(load_settings())
     found = cases(root, args.split)
     models = " ".join(args.models)
     lines = [
