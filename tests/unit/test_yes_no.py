@@ -243,6 +243,23 @@ def test_a_rag_prompt_is_read_by_the_sentence_that_asks(prompt: str) -> None:
     assert found is not None and found.claim == NO
 
 
+def test_a_question_that_points_to_a_claim_reads_the_claim() -> None:
+    claim = "Daily walking raised systolic blood pressure."
+    for prompt in (
+        f"{CONTEXT}\n\nClaim: {claim}\nIs this claim supported by the context? Answer yes or no.",
+        f"{claim} True or false?",
+        f"Is the following statement true? {claim}",
+        f"Is the claim true according to the context? {claim}",
+        f"Statement: {claim} Is that correct?",
+    ):
+        assert question_of(prompt) == claim, prompt
+        found = answer_word(prompt, "No.")
+        assert found is not None and found.claim == NO
+    # a frame with nothing beside it to point to, or a question beside it, reads nothing
+    assert question_of("Is this true?") == ""
+    assert question_of("Did walking raise it? Is that correct?") == ""
+
+
 @pytest.mark.parametrize(
     "prompt",
     [

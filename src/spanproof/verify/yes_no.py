@@ -111,6 +111,19 @@ MAX_QUESTION_WORDS = 60
 #: "Answer yes or no, citing the context.") that leaves it the question.
 MAX_TRAILER_WORDS = 15
 _LABEL = re.compile(r"^(?:question|q)\s*[:.)-]\s*", re.IGNORECASE)
+#: A question that only points to a claim stated beside it: "Is this claim true?", "True or
+#: false?", "Is the following statement supported by the context?".
+_FRAME_ONLY = re.compile(
+    r"^(?:(?:is|are)\s+(?:this|that|it|these|those|the\s+(?:above|following)|the)?\s*"
+    r"(?:claim|statement|sentence|assertion|fact)?s?\s*(?:true|correct|accurate|right|supported|"
+    r"valid|false)(?:\s+(?:or\s+(?:false|not)|according\s+to|based\s+on|given|by|in)\b[^?]*)?"
+    r"|true\s+or\s+false|fact\s+or\s+fiction|yes\s+or\s+no|right\s+or\s+wrong)\s*\?$",
+    re.IGNORECASE,
+)
+#: A label before the claim a frame points to: "Claim: X.", "Statement - X.".
+_CLAIM_LABEL = re.compile(
+    r"^(?:claim|statement|assertion|hypothesis|sentence)\s*[:.)-]\s*", re.IGNORECASE
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,8 +264,11 @@ def question_of(message: str) -> str:
     * the first sentence, when it ends in "?" and no other sentence does ("Did X lower
       Y?\\n\\nContext: …").
 
-    A statement of several sentences is no question to read "Yes." by, and neither is a
-    question in the middle of a long message that is not labelled as the question.
+    A question that only points to a claim beside it ("Claim: X. Is this claim supported by the
+    context?", "X. True or false?", "Is the following statement true? X.") gives that claim,
+    a statement, without its "Claim:" label. A statement of several sentences is no question to
+    read "Yes." by, and neither is a question in the middle of a long message that is not
+    labelled as the question.
 
     >>> question_of("Context: Walking lowered it.\\n\\nQuestion: Did walking lower it?")
     'Did walking lower it?'
@@ -272,6 +288,14 @@ def question_of(message: str) -> str:
     else:
         return ""
     question = _LABEL.sub("", sentences[chosen], count=1).strip()
+    if _FRAME_ONLY.match(question):
+        # "Claim: X. Is this claim true?" / "Is the following statement true? X.": the claim
+        # the frame points to is what a "Yes" or "No" answers
+        after = chosen == 0 or re.search(r"\bfollowing\b", question, re.I) is not None
+        at = chosen + 1 if after else chosen - 1
+        if not 0 <= at < len(sentences) or sentences[at].endswith("?"):
+            return ""
+        question = _CLAIM_LABEL.sub("", sentences[at], count=1).strip()
     return question if 0 < len(question.split()) <= MAX_QUESTION_WORDS else ""
 
 
