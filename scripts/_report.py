@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -119,10 +119,13 @@ def start_probe(
     return ProbeRun(args, root, time.perf_counter(), build_embedder(load_settings()))
 
 
-def start_split_probe(doc: str, *, direct: str | None = None) -> ProbeRun | None:
+def start_split_probe(
+    doc: str, *, direct: str | None = None, forms: Sequence[str] = ()
+) -> ProbeRun | None:
     """Parse a probe of one split of the labelled sets (``--models``, ``--split dev|train``,
-    ``--write``, and ``--direct`` with its help when ``direct`` is given), find the data (None,
-    after saying so, without it), start the clock and build the embedder."""
+    ``--write``, ``--direct`` with its help when ``direct`` is given, ``--form`` among
+    ``forms``, the first the default, when there are any), find the data (None, after saying
+    so, without it), start the clock and build the embedder."""
     from spanproof.bootstrap import build_embedder
     from spanproof.config import load_settings
     from spanproof.verify.scoring import SCORE_MODELS
@@ -132,6 +135,8 @@ def start_split_probe(doc: str, *, direct: str | None = None) -> ProbeRun | None
     parser.add_argument("--split", choices=("dev", "train"), default="dev")
     if direct is not None:
         parser.add_argument("--direct", action="store_true", help=direct)
+    if forms:
+        parser.add_argument("--form", choices=list(forms), default=forms[0])
     parser.add_argument("--write", type=Path, help="put the section into this markdown file")
     args = parser.parse_args()
     root = data_root()

@@ -1,7 +1,8 @@
 """A bare "Yes." or "No." to a labelled claim asked as a question: is the wrong answer caught?
 
     SPANPROOF_DATA_DIR=../shared/data python scripts/probe_yes_no.py \\
-        [--models v52] [--split dev|train] [--write docs/quality.md]
+        [--models v52] [--split dev|train] [--form whether|negative|claim] [--direct]
+        [--write docs/quality.md]
 
 RAG test sets and chat answers hold short answers: "Is it true that X?" answered "No.". Without
 the question such an answer has no claims (outcome ``no_claims``) and passes every
@@ -33,6 +34,13 @@ from spanproof.verify.scoring import SCORE_MODELS
 from spanproof.verify.yes_no import with_answer_claim
 
 DECOMPOSER = RuleBasedDecomposer()
+#: How each claim is asked (``--form``): as "Is it true that X?", as its contracted negative,
+#: and as a fact-check prompt whose question points to the claim above it.
+FORMS = {
+    "whether": "Is it true that {claim}?",
+    "negative": "Isn't it true that {claim}?",
+    "claim": "Claim: {claim}.\nIs this claim supported by the context? Answer yes or no.",
+}
 VERDICTS = ("supported", "partial", "unsupported", "contradicted")
 
 
@@ -40,11 +48,13 @@ def main() -> int:
     run = start_split_probe(
         __doc__,
         direct='score a "No." as its negated sentence instead of its proposition turned round',
+        forms=list(FORMS),
     )
     if run is None:
         return 2
     args, root, started, embedder = run.args, run.root, run.started, run.embedder
-    tag = f"{args.split}{'-direct' if args.direct else ''}"
+    other = "" if args.form == "whether" else f"-{args.form}"
+    tag = f"{args.split}{'-direct' if args.direct else ''}{other}"
     begin, end = f"<!-- yes-no-answers-{tag}:begin -->", f"<!-- yes-no-answers-{tag}:end -->"
     items = [i for i in dev_items(root, args.split) if i.label in ("supported", "contradicted")]
     how = (
@@ -54,11 +64,13 @@ def main() -> int:
     )
     models = " ".join(args.models)
     command = f"python scripts/probe_yes_no.py --models {models} --split {args.split}"
+    command += f" --form {args.form}" if other else ""
+    asked = "“" + FORMS[args.form].format(claim="X").replace("\n", " ") + "”"
     lines = [
         begin,
         f"Measured by `{command}{' --direct' if args.direct else ''}` on "
         f"{time.strftime('%Y-%m-%d')} ({SECONDS} s): each claim whose gold label is supported "
-        'or contradicted, asked as "Is it true that X?" against its own evidence and answered '
+        f"or contradicted, asked as {asked} against its own evidence and answered "
         f'"Yes." or "No.", {how}. Checked: how many answers became a claim; then the verdicts '
         "of those. Without the question every one of these answers has no claims (outcome "
         "`no_claims`).",
@@ -78,7 +90,7 @@ def main() -> int:
                 evidence = to_evidence(
                     [{"id": f"S{k}", "text": t} for k, t in enumerate(item.evidence, start=1)]
                 )
-                question = f"Is it true that {item.claim.rstrip('.?! ')}?"
+                question = FORMS[args.form].format(claim=item.claim.rstrip(".?! "))
                 for right in ("right", "wrong"):
                     says_yes = (item.label == "supported") == (right == "right")
                     draft = "Yes." if says_yes else "No."
