@@ -106,6 +106,18 @@ from spanproof.verify.proposition import (
             "Walking lowered blood pressure.",
             "whether",
         ),
+        # a request that names a claim asks about that claim
+        (
+            "Can you tell me whether walking lowers blood pressure?",
+            "Walking lowers blood pressure.",
+            "whether",
+        ),
+        (
+            "Could you please confirm that aspirin lowers fever?",
+            "Aspirin lowers fever.",
+            "whether",
+        ),
+        ("Can you catch COVID-19 twice?", "You can catch COVID-19 twice.", "yes_no"),
         # "not" after the subject is read as written
         ("Does coffee not disrupt sleep?", "Coffee does not disrupt sleep.", "yes_no"),
     ],
@@ -129,6 +141,8 @@ def test_a_proposition_becomes_the_declarative_claim_it_asks_about(
         "effects of coffee on sleep",
         "Is coffee good or bad for sleep?",
         "Is it?",
+        "Can you summarise the context?",  # a request naming no claim
+        "Could you list the trials?",
         "   ",
         "",
     ],

@@ -439,3 +439,11 @@ def test_the_question_read_is_one_of_the_messages_sentences_or_none(message: str
         assert len(question.split()) <= 60
         # a sentence that asks, unless the message is that one sentence
         assert question.endswith("?") or question == message.strip()
+
+
+def test_a_yes_to_a_request_is_no_claim_unless_the_request_names_one() -> None:
+    # "Yes, …" to "Can you summarise the context?" states nothing the sources could refute
+    assert answer_word("Can you summarise the context?", "Yes. Walking lowered it.") is None
+    asked = "Can you tell me whether daily walking raised systolic blood pressure?"
+    found = answer_word(asked, "No.")
+    assert found is not None and (found.claim, found.proposition) == (NO, YES)

@@ -25,9 +25,14 @@ positive form ("Aspirin lowers fever."): English answers it as it answers the po
 ("No" = it does not). A negative question with "not" after its subject ("Does aspirin not lower
 fever?") is read as it is written, "not" in the claim.
 
+A request put as a question asks about the claim it names ("Can you tell me whether X?",
+"Could you confirm that X?" → X) and is no proposition when it names none ("Can you summarise
+the context?": not "You can summarise the context."); "Can you catch COVID-19 twice?" is a
+question, not a request.
+
 Not propositions (``None``): questions opening with a question word or a request ("What …",
-"How …", "Tell me …"), alternative questions ("Is X or Y …?") and word lists with no verb and
-no full stop ("walking blood pressure").
+"How …", "Tell me …", "Can you list …?"), alternative questions ("Is X or Y …?") and word lists
+with no verb and no full stop ("walking blood pressure").
 """
 
 from __future__ import annotations
@@ -119,6 +124,15 @@ _CLAIM_THAT = re.compile(
     re.IGNORECASE | re.DOTALL,
 )
 _TOKEN = re.compile(r"\S+")
+#: A request put as a question: "Can you tell me whether X?", "Could you confirm that X?"; the
+#: claim it asks about is X, when it names one.
+_REQUEST = re.compile(
+    r"^(?:can|could|would|will)\s+you\s+(?:please\s+)?"
+    r"(?P<verb>tell|explain|confirm|check|verify|clarify|say|let\s+(?:me|us)\s+know|"
+    r"summari[sz]e|describe|list|give|show|find|help|provide|write|answer|look\s+up)\b"
+    r"(?:\s+(?:me|us))?(?:\s+(?:whether|if|that)\s+(?P<claim>.+))?",
+    re.IGNORECASE | re.DOTALL,
+)
 #: Contracted negative auxiliaries and the positive auxiliary each stands for.
 _POSITIVE_OF = {
     **{
@@ -441,6 +455,10 @@ def proposition_of(question: str) -> Proposition | None:
     'Aspirin lowers fever.'
     """
     text = positive_question(question)
+    request = _REQUEST.match(text.rstrip("?").strip())
+    if request is not None:  # "Can you tell me whether X?": X, else no claim at all
+        claim = _sentence(request.group("claim") or "")
+        return Proposition(claim, "whether") if claim else None
     for frame in (_WHETHER, _LABELLED, _CLAIM_THAT):
         match = frame.match(text.rstrip("?").strip())
         if match:
