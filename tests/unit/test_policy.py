@@ -9,12 +9,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from spanproof.core.models import ClaimVerdict, Policy, Verdict
+from spanproof.text.ranges import merge_ranges
 from spanproof.verify.policy import (
     FLAG_MARK_RE,
     REDACTION_NOTICE,
     deliver,
     flag,
-    merge_ranges,
     redact,
     strip_flags,
 )

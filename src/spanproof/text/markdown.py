@@ -24,6 +24,8 @@ import re
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from spanproof.text.ranges import merge_ranges
+
 #: A rule's replacement: the group kept, nothing (None), or a space (a line break's tag).
 _SPACE = -1
 _Rule = tuple[re.Pattern[str], int | None]
@@ -284,13 +286,7 @@ def markdown_syntax(text: str) -> Syntax:
             )
         elif line.kind == "skip":
             marks.extend(_line_marks(text, lines, index, headings))
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(marks):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return Syntax(tuple(merged), tuple(headings))
+    return Syntax(tuple(merge_ranges(marks)), tuple(headings))
 
 
 #: A table's pipe (not a literal ``\|``).

@@ -15,23 +15,13 @@ import re
 from collections.abc import Sequence
 
 from spanproof.core.models import ClaimVerdict, Policy, Verdict
+from spanproof.text.ranges import merge_ranges
 
 REDACTION_NOTICE = "[unsupported claim removed]"
 _REDACTED = frozenset({Verdict.UNSUPPORTED, Verdict.CONTRADICTED})
 _FLAGGED = tuple(v for v in Verdict if v is not Verdict.SUPPORTED)
 #: One inline ``flag`` marker (with the space before it); group 1 is the verdict.
 FLAG_MARK_RE = re.compile(" ⟦(" + "|".join(v.value for v in _FLAGGED) + ")⟧")
-
-
-def merge_ranges(ranges: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
-    """Sort ranges and merge those that overlap (touching ranges merge too)."""
-    merged: list[tuple[int, int]] = []
-    for start, end in sorted(ranges):
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(merged[-1][1], end))
-        else:
-            merged.append((start, end))
-    return merged
 
 
 def redact(draft: str, claims: Sequence[ClaimVerdict]) -> str:

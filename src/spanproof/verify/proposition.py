@@ -250,17 +250,11 @@ def _predicate_start(aux: str, words: list[str]) -> int | None:
     return _verb_start(words)
 
 
-def _yes_no(aux_token: str, rest: str) -> Proposition | None:
-    aux = aux_token.lower()
-    tokens = list(_TOKEN.finditer(rest))
-    words = [_bare(t.group()) for t in tokens]
-    if "or" in words and words[-2:] != ["or", "not"]:
+def _yes_no(question: str) -> Proposition | None:
+    parts = _yes_no_parts(question)
+    if parts.alternative or not parts.words:
         return None  # an alternative question ("Is X or Y …?") asks which, not whether
-    if words[-2:] == ["or", "not"]:
-        rest, tokens, words = rest[: tokens[-2].start()], tokens[:-2], words[:-2]
-    if not words:
-        return None
-    at = _predicate_start(aux, words)
+    aux, rest, tokens, words, at = parts.aux, parts.rest, parts.tokens, parts.words, parts.at
     if at is None:
         return Proposition(_sentence(rest), "yes_no")
     subject, predicate = rest[: tokens[at].start()].strip(), rest[tokens[at].start() :]
@@ -287,13 +281,15 @@ def has_verb(words: list[str]) -> bool:
 @dataclass(frozen=True, slots=True)
 class _YesNoParts:
     """A yes/no question cut for its proposition: the auxiliary (lower case, made positive),
-    the words after it (a closing "or not" dropped), and where the predicate starts."""
+    the words after it (a closing "or not" dropped), where the predicate starts, and whether it
+    is an alternative question ("Is X or Y …?": an "or" that is not the closing "or not")."""
 
     aux: str
     rest: str
     tokens: list[re.Match[str]]
     words: list[str]
     at: int | None
+    alternative: bool
 
 
 def _yes_no_parts(question: str) -> _YesNoParts:
@@ -302,10 +298,11 @@ def _yes_no_parts(question: str) -> _YesNoParts:
     rest = text[len(first) :].strip()
     tokens = list(_TOKEN.finditer(rest))
     words = [_bare(t.group()) for t in tokens]
+    alternative = "or" in words and words[-2:] != ["or", "not"]
     if words[-2:] == ["or", "not"]:
         rest, tokens, words = rest[: tokens[-2].start()], tokens[:-2], words[:-2]
     at = _predicate_start(first.lower(), words) if words else None
-    return _YesNoParts(first.lower(), rest, tokens, words, at)
+    return _YesNoParts(first.lower(), rest, tokens, words, at, alternative)
 
 
 def _negated_yes_no(question: str) -> str | None:
@@ -469,7 +466,7 @@ def proposition_of(question: str) -> Proposition | None:
     if not words or not words[0] or words[0] in QUESTION_WORDS:
         return None
     if words[0] in _COPULA | _DO | _MODALS | _PERFECT:
-        return _yes_no(tokens[0], text[len(tokens[0]) :].strip()) if len(words) >= 3 else None
+        return _yes_no(text) if len(words) >= 3 else None
     if words[0].endswith(("n't", "n’t")):
         return None  # a contraction positive_question does not know
     # A sentence with a full stop is a statement; without one it needs a visible verb.

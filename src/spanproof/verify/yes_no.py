@@ -326,8 +326,9 @@ def with_answer_claim(question: str, draft: str, claims: Sequence[Claim]) -> lis
         text = clean_claim_text(draft[start : span[1]])
         if any(ch.isalnum() for ch in text):
             kept.append(replace(claim, text=text, draft_span=(start, span[1])))
-    if kept and (subject := subject_of(question_of(question))):
-        kept[0] = _named(kept[0], subject, _plural(question_of(question), subject), draft, b)
+    asked = question_of(question)
+    if kept and (subject := subject_of(asked)):
+        kept[0] = _named(kept[0], subject, _plural(asked, subject), draft, b)
     negates = "" if found.says_yes else found.proposition
     first = Claim("c1", found.claim, found.span, found.cited_markers, negates)
     return [first] + [replace(c, id=f"c{k}") for k, c in enumerate(kept, start=2)]
