@@ -399,6 +399,54 @@ def test_an_echo_before_a_clause_leaves_the_clause_to_the_decomposer() -> None:
     ]
 
 
+@pytest.mark.parametrize(
+    ("draft", "scope", "span"),
+    [
+        ("No, it did not in children.", "in children", (0, 27)),
+        ("No, it did not, in the follow-up [S2].", "in the follow-up", (0, 38)),
+        ("No — not in adults with hypertension [S1].", "in adults with hypertension", (0, 42)),
+        ("No, not among smokers.", "among smokers", (0, 22)),
+    ],
+)
+def test_a_no_limited_to_a_scope_denies_the_proposition_that_far_only(
+    draft: str, scope: str, span: tuple[int, int]
+) -> None:
+    found = answer_word(QUESTION, draft)
+    assert found is not None and not found.says_yes
+    assert (found.claim, found.span) == (f"{NO[:-1]}, {scope}.", span)
+    # the proposition scored and turned round carries the scope too, as a "Yes" would
+    assert found.proposition == f"{YES[:-1]}, {scope}."
+    claims = with_answer_claim(QUESTION, draft, DECOMPOSER.decompose(draft))
+    assert (claims[0].text, claims[0].negates) == (found.claim, found.proposition)
+
+
+@pytest.mark.parametrize(
+    "draft",
+    [
+        "No, it did not at all.",  # words that stress the denial limit nothing
+        "No, it did not in fact.",
+        "No, not at all.",
+        "No, it did not, according to the trial.",  # who says so limits nothing either
+    ],
+)
+def test_a_no_with_words_that_limit_nothing_denies_the_whole_proposition(draft: str) -> None:
+    found = answer_word(QUESTION, draft)
+    assert found is not None
+    assert (found.claim, found.proposition, found.span) == (NO, YES, (0, len(draft)))
+
+
+def test_a_scoped_no_is_not_contradicted_by_a_finding_that_names_no_scope() -> None:
+    from spanproof.verifier import Verifier
+
+    evidence = [{"id": "S1", "text": "Daily walking raised systolic blood pressure."}]
+    verifier = Verifier()
+    whole = verifier.verify("No, it did not.", evidence, question=QUESTION)
+    scoped = verifier.verify("No, it did not in children.", evidence, question=QUESTION)
+    # the finding refutes the unqualified denial; of children it says nothing
+    assert whole.claims[0].verdict is Verdict.CONTRADICTED
+    assert scoped.claims[0].verdict is Verdict.UNSUPPORTED
+
+
 def test_a_no_without_a_verb_to_negate_states_that_it_is_not_the_case() -> None:
     question = "Do coffee drinkers sleep less?"  # "sleep" is no verb the rules know
     assert negation_of(question) is None

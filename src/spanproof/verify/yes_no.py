@@ -30,8 +30,12 @@ blood pressure" where a sentence splitter read "No." as the abbreviation of "num
 part after it. A "Yes" followed by a verbless elaboration, after an echo or not ("Yes, by 5
 mmHg after 12 weeks.", "Yes, it did, in the trial.") is the proposition with it ("Walking
 lowered blood pressure, by 5 mmHg after 12 weeks."), read as one claim; a "No" and an echo
-before words with no verb ("No, it did not, according to the trial.") is the denial, its span
-the sentence; an answer word followed by a clause of its own, after an echo or not ("Yes, it did:
+before words with no verb ("No, it did not, according to the trial.", "No, not at all.") is the
+denial, its span the sentence, unless the words limit how far it denies ("No, it did not in
+children.", "No — not in children."): then it is the denial that far ("Walking did not lower
+blood pressure, in children."), scored by turning round the proposition with the same scope, so
+a finding about everyone or about adults does not make it ``contradicted``; an answer word
+followed by a clause of its own, after an echo or not ("Yes, it did:
 blood pressure fell …", "No, walking lowered it [S1].", "No — it lowered it by 5 mmHg."), is
 the proposition or its denial (its span the word, and the echo), and leaves the clause to the
 decomposer. When the claim right after the answer sentence opens with "it" (or "they", for a
@@ -99,6 +103,17 @@ _ADVERBIAL = re.compile(
     r"according)\b)",
     re.IGNORECASE,
 )
+#: Words after a "No" that limit how far it denies: "No, it does not in children." (not "by",
+#: which measures, nor "according to", which names who says so).
+_SCOPE = re.compile(
+    r"(?!(?:at\s+all|in\s+(?:fact|short|any\s+(?:way|case)|truth|reality)|for\s+sure)\b)"
+    r"(?:in|among|during|after|before|within|across|over|under|for|with|without|at)\s+\S",
+    re.IGNORECASE,
+)
+#: "No, not at all.": a plain denial.
+_NOT_AT_ALL = re.compile(r"not\s+at\s+all", re.IGNORECASE)
+#: "No — not in children.": the scope after a "not".
+_NOT_SCOPE = re.compile(rf"not\s+(?={_SCOPE.pattern})", re.IGNORECASE)
 #: After a "Yes", what elaborates the proposition: "Yes, by 5 mmHg after 12 weeks."
 _ELABORATION = re.compile(r"\s*(?:[,:—–]|\s-\s)\s*")
 #: The longest elaboration (in words) read as part of the proposition.
@@ -174,47 +189,64 @@ def answer_word(question: str, draft: str) -> AnswerWord | None:
     reach = _answer_reach(draft, head, claim, says_yes=says_yes)
     if reach is None:
         return None
-    claim, end, markers_text = reach
+    claim, end, markers_text, scope = reach
+    asked = proposition.claim if not scope else f"{proposition.claim.rstrip('.')}, {scope}."
     start = head.start("word")
     while end > start and draft[end - 1].isspace():
         end -= 1
     found = CITATION_MARKER_RE.findall(markers_text)
     markers = tuple(dict.fromkeys(f"S{int(n)}" for m in found for n in marker_numbers(m)))
-    return AnswerWord(claim, (start, end), says_yes, markers, proposition.claim)
+    return AnswerWord(claim, (start, end), says_yes, markers, asked)
 
 
-def _answer_reach(
-    draft: str, head: re.Match[str], claim: str, *, says_yes: bool
-) -> tuple[str, int, str] | None:
-    """What the answer word matched by ``head`` claims, where its span ends and the text its
-    markers are read from (:func:`answer_word`'s three forms); None where it stands for
-    nothing checkable."""
+#: What :func:`_answer_reach` finds: the claim, where its span ends, the text its markers are
+#: read from and the scope a "No" is limited to ("in children"; "" for none).
+_Reach = tuple[str, int, str, str]
+
+
+def _answer_reach(draft: str, head: re.Match[str], claim: str, *, says_yes: bool) -> _Reach | None:
+    """What the answer word matched by ``head`` claims (:func:`answer_word`'s forms), or None
+    where it stands for nothing checkable."""
     echo, markers_text = head.group("echo"), head.group("markers") or ""
     # "Yes, it does not." / "No, it did.": an echo that disagrees with its word
     disagrees = echo is not None and bool(_NEGATIVE.search(echo)) == says_yes
     if (end_match := _END.match(draft, head.end())) is not None:
         if disagrees or re.match(r"[ \t]*\d", draft[end_match.end() :]):
             return None  # or "No. 5 …": the abbreviation of "number"
-        return claim, end_match.end(), markers_text
+        return claim, end_match.end(), markers_text, ""
     if echo is not None:
-        sentence_end = _sentence_end(draft, head.end())
-        after = _AFTER_ECHO.match(draft, head.end()) or _ADVERBIAL.match(draft, head.end())
-        if after is None:
-            # words right after what read as an echo make one clause with it: "No, it had no
-            # effect on HbA1c.", "No, it did not change it in the follow-up."
-            return claim, head.end("word"), draft[head.end("word") : sentence_end]
-        rest = CITATION_MARKER_RE.sub(" ", draft[after.end() : sentence_end])
-        rest = clean_claim_text(rest).strip(" ,;:—–-")
-        words = rest.lower().split()
-        if words and has_verb(words):
-            # an echo before a clause of its own: "Yes, it did: blood pressure fell …"
-            return claim, head.end(), markers_text
-        if disagrees or len(words) > MAX_ELABORATION_WORDS:
-            return None
-        markers_text = draft[head.start("markers") : sentence_end]
-        if says_yes and words:  # "Yes, it does, by 30 % [S1].", "Yes, it did — by 5 mmHg."
-            return f"{claim.rstrip('.')}, {rest}.", sentence_end, markers_text
-        return claim, sentence_end, markers_text  # "No, it does not, according to the trial."
+        return _after_echo(draft, head, claim, says_yes=says_yes, disagrees=disagrees)
+    return _after_word(draft, head, claim, says_yes=says_yes)
+
+
+def _after_echo(
+    draft: str, head: re.Match[str], claim: str, *, says_yes: bool, disagrees: bool
+) -> _Reach | None:
+    """:func:`_answer_reach` for a word and an echo followed by more words."""
+    sentence_end = _sentence_end(draft, head.end())
+    after = _AFTER_ECHO.match(draft, head.end()) or _ADVERBIAL.match(draft, head.end())
+    if after is None:
+        # words right after what read as an echo make one clause with it: "No, it had no
+        # effect on HbA1c.", "No, it did not change it in the follow-up."
+        return claim, head.end("word"), draft[head.end("word") : sentence_end], ""
+    rest = CITATION_MARKER_RE.sub(" ", draft[after.end() : sentence_end])
+    rest = clean_claim_text(rest).strip(" ,;:—–-")
+    words = rest.lower().split()
+    if words and has_verb(words):
+        # an echo before a clause of its own: "Yes, it did: blood pressure fell …"
+        return claim, head.end(), head.group("markers") or "", ""
+    if disagrees or len(words) > MAX_ELABORATION_WORDS:
+        return None
+    markers_text = draft[head.start("markers") : sentence_end]
+    if says_yes and words:  # "Yes, it does, by 30 % [S1].", "Yes, it did — by 5 mmHg."
+        return f"{claim.rstrip('.')}, {rest}.", sentence_end, markers_text, ""
+    if _SCOPE.match(rest):  # "No, it does not in children.": the denial goes that far only
+        return f"{claim.rstrip('.')}, {rest}.", sentence_end, markers_text, rest
+    return claim, sentence_end, markers_text, ""  # "No, it does not, according to the trial."
+
+
+def _after_word(draft: str, head: re.Match[str], claim: str, *, says_yes: bool) -> _Reach | None:
+    """:func:`_answer_reach` for a word with no echo followed by more words."""
     sep = _ELABORATION.match(draft, head.end())
     if sep is None:
         return None
@@ -223,9 +255,16 @@ def _answer_reach(
     words = elaboration.lower().split()
     markers_text = draft[head.start("markers") : sentence_end]
     if words and has_verb(words):
-        return claim, head.end(), markers_text  # "No, walking lowered it.": a clause follows
+        return claim, head.end(), markers_text, ""  # "No, walking lowered it.": a clause follows
     if says_yes and 0 < len(words) <= MAX_ELABORATION_WORDS:
-        return f"{claim.rstrip('.')}, {elaboration}.", sentence_end, markers_text
+        return f"{claim.rstrip('.')}, {elaboration}.", sentence_end, markers_text, ""
+    if says_yes or len(words) > MAX_ELABORATION_WORDS:
+        return None
+    if _NOT_AT_ALL.fullmatch(elaboration):
+        return claim, sentence_end, markers_text, ""  # "No, not at all."
+    if scope := _NOT_SCOPE.match(elaboration):  # "No — not in children.": the denial, that far
+        rest = elaboration[scope.end() :]
+        return f"{claim.rstrip('.')}, {rest}.", sentence_end, markers_text, rest
     return None  # "No, by 5 mmHg": what a "No" with no clause denies is unclear
 
 
