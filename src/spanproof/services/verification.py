@@ -55,6 +55,7 @@ from spanproof.verify.scoring import (
     select_candidates,
     unsupported_verdict,
 )
+from spanproof.verify.tables import with_table_context
 from spanproof.verify.yes_no import turned_verdict, with_answer_claim
 
 VERIFIED = "verified"
@@ -430,8 +431,10 @@ def verify_draft(
 ) -> Report:
     """Decompose ``draft``, score every claim, and apply ``policy``.
 
-    ``question``, when the draft answers one: a draft that opens with a bare "Yes."/"No." to a
-    question that is a proposition has that word checked as the proposition or its negation
+    A table row's claim is read with its table's header
+    (:func:`spanproof.verify.tables.with_table_context`). ``question``, when the draft answers
+    one: a draft that opens with a bare "Yes."/"No." to a question that is a proposition has
+    that word checked as the proposition or its negation
     (:func:`spanproof.verify.yes_no.with_answer_claim`).
 
     When verification is unavailable the draft is delivered unchanged under ``flag`` and withheld
@@ -462,6 +465,7 @@ def verify_draft(
         claims = decomposer.decompose(draft)
     except DecomposeError as exc:
         return report(f"unavailable: decomposition failed: {exc}", (), withheld)
+    claims = with_table_context(draft, claims)
     if question:
         claims = with_answer_claim(question, draft, claims)
     verdicts, status = score_all(claims, evidence, embedder, model, checker)

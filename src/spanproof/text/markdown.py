@@ -120,6 +120,42 @@ def strip_markdown(text: str) -> str:
     return text
 
 
+def table_cells(line: str) -> list[str]:
+    """The cells of a table row, inline Markdown deleted, outer pipes dropped (empty cells
+    kept, so cells line up with their header's).
+
+    >>> table_cells("| **Daily walking** | -5 mmHg | |")
+    ['Daily walking', '-5 mmHg', '']
+    """
+    cells = _CELL_BORDER.split(_apply(line, _delete).strip())
+    if cells and not cells[0] and line.lstrip().startswith("|"):
+        cells = cells[1:]
+    if cells and not cells[-1] and line.rstrip().endswith("|"):
+        cells = cells[:-1]
+    return [cell.strip() for cell in cells]
+
+
+def table_headers(text: str) -> dict[int, list[str]]:
+    r"""The header cells of the table each data row belongs to, by the row's start offset.
+
+    >>> table_headers("| A | B |\n|---|---|\n| 1 | 2 |\n")
+    {20: ['A', 'B']}
+    """
+    lines = markdown_lines(text)
+    headers: dict[int, list[str]] = {}
+    current: list[str] | None = None
+    for index, line in enumerate(lines):
+        body = text[line.start : line.end]
+        if line.kind == "row" and current is not None:
+            headers[line.start] = current
+        elif line.kind == "skip" and index > 0 and _TABLE_SEPARATOR.match(body):
+            above = lines[index - 1]
+            current = table_cells(text[above.start : above.end]) if above.kind == "skip" else None
+        elif line.kind != "row":
+            current = None
+    return headers
+
+
 # --------------------------------------------------------------------------- lines
 
 _FENCE = re.compile(r"[ \t]{0,3}(`{3,}|~{3,})")

@@ -16,7 +16,9 @@ Rule-based decomposer (``rules-v4``), in order:
    definitions (``[^1]: …``) and a table's header and separator rows are skipped; a line starting
    with a list bullet (``-``, ``*``, ``+``, ``•``, ``1.``, ``1)``, nested ones such as ``- 1.``,
    and a task box ``[ ]``) starts a new block without its bullet, and so does a block quote
-   without its ``>``; each table row is a block and one claim, its cells joined by ``; ``. Each
+   without its ``>``; each table row is a block and one claim, its cells joined by ``; ``
+   (:func:`spanproof.verify.tables.with_table_context` reads it with its header before it is
+   scored). Each
    other block is cut into sentences by :func:`spanproof.text.sentences.split_sentences`, run on
    the draft with markers and inline Markdown blanked out
    (:func:`spanproof.text.markdown.blank_markdown`: ``**``, ``_``, backticks, a link's address,
