@@ -28,6 +28,7 @@ from spanproof.core.models import (
 from spanproof.core.ports import Decomposer, Embedder
 from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.text.tokens import token_texts
+from spanproof.verify.decompose import markers_as_ids
 from spanproof.verify.edits import EditCheck, judge_with_vectors, phrase_texts
 from spanproof.verify.escalation import escalated, needs_escalation
 from spanproof.verify.judging import (
@@ -468,6 +469,7 @@ def verify_draft(
     claims = with_table_context(draft, claims)
     if question:
         claims = with_answer_claim(question, draft, claims)
+    claims = markers_as_ids(draft, claims, {span.id for span in evidence})
     verdicts, status = score_all(claims, evidence, embedder, model, checker)
     if status != VERIFIED:
         return report(status, (), withheld)

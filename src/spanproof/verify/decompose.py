@@ -54,7 +54,8 @@ Rule-based decomposer (``rules-v4``), in order:
    ``[1](https://…)``: :data:`NUMERIC_MARKER_RE`; a source named in words, "(Source 1)",
    "(sources 2 and 3)", "[Ref. 4]", and a footnote number in superscript after punctuation or
    a word of four letters or more, "pressure.¹": :data:`NAMED_MARKER_RE`), read as ``S1``,
-   ``S2``…, the k-th evidence item or the one with that id; a reference definition line
+   ``S2``…, the k-th evidence item or the one with that id (and, in a draft with no ``[S1]``
+   marker, as the item whose id is the number: :func:`markers_as_ids`); a reference definition line
    (``[1]: https://…``, ``¹ Source``) is skipped like a footnote definition, and so is a list
    item or paragraph that opens with a marker and holds no clause ("- [1] Walking and blood
    pressure (demo)"); so is a sentence that only points to sources ("See [1] and [2] for
@@ -78,8 +79,8 @@ import bisect
 import hashlib
 import json
 import re
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass, replace
 from typing import Any
 
 from spanproof.core.errors import InvalidInputError
@@ -190,6 +191,39 @@ def marker_numbers(marker: str) -> list[str]:
 
 _TRAILING = " \t\r\n\f\v\u00a0.,;:!…"
 _EMPHASIS = "*_~ \t"
+
+
+def markers_as_ids(draft: str, claims: Sequence[Claim], ids: Collection[str]) -> list[Claim]:
+    """``claims`` with each numeric citation read as the evidence item whose id is that number.
+
+    A draft that cites "[1]", "(Source 2)" or "³" (no ``[S1]`` marker anywhere) numbers its
+    sources by their ids when the evidence has such ids: a pipeline that showed the model
+    "[3] …", "[1] …" cites "[1]" for the item with id ``1``, wherever it stands. The decomposer
+    reads every marker as ``S<k>`` (the k-th item, or the one with that id), so a claim citing
+    ``S1`` cites ``1`` instead when an evidence id is ``1`` and none is ``S1``. A draft with
+    ``[S1]`` markers uses spanproof's own labels, the k-th item, and keeps them; so does every
+    claim when no evidence id is a number it cites. Scoring resolves a marker by id first
+    (:func:`spanproof.verify.scoring.resolve_markers`), and a trace stores the markers its
+    claims were scored with, so replay reads them as they were.
+    """
+    if MARKER_RE.search(draft) or not any(i.isdigit() for i in ids):
+        return list(claims)
+
+    def as_id(marker: str) -> str:
+        number = marker[1:]
+        return (
+            number
+            if marker not in ids and _MARKER_ID.fullmatch(marker) and number in ids
+            else marker
+        )
+
+    out: list[Claim] = []
+    for claim in claims:
+        markers = tuple(dict.fromkeys(as_id(m) for m in claim.cited_markers))
+        out.append(
+            claim if markers == claim.cited_markers else replace(claim, cited_markers=markers)
+        )
+    return out
 
 
 def clean_claim_text(fragment: str) -> str:
