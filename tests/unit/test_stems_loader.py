@@ -36,3 +36,30 @@ def test_the_english_stemmer_alone_stems_as_snowballstemmer_does() -> None:
     )
     result = json.loads(done.stdout)
     assert result == {"loaded": [], "same": True, "n": len(words)}
+
+
+def test_threads_stem_with_stemmers_of_their_own_and_get_the_same_stems() -> None:
+    import threading
+
+    from spanproof.text import stems
+
+    vocab = json.loads(bundled_tokenizer_path().read_text(encoding="utf-8"))["model"]["vocab"]
+    words = sorted({w.removeprefix("##") for w in vocab if w.isascii() and w.isalpha()})
+    reference = [stems._english_stemmer().stemWord(w) for w in words]
+    seen: list[object] = []
+    results: dict[int, list[str]] = {}
+
+    def run(k: int) -> None:
+        stemmer = stems._english_stemmer()
+        seen.append(stemmer)
+        # straight to the stemmer, past stem()'s cache: one shared Snowball object gave other
+        # words' stems ("adhesion" → "amelior") and IndexErrors under four threads
+        results[k] = [stemmer.stemWord(w) for w in words]
+
+    threads = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len({id(s) for s in seen}) == 4 and stems._english_stemmer() not in seen
+    assert all(results[k] == reference for k in range(4))

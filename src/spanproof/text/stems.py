@@ -10,19 +10,35 @@ from __future__ import annotations
 import importlib
 import importlib.util
 import sys
+import threading
 import types
 from collections.abc import Sequence
-from functools import cache, lru_cache
+from functools import lru_cache
 from typing import Any
 
-#: The name under which :func:`_english_stemmer` loads snowballstemmer's modules on their own.
+#: The name under which :func:`_new_english_stemmer` loads snowballstemmer's modules on their own.
 _PRIVATE_PACKAGE = "_spanproof_snowballstemmer"
 
 
-@cache
+#: Each thread's stemmer: a Snowball stemmer keeps the word it works on in the object itself, so
+#: two threads stemming with one object read each other's words (wrong stems, and an
+#: ``IndexError`` now and then), as a worker's concurrent ingestions and the API's request threads
+#: would.
+_PER_THREAD = threading.local()
+_LOADING = threading.Lock()
+
+
 def _english_stemmer() -> Any:
-    """snowballstemmer's English stemmer, the same object ``snowballstemmer.stemmer("english")``
-    returns, without the import of all its 30-odd languages that costs every start-up tens of
+    """This thread's English stemmer (:func:`_new_english_stemmer`), made on first use."""
+    stemmer = getattr(_PER_THREAD, "stemmer", None)
+    if stemmer is None:
+        stemmer = _PER_THREAD.stemmer = _new_english_stemmer()
+    return stemmer
+
+
+def _new_english_stemmer() -> Any:
+    """snowballstemmer's English stemmer, as ``snowballstemmer.stemmer("english")`` makes it,
+    without the import of all its 30-odd languages that costs every start-up tens of
     milliseconds: its ``english_stemmer`` module is loaded from the package's folder under a
     private package name. When the package is already imported, or when PyStemmer (which
     snowballstemmer prefers when installed) is present, snowballstemmer is asked as usual.
@@ -31,14 +47,18 @@ def _english_stemmer() -> Any:
         import snowballstemmer
 
         return snowballstemmer.stemmer("english")
-    if _PRIVATE_PACKAGE not in sys.modules:
-        spec = importlib.util.find_spec("snowballstemmer")
-        if spec is None or not spec.submodule_search_locations:
-            raise ModuleNotFoundError("No module named 'snowballstemmer'", name="snowballstemmer")
-        package = types.ModuleType(_PRIVATE_PACKAGE)
-        package.__path__ = list(spec.submodule_search_locations)
-        sys.modules[_PRIVATE_PACKAGE] = package
-    return importlib.import_module(f"{_PRIVATE_PACKAGE}.english_stemmer").EnglishStemmer()
+    with _LOADING:
+        if _PRIVATE_PACKAGE not in sys.modules:
+            spec = importlib.util.find_spec("snowballstemmer")
+            if spec is None or not spec.submodule_search_locations:
+                raise ModuleNotFoundError(
+                    "No module named 'snowballstemmer'", name="snowballstemmer"
+                )
+            package = types.ModuleType(_PRIVATE_PACKAGE)
+            package.__path__ = list(spec.submodule_search_locations)
+            sys.modules[_PRIVATE_PACKAGE] = package
+        module = importlib.import_module(f"{_PRIVATE_PACKAGE}.english_stemmer")
+    return module.EnglishStemmer()
 
 
 @lru_cache(maxsize=200_000)
