@@ -178,7 +178,87 @@ def scale_run(admin_uri: str, workers: int, corpus: Path, limit: int | None) -> 
     return {"workers": workers, "docs": total, "seconds": elapsed, "per_s": total / elapsed}
 
 
-def render(over: dict[str, float], scale: list[dict[str, float]], limit: int | None) -> str:
+def journal_read(admin_uri: str, corpus: Path, rows: int, sources: int = 200) -> dict[str, float]:
+    """The order step's journal read (one source's ingestions, by their id prefix) on a journal
+    of about ``rows`` workflows: 1,000 SciFact ingestions by one worker, then the journal's rows
+    copied under other ids until it holds ``rows``; median of ``sources`` reads without and with
+    the prefix index the engine makes on PostgreSQL (``engine.PREFIX_INDEX``)."""
+    import statistics
+
+    import psycopg
+
+    from spanproof.workflows.client import connect
+    from spanproof.workflows.engine import PREFIX_INDEX
+    from spanproof.workflows.ingestion import INGEST_WORKFLOW, read_journal
+
+    url = _database(admin_uri, "wfbench_journal")
+    original = _database
+    globals()["_database"] = lambda _admin, _name: url
+    try:
+        scale_run(admin_uri, 1, corpus, 1000)
+    finally:
+        globals()["_database"] = original
+    with psycopg.connect(url, autocommit=True) as conn:
+        columns = [
+            r[0]
+            for r in conn.execute(
+                "SELECT column_name FROM information_schema.columns WHERE table_schema = 'dbos'"
+                " AND table_name = 'workflow_status' ORDER BY ordinal_position"
+            )
+        ]
+        have = _workflows(conn)
+        copies = max(0, -(-(rows - have) // have))
+        values = ", ".join(
+            "'copy:' || g || ':' || workflow_uuid"
+            if c == "workflow_uuid"
+            else "NULL"
+            if c == "deduplication_id"
+            else c
+            for c in columns
+        )
+        conn.execute(
+            f"INSERT INTO dbos.workflow_status ({', '.join(columns)}) SELECT {values} "
+            f"FROM dbos.workflow_status, generate_series(1, {copies}) AS g"
+        )
+        conn.execute("ANALYZE dbos.workflow_status")
+        total = _workflows(conn)
+    with connect(url) as client:
+        listed = client.list_workflows(name=INGEST_WORKFLOW, load_input=False, load_output=False)
+        ids = [w.workflow_id for w in listed if w.workflow_id.startswith("ingest:")]
+    names = sorted({":".join(i.split(":")[1:-1]) for i in ids})[:sources]
+
+    def median_ms() -> float:
+        with connect(url) as client:
+            read_journal(client.list_workflows, names[:1])
+            times = []
+            for name in names:
+                t0 = time.perf_counter()
+                read_journal(client.list_workflows, [name])
+                times.append(1000 * (time.perf_counter() - t0))
+        return statistics.median(times)
+
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(f"DROP INDEX IF EXISTS dbos.{PREFIX_INDEX}")
+    scan = median_ms()
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(
+            f"CREATE INDEX {PREFIX_INDEX} ON dbos.workflow_status (workflow_uuid text_pattern_ops)"
+        )
+    indexed = median_ms()
+    return {"rows": total, "sources": len(names), "scan_ms": scan, "index_ms": indexed}
+
+
+def _workflows(conn: Any) -> int:
+    row = conn.execute("SELECT count(*) FROM dbos.workflow_status").fetchone()
+    return int(row[0]) if row else 0
+
+
+def render(
+    over: dict[str, float],
+    scale: list[dict[str, float]],
+    limit: int | None,
+    journal: dict[str, float] | None = None,
+) -> str:
     base = scale[0]["per_s"] if scale else 1.0
     rows = "\n".join(
         f"| {int(r['workers'])} | {int(r['docs'])} | {r['seconds']:.1f} | {r['per_s']:.1f} | "
@@ -214,6 +294,19 @@ workflows per worker, queue polled every 0.1 s; time from the workers' start to 
 The speed-up is bounded by the CPUs: parsing and chunking are CPU work in each worker process,
 and the PostgreSQL server shares the same cores, so beyond the core count more workers add
 contention, not throughput.
+{_journal_text(journal)}"""
+
+
+def _journal_text(journal: dict[str, float] | None) -> str:
+    if journal is None:
+        return ""
+    return f"""
+**The order step's journal read** (one source's ingestions, read by their id prefix before an
+ingestion writes anything) on a journal of {int(journal["rows"]):,} workflows (1,000 SciFact
+ingestions and copies of their rows), median of {int(journal["sources"])} reads through the
+engine's client: {journal["scan_ms"]:.2f} ms without the prefix index (a scan of every
+workflow), {journal["index_ms"]:.2f} ms with it (`engine.PREFIX_INDEX`, which a worker makes on
+a PostgreSQL journal when it starts): {journal["scan_ms"] / journal["index_ms"]:.1f}× faster.
 """
 
 
@@ -223,6 +316,9 @@ def main() -> None:
     parser.add_argument("--limit", type=int, default=None, help="Only the first N documents.")
     parser.add_argument("--overhead-docs", type=int, default=500)
     parser.add_argument("--workers", default="1,2,4")
+    parser.add_argument(
+        "--journal-rows", type=int, default=200_000, help="journal size for the read (0: skip)"
+    )
     args = parser.parse_args()
     over = overhead(documents(args.overhead_docs), 2000)
     print(over, flush=True)
@@ -232,9 +328,13 @@ def main() -> None:
         for n in [int(x) for x in args.workers.split(",")]:
             scale.append(scale_run(admin, n, corpus_path(), args.limit))
             print(scale[-1], flush=True)
+        journal = (
+            journal_read(admin, corpus_path(), args.journal_rows) if args.journal_rows else None
+        )
+        print(journal, flush=True)
     finally:
         server.cleanup()
-    body = render(over, scale, args.limit)
+    body = render(over, scale, args.limit, journal)
     print(body)
     if args.write:
         write_section(args.write, "workflows", body)

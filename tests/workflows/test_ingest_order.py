@@ -267,3 +267,44 @@ def test_a_cancelled_ingestion_resumed_by_hand_with_no_later_one_run_makes_its_c
     assert store.current_history(SOURCE) == [1, 2]
     current = store.current_version(SOURCE)
     assert current is not None and current.sha256 == content_hash(b.raw)
+
+
+def test_a_postgresql_journal_reads_a_sources_ingestions_through_an_index(
+    backend: tuple[str, str],  # noqa: F811
+    engine: tuple[EvidenceStore, Watch, Any],
+) -> None:
+    from spanproof.workflows.engine import PREFIX_INDEX, ensure_prefix_index
+
+    sysdb = backend[1]
+    if sysdb.startswith("sqlite"):
+        assert ensure_prefix_index(sysdb) is False  # one machine's file: left as it is
+        return
+    import psycopg
+
+    def indexes() -> list[tuple[str]]:
+        with psycopg.connect(sysdb) as conn:
+            return conn.execute(
+                "SELECT indexname FROM pg_indexes WHERE indexname = %s", (PREFIX_INDEX,)
+            ).fetchall()
+
+    assert indexes() == [(PREFIX_INDEX,)]  # made when the fixture's worker started
+    with psycopg.connect(sysdb, autocommit=True) as conn:
+        conn.execute(f"DROP INDEX dbos.{PREFIX_INDEX}")
+    # workers starting together: one makes it, the others wait for it and then find it
+    outcomes: list[object] = []
+    threads = [
+        threading.Thread(target=lambda: outcomes.append(ensure_prefix_index(sysdb)))
+        for _ in range(3)
+    ]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert outcomes == [True, True, True] and indexes() == [(PREFIX_INDEX,)]
+    with psycopg.connect(sysdb) as conn:
+        conn.execute("SET enable_seqscan = off")  # a tiny table: ask the planner what it can use
+        plan = conn.execute(
+            "EXPLAIN SELECT workflow_uuid FROM dbos.workflow_status WHERE workflow_uuid LIKE %s",
+            (f"ingest:{SOURCE}:%",),
+        ).fetchall()
+        assert any(PREFIX_INDEX in line for (line,) in plan), plan

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from dbos import DBOS, DBOSConfig
 
-from spanproof.core.errors import ConfigurationError
+from spanproof.core.errors import ConfigurationError, StoreError
 from spanproof.core.store import postgres_url
 from spanproof.workflows import runtime as _runtime
 from spanproof.workflows.runtime import Runtime
@@ -143,6 +143,46 @@ def register_queues(limits: QueueLimits) -> None:
     )
 
 
+#: The index a PostgreSQL journal gets so that a source's ingestions are read by their id
+#: prefix (``ingest:<source>:``, :func:`spanproof.workflows.ingestion.read_journal`, once per
+#: ingestion and per enqueue) through a b-tree rather than a scan of every workflow the journal
+#: holds: ``LIKE 'prefix%'`` uses a ``text_pattern_ops`` index whatever the database's collation.
+PREFIX_INDEX = "spanproof_workflow_id_prefix"
+#: The advisory lock that makes workers starting together create the index once.
+_INDEX_LOCK_KEY = 0x5350414E50524F46  # "SPANPROF"
+
+
+def ensure_prefix_index(system_database_url: str) -> bool:
+    """Create :data:`PREFIX_INDEX` on a PostgreSQL journal (``dbos.workflow_status``) unless it
+    exists; True when the journal is PostgreSQL. A SQLite journal is left as it is: it is one
+    machine's file, which a scan reads quickly.
+
+    Raises:
+        StoreError: the database cannot be reached (retryable).
+    """
+    if not system_database_url.startswith(("postgresql", "postgres")):
+        return False
+    import sqlalchemy as sa
+    from sqlalchemy.pool import NullPool
+
+    url = sa.make_url(system_database_url).set(drivername="postgresql+psycopg")
+    engine = sa.create_engine(url, poolclass=NullPool)
+    try:
+        with engine.begin() as conn:
+            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _INDEX_LOCK_KEY})
+            conn.execute(
+                sa.text(
+                    f"CREATE INDEX IF NOT EXISTS {PREFIX_INDEX} "
+                    "ON dbos.workflow_status (workflow_uuid text_pattern_ops)"
+                )
+            )
+    except sa.exc.OperationalError as exc:
+        raise StoreError(f"workflow system database: {exc}", retryable=True) from exc
+    finally:
+        engine.dispose()
+    return True
+
+
 _LAUNCH_LOCK = threading.Lock()
 
 
@@ -168,6 +208,7 @@ def running(config: EngineConfig, runtime: Runtime) -> Iterator[None]:
         DBOS(config=_dbos_config(config))
         try:
             DBOS.launch()
+            ensure_prefix_index(config.system_database_url)
             register_queues(config.limits)
             yield
         finally:
