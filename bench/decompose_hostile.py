@@ -5,7 +5,8 @@
 Each draft repeats one pattern that a regular expression can rescan from every position: unmatched
 emphasis marks (``**a **a …``), brackets that never close, footnote or link openings, long runs of
 whitespace inside a sentence, a link with a very long address. For each, the median of 3 runs of
-``RuleBasedDecomposer().decompose`` at two sizes and their ratio: a ratio near the size ratio is
+``RuleBasedDecomposer().decompose`` and the table reading after it (``with_table_context``, as
+``verify_draft`` runs them) at two sizes and their ratio: a ratio near the size ratio is
 linear, near its square quadratic. No timing is asserted anywhere; this records what the
 decomposer costs on such input (a verify request body is limited to a few megabytes, so a
 quadratic rule is a way to stall a worker).
@@ -23,6 +24,7 @@ from pathlib import Path
 from _results import write_section  # type: ignore[import-not-found]
 
 from spanproof.verify.decompose import RuleBasedDecomposer
+from spanproof.verify.tables import with_table_context
 
 #: Each pattern and how it is made into a draft of about ``n`` characters.
 PATTERNS = {
@@ -35,6 +37,9 @@ PATTERNS = {
     "spaces inside a sentence": lambda n: "Walking lowered BP" + " " * n + "today.",
     "a link with a long address": lambda n: "Walking lowered BP [x](" + "a" * n + ") today.",
     "table rows": lambda n: "| a | b |\n|---|---|\n" + "| 1 | 2 |\n" * (n // 10),
+    "table rows read with a change header": lambda n: (
+        "| a | Change in b |\n|---|---|\n" + "| x | -5 |\n" * (n // 11)
+    ),
     # rules-v4's rules: numeric markers, marker links, reference definitions, answer words
     "numeric markers `[1][2]`": lambda n: "[1][2]" * (n // 6),
     "marker links `[1](a `": lambda n: "[1](a " * (n // 6),
@@ -53,7 +58,7 @@ def median_seconds(text: str, repeats: int = 3) -> float:
     runs = []
     for _ in range(repeats):
         started = time.perf_counter()
-        decomposer.decompose(text)
+        with_table_context(text, decomposer.decompose(text))
         runs.append(time.perf_counter() - started)
     return statistics.median(runs)
 

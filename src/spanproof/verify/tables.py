@@ -28,6 +28,7 @@ same draft and claims give the same texts.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Sequence
 from dataclasses import replace
@@ -52,31 +53,27 @@ _SIGNED = re.compile(r"([+\-−–＋])\s?(\d[\d.,]*)\s?(.*)")
 
 def with_table_context(draft: str, claims: Sequence[Claim]) -> list[Claim]:
     """``claims`` with each table row's claim read with its header (see the module's
-    docstring); the others as they are."""
+    docstring); the others as they are. Linear in the draft and the claims."""
     headers = table_headers(draft)
     if not headers:
         return list(claims)
-    rows = {line.start: line.end for line in markdown_lines(draft) if line.start in headers}
+    rows = sorted((line.start, line.end) for line in markdown_lines(draft) if line.start in headers)
+    starts = [start for start, _ in rows]
     out: list[Claim] = []
     for claim in claims:
-        out.append(_read_row(draft, claim, headers, rows))
+        span = claim.draft_span
+        at = bisect.bisect_right(starts, span[0]) - 1 if span is not None else -1
+        if span is None or at < 0 or span[1] > rows[at][1]:
+            out.append(claim)
+            continue
+        start, end = rows[at]
+        row = draft[start:end]
+        text = row_reading(headers[start], table_cells(row))
+        if clean_claim_text(row) != claim.text or not text:
+            out.append(claim)  # a claim in words of its own
+        else:
+            out.append(replace(claim, text=text))
     return out
-
-
-def _read_row(
-    draft: str, claim: Claim, headers: dict[int, list[str]], rows: dict[int, int]
-) -> Claim:
-    span = claim.draft_span
-    if span is None:
-        return claim
-    for start, end in rows.items():
-        if start <= span[0] and span[1] <= end:
-            row = draft[start:end]
-            if clean_claim_text(row) != claim.text:
-                return claim  # a claim in words of its own
-            text = row_reading(headers[start], table_cells(row))
-            return replace(claim, text=text) if text else claim
-    return claim
 
 
 def row_reading(header: Sequence[str], cells: Sequence[str]) -> str:
