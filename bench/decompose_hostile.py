@@ -79,7 +79,8 @@ def main() -> int:
             "## Decomposer on hostile drafts",
             "",
             f"Measured by `python bench/decompose_hostile.py --sizes {small} {large}` on "
-            f"{platform.machine()}, {time.strftime('%Y-%m-%d')}: median of 3 decompositions of a "
+            f"{platform.machine()}, {time.strftime('%Y-%m-%d')}: median of 3 decompositions "
+            "(each with the table reading after it) of a "
             f"draft of about {small:,} and {large:,} characters repeating one pattern (size ratio "
             f"{large / small:g}: a linear cost grows about that much, a quadratic one about its "
             "square).",
