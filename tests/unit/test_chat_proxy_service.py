@@ -135,6 +135,37 @@ def test_a_question_in_a_message_is_no_evidence_and_the_other_sentences_keep_the
     ]
 
 
+NUMBERED = (
+    "Answer from the documents below, citing them as [n].\n\n"
+    "[1] Daily walking lowered systolic blood pressure by 5 mmHg. It was a 12-week trial.\n"
+    "[2] Sodium restriction lowered diastolic blood pressure.\n"
+    "Document 3: Short sleep was linked to higher evening cortisol."
+)
+
+
+def test_sentences_after_a_documents_label_belong_to_that_document() -> None:
+    spans = message_evidence([{"role": "user", "content": NUMBERED}])
+    assert [(s.id, s.source.get("document")) for s in spans] == [
+        ("m0.s1", None),  # the instruction before any label
+        ("m0.s2", "1"),
+        ("m0.s3", "1"),
+        ("m0.s4", "2"),
+        ("m0.s5", "3"),
+    ]
+    plain = message_evidence([{"role": "user", "content": CONTEXT}])
+    assert all("document" not in s.source for s in plain)
+
+
+def test_an_answer_citing_a_numbered_document_cites_its_sentences() -> None:
+    answer = "Walking lowered systolic blood pressure by 5 mmHg [1]. Sodium lowered it [2]."
+    reply = proxy(ListUpstream(answer)).complete(
+        {"model": "m", "messages": [{"role": "user", "content": NUMBERED}]}
+    )
+    claims = reply["spanproof"]["claims"]
+    # "[1]" is the first document (two sentences), not the first sentence (the instruction)
+    assert [c["cited_markers"] for c in claims] == [["m0.s2", "m0.s3"], ["m0.s4"]]
+
+
 def test_a_completion_is_forwarded_without_the_spanproof_options() -> None:
     upstream = ListUpstream(ANSWER)
     body = {"model": "m", "messages": MESSAGES, "spanproof": {"policy": "redact"}}

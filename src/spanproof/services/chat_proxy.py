@@ -21,7 +21,9 @@ never depends on the other claims, so the trace replays exactly as a whole-answe
 
 from __future__ import annotations
 
+import bisect
 import json
+import re
 import time
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -77,18 +79,40 @@ def message_evidence(messages: Sequence[Mapping[str, Any]]) -> list[EvidenceSpan
     A question ("Question: Did X lower Y?") asserts nothing, so it is no evidence: otherwise a
     "Yes." checked as the question's proposition, or a claim that restates the question, would
     be supported by the question itself. Its number ``j`` is skipped, so the others keep theirs.
+
+    A sentence after a document's label at the start of a line ("[2] …", "Document 2: …") has
+    ``document`` ``"2"`` in its source: an answer citing "[2]" cites that document's sentences
+    (:func:`spanproof.verify.decompose.markers_as_ids`).
     """
     spans: list[EvidenceSpan] = []
     for i, message in enumerate(messages):
         role = message.get("role")
         if role not in EVIDENCE_ROLES:
             continue
-        for j, sentence in enumerate(split_sentences(message_text(message)), start=1):
+        text = message_text(message)
+        labels = [(m.start(), m.group(1) or m.group(2)) for m in _DOCUMENT_LABEL.finditer(text)]
+        starts = [at for at, _ in labels]
+        for j, sentence in enumerate(split_sentences(text), start=1):
             if sentence.text.rstrip(CLOSERS).endswith("?"):
                 continue
-            source = {"role": role, "message": i, "start": sentence.start, "end": sentence.end}
+            source: dict[str, Any] = {
+                "role": role, "message": i, "start": sentence.start, "end": sentence.end,
+            }  # fmt: skip
+            at = bisect.bisect_right(starts, sentence.start) - 1
+            if at >= 0:
+                source["document"] = labels[at][1]
             spans.append(EvidenceSpan(id=f"m{i}.s{j}", text=sentence.text, source=source))
     return spans
+
+
+#: A numbered document in a prompt, at the start of a line: "[1] …", "Document 2: …", "Source 3
+#: -", "Passage 4." (a model's answer cites it as "[1]"; the sentences after it, up to the next
+#: label, are that document's).
+_DOCUMENT_LABEL = re.compile(
+    r"(?m)^[ \t]*(?:\[(\d{1,3})\]|(?:documents?|docs?|sources?|passages?|contexts?|"
+    r"references?|refs?)\s*#?\s*(\d{1,3})\s*[:.)\]-])",
+    re.IGNORECASE,
+)
 
 
 def _last_user_text(messages: Sequence[Mapping[str, Any]]) -> str:

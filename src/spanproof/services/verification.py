@@ -419,6 +419,17 @@ def checker_model(model: ScoreModel, checker: EntailmentChecker | None, status: 
     return checker.model_id
 
 
+def documents(evidence: Sequence[EvidenceSpan]) -> dict[str, list[str]]:
+    """The ids of the spans of each numbered document the evidence came in (``source``'s
+    ``document``: the proxy's message evidence labels them), by number."""
+    out: dict[str, list[str]] = {}
+    for span in evidence:
+        label = span.source.get("document") if span.source else None
+        if label is not None:
+            out.setdefault(str(label), []).append(span.id)
+    return out
+
+
 def verify_draft(
     draft: str,
     evidence: Sequence[EvidenceSpan],
@@ -469,7 +480,7 @@ def verify_draft(
     claims = with_table_context(draft, claims)
     if question:
         claims = with_answer_claim(question, draft, claims)
-    claims = markers_as_ids(draft, claims, {span.id for span in evidence})
+    claims = markers_as_ids(draft, claims, {span.id for span in evidence}, documents(evidence))
     verdicts, status = score_all(claims, evidence, embedder, model, checker)
     if status != VERIFIED:
         return report(status, (), withheld)

@@ -79,7 +79,7 @@ import bisect
 import hashlib
 import json
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -193,36 +193,47 @@ _TRAILING = " \t\r\n\f\v\u00a0.,;:!…"
 _EMPHASIS = "*_~ \t"
 
 
-def markers_as_ids(draft: str, claims: Sequence[Claim], ids: Collection[str]) -> list[Claim]:
-    """``claims`` with each numeric citation read as the evidence item whose id is that number.
+def markers_as_ids(
+    draft: str,
+    claims: Sequence[Claim],
+    ids: Collection[str],
+    documents: Mapping[str, Sequence[str]] | None = None,
+) -> list[Claim]:
+    """``claims`` with each numeric citation read as the evidence it numbers.
 
     A draft that cites "[1]", "(Source 2)" or "³" (no ``[S1]`` marker anywhere) numbers its
-    sources by their ids when the evidence has such ids: a pipeline that showed the model
-    "[3] …", "[1] …" cites "[1]" for the item with id ``1``, wherever it stands. The decomposer
-    reads every marker as ``S<k>`` (the k-th item, or the one with that id), so a claim citing
-    ``S1`` cites ``1`` instead when an evidence id is ``1`` and none is ``S1``. A draft with
-    ``[S1]`` markers uses spanproof's own labels, the k-th item, and keeps them; so does every
-    claim when no evidence id is a number it cites. Scoring resolves a marker by id first
-    (:func:`spanproof.verify.scoring.resolve_markers`), and a trace stores the markers its
+    sources as it was shown them. The decomposer reads every marker as ``S<k>`` (the k-th item,
+    or the one with that id); here a claim citing ``S1`` cites instead, when no evidence id is
+    ``S1``:
+
+    * ``1``, when an evidence id is ``1``: a pipeline that showed the model "[3] …", "[1] …"
+      cites "[1]" for the item with id ``1``, wherever it stands;
+    * else the ids ``documents`` lists under ``1``: the sentences of the document a prompt
+      labelled "[1]" or "Document 1:" (the proxy's message evidence, whose spans are
+      sentences: :func:`spanproof.services.chat_proxy.message_evidence`).
+
+    A draft with ``[S1]`` markers uses spanproof's own labels, the k-th item, and keeps them; so
+    does every claim whose number names no such id or document. Scoring resolves a marker by id
+    first (:func:`spanproof.verify.scoring.resolve_markers`), and a trace stores the markers its
     claims were scored with, so replay reads them as they were.
     """
-    if MARKER_RE.search(draft) or not any(i.isdigit() for i in ids):
+    documents = documents or {}
+    if MARKER_RE.search(draft) or not (documents or any(i.isdigit() for i in ids)):
         return list(claims)
 
-    def as_id(marker: str) -> str:
+    def as_ids(marker: str) -> Sequence[str]:
+        if marker in ids or not _MARKER_ID.fullmatch(marker):
+            return (marker,)
         number = marker[1:]
-        return (
-            number
-            if marker not in ids and _MARKER_ID.fullmatch(marker) and number in ids
-            else marker
-        )
+        if number in ids:
+            return (number,)
+        return documents.get(number) or (marker,)
 
     out: list[Claim] = []
     for claim in claims:
-        markers = tuple(dict.fromkeys(as_id(m) for m in claim.cited_markers))
-        out.append(
-            claim if markers == claim.cited_markers else replace(claim, cited_markers=markers)
-        )
+        markers = tuple(dict.fromkeys(i for m in claim.cited_markers for i in as_ids(m)))
+        same = markers == claim.cited_markers
+        out.append(claim if same else replace(claim, cited_markers=markers))
     return out
 
 
