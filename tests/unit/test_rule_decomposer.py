@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from spanproof.core.models import Claim
 from spanproof.core.ports import Decomposer
-from spanproof.verify.decompose import RuleBasedDecomposer, clean_claim_text
+from spanproof.verify.decompose import INVISIBLE, RuleBasedDecomposer, clean_claim_text
 
 DECOMPOSER = RuleBasedDecomposer()
 
@@ -220,7 +220,7 @@ def _check(draft: str, claims: list[Claim]) -> None:
         assert claim.text
         assert clean_claim_text(draft[start:end]) == claim.text
         if not set("[|*_`~<>(¹²³") & set(draft[start:end]):  # no marker or Markdown syntax
-            assert claim.text in draft[start:end]
+            assert claim.text in INVISIBLE.sub("", draft[start:end])  # nor format characters
         assert all(m.startswith("S") and m[1:].isdigit() for m in claim.cited_markers)
     spans = [c.draft_span for c in claims]
     assert all(b[0] >= a[1] for a, b in itertools.pairwise(spans))  # type: ignore[index]
@@ -412,3 +412,20 @@ def test_a_bold_label_before_a_clause_is_cut_and_a_listed_source_is_no_claim() -
     assert cited("- [1] Daily walking lowered systolic blood pressure.") == [
         ("Daily walking lowered systolic blood pressure", ("S1",))
     ]
+
+
+def test_invisible_format_characters_leave_a_claims_text_not_its_span() -> None:
+    # a zero-width space inside a word, a soft hyphen, a byte-order mark: copied text carries them
+    draft = (
+        "\ufeffCafé workers in Zü\u200brich had a 12% higher risk of na\u00adïve T-cell loss [S1]."
+    )
+    (claim,) = RuleBasedDecomposer().decompose(draft)
+    assert claim.text == "Café workers in Zürich had a 12% higher risk of naïve T-cell loss"
+    start, end = claim.draft_span
+    assert "\u200b" in draft[start:end] and clean_claim_text(draft[start:end]) == claim.text
+    evidence = [
+        {"id": "S1", "text": "Café workers in Zürich had a 12% higher risk of naïve T-cell loss."}
+    ]
+    from spanproof.verifier import Verifier
+
+    assert Verifier().verify(draft, evidence).claims[0].verdict.value == "supported"

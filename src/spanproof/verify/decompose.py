@@ -190,7 +190,7 @@ def marker_numbers(marker: str) -> list[str]:
 
 
 _TRAILING = " \t\r\n\f\v\u00a0.,;:!…"
-_EMPHASIS = "*_~ \t"
+_EMPHASIS = "*_~ \t\r\n"
 
 
 def markers_as_ids(
@@ -237,11 +237,21 @@ def markers_as_ids(
     return out
 
 
+#: Invisible format characters (Unicode category Cf): a zero-width space or joiner, a soft
+#: hyphen, a word joiner, a byte-order mark, direction marks. Text copied from a web page or a
+#: PDF, and some models' output, carry them inside words ("Zü\u200brich"), where a word reader
+#: would see two words.
+INVISIBLE = re.compile(
+    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]"
+)
+
+
 def clean_claim_text(fragment: str) -> str:
     """The claim text of a draft slice: markers removed, Markdown syntax removed
     (:func:`spanproof.text.markdown.strip_markdown`: ``**``, a link's address, a footnote
-    reference, a table row's pipes), trailing punctuation stripped."""
-    text = strip_markdown(_MARKER_WITH_SPACE.sub("", fragment)).strip()
+    reference, a table row's pipes), invisible format characters removed (:data:`INVISIBLE`),
+    trailing punctuation stripped."""
+    text = strip_markdown(_MARKER_WITH_SPACE.sub("", INVISIBLE.sub("", fragment))).strip()
     # emphasis cut in two by a sentence end ("**A. B.**") leaves its marks at the ends
     return text.strip(_EMPHASIS).rstrip(_TRAILING).rstrip(_EMPHASIS).rstrip(_TRAILING).strip()
 
