@@ -5,7 +5,9 @@ Both paths give the same contract: claims ``c1, c2, ...`` in draft order, each w
 
 The slice rule, shared by both paths: a claim's text is :func:`clean_claim_text` of its slice,
 i.e. ``draft[start:end]`` with every citation marker (``[S1]``, ``[S2, S3]``) and the whitespace
-before it removed, then stripped of surrounding whitespace and trailing ``. , ; : ! …``.
+before it removed, Markdown syntax and invisible format characters (a zero-width space, a soft
+hyphen: :data:`INVISIBLE`) removed, then stripped of surrounding whitespace and trailing
+``. , ; : ! …``.
 The rule-based decomposer guarantees ``clean_claim_text(draft[start:end]) == claim.text``.
 
 Rule-based decomposer (``rules-v4``), in order:
