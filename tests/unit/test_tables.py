@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from spanproof.core.models import Claim, Verdict
 from spanproof.text.markdown import table_cells, table_headers
@@ -105,3 +107,23 @@ def test_table_headers_map_each_data_row_to_its_tables_header() -> None:
     assert table_headers("No table | here.\n") == {}
     assert table_cells("| **a** | b \\| c | |") == ["a", "b \\| c", ""]
     assert table_cells("a | b") == ["a", "b"]
+
+
+_PIECES = st.sampled_from(
+    ["| ", " |", "|---|---|", "\n", "Walking", "Change in SBP", "-5", "+3 %", "−2 mmHg", "[1]",
+     "Δ", "(mmHg)", "**", " ", "Effect on", "x", "\n\n", ":--", "|"]
+)  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_PIECES, max_size=40).map("".join))
+def test_a_tables_reading_changes_only_texts_and_is_deterministic(draft: str) -> None:
+    claims = DECOMPOSER.decompose(draft)
+    read = with_table_context(draft, claims)
+    assert len(read) == len(claims)
+    for before, after in zip(claims, read, strict=True):
+        assert (after.id, after.draft_span, after.cited_markers) == (
+            before.id, before.draft_span, before.cited_markers,
+        )  # fmt: skip
+        assert after.text.strip()
+    assert with_table_context(draft, claims) == read
