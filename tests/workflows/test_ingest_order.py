@@ -273,10 +273,13 @@ def test_a_postgresql_journal_reads_a_sources_ingestions_through_an_index(
     backend: tuple[str, str],  # noqa: F811
     engine: tuple[EvidenceStore, Watch, Any],
 ) -> None:
-    from spanproof.workflows.engine import PREFIX_INDEX, ensure_prefix_index
+    from spanproof.workflows.engine import PREFIX_INDEX, ensure_prefix_index, journal_ready
 
     sysdb = backend[1]
+    # the fixture's worker made the journal: a worker starting now reads it before it launches
+    assert journal_ready(sysdb)
     if sysdb.startswith("sqlite"):
+        assert not journal_ready(sysdb.replace(".dbos.sqlite", ".none.sqlite"))
         assert ensure_prefix_index(sysdb) is False  # one machine's file: left as it is
         return
     import psycopg

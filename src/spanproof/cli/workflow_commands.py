@@ -59,16 +59,24 @@ def _worker(settings: Settings, db: str | None, executor_id: str | None) -> Iter
     """This process as a worker while the block runs; yields the system database URL.
 
     It first moves the ingestions an earlier version enqueued off their source's partition (with
-    none, or one per source) onto it, so that it runs them in order (``adopt_unpartitioned``).
+    none, or one per source) onto it, so that it runs them in order (``adopt_unpartitioned``):
+    before its engine launches, when the journal exists already (once launched, the engine
+    takes work at once, and would take such an ingestion where it stands, beside its source's
+    newer ones), and again after (what an earlier version's enqueuer added meanwhile).
     """
     from spanproof.bootstrap import build_engine_config, build_workflow_runtime
     from spanproof.workflows import running
     from spanproof.workflows.client import adopt_unpartitioned, connect
+    from spanproof.workflows.engine import ensure_prefix_index, journal_ready
 
     config = build_engine_config(settings, db, executor_id)
     runtime = build_workflow_runtime(settings, db)
     url = config.system_database_url
     try:
+        if journal_ready(url):
+            ensure_prefix_index(url)
+            with connect(url) as client:
+                adopt_unpartitioned(client, url)
         with running(config, runtime):
             with connect(url) as client:
                 adopt_unpartitioned(client, url)

@@ -152,6 +152,36 @@ PREFIX_INDEX = "spanproof_workflow_id_prefix"
 _INDEX_LOCK_KEY = 0x5350414E50524F46  # "SPANPROF"
 
 
+def journal_ready(system_database_url: str) -> bool:
+    """Whether the journal's tables exist (a worker has launched on it before): then a client
+    can read it before this process's engine launches and starts taking work.
+
+    Raises:
+        StoreError: the database cannot be reached (retryable).
+    """
+    import sqlalchemy as sa
+    from sqlalchemy.pool import NullPool
+
+    sqlite = system_database_url.startswith("sqlite")
+    if sqlite:
+        path = Path(system_database_url.removeprefix("sqlite:///").removeprefix("sqlite://"))
+        if not path.exists():
+            return False
+        url = sa.make_url(system_database_url)
+        query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'workflow_status'"
+    else:
+        url = sa.make_url(system_database_url).set(drivername="postgresql+psycopg")
+        query = "SELECT to_regclass('dbos.workflow_status') IS NOT NULL"
+    engine = sa.create_engine(url, poolclass=NullPool)
+    try:
+        with engine.connect() as conn:
+            return bool(conn.execute(sa.text(query)).scalar())
+    except sa.exc.OperationalError as exc:
+        raise StoreError(f"workflow system database: {exc}", retryable=True) from exc
+    finally:
+        engine.dispose()
+
+
 def ensure_prefix_index(system_database_url: str) -> bool:
     """Create :data:`PREFIX_INDEX` on a PostgreSQL journal (``dbos.workflow_status``) unless it
     exists; True when the journal is PostgreSQL. A SQLite journal is left as it is: it is one
