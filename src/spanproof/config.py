@@ -169,9 +169,11 @@ class VerifySettings(BaseModel):
             "pressure'; v51 is v50 that refuses a thing joined to a copied one which the "
             "evidence states otherwise: 'lowered systolic and diastolic blood pressure' "
             "against '… lowered systolic blood pressure … Diastolic blood pressure did not "
-            "change'; v52, the default, is v51 that reads more of an answer's words: 'is "
+            "change'; v52 is v51 that reads more of an answer's words: 'is "
             "contraindicated' denies a use as 'should not be used' does, 'versus' and "
-            "'relative to' are 'compared with', 'cut' is a plain word of change down)."
+            "'relative to' are 'compared with', 'cut' is a plain word of change down; v53, "
+            "the default, is v52 whose entity gate reads a name a letter tells from its kin: "
+            "'vitamin C' against 'vitamin D', 'hepatitis B' against 'hepatitis C')."
         ),
     )
     escalation_band: float | None = Field(

@@ -243,9 +243,11 @@ class Verifier:
             "approximately 5 mmHg", "was found to lower", "BP" for "blood pressure"),
             ``"v51"`` (v50 that refuses a thing joined to a copied one which the evidence
             states otherwise, "lowered systolic and diastolic blood pressure" against
-            "Diastolic blood pressure did not change"), ``"v52"`` (the default: v51 that reads
-            more of an answer's words, "is contraindicated" for "should not be used",
-            "versus" for "compared with", "cut" for "reduced"), or a ScoreModel.
+            "Diastolic blood pressure did not change"), ``"v52"`` (v51 that reads more of an
+            answer's words, "is contraindicated" for "should not be used", "versus" for
+            "compared with", "cut" for "reduced"), ``"v53"`` (the default: v52 whose entity
+            gate reads a name a letter tells from its kin, "vitamin C" against "vitamin D"),
+            or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

@@ -575,6 +575,8 @@ def _present_in(entity: str, source: EntityView, target: EntityView) -> bool:
     that writes "Hodgkin"."""
     if _present(entity, source.keys[entity], target.token_set, target.compact):
         return True
+    if " " in entity and entity in target.entities:  # a designated name (v53)
+        return True
     if not (source.bases or target.bases):
         return False
     base = source.bases.get(entity, entity)
@@ -596,15 +598,50 @@ class EntityView:
     base_set: frozenset[str] = frozenset()
 
 
+#: Score model v53: a name that a letter tells from its kin ("vitamin C" and "vitamin D",
+#: "hepatitis B", "group A", "vitamin B12"): the head word, any case, then a capital letter and
+#: at most two figures, standing alone.
+_DESIGNATED = re.compile(
+    r"\b((?i:vitamins?|hepatitis|influenza|group|serogroup|serotype|subtype|clade"
+    r"|apolipoprotein|factor))[ \t-]+([A-Z]\d{0,2})\b(?!['’]\w)"
+)
+
+
+def designated(text: str) -> Counter[str]:
+    """Names that a letter tells from their kin (score model v53), each as one lowercase entity
+    ``"<head> <letter>"`` ("Vitamin C" → ``"vitamin c"``, "vitamins D" → ``"vitamin d"``), with
+    how often the text writes it.
+
+    >>> sorted(designated("Vitamin C and vitamin D; hepatitis B-related; group A; vitamin B12."))
+    ['group a', 'hepatitis b', 'vitamin b12', 'vitamin c', 'vitamin d']
+    """
+    out: Counter[str] = Counter()
+    for match in _DESIGNATED.finditer(text):
+        head = match.group(1).lower()
+        head = "vitamin" if head == "vitamins" else head
+        out[f"{head} {match.group(2).lower()}"] += 1
+    return out
+
+
 def entity_view(
     text: str,
     tokens: Sequence[str],
     sentences: Sequence[tuple[str, Sequence[tuple[str, int, int]]]] | None = None,
     forms: bool = False,
+    designators: bool = False,
 ) -> EntityView:
+    """A text's entity view; ``forms`` (v20): possessives and plurals read as their base;
+    ``designators`` (v53): a name a letter tells from its kin ("vitamin C") is an entity of
+    its own, shaped by its head word (:func:`designated`), so "vitamin D" in the span stands in
+    for a claim's missing "vitamin C" as another gene name would for a claim's gene."""
     if sentences is None and forms:
         sentences = [(s.text, segments(s.text)) for s in split_sentences(text) or ()]
     found = entities(text, sentences)
+    counts: Counter[str] = Counter(tokens)
+    if designators:
+        for name, n in designated(text).items():
+            found.setdefault(name, f"designated {name.split(' ', 1)[0]}")
+            counts[name] += n
     bases: dict[str, str] = {}
     if forms:
         for _body, words in sentences or ():
@@ -614,7 +651,7 @@ def entity_view(
                     bases.setdefault(lower_chars(surface), base)
     return EntityView(
         frozenset(tokens),
-        Counter(tokens),
+        counts,
         Compact.of(tokens),
         found,
         {e: _alnum(e) for e in found},

@@ -229,6 +229,12 @@ class ScoreModel:
     #: word of change down (:func:`spanproof.verify.edits.align_edits`, ``answer_words``);
     #: False before v52.
     edit_answer_words: bool = False
+    #: v53: a name that a letter tells from its kin ("vitamin C", "hepatitis B", "group A",
+    #: "vitamin B12") is an entity of its own for the entity gate
+    #: (:func:`~spanproof.verify.gates.designated`), so "Vitamin C reduces COVID-19 severity"
+    #: against "Vitamin D supplementation reduced the severity of COVID-19" is gated; False
+    #: before v53: the letter was no entity, and the claim was `supported`.
+    designators: bool = False
     #: v19: with ``edit_bounds``, a bound written after its figure is its bound for the edit
     #: check ("65 years or older" is "≥65 years"; :func:`spanproof.verify.edits.align_edits`,
     #: ``postposed``); False before v19: "or older" was words not in the evidence, "≥65" a
@@ -636,12 +642,15 @@ V51 = replace(V50, name="v51", edit_conjuncts=True)
 #: v51 that reads more of an answer's words: "contraindicated" denies a use as "should not be
 #: used" does, "versus" is "compared with", "cut" a plain word of change down.
 V52 = replace(V51, name="v52", contraindications=True, edit_answer_words=True)
+#: v52 whose entity gate reads a name that a letter tells from its kin: "vitamin C" against
+#: "vitamin D", "hepatitis B" against "hepatitis C".
+V53 = replace(V52, name="v53", designators=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
-        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52,
+        V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
     )
 }  # fmt: skip
 
@@ -1003,12 +1012,13 @@ def _entity_view(
     """The entity gate's view of ``text``: its plain words (under v17, not the figures kept in
     one token), and (v17) Greek letters written as their names, so "IL-1β" and "IL-1beta" are
     one entity."""
+    designators = model.designators
     if not (model.number_formats or model.spellings):
-        return entity_view(text, tokens, segmented, forms=model.word_forms)
+        return entity_view(text, tokens, segmented, model.word_forms, designators)
     named = greek_named(text) if model.spellings else text
     if named != text and segmented is not None:
         segmented = [(s.text, segments(s.text)) for s in split_sentences(named)]
-    return entity_view(named, token_texts(named), segmented, forms=model.word_forms)
+    return entity_view(named, token_texts(named), segmented, model.word_forms, designators)
 
 
 def claim_words(claim: Claim, model: ScoreModel) -> str:
