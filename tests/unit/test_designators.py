@@ -24,7 +24,7 @@ def test_names_a_letter_tells_apart_are_read_with_their_head_word() -> None:
     text = "Vitamin C and vitamins D; hepatitis B-related; Group A; vitamin B12; factor V"
     assert designated(text) == {
         "vitamin c": 1, "vitamin d": 1, "hepatitis b": 1, "group a": 1, "vitamin b12": 1,
-        "factor v": 1,
+        "vitamin b": 1, "factor v": 1,
     }  # fmt: skip
     # a lowercase letter, a word, a figure alone or a letter run into a word is no designator
     assert not designated("vitamin content; group a; group 2; type B; vitamin Ca; factor Va")
@@ -82,3 +82,15 @@ def test_v53_is_v52_with_designators_and_the_default() -> None:
     assert SCORE_MODELS["v53"] is V53 and V53.designators and not V52.designators
     assert dataclasses.replace(V52, name="v53", designators=True) == V53
     assert DEFAULT_SCORE_MODEL == "v53"
+
+
+def test_a_letter_with_figures_names_one_of_the_letters_kind() -> None:
+    # a vitamin D3 is a vitamin D: the gate does not refuse the one for the other
+    evidence = [{"id": "S1", "text": "Vitamin D3 supplementation reduced COVID-19 severity."}]
+    scored = Verifier(score_model="v53").score_claims(["Vitamin D reduced severity."], evidence)
+    assert not scored[0].entity_gated
+    evidence = [{"id": "S1", "text": "Vitamin B6 deficiency was common in older adults."}]
+    scored = Verifier(score_model="v53").score_claims(
+        ["Vitamin B12 deficiency was common in older adults."], evidence
+    )
+    assert scored[0].entity_gated  # B12 and B6 are two vitamins

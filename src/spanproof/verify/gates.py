@@ -610,16 +610,21 @@ _DESIGNATED = re.compile(
 def designated(text: str) -> Counter[str]:
     """Names that a letter tells from their kin (score model v53), each as one lowercase entity
     ``"<head> <letter>"`` ("Vitamin C" → ``"vitamin c"``, "vitamins D" → ``"vitamin d"``), with
-    how often the text writes it.
+    how often the text writes it. A letter with figures names one of the letter's kind as well
+    ("vitamin D3" is a vitamin D: ``"vitamin d3"`` and ``"vitamin d"``), so a text on vitamin D3
+    holds a claim's vitamin D, while "vitamin B12" and "vitamin B6" stay two things.
 
     >>> sorted(designated("Vitamin C and vitamin D; hepatitis B-related; group A; vitamin B12."))
-    ['group a', 'hepatitis b', 'vitamin b12', 'vitamin c', 'vitamin d']
+    ['group a', 'hepatitis b', 'vitamin b', 'vitamin b12', 'vitamin c', 'vitamin d']
     """
     out: Counter[str] = Counter()
     for match in _DESIGNATED.finditer(text):
         head = match.group(1).lower()
         head = "vitamin" if head == "vitamins" else head
-        out[f"{head} {match.group(2).lower()}"] += 1
+        name = match.group(2).lower()
+        out[f"{head} {name}"] += 1
+        if len(name) > 1:
+            out[f"{head} {name[0]}"] += 1
     return out
 
 
