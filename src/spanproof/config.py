@@ -171,9 +171,11 @@ class VerifySettings(BaseModel):
             "against '… lowered systolic blood pressure … Diastolic blood pressure did not "
             "change'; v52 is v51 that reads more of an answer's words: 'is "
             "contraindicated' denies a use as 'should not be used' does, 'versus' and "
-            "'relative to' are 'compared with', 'cut' is a plain word of change down; v53, "
-            "the default, is v52 whose entity gate reads a name a letter tells from its kin: "
-            "'vitamin C' against 'vitamin D', 'hepatitis B' against 'hepatitis C')."
+            "'relative to' are 'compared with', 'cut' is a plain word of change down; v53 is "
+            "v52 whose entity gate reads a name a letter tells from its kin: 'vitamin C' "
+            "against 'vitamin D', 'hepatitis B' against 'hepatitis C'; v54, the default, is "
+            "v53 whose entity gate reads a claim's abbreviation of words its span writes out: "
+            "'BP' for 'blood pressure')."
         ),
     )
     escalation_band: float | None = Field(

@@ -245,9 +245,10 @@ class Verifier:
             states otherwise, "lowered systolic and diastolic blood pressure" against
             "Diastolic blood pressure did not change"), ``"v52"`` (v51 that reads more of an
             answer's words, "is contraindicated" for "should not be used", "versus" for
-            "compared with", "cut" for "reduced"), ``"v53"`` (the default: v52 whose entity
-            gate reads a name a letter tells from its kin, "vitamin C" against "vitamin D"),
-            or a ScoreModel.
+            "compared with", "cut" for "reduced"), ``"v53"`` (v52 whose entity gate reads a
+            name a letter tells from its kin, "vitamin C" against "vitamin D"), ``"v54"`` (the
+            default: v53 whose entity gate reads an abbreviation of words the span writes out,
+            "BP" for "blood pressure"), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

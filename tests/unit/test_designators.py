@@ -78,10 +78,10 @@ def test_v53_supports_the_named_thing_itself(claim: str, evidence: str) -> None:
     assert verdicts("v53", [claim], evidence) == [Verdict.SUPPORTED]
 
 
-def test_v53_is_v52_with_designators_and_the_default() -> None:
+def test_v53_is_v52_with_designators_and_the_default_reads_them() -> None:
     assert SCORE_MODELS["v53"] is V53 and V53.designators and not V52.designators
     assert dataclasses.replace(V52, name="v53", designators=True) == V53
-    assert DEFAULT_SCORE_MODEL == "v53"
+    assert SCORE_MODELS[DEFAULT_SCORE_MODEL].designators
 
 
 def test_a_letter_with_figures_names_one_of_the_letters_kind() -> None:

@@ -48,6 +48,7 @@ holds no word of a finding ("found", "higher", "than", "p <" …) as stating non
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
@@ -686,14 +687,39 @@ def written_within(a: str, b: str) -> bool:
     return len(short) >= 2 and short in long and _figures(short) == _figures(long)
 
 
-def entity_gate_trips(claim: EntityView, span: EntityView, variants: bool = False) -> bool:
+def spelled_by_initials(acronym: str, span: EntityView) -> bool:
+    """Score model v54: whether the lowercase ``acronym`` (two to six letters) is the initials of
+    as many consecutive words of the span ("bp" and "blood pressure", "ckd" and "chronic kidney
+    disease"): a claim that abbreviates what its span writes out names nothing the span lacks.
+
+    >>> spelled_by_initials("bp", entity_view("Walking lowered blood pressure.", ["walking",
+    ...     "lowered", "blood", "pressure"]))
+    True
+    """
+    if not (2 <= len(acronym) <= 6 and acronym.isalpha()):
+        return False
+    bounds = sorted(span.compact.boundaries)
+    words = [span.compact.text[a:b] for a, b in itertools.pairwise(bounds)]
+    n = len(acronym)
+    return any(
+        "".join(w[:1] for w in words[i : i + n]) == acronym for i in range(len(words) - n + 1)
+    )
+
+
+def entity_gate_trips(
+    claim: EntityView, span: EntityView, variants: bool = False, initials: bool = False
+) -> bool:
     """True when a claim entity is missing from the span and a same-shaped entity that the span
     mentions more often than the claim stands in its place (counts matter: a claim that swaps
     one of two mentions of ``AMPK`` still leaves the span one ``AMPK`` to spare).
 
     ``variants`` (score model v25): a claim entity that the span writes within a longer name,
     or whose letters hold a shorter name of the span, with the same figures
-    (:func:`written_within`), is not missing: "RAS" against "KRAS", "VSMCs" against "SMCs"."""
+    (:func:`written_within`), is not missing: "RAS" against "KRAS", "VSMCs" against "SMCs".
+
+    ``initials`` (score model v54): a claim acronym that spells the initials of consecutive
+    words of the span (:func:`spelled_by_initials`) is not missing: "BP" against "blood
+    pressure"."""
     missing_shapes = {
         shape
         for entity, shape in claim.entities.items()
@@ -701,6 +727,7 @@ def entity_gate_trips(claim: EntityView, span: EntityView, variants: bool = Fals
         and not (
             variants and any(written_within(claim.keys[entity], key) for key in span.keys.values())
         )
+        and not (initials and shape == "acronym" and spelled_by_initials(entity, span))
     }
     if not missing_shapes:
         return False

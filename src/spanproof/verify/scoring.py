@@ -235,6 +235,11 @@ class ScoreModel:
     #: against "Vitamin D supplementation reduced the severity of COVID-19" is gated; False
     #: before v53: the letter was no entity, and the claim was `supported`.
     designators: bool = False
+    #: v54: a claim acronym that spells the initials of consecutive words of the span ("BP"
+    #: against "blood pressure") is no entity the span lacks, for the entity gate
+    #: (:func:`~spanproof.verify.gates.spelled_by_initials`); False before v54: with another
+    #: acronym in the span ("HR", a "DEMO DATA" banner) the gate refused the claim.
+    initials: bool = False
     #: v19: with ``edit_bounds``, a bound written after its figure is its bound for the edit
     #: check ("65 years or older" is "≥65 years"; :func:`spanproof.verify.edits.align_edits`,
     #: ``postposed``); False before v19: "or older" was words not in the evidence, "≥65" a
@@ -645,12 +650,16 @@ V52 = replace(V51, name="v52", contraindications=True, edit_answer_words=True)
 #: v52 whose entity gate reads a name that a letter tells from its kin: "vitamin C" against
 #: "vitamin D", "hepatitis B" against "hepatitis C".
 V53 = replace(V52, name="v53", designators=True)
+#: v53 whose entity gate reads a claim's abbreviation of words its span writes out: "BP" for
+#: "blood pressure".
+V54 = replace(V53, name="v54", initials=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
+        V54,
     )
 }  # fmt: skip
 
@@ -1146,7 +1155,7 @@ def score_pair(
         span.entity is not None
         and claim.entity is not None
         and bool(claim.entity.entities)
-        and entity_gate_trips(claim.entity, span.entity, model.entity_variants)
+        and entity_gate_trips(claim.entity, span.entity, model.entity_variants, model.initials)
     )
     aligned = (
         _aligned_cues(claim, span, model.close_sentences, window, model.close_coverage_min)
