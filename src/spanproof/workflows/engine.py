@@ -15,6 +15,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from dbos import DBOS, DBOSConfig
 
@@ -152,6 +153,30 @@ PREFIX_INDEX = "spanproof_workflow_id_prefix"
 _INDEX_LOCK_KEY = 0x5350414E50524F46  # "SPANPROF"
 
 
+@contextmanager
+def _journal_transaction(system_database_url: str) -> Iterator[Any]:
+    """One transaction on the journal's database (PostgreSQL through psycopg), its connection
+    closed after.
+
+    Raises:
+        StoreError: the database cannot be reached (retryable).
+    """
+    import sqlalchemy as sa
+    from sqlalchemy.pool import NullPool
+
+    url = sa.make_url(system_database_url)
+    if not system_database_url.startswith("sqlite"):
+        url = url.set(drivername="postgresql+psycopg")
+    engine = sa.create_engine(url, poolclass=NullPool)
+    try:
+        with engine.begin() as conn:
+            yield conn
+    except sa.exc.OperationalError as exc:
+        raise StoreError(f"workflow system database: {exc}", retryable=True) from exc
+    finally:
+        engine.dispose()
+
+
 def journal_ready(system_database_url: str) -> bool:
     """Whether the journal's tables exist (a worker has launched on it before): then a client
     can read it before this process's engine launches and starts taking work.
@@ -160,26 +185,16 @@ def journal_ready(system_database_url: str) -> bool:
         StoreError: the database cannot be reached (retryable).
     """
     import sqlalchemy as sa
-    from sqlalchemy.pool import NullPool
 
-    sqlite = system_database_url.startswith("sqlite")
-    if sqlite:
+    if system_database_url.startswith("sqlite"):
         path = Path(system_database_url.removeprefix("sqlite:///").removeprefix("sqlite://"))
         if not path.exists():
             return False
-        url = sa.make_url(system_database_url)
         query = "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'workflow_status'"
     else:
-        url = sa.make_url(system_database_url).set(drivername="postgresql+psycopg")
         query = "SELECT to_regclass('dbos.workflow_status') IS NOT NULL"
-    engine = sa.create_engine(url, poolclass=NullPool)
-    try:
-        with engine.connect() as conn:
-            return bool(conn.execute(sa.text(query)).scalar())
-    except sa.exc.OperationalError as exc:
-        raise StoreError(f"workflow system database: {exc}", retryable=True) from exc
-    finally:
-        engine.dispose()
+    with _journal_transaction(system_database_url) as conn:
+        return bool(conn.execute(sa.text(query)).scalar())
 
 
 def ensure_prefix_index(system_database_url: str) -> bool:
@@ -193,23 +208,15 @@ def ensure_prefix_index(system_database_url: str) -> bool:
     if not system_database_url.startswith(("postgresql", "postgres")):
         return False
     import sqlalchemy as sa
-    from sqlalchemy.pool import NullPool
 
-    url = sa.make_url(system_database_url).set(drivername="postgresql+psycopg")
-    engine = sa.create_engine(url, poolclass=NullPool)
-    try:
-        with engine.begin() as conn:
-            conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _INDEX_LOCK_KEY})
-            conn.execute(
-                sa.text(
-                    f"CREATE INDEX IF NOT EXISTS {PREFIX_INDEX} "
-                    "ON dbos.workflow_status (workflow_uuid text_pattern_ops)"
-                )
+    with _journal_transaction(system_database_url) as conn:
+        conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": _INDEX_LOCK_KEY})
+        conn.execute(
+            sa.text(
+                f"CREATE INDEX IF NOT EXISTS {PREFIX_INDEX} "
+                "ON dbos.workflow_status (workflow_uuid text_pattern_ops)"
             )
-    except sa.exc.OperationalError as exc:
-        raise StoreError(f"workflow system database: {exc}", retryable=True) from exc
-    finally:
-        engine.dispose()
+        )
     return True
 
 
