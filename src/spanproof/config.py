@@ -173,9 +173,13 @@ class VerifySettings(BaseModel):
             "contraindicated' denies a use as 'should not be used' does, 'versus' and "
             "'relative to' are 'compared with', 'cut' is a plain word of change down; v53 is "
             "v52 whose entity gate reads a name a letter tells from its kin: 'vitamin C' "
-            "against 'vitamin D', 'hepatitis B' against 'hepatitis C'; v54, the default, is "
-            "v53 whose entity gate reads a claim's abbreviation of words its span writes out: "
-            "'BP' for 'blood pressure')."
+            "against 'vitamin D', 'hepatitis B' against 'hepatitis C'; v54 is v53 whose "
+            "entity gate reads a claim's abbreviation of words its span writes out: 'BP' for "
+            "'blood pressure'; v55, the default, is v54 whose entity gate reads capitals that "
+            "are a sentence's style as no name: 'the short answer is YES', a heading's 'AND', "
+            "a sentence written in capitals; a name the span writes joined to its figures as "
+            "the claim's: 'COVID19' for 'COVID-19'; and an abbreviation the claim defines in "
+            "place by the words the span writes out: '(BIR)' for 'break-induced replication')."
         ),
     )
     escalation_band: float | None = Field(

@@ -60,4 +60,4 @@ def test_v54_still_gates_an_acronym_the_span_does_not_spell() -> None:
 def test_v54_is_v53_with_initials_and_the_default() -> None:
     assert SCORE_MODELS["v54"] is V54 and V54.initials and not V53.initials
     assert dataclasses.replace(V53, name="v54", initials=True) == V54
-    assert DEFAULT_SCORE_MODEL == "v54"
+    assert SCORE_MODELS[DEFAULT_SCORE_MODEL].initials

@@ -11,7 +11,13 @@ characters or more, the same letters and digits as a run of whole span tokens (`
 ``IL-6``; ``CD4`` does not find ``CD45``). An entity the span merely omits (an abbreviation the
 claim adds, a qualifier) does not trip the gate: the lexical and semantic scores already weigh it.
 Under score model v20 a plural abbreviation or a possessive name is the entity it is a form of
-(:func:`base_form`: "HSPCs" is "HSPC", "Hodgkin's" is "Hodgkin").
+(:func:`base_form`: "HSPCs" is "HSPC", "Hodgkin's" is "Hodgkin"). Under score model v55 capitals
+that are a sentence's style name nothing (an English word written in capitals, "the short answer
+is YES", a heading's "AND"; a long word of a sentence written in capitals: :func:`entities`), and
+a claim's name that the span writes joined to its figures is present ("COVID-19" against
+"COVID19": :func:`written_joined`), and so is an abbreviation the claim defines in place whose
+words the span writes out ("break-induced DNA replication (BIR)" against "break-induced
+replication": :func:`alias_spelled`).
 
 **Polarity gate** — the claim and the span sentence that covers it best disagree on negation
 (the parity of their negation cues differs, so "not unchanged" reads as a double negation; "but
@@ -484,8 +490,36 @@ def _defined_abbreviation(text: str, start: int, end: int) -> bool:
     )
 
 
+#: Score model v55: plain English words that a text writes in capitals for emphasis ("the
+#: short answer is YES", "NOT a cure") or in a heading ("CONCLUSIONS AND RELEVANCE"): never an
+#: acronym. Left out: words that are as often an acronym, in the SciFact corpus or elsewhere
+#: ("NO" nitric oxide, "ALL" a leukaemia, "AS", "AN", "AT", "ARE", "GO", "IS", "WHO", "US",
+#: "OR", "ER", "IT", "CAN", "AIDS", "FACT").
+EMPHASIS_WORDS = frozenset(
+    {
+        "yes", "not", "nor", "never", "none", "true", "false", "fake", "myth", "myths", "only",
+        "now", "new", "news", "was", "were", "be", "been", "the", "and", "of", "to", "in", "on",
+        "for", "by", "if", "but", "does", "did", "don't", "has", "have", "will", "may", "might",
+        "must", "should", "this", "that", "with", "from", "very", "more", "most", "less", "any",
+        "how", "why", "what", "when", "you", "your", "we", "our", "they", "its", "so", "up",
+        "out", "too", "can't", "won't", "isn't", "didn't", "doesn't",
+    }
+)  # fmt: skip
+
+
+def shouted(words: Sequence[tuple[str, int, int]]) -> bool:
+    """Score model v55: whether a sentence is written in capitals — at least three words of two
+    letters or more, three in five of them all capitals ("VITAMIN D LEVELS MAY IMPACT COVID-19
+    MORTALITY RATES") — so that its capitals are its style, not its names."""
+    plain = [w for w, _s, _e in words if w[:1].isalpha() and sum(ch.isalpha() for ch in w) >= 2]
+    capitals = [w for w in plain if all(ch.isupper() for ch in w if ch.isalpha())]
+    return len(capitals) >= 3 and 5 * len(capitals) >= 3 * len(plain)
+
+
 def entities(
-    text: str, sentences: Sequence[tuple[str, Sequence[tuple[str, int, int]]]] | None = None
+    text: str,
+    sentences: Sequence[tuple[str, Sequence[tuple[str, int, int]]]] | None = None,
+    plain_case: bool = False,
 ) -> dict[str, str]:
     """Lowercase entity tokens of ``text`` (NFC) with their shapes, sentence by sentence.
 
@@ -494,13 +528,24 @@ def entities(
 
     ``sentences``: the text's sentences with their word segments (``segments`` of each sentence),
     when the caller has them already; the result is the same.
+
+    ``plain_case`` (score model v55): capitals that are a sentence's style name nothing: an
+    English word in capitals for emphasis or as a heading (:data:`EMPHASIS_WORDS`), and a word
+    of four letters or more in a sentence written in capitals (:func:`shouted`). A headline's
+    capitalised words ("Climate Models Have Overestimated Global Warming") stay names: read as
+    plain words they let more false headlines through on CLIMATE-FEVER than they let true ones.
     """
     if sentences is None:
         sentences = [(s.text, segments(s.text)) for s in split_sentences(text) or ()]
     out: dict[str, str] = {}
     for body, words in sentences:
+        loud = plain_case and shouted(words)
         for index, (surface, start, end) in enumerate(words):
             shape = entity_shape(surface, index == 0)
+            if plain_case and shape == "acronym":
+                lowered = lower_chars(surface)
+                if lowered in EMPHASIS_WORDS or (loud and sum(map(str.isalpha, surface)) >= 4):
+                    shape = None
             if shape is not None:
                 alias = _defined_abbreviation(body, start, end)
                 out.setdefault(lower_chars(surface), "alias" if alias else shape)
@@ -635,14 +680,18 @@ def entity_view(
     sentences: Sequence[tuple[str, Sequence[tuple[str, int, int]]]] | None = None,
     forms: bool = False,
     designators: bool = False,
+    plain_case: bool = False,
 ) -> EntityView:
     """A text's entity view; ``forms`` (v20): possessives and plurals read as their base;
     ``designators`` (v53): a name a letter tells from its kin ("vitamin C") is an entity of
     its own, shaped by its head word (:func:`designated`), so "vitamin D" in the span stands in
-    for a claim's missing "vitamin C" as another gene name would for a claim's gene."""
+    for a claim's missing "vitamin C" as another gene name would for a claim's gene;
+    ``plain_case`` (v55): capitals that are a sentence's style name nothing (:func:`entities`)."""
     if sentences is None and forms:
         sentences = [(s.text, segments(s.text)) for s in split_sentences(text) or ()]
-    found = entities(text, sentences)
+    if sentences is None and plain_case:
+        sentences = [(s.text, segments(s.text)) for s in split_sentences(text) or ()]
+    found = entities(text, sentences, plain_case)
     counts: Counter[str] = Counter(tokens)
     if designators:
         for name, n in designated(text).items():
@@ -706,8 +755,52 @@ def spelled_by_initials(acronym: str, span: EntityView) -> bool:
     )
 
 
+def written_joined(key: str, claim: EntityView, span: EntityView) -> bool:
+    """Score model v55: whether the claim writes entity ``key`` as part of a name that ends in a
+    figure and the span writes that name joined: "COVID-19" against "COVID19", "SARS-CoV-2"
+    against "SARSCoV2", "IL 6" against "IL6" (up to four of the claim's words, the last with a
+    figure, found as whole words of the span with nothing between them).
+
+    >>> written_joined("covid", entity_view("COVID-19 rose.", ["covid", "19", "rose"]),
+    ...     entity_view("COVID19 rose.", ["covid19", "rose"]))
+    True
+    """
+    bounds = sorted(claim.compact.boundaries)
+    words = [claim.compact.text[a:b] for a, b in itertools.pairwise(bounds)]
+    for i, word in enumerate(words):
+        if word != key:
+            continue
+        for first in range(max(0, i - 3), i + 1):
+            for last in range(i, min(len(words), first + 4)):
+                if last == first or not any(ch.isdigit() for ch in words[last]):
+                    continue
+                if span.compact.contains_run("".join(words[first : last + 1])):
+                    return True
+    return False
+
+
+def alias_spelled(alias: str, span: EntityView) -> bool:
+    """Score model v55: whether an abbreviation a claim defines in place ("break-induced DNA
+    replication (BIR)", "extracellular vesicles (EVs)") is spelled by the initials of
+    consecutive words of the span, as :func:`spelled_by_initials` reads an acronym, a plural's
+    "s" aside: the span writes out what the claim abbreviates.
+
+    >>> alias_spelled("evs", entity_view("Cells shed extracellular vesicles.", ["cells", "shed",
+    ...     "extracellular", "vesicles"]))
+    True
+    """
+    return spelled_by_initials(alias, span) or (
+        alias.endswith("s") and spelled_by_initials(alias[:-1], span)
+    )
+
+
 def entity_gate_trips(
-    claim: EntityView, span: EntityView, variants: bool = False, initials: bool = False
+    claim: EntityView,
+    span: EntityView,
+    variants: bool = False,
+    initials: bool = False,
+    joined: bool = False,
+    alias_initials: bool = False,
 ) -> bool:
     """True when a claim entity is missing from the span and a same-shaped entity that the span
     mentions more often than the claim stands in its place (counts matter: a claim that swaps
@@ -719,7 +812,14 @@ def entity_gate_trips(
 
     ``initials`` (score model v54): a claim acronym that spells the initials of consecutive
     words of the span (:func:`spelled_by_initials`) is not missing: "BP" against "blood
-    pressure"."""
+    pressure".
+
+    ``joined`` (score model v55): a claim entity the span writes joined to the figures after it
+    (:func:`written_joined`) is not missing: "COVID-19" against "COVID19".
+
+    ``alias_initials`` (score model v55): an abbreviation the claim defines in place whose
+    words the span writes out (:func:`alias_spelled`) is not missing: "(BIR)" against
+    "break-induced replication"."""
     missing_shapes = {
         shape
         for entity, shape in claim.entities.items()
@@ -728,6 +828,8 @@ def entity_gate_trips(
             variants and any(written_within(claim.keys[entity], key) for key in span.keys.values())
         )
         and not (initials and shape == "acronym" and spelled_by_initials(entity, span))
+        and not (alias_initials and shape == "alias" and alias_spelled(entity, span))
+        and not (joined and written_joined(claim.keys[entity], claim, span))
     }
     if not missing_shapes:
         return False

@@ -240,6 +240,23 @@ class ScoreModel:
     #: (:func:`~spanproof.verify.gates.spelled_by_initials`); False before v54: with another
     #: acronym in the span ("HR", a "DEMO DATA" banner) the gate refused the claim.
     initials: bool = False
+    #: v55: capitals that are a sentence's style name nothing for the entity gate
+    #: (:func:`~spanproof.verify.gates.entities`, ``plain_case``): an English word written in
+    #: capitals ("the short answer is YES", "CONCLUSIONS AND RELEVANCE"), a word of four
+    #: letters or more of a sentence written in capitals ("VITAMIN D LEVELS MAY IMPACT COVID-19
+    #: MORTALITY RATES"); False before v55: each was an acronym, and another acronym in the span
+    #: refused the claim.
+    plain_case: bool = False
+    #: v55: a claim entity that the span writes joined to the figures after it ("COVID-19"
+    #: against "COVID19", "SARS-CoV-2" against "SARSCoV2") is no entity the span lacks, for the
+    #: entity gate (:func:`~spanproof.verify.gates.written_joined`); False before v55: the span's
+    #: "COVID19" was another name, and any acronym of the span refused the claim.
+    joined_names: bool = False
+    #: v55: an abbreviation the claim defines in place whose words the span writes out
+    #: ("break-induced DNA replication (BIR)" against "break-induced replication") is no entity
+    #: the span lacks, for the entity gate (:func:`~spanproof.verify.gates.alias_spelled`);
+    #: False before v55: v54's ``initials`` read a claim's acronym, not one it defines.
+    alias_initials: bool = False
     #: v19: with ``edit_bounds``, a bound written after its figure is its bound for the edit
     #: check ("65 years or older" is "≥65 years"; :func:`spanproof.verify.edits.align_edits`,
     #: ``postposed``); False before v19: "or older" was words not in the evidence, "≥65" a
@@ -653,13 +670,18 @@ V53 = replace(V52, name="v53", designators=True)
 #: v53 whose entity gate reads a claim's abbreviation of words its span writes out: "BP" for
 #: "blood pressure".
 V54 = replace(V53, name="v54", initials=True)
+#: v54 whose entity gate reads capitals that are a sentence's style as no name ("the answer is
+#: YES", "CONCLUSIONS AND RELEVANCE", a sentence written in capitals) and a name the span writes
+#: joined to its figures as the claim's ("COVID19" for "COVID-19"), and an abbreviation the claim
+#: defines in place by the words the span writes out ("(BIR)" for "break-induced replication").
+V55 = replace(V54, name="v55", plain_case=True, joined_names=True, alias_initials=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54,
+        V54, V55,
     )
 }  # fmt: skip
 
@@ -1021,13 +1043,13 @@ def _entity_view(
     """The entity gate's view of ``text``: its plain words (under v17, not the figures kept in
     one token), and (v17) Greek letters written as their names, so "IL-1β" and "IL-1beta" are
     one entity."""
-    designators = model.designators
+    designators, plain = model.designators, model.plain_case
     if not (model.number_formats or model.spellings):
-        return entity_view(text, tokens, segmented, model.word_forms, designators)
+        return entity_view(text, tokens, segmented, model.word_forms, designators, plain)
     named = greek_named(text) if model.spellings else text
     if named != text and segmented is not None:
         segmented = [(s.text, segments(s.text)) for s in split_sentences(named)]
-    return entity_view(named, token_texts(named), segmented, model.word_forms, designators)
+    return entity_view(named, token_texts(named), segmented, model.word_forms, designators, plain)
 
 
 def claim_words(claim: Claim, model: ScoreModel) -> str:
@@ -1155,7 +1177,14 @@ def score_pair(
         span.entity is not None
         and claim.entity is not None
         and bool(claim.entity.entities)
-        and entity_gate_trips(claim.entity, span.entity, model.entity_variants, model.initials)
+        and entity_gate_trips(
+            claim.entity,
+            span.entity,
+            model.entity_variants,
+            model.initials,
+            model.joined_names,
+            model.alias_initials,
+        )
     )
     aligned = (
         _aligned_cues(claim, span, model.close_sentences, window, model.close_coverage_min)
