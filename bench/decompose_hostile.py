@@ -50,6 +50,10 @@ PATTERNS = {
     "bold labels `**a**: `": lambda n: "**a**: " * (n // 7),
     "bracketed markers `([1] `": lambda n: "([1] " * (n // 5),
     "interface markers `【1 `": lambda n: "【1 " * (n // 3),
+    # rules-v5's trailing frames, many in one sentence: each is tried where it may start
+    "trailing frames `a, the study found `": lambda n: "a, the study found " * (n // 19),
+    "bracketed frames `a (as shown in [1]) `": lambda n: "a (as shown in [1]) " * (n // 20),
+    "commas before spaces `a,` + spaces": lambda n: ("a," + " " * 48) * (n // 50),
 }
 
 

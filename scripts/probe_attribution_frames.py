@@ -10,16 +10,18 @@ a sentence of a SciFact corpus abstract (60–250 characters, one claim when dec
 own), checked against the whole abstract, in three forms:
 
 * ``plain``: the sentence as it is (should be `supported`);
-* ``framed``: the sentence inside one of six attribution frames, one per case in turn (should
-  be `supported`: the frame only says the sources state it);
+* ``framed``: the sentence inside one of ten attribution frames, one per case in turn (should
+  be `supported`: the frame only says the sources state it); the last four are trailing frames
+  that ``rules-v5`` added ("X, the study found.", "X (as shown in [1]).");
 * ``framed swap``: the same with one content word swapped for a word another sentence of the
   abstract writes (``probe_word_swaps.py``'s ``random`` kind; should be refused: cutting the
   frame must not let a changed word through).
 
 Each framed case is read two ways: ``frame kept`` scores the framed sentence as one claim (what
-the rule-based decomposer ``rules-v2`` gave), ``rules-v3`` decomposes the framed draft with the
-current decomposer, which cuts the frame, and scores its claims (a case is `supported` when every
-claim is). Reported per model: the share `supported`.
+the rule-based decomposer ``rules-v2`` gave, and ``rules-v4`` for the last four frames), and
+``cut`` decomposes the framed draft with the current decomposer, which cuts the frame, and
+scores its claims (a case is `supported` when every claim is). Reported per model: the share
+`supported`.
 """
 
 from __future__ import annotations
@@ -48,6 +50,11 @@ FRAMES = (
     "As reported in the paper [1], {}.",
     "Research shows that {}.",
     "{}, according to the sources.",
+    # rules-v5
+    "{}, the study found.",
+    "{}, which the authors reported.",
+    "{} (as shown in [1]).",
+    "{}, researchers said.",
 )
 DECOMPOSER = RuleBasedDecomposer()
 
@@ -121,8 +128,8 @@ def main() -> int:
         f"{time.strftime('%Y-%m-%d')} ({SECONDS} s): {len(cases)} sentences of SciFact "
         "abstracts, each against its whole abstract; share `supported`.",
         "",
-        "| model | plain | framed, frame kept (`rules-v2`) | framed, `rules-v3` | framed swap, "
-        "frame kept | framed swap, `rules-v3` |",
+        f"| model | plain | framed, frame kept | framed, cut (`{DECOMPOSER.model_id}`) | framed "
+        f"swap, frame kept | framed swap, cut (`{DECOMPOSER.model_id}`) |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     by_frame: dict[str, list[int]] = {frame: [0, 0, 0, 0, 0, 0] for frame in FRAMES}
@@ -153,8 +160,8 @@ def main() -> int:
         "",
         f"By frame, under {args.models[-1]} (`supported` of the frame's cases):",
         "",
-        "| frame | cases | plain | framed, frame kept | framed, `rules-v3` | framed swap, frame "
-        "kept | framed swap, `rules-v3` |",
+        "| frame | cases | plain | framed, frame kept | framed, cut | framed swap, frame kept | "
+        "framed swap, cut |",
         "|---|---:|---:|---:|---:|---:|---:|",
     ]
     for frame, row in by_frame.items():

@@ -1,4 +1,4 @@
-"""RuleBasedDecomposer (rules-v4): the offline decomposer of SPEC §4.3."""
+"""RuleBasedDecomposer (rules-v5): the offline decomposer of SPEC §4.3."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ def texts(draft: str) -> list[str]:
 
 def test_it_implements_the_decomposer_port_as_rules_v4() -> None:
     assert isinstance(DECOMPOSER, Decomposer)
-    assert DECOMPOSER.model_id == "rules-v4"
+    assert DECOMPOSER.model_id == "rules-v5"
 
 
 def test_each_sentence_becomes_a_claim_with_ids_in_order() -> None:
@@ -246,6 +246,13 @@ def test_a_frame_that_attributes_the_claim_to_a_marker_is_cut() -> None:
         ("Walking lowered blood pressure", ("S2",))
     ]
     assert cited("As reported in [S3], walking lowered it.") == [("walking lowered it", ("S3",))]
+    # rules-v5: a frame in brackets keeps the marker it holds
+    assert cited("Walking lowered blood pressure (as shown in [2]).") == [
+        ("Walking lowered blood pressure", ("S2",))
+    ]
+    assert cited("Walking lowered blood pressure, the trial found [1].") == [
+        ("Walking lowered blood pressure", ("S1",))
+    ]
 
 
 def test_a_frame_that_only_attributes_the_claim_to_the_sources_is_cut() -> None:
@@ -260,6 +267,15 @@ def test_a_frame_that_only_attributes_the_claim_to_the_sources_is_cut() -> None:
         f"The data indicate that {fact}.",
         f"{fact}, according to the trial [2].",
         f"{fact}, as the study reported.",
+        # rules-v5: trailing frames as news and chat answers write them
+        f"{fact}, the trial found [S1].",
+        f"{fact}, researchers said.",
+        f"{fact}, which the authors reported [1].",
+        f"{fact}, as reported [S2].",
+        f"{fact}, which was shown in the trial.",
+        f"{fact} (as shown in [S1]).",
+        f"{fact} (according to the study).",
+        f"{fact} (see [2]).",
     ):
         [claim] = DECOMPOSER.decompose(framed)
         assert claim.text.lower() == fact, framed
@@ -273,6 +289,11 @@ def test_a_named_or_hedged_attribution_and_a_sources_own_claim_stay() -> None:
         "Evidence suggests that walking lowered blood pressure",
         "The trial showed improvements in HDL",
         "The study enrolled 200 adults",
+        # rules-v5 keeps a named attribution and a frame that says more than who said it
+        "Walking lowered blood pressure, as reported by Smith et al",
+        "Walking lowered blood pressure (according to Smith)",
+        "Walking lowered blood pressure, which the authors described as modest",
+        "Walking lowered blood pressure, according to the trial, in adults",
     ):
         assert texts(kept + ".") == [kept]
     # a frame with nothing after it is not cut to nothing

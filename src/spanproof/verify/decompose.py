@@ -10,7 +10,7 @@ hyphen: :data:`INVISIBLE`) removed, then stripped of surrounding whitespace and 
 ``. , ; : ! …``.
 The rule-based decomposer guarantees ``clean_claim_text(draft[start:end]) == claim.text``.
 
-Rule-based decomposer (``rules-v4``), in order:
+Rule-based decomposer (``rules-v5``), in order:
 
 1. Blocks, reading the draft as Markdown (:func:`spanproof.text.markdown.markdown_lines`):
    headings (``#``, a line underlined with ``===`` or ``---``, a line that is one bold phrase
@@ -36,7 +36,9 @@ Rule-based decomposer (``rules-v4``), in order:
    are also cut from the claims that remain (from both text and span), and since ``rules-v3``
    so is a frame that only attributes the claim to the sources, leading or trailing
    ("According to the study, X", "Based on the provided context, X", "The sources show that
-   X", "As the authors noted, X", "X, according to the trial [2]"): the sources are what the
+   X", "As the authors noted, X", "X, according to the trial [2]"; since ``rules-v5`` also
+   "X, the study found", "X, which the authors reported", "X, as reported", "X, which was
+   shown in the trial", "X (as shown in [1])", "X (see [2])"): the sources are what the
    claim is checked against. A named attribution ("According to Smith et al., X") is a claim
    of its own and stays, and so does a hedged one ("Evidence suggests that X"). Since
    ``rules-v2`` the markers include a chat answer's interjections and greetings ("Sure!", "Of
@@ -98,8 +100,10 @@ from spanproof.text.tokens import token_texts
 #: Markdown: its syntax leaves claim texts, tables give a claim per row, code is skipped;
 #: rules-v4 reads numeric citation markers ("[1]") as citations, skips reference definitions
 #: ("[1]: https://…"), an answer word ending its own sentence ("No. X" → X) and a clause that
-#: only echoes a question ("No, it does not.": see :mod:`spanproof.verify.yes_no`).
-RULES_MODEL_ID = "rules-v4"
+#: only echoes a question ("No, it does not.": see :mod:`spanproof.verify.yes_no`); rules-v5
+#: cuts more trailing frames that only attribute the claim to the sources ("X, the trial
+#: found", "X, which the authors reported", "X, as reported", "X (as shown in [1])").
+RULES_MODEL_ID = "rules-v5"
 
 DECOMPOSE_SYSTEM_PROMPT = """\
 You split a draft answer into atomic factual claims.
@@ -520,8 +524,21 @@ _ATTRIBUTION_LEAD = re.compile(
     rf"|(?:{_SOURCE})\s+{_SAYS}\s+that\s+",
     re.IGNORECASE,
 )
+#: rules-v5: a participle of reporting ("as reported", "which was shown in the trial").
+_REPORTED = (
+    r"(?:reported|described|shown|noted|stated|found|explained|discussed|summari[sz]ed|"
+    r"mentioned|demonstrated|observed|confirmed|established|indicated|revealed)"
+)
 _ATTRIBUTION_TAIL = re.compile(
-    rf",\s*(?:{_ACCORDING}(?:\s+(?:{_SOURCE}))?|as\s+(?:{_SOURCE})\s+{_SAYS})"
+    rf"(?:,\s*(?:{_ACCORDING}(?:\s+(?:{_SOURCE}))?|as\s+(?:{_SOURCE})\s+{_SAYS}"
+    # rules-v5: "X, the trial found", "X, which the authors reported", "X, as reported",
+    # "X, which was shown in the study"
+    rf"|(?:which\s+)?(?:{_SOURCE})\s+{_SAYS}|as\s+{_REPORTED}"
+    rf"|which\s+(?:was|were|is|are|has\s+been|have\s+been)\s+{_REPORTED}"
+    rf"(?:\s+(?:in|by)(?:\s+(?:{_SOURCE}))?)?)"
+    # rules-v5: a frame in brackets, "X (as shown in [1])", "X (according to the study)",
+    # "X (see [2])"; the markers inside are blanked before this is read
+    rf"|\((?:{_ACCORDING}|as\s+{_REPORTED}|see|cf\.?)(?:\s+(?:{_SOURCE}))?\s*\))"
     rf"[\s.!…]*$",
     re.IGNORECASE,
 )
@@ -544,7 +561,7 @@ class _Unit:
 
 
 class RuleBasedDecomposer:
-    """The offline decomposer (``rules-v4``); the rules are in this module's docstring."""
+    """The offline decomposer (``rules-v5``); the rules are in this module's docstring."""
 
     @property
     def model_id(self) -> str:
