@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from spanproof.core.errors import InvalidInputError
 from spanproof.core.models import Policy
 from spanproof.core.upstream import UpstreamError, openai_error
-from spanproof.services.chat_proxy import ChatProxy, message_evidence
+from spanproof.services.chat_proxy import ChatProxy, list_labels, message_evidence
 from spanproof.testing.fakes import FakeEmbedder
 from spanproof.verify.decompose import RuleBasedDecomposer
 from spanproof.verify.scoring import V2
@@ -164,6 +164,39 @@ def test_an_answer_citing_a_numbered_document_cites_its_sentences() -> None:
     claims = reply["spanproof"]["claims"]
     # "[1]" is the first document (two sentences), not the first sentence (the instruction)
     assert [c["cited_markers"] for c in claims] == [["m0.s2", "m0.s3"], ["m0.s4"]]
+
+
+LISTED = (
+    "Answer from the documents below, citing them as [n].\n\n"
+    "1. Daily walking lowered systolic blood pressure by 5 mmHg. It was a 12-week trial.\n"
+    "2. Sodium restriction lowered diastolic blood pressure.\n"
+    "3. Short sleep was linked to higher evening cortisol."
+)
+
+
+def test_a_numbered_list_numbers_its_documents_when_no_label_does() -> None:
+    assert list_labels(LISTED) == [(54, "1"), (138, "2"), (194, "3")]
+    assert LISTED[54:56] == "1." and LISTED[138:140] == "2." and LISTED[194:196] == "3."
+    assert list_labels("1. One thing.\n3. Another.") == []  # not 1, 2, 3 in order
+    assert list_labels("Rules:\n1. Be brief.") == []  # one item is no list of documents
+    assert list_labels("In 2019. Walking helped.") == []
+    spans = message_evidence([{"role": "user", "content": LISTED}])
+    documents = [s.source.get("document") for s in spans if s.text[:1].isalpha()]
+    assert documents == [None, "1", "1", "2", "3"]
+    # a labelled message keeps its labels, and a list inside it is no second numbering
+    labelled = NUMBERED + "\n1. First note.\n2. Second note."
+    spans = message_evidence([{"role": "user", "content": labelled}])
+    assert {s.source.get("document") for s in spans} == {None, "1", "2", "3"}
+
+
+def test_an_answer_citing_an_item_of_a_numbered_list_cites_its_sentences() -> None:
+    answer = "Walking lowered systolic blood pressure by 5 mmHg [1]. Sodium lowered it [2]."
+    reply = proxy(ListUpstream(answer)).complete(
+        {"model": "m", "messages": [{"role": "user", "content": LISTED}]}
+    )
+    cited = [c["cited_markers"] for c in reply["spanproof"]["claims"]]
+    spans = {s.id: s for s in message_evidence([{"role": "user", "content": LISTED}])}
+    assert [{spans[i].source["document"] for i in ids} for ids in cited] == [{"1"}, {"2"}]
 
 
 def test_a_completion_is_forwarded_without_the_spanproof_options() -> None:

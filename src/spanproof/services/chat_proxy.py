@@ -82,7 +82,9 @@ def message_evidence(messages: Sequence[Mapping[str, Any]]) -> list[EvidenceSpan
 
     A sentence after a document's label at the start of a line ("[2] …", "Document 2: …") has
     ``document`` ``"2"`` in its source: an answer citing "[2]" cites that document's sentences
-    (:func:`spanproof.verify.decompose.markers_as_ids`).
+    (:func:`spanproof.verify.decompose.markers_as_ids`). In a message with no such label, a
+    numbered list whose items are numbered 1, 2, 3 … in order ("1. …", "2) …") numbers its
+    documents the same way (:func:`list_labels`).
     """
     spans: list[EvidenceSpan] = []
     for i, message in enumerate(messages):
@@ -91,6 +93,7 @@ def message_evidence(messages: Sequence[Mapping[str, Any]]) -> list[EvidenceSpan
             continue
         text = message_text(message)
         labels = [(m.start(), m.group(1) or m.group(2)) for m in _DOCUMENT_LABEL.finditer(text)]
+        labels = labels or list_labels(text)
         starts = [at for at, _ in labels]
         for j, sentence in enumerate(split_sentences(text), start=1):
             if sentence.text.rstrip(CLOSERS).endswith("?"):
@@ -113,6 +116,22 @@ _DOCUMENT_LABEL = re.compile(
     r"references?|refs?)\s*#?\s*(\d{1,3})\s*[:.)\]-])",
     re.IGNORECASE,
 )
+
+
+#: An item of a numbered list, at the start of a line: "1. …", "2) …".
+_LIST_ITEM = re.compile(r"(?m)^[ \t]*(\d{1,3})[.)][ \t]+(?=\S)")
+
+
+def list_labels(text: str) -> list[tuple[int, str]]:
+    """Where the items of ``text``'s numbered list start, with their numbers, when its items
+    are numbered 1, 2, 3 … in order (a prompt that lists its documents so: an answer citing
+    "[2]" means the second item); empty otherwise ("1. …" then "3. …"), and for a list of one
+    item.
+    """
+    items = [(m.start(), m.group(1)) for m in _LIST_ITEM.finditer(text)]
+    if len(items) < 2 or [int(n) for _, n in items] != list(range(1, len(items) + 1)):
+        return []
+    return items
 
 
 def _last_user_text(messages: Sequence[Mapping[str, Any]]) -> str:
