@@ -175,11 +175,13 @@ class VerifySettings(BaseModel):
             "v52 whose entity gate reads a name a letter tells from its kin: 'vitamin C' "
             "against 'vitamin D', 'hepatitis B' against 'hepatitis C'; v54 is v53 whose "
             "entity gate reads a claim's abbreviation of words its span writes out: 'BP' for "
-            "'blood pressure'; v55, the default, is v54 whose entity gate reads capitals that "
+            "'blood pressure'; v55 is v54 whose entity gate reads capitals that "
             "are a sentence's style as no name: 'the short answer is YES', a heading's 'AND', "
             "a sentence written in capitals; a name the span writes joined to its figures as "
             "the claim's: 'COVID19' for 'COVID-19'; and an abbreviation the claim defines in "
-            "place by the words the span writes out: '(BIR)' for 'break-induced replication')."
+            "place by the words the span writes out: '(BIR)' for 'break-induced replication'; "
+            "v56, the default, is v55 that reads a figure the claim rounds from the one the "
+            "span states as that figure: 'nearly 70' for 69, 'about 5 mmHg' for 5.2 mmHg)."
         ),
     )
     escalation_band: float | None = Field(

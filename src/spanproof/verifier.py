@@ -248,10 +248,12 @@ class Verifier:
             "compared with", "cut" for "reduced"), ``"v53"`` (v52 whose entity gate reads a
             name a letter tells from its kin, "vitamin C" against "vitamin D"), ``"v54"`` (v53
             whose entity gate reads an abbreviation of words the span writes out, "BP" for
-            "blood pressure"), ``"v55"`` (the default: v54 whose entity gate reads capitals that
+            "blood pressure"), ``"v55"`` (v54 whose entity gate reads capitals that
             are a sentence's style as no name, "the short answer is YES", a sentence written in
             capitals, "COVID19" as "COVID-19", and an abbreviation the claim defines in place
-            by the words the span writes out), or a ScoreModel.
+            by the words the span writes out), ``"v56"`` (the default: v55 that reads a figure
+            the claim rounds from the one the span states as that figure, "nearly 70" for 69),
+            or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5; default: the bundled ones
             (for v5, the judge ``verify.judge`` names).
     """

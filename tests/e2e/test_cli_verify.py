@@ -65,7 +65,7 @@ def test_claims_json_has_the_contract_shape_and_verdicts(tmp_path: Path, evidenc
     assert code == 0
     report = json.loads(out)
     assert set(report) == TOP_KEYS
-    assert report["score_model"] == "v55"
+    assert report["score_model"] == "v56"
     assert report["verification"] == "verified"
     assert report["embed_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
     assert len(report["embed_model_hash"]) == 64
@@ -1515,13 +1515,13 @@ DEMO = Path(__file__).resolve().parents[2] / "examples" / "demo"
 
 def test_the_default_model_names_what_a_shortened_copy_dropped() -> None:
     # the demo draft copies S1 without its population, "adults with mild hypertension": the
-    # default model (v55, with v25's edit check) reads it as a finding stated of more than the
+    # default model (v56, with v25's edit check) reads it as a finding stated of more than the
     # source and says why in the table; v2 read the same copy as supported
     draft, evidence = str(DEMO / "draft.txt"), str(DEMO / "evidence.jsonl")
     code, out, _ = run("verify", "--draft", draft, "--evidence", evidence, "--json")
     assert code == 0
     report = json.loads(out)
-    assert report["score_model"] == "v55"
+    assert report["score_model"] == "v56"
     first = report["claims"][0]
     assert (
         first["text"].startswith("Daily walking for 30 minutes")

@@ -28,7 +28,7 @@ pytestmark = pytest.mark.skipif(
 )
 CASES = 40  # of each kind
 BY_NAME = {kind.name: kind for kind in KINDS}
-#: The kinds the default score model (v55, as v47) refuses all but at most 2 of in docs/quality.md's
+#: The kinds the default score model (v56, as v47) refuses all but at most 2 of in docs/quality.md's
 #: run.
 READ = (
     "association",

@@ -149,4 +149,4 @@ def test_v55_is_v54_with_its_three_readings() -> None:
         )
         == V55
     )
-    assert DEFAULT_SCORE_MODEL == "v55"
+    assert SCORE_MODELS[DEFAULT_SCORE_MODEL].plain_case

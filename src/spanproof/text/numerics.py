@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 MONTHS: dict[str, int] = {
     "january": 1,
@@ -172,3 +173,85 @@ def numeric_gate_trips(claim_numerics: Iterable[str], span_numerics: Iterable[st
     """True when any claim numeric is absent from the span's numerics (∀-coverage)."""
     span_set = set(span_numerics)
     return any(n not in span_set for n in claim_numerics)
+
+
+#: Score model v56: words that say a figure is approximate ("nearly 70 drugs", "an estimated 40
+#: percent").
+APPROXIMATORS = frozenset(
+    {"about", "around", "approximately", "approx", "nearly", "almost", "roughly", "estimated",
+     "circa", "ca", "some", "close"}
+)  # fmt: skip
+#: How far an approximate figure may stand from the figure it rounds: a share of that figure.
+APPROXIMATE_TOLERANCE = 0.05
+
+
+_PLAIN_FIGURE = re.compile(r"[0-9]+(?:\.[0-9]+)?")
+
+
+@dataclass(frozen=True, slots=True)
+class Rounding:
+    """How a figure is written: the unit of its last digit (10 for "70", 1,000 for "122,000",
+    0.1 for "40.5") and whether an approximator comes before it."""
+
+    unit: float
+    approximate: bool
+
+
+def roundings(tokens: Sequence[str]) -> dict[str, Rounding]:
+    """Score model v56: each figure of ``tokens`` (its canonical atom, as :func:`numerics`
+    writes it) with the unit of its last digit and whether an approximator
+    (:data:`APPROXIMATORS`) comes before it; a four-digit whole number from 1800 to 2100 (a year)
+    is left out, and so is a figure written twice in two ways.
+
+    >>> r = roundings(["nearly", "70", "drugs", "and", "122,000", "deaths", "in", "2020"])
+    >>> r["70.0"], r["122000.0"], "2020.0" in r
+    (Rounding(unit=10.0, approximate=True), Rounding(unit=1000.0, approximate=False), False)
+    """
+    out: dict[str, Rounding] = {}
+    seen: set[str] = set()
+    for i, token in enumerate(tokens):
+        atom = canonical_number(token)
+        if atom is None:
+            continue
+        digits = _DIGIT_GROUP_SPACE.sub("", _DIGIT_GROUP_COMMA.sub("", token)).lstrip("+-")
+        if not _PLAIN_FIGURE.fullmatch(digits):
+            continue  # "1e-5", "10e8": written otherwise
+        whole, _, fraction = digits.partition(".")
+        if fraction:
+            unit = 10.0 ** -len(fraction)
+        else:
+            if len(whole) == 4 and 1800 <= int(whole) <= 2100:
+                continue
+            zeros = len(whole) - len(whole.rstrip("0")) if whole.strip("0") else 0
+            unit = 10.0**zeros
+        before = tokens[i - 1] if i else ""
+        rounding = Rounding(unit, before in APPROXIMATORS)
+        if atom in seen and out.get(atom) != rounding:
+            out.pop(atom, None)
+            continue
+        seen.add(atom)
+        out[atom] = rounding
+    return out
+
+
+def rounds_to(figure: float, rounded: float, rounding: Rounding) -> bool:
+    """Score model v56: whether ``rounded``, written as ``rounding`` says, is an approximate
+    figure (an approximator before it) that is ``figure`` rounded to its last digit (halves
+    away from zero) and within 5 % of it: "nearly 70" for 69, "an estimated 40 percent" for
+    40.7 %, "about 5 mmHg" for 5.2 mmHg; not "about 40" for 44 (10 % off), not "40.8" for 40.7
+    (no approximator; another figure of the same precision), not "about 0.2" for -0.2 (a sign
+    flipped). A figure written without an approximator is exact: "122,000" for 122,300 is
+    another figure.
+
+    >>> rounds_to(69.0, 70.0, Rounding(10.0, True)), rounds_to(69.0, 70.0, Rounding(10.0, False))
+    (True, False)
+    """
+    if not rounding.approximate:
+        return False
+    if figure in (rounded, 0.0) or (figure < 0) != (rounded < 0):
+        return False  # the same figure, or a sign flipped ("0.2" for "-0.2")
+    scaled = abs(figure) / rounding.unit
+    nearest = math.copysign(math.floor(scaled + 0.5) * rounding.unit, figure)
+    if not math.isclose(nearest, rounded, rel_tol=1e-9, abs_tol=rounding.unit * 1e-9):
+        return False
+    return abs(rounded - figure) <= APPROXIMATE_TOLERANCE * abs(figure)

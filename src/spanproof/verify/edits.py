@@ -51,7 +51,13 @@ import numpy.typing as npt
 
 from spanproof.core.models import Edit
 from spanproof.text.abbreviations import definitions
-from spanproof.text.numerics import FOLD_WORDS, canonical_number
+from spanproof.text.numerics import (
+    APPROXIMATORS,
+    FOLD_WORDS,
+    canonical_number,
+    roundings,
+    rounds_to,
+)
 from spanproof.text.sentences import split_sentences
 from spanproof.text.spelling import american
 from spanproof.text.stems import singular, stem
@@ -1631,6 +1637,7 @@ def align_edits(
     paraphrases: bool = False,
     conjuncts: bool = False,
     answer_words: bool = False,
+    rounded: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1765,6 +1772,10 @@ def align_edits(
         answer_words: with ``paraphrases``, more of an answer's words are allowed: "versus",
             "vs", "relative to", "compared to" for "compared with" and the other way round, and
             "cut" as a plain word of change down (score model v52; False before it).
+        rounded: a figure the claim says is approximate and writes rounded from the one the
+            evidence states there ("about 5 mmHg" for "5.2 mmHg", "nearly 70" for "69"; to its
+            last digit and within 5 %: :func:`spanproof.text.numerics.rounds_to`) is ``allowed:
+            rounded figure`` (score model v56; False before it).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1802,7 +1813,7 @@ def align_edits(
         c, ev, lo, hi, blocks, mixups, moved_figures, units, overstatement, inversions, frames,
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
-        caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words,
+        caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words, rounded,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2167,6 +2178,7 @@ class _Builder:
         paraphrases: bool = False,
         conjuncts: bool = False,
         answer_words: bool = False,
+        rounded: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.lo, self.hi = lo, hi
@@ -2197,6 +2209,7 @@ class _Builder:
         self.paraphrases = paraphrases
         self.conjuncts = conjuncts
         self.answer_words = answer_words
+        self.rounded = rounded
         # v9: "A" and "I" written as letters inside a sentence ("influenza A", "type I") name a
         # thing; up to v8 they read as the article and the pronoun.
         self.c_letters = _letter_names(c) if mixups else frozenset()
@@ -3074,6 +3087,8 @@ class _Builder:
         c_keys = [c.keys[i] for i in ci if c.content[i]]
         w_keys = [w.keys[j] for j in wj if w.content[j]]
         numbers = {k for k in c_keys if k.startswith("#")} - set(w_keys)
+        if numbers and self.rounded and self._rounded(ci, wj):
+            return "allowed: rounded figure"
         if numbers and (numbers - self.ev.keys or any(k.startswith("#") for k in w_keys)):
             return "unsupported: different number"
         written = self._written_otherwise(ci, wj, c_keys, w_keys)
@@ -3095,6 +3110,22 @@ class _Builder:
             if shaped and c.content[i] and c.keys[i] not in w_keys:
                 return "unsupported: different entity"
         return None
+
+    def _rounded(self, ci: list[int], wj: list[int]) -> bool:
+        """v56: the claim's words put one approximate figure, rounded (:func:`roundings`), for
+        the one figure the evidence's words state there ("about 5" / "5.2", "nearly 70" /
+        "69"), and the evidence states the claim's figure nowhere (else it is a mix-up)."""
+        before = [self.c.tokens[ci[0] - 1].text.lower()] if ci[0] > 0 else []
+        said = [*before, *(self.c.tokens[i].text.lower() for i in ci)]
+        ours = roundings(said)
+        theirs = [n for j in wj if (n := canonical_number(self.w.tokens[j].text)) is not None]
+        if len(ours) != 1 or len(theirs) != 1:
+            return False
+        [(atom, rounding)] = ours.items()
+        if "#" + atom in self.ev.keys:
+            return False  # the evidence states that figure elsewhere: a mix-up, not a rounding
+        words = [t for t in said[len(before) :] if canonical_number(t) is None]
+        return set(words) <= APPROXIMATORS and rounds_to(float(theirs[0]), float(atom), rounding)
 
     def _reworded(self, ci: list[int], wj: list[int]) -> str | None:
         """v50: one plain word of change for another of the same direction ("reduced" /

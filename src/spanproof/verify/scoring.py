@@ -29,7 +29,7 @@ from spanproof.core.models import (
     Verdict,
 )
 from spanproof.text.citations import blank_citations
-from spanproof.text.numerics import numerics, with_magnitudes
+from spanproof.text.numerics import Rounding, numerics, roundings, rounds_to, with_magnitudes
 from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.text.spelling import american, greek_named
 from spanproof.text.stems import stems
@@ -252,6 +252,13 @@ class ScoreModel:
     #: entity gate (:func:`~spanproof.verify.gates.written_joined`); False before v55: the span's
     #: "COVID19" was another name, and any acronym of the span refused the claim.
     joined_names: bool = False
+    #: v56: a figure the claim says is approximate ("about", "nearly", "an estimated" …) and
+    #: writes rounded from one the span states ("nearly 70 drugs" against "69 drugs", "an
+    #: estimated 40 percent" against "40.7%"), to its last digit and within 5 %, is no figure the
+    #: span lacks, for the numeric gate and the edit check
+    #: (:func:`~spanproof.text.numerics.rounds_to`); False before v56: it was missing. A figure
+    #: written without such a word stays exact ("122,000" against "122 300" is missing).
+    rounded_figures: bool = False
     #: v55: an abbreviation the claim defines in place whose words the span writes out
     #: ("break-induced DNA replication (BIR)" against "break-induced replication") is no entity
     #: the span lacks, for the entity gate (:func:`~spanproof.verify.gates.alias_spelled`);
@@ -675,13 +682,16 @@ V54 = replace(V53, name="v54", initials=True)
 #: joined to its figures as the claim's ("COVID19" for "COVID-19"), and an abbreviation the claim
 #: defines in place by the words the span writes out ("(BIR)" for "break-induced replication").
 V55 = replace(V54, name="v55", plain_case=True, joined_names=True, alias_initials=True)
+#: v55 that reads an approximate figure the claim rounds from one the span states ("nearly 70"
+#: for 69) as stated.
+V56 = replace(V55, name="v56", rounded_figures=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55,
+        V54, V55, V56,
     )
 }  # fmt: skip
 
@@ -752,6 +762,9 @@ class PreparedClaim:
     #: v34: the claim's figures that stand only as part of a hyphenated name, each with the
     #: names (lowercase letters) it follows (:func:`name_figures`).
     name_figures: Mapping[str, frozenset[str]] = field(default_factory=dict)
+    #: v56: how each figure of the claim is written: the unit of its last digit, and whether an
+    #: approximator comes before it (:func:`~spanproof.text.numerics.roundings`).
+    roundings: Mapping[str, Rounding] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -933,8 +946,21 @@ def _figures_missing(claim: PreparedClaim, span: PreparedSpan, model: ScoreModel
     the claim writes as part of a name the span writes joined is not missing, and under v34 one
     it writes after a name with a hyphen is not missing where the span does not write that name
     (the name is the entity gate's to read: :func:`name_figures`) and does not write a longer
-    form of it with a figure ("IL-8" against "interleukin-6" is still missing)."""
+    form of it with a figure ("IL-8" against "interleukin-6" is still missing); under v56 a
+    figure the claim says is approximate and writes rounded from one the span states is not
+    missing ("nearly 70" for 69, "about 5 mmHg" for 5.2 mmHg:
+    :func:`~spanproof.text.numerics.rounds_to`)."""
     missing = claim.numerics - span.numerics
+    if missing and claim.roundings:
+        missing = frozenset(
+            atom
+            for atom in missing
+            if atom not in claim.roundings
+            or not any(
+                rounds_to(float(figure), float(atom), claim.roundings[atom])
+                for figure in span.numerics
+            )
+        )
     if missing and claim.name_figures:
         missing = frozenset(
             atom
@@ -1072,6 +1098,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         states_finding=model.finding_gate and not states_no_finding(words),
         joins=joined_forms(tokens, model) if model.joined_identifiers else (),
         name_figures=name_figures(nfc(words), model) if model.name_figures else {},
+        roundings=roundings(tokens) if model.rounded_figures else {},
     )
 
 
@@ -1472,6 +1499,7 @@ def edit_alignments(
             paraphrases=plan.model.edit_paraphrases,
             conjuncts=plan.model.edit_conjuncts,
             answer_words=plan.model.edit_answer_words,
+            rounded=plan.model.rounded_figures,
         )
         if alignment.near_copy:
             out[i] = alignment
