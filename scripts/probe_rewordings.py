@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from _report import SECONDS, publish_timed, start_probe
 from probe_word_swaps import corpus_abstracts, verdict_of
 
+from spanproof.text.numerics import roundings, rounds_to
 from spanproof.verify.scoring import SCORE_MODELS
 
 BEGIN, END = "<!-- rewordings:begin -->", "<!-- rewordings:end -->"
@@ -86,13 +87,18 @@ def reworded(sentence: str, rng: random.Random) -> tuple[str, str] | None:
 
 def approximated(sentence: str) -> tuple[str, str] | None:
     """(approximately the figure, approximately another figure) of the first figure with a
-    unit or a word after it that no bound, sign or "approximately" precedes, or None."""
+    unit or a word after it that no bound, sign or "approximately" precedes, or None. The other
+    figure is the figure plus one, or plus two where plus one would round it ("approximately
+    600" for 599 is the figure, as score model v56 reads it, not another)."""
     for match in _FIGURE.finditer(sentence):
         before = sentence[: match.start()].rstrip().lower()
         if before.endswith(("<", ">", "=", "±", "-", "–", "about", "approximately", "of", "to")):
             continue
         figure = match.group(1)
         other = str(float(figure) + 1) if "." in figure else str(int(figure) + 1)
+        [(atom, rounding)] = roundings(["approximately", other]).items() or [("", None)]
+        if rounding is not None and rounds_to(float(figure), float(atom), rounding):
+            other = str(float(figure) + 2) if "." in figure else str(int(figure) + 2)
         a = match.start()
         rest = sentence[match.end() :]
         return (
