@@ -79,6 +79,10 @@ from spanproof.verify.scoring import (
     V50,
     V51,
     V52,
+    V53,
+    V54,
+    V55,
+    V56,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -163,7 +167,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
             V1, V2, V3, every, V4, V5, V6, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18,
             V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34,
             V35, V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51,
-            V52,
+            V52, V53, V54, V55, V56,
         )  # fmt: skip
         for model in models:
             judged = model.combiner is not None
@@ -359,8 +363,19 @@ def render(results: dict[str, Any]) -> str:
         "Score model v51 (the default before v52: v50 that refuses a thing joined to a copied "
         "one which the evidence states otherwise): cached "
         f"median {v['v51']['cached_median_ms']} ms (p95 {v['v51']['cached_p95_ms']} ms). "
-        "Score model v52 (the default: v51 that reads more of an answer's words): cached "
-        f"median {v['v52']['cached_median_ms']} ms (p95 {v['v52']['cached_p95_ms']} ms). "
+        "Score model v52 (the default before v53: v51 that reads more of an answer's words): "
+        f"cached median {v['v52']['cached_median_ms']} ms (p95 {v['v52']['cached_p95_ms']} ms). "
+        "Score model v53 (the default before v54: v52 whose entity gate reads a name a letter "
+        "tells from its kin): cached "
+        f"median {v['v53']['cached_median_ms']} ms (p95 {v['v53']['cached_p95_ms']} ms). "
+        "Score model v54 (the default before v55: v53 whose entity gate reads an abbreviation "
+        "of words the span writes out): cached "
+        f"median {v['v54']['cached_median_ms']} ms (p95 {v['v54']['cached_p95_ms']} ms). "
+        "Score model v55 (the default before v56: v54 whose entity gate reads how a name is "
+        "written): cached "
+        f"median {v['v55']['cached_median_ms']} ms (p95 {v['v55']['cached_p95_ms']} ms). "
+        "Score model v56 (the default: v55 that reads a figure the claim marks as approximate): "
+        f"cached median {v['v56']['cached_median_ms']} ms (p95 {v['v56']['cached_p95_ms']} ms). "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",
