@@ -34,6 +34,8 @@ def test_how_a_figure_is_written() -> None:
         "5.2": Rounding(0.1, True),
     }  # a year is no rounded figure
     assert roundings(["5", "mmhg"]) == {"5.0": Rounding(1.0, False)}
+    assert roundings(["close", "to", "70"]) == {"70.0": Rounding(10.0, True)}
+    assert roundings(["to", "70"]) == {"70.0": Rounding(10.0, False)}
     assert roundings(["10e8", "1e-5", "0x10", ".5"]) == {}  # figures written otherwise
 
 
@@ -64,6 +66,7 @@ def test_a_rounded_figure(
     ("claim", "span"),
     [
         ("Daily walking lowered systolic blood pressure by about 5 mmHg.", WALKING),
+        ("Daily walking lowered systolic blood pressure by close to 5 mmHg.", WALKING),
         (
             "From March through May 2020, the number of deaths in the US was approximately "
             "122,000 higher than expected.",

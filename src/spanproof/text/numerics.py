@@ -176,10 +176,10 @@ def numeric_gate_trips(claim_numerics: Iterable[str], span_numerics: Iterable[st
 
 
 #: Score model v56: words that say a figure is approximate ("nearly 70 drugs", "an estimated 40
-#: percent").
+#: percent"); "close to" too (:func:`roundings`).
 APPROXIMATORS = frozenset(
     {"about", "around", "approximately", "approx", "nearly", "almost", "roughly", "estimated",
-     "circa", "ca", "some", "close"}
+     "circa", "ca", "some"}
 )  # fmt: skip
 #: How far an approximate figure may stand from the figure it rounds: a share of that figure.
 APPROXIMATE_TOLERANCE = 0.05
@@ -225,7 +225,8 @@ def roundings(tokens: Sequence[str]) -> dict[str, Rounding]:
             zeros = len(whole) - len(whole.rstrip("0")) if whole.strip("0") else 0
             unit = 10.0**zeros
         before = tokens[i - 1] if i else ""
-        rounding = Rounding(unit, before in APPROXIMATORS)
+        close_to = i >= 2 and tokens[i - 2] == "close" and before == "to"
+        rounding = Rounding(unit, before in APPROXIMATORS or close_to)
         if atom in seen and out.get(atom) != rounding:
             out.pop(atom, None)
             continue

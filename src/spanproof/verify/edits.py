@@ -73,6 +73,8 @@ from spanproof.verify.gates import (
     opposed_clauses,
 )
 
+#: v56: the words a rounded figure may stand with where the evidence states the figure.
+_ROUNDING_WORDS = APPROXIMATORS | {"close", "to"}
 #: Share of the claim's content words that must be copied (aligned in order, or moved) for
 #: the check to apply; a claim that changes one phrase of at most :data:`MAX_CHANGED_RUN`
 #: content words and copies at least two is a near copy however short it is.
@@ -3115,7 +3117,7 @@ class _Builder:
         """v56: the claim's words put one approximate figure, rounded (:func:`roundings`), for
         the one figure the evidence's words state there ("about 5" / "5.2", "nearly 70" /
         "69"), and the evidence states the claim's figure nowhere (else it is a mix-up)."""
-        before = [self.c.tokens[ci[0] - 1].text.lower()] if ci[0] > 0 else []
+        before = [self.c.tokens[i].text.lower() for i in range(max(0, ci[0] - 2), ci[0])]
         said = [*before, *(self.c.tokens[i].text.lower() for i in ci)]
         ours = roundings(said)
         theirs = [n for j in wj if (n := canonical_number(self.w.tokens[j].text)) is not None]
@@ -3125,7 +3127,7 @@ class _Builder:
         if "#" + atom in self.ev.keys:
             return False  # the evidence states that figure elsewhere: a mix-up, not a rounding
         words = [t for t in said[len(before) :] if canonical_number(t) is None]
-        return set(words) <= APPROXIMATORS and rounds_to(float(theirs[0]), float(atom), rounding)
+        return set(words) <= _ROUNDING_WORDS and rounds_to(float(theirs[0]), float(atom), rounding)
 
     def _reworded(self, ci: list[int], wj: list[int]) -> str | None:
         """v50: one plain word of change for another of the same direction ("reduced" /
