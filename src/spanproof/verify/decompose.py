@@ -530,10 +530,10 @@ _REPORTED = (
     r"mentioned|demonstrated|observed|confirmed|established|indicated|revealed)"
 )
 _ATTRIBUTION_TAIL = re.compile(
-    rf"(?:,\s*(?:{_ACCORDING}(?:\s+(?:{_SOURCE}))?|as\s+(?:{_SOURCE})\s+{_SAYS}"
-    # rules-v5: "X, the trial found", "X, which the authors reported", "X, as reported",
-    # "X, which was shown in the study"
-    rf"|(?:which\s+)?(?:{_SOURCE})\s+{_SAYS}|as\s+{_REPORTED}"
+    # "X, as the study reported"; rules-v5: "X, the trial found", "X, which the authors
+    # reported", "X, as reported", "X, which was shown in the study"
+    rf"(?:,\s*(?:{_ACCORDING}(?:\s+(?:{_SOURCE}))?|(?:as\s+|which\s+)?(?:{_SOURCE})\s+{_SAYS}"
+    rf"|as\s+{_REPORTED}"
     rf"|which\s+(?:was|were|is|are|has\s+been|have\s+been)\s+{_REPORTED}"
     rf"(?:\s+(?:in|by)(?:\s+(?:{_SOURCE}))?)?)"
     # rules-v5: a frame in brackets, "X (as shown in [1])", "X (according to the study)",

@@ -577,6 +577,12 @@ class Compact:
             bounds.add(pos)
         return cls("".join(parts), frozenset(bounds))
 
+    def words(self) -> list[str]:
+        """The text's tokens, letters and digits only, in order (a token with neither is
+        left out)."""
+        bounds = sorted(self.boundaries)
+        return [self.text[a:b] for a, b in itertools.pairwise(bounds)]
+
     def contains_run(self, key: str) -> bool:
         start = self.text.find(key)
         while start != -1:
@@ -747,8 +753,7 @@ def spelled_by_initials(acronym: str, span: EntityView) -> bool:
     """
     if not (2 <= len(acronym) <= 6 and acronym.isalpha()):
         return False
-    bounds = sorted(span.compact.boundaries)
-    words = [span.compact.text[a:b] for a, b in itertools.pairwise(bounds)]
+    words = span.compact.words()
     n = len(acronym)
     return any(
         "".join(w[:1] for w in words[i : i + n]) == acronym for i in range(len(words) - n + 1)
@@ -765,8 +770,7 @@ def written_joined(key: str, claim: EntityView, span: EntityView) -> bool:
     ...     entity_view("COVID19 rose.", ["covid19", "rose"]))
     True
     """
-    bounds = sorted(claim.compact.boundaries)
-    words = [claim.compact.text[a:b] for a, b in itertools.pairwise(bounds)]
+    words = claim.compact.words()
     for i, word in enumerate(words):
         if word != key:
             continue
