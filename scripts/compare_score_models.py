@@ -4,21 +4,24 @@
         [--models v2 v7] [--split dev|train] [--write docs/quality.md]
 
 Every item is one claim against its own evidence (:func:`spanproof.evaluation.devdata.dev_items`;
-SciFact: each cited abstract), scored by each model with no checker (the models compared must not
-need one). Reported per set and model, on the set's headline labels (SciFact SUPPORT vs
-CONTRADICT and HealthVer Supports vs Refutes, their neutral items left out; Citation-Integrity
-and Check-COVID entailment vs the rest): how many items, how many are judged `supported`, the
-share of those whose gold label is supported (precision, goal ≥ 95 %), the share of gold-supported
-items judged `supported` (coverage), balanced accuracy, supported vs not, and how many are judged
-`contradicted` with the share of those whose gold label is not supported (what ``--fail-on
-contradicted`` stops a build on). ``--split train`` reads the sets' training items instead (no
-model here is fitted on them). ``--write`` puts the table between this script's markers, one
-block per split.
+SciFact: each cited abstract), scored by each model (one that reads the judge, v57, with the
+bundled judge; v3's cross-encoder is not compared). Reported per set and model, on the set's
+headline labels (SciFact SUPPORT vs CONTRADICT and HealthVer Supports vs Refutes, their neutral
+items left out; Citation-Integrity and Check-COVID entailment vs the rest): how many items, how
+many are judged `supported`, the share of those whose gold label is supported (precision, goal
+≥ 95 %), the share of gold-supported items judged `supported` (coverage), balanced accuracy,
+supported vs not, and how many are judged `contradicted` with the share of those whose gold
+label is not supported (what ``--fail-on contradicted`` stops a build on). ``--split train``
+reads the sets' training items instead (no model here is fitted on them; the judge v57 reads
+was trained on them). ``--write`` puts the table between this script's markers, one block per
+split.
 
-``--veto T [T ...]`` adds, per set, v2 with the trained judge as a veto: a claim v2 judges
-`supported` stays `supported` only when the judge (reading score model v5's window for it) gives
-the evidence an entailment probability of at least ``T``. The judge was trained on the sets'
-training items, so a veto row on ``--split train`` is not a held-out figure.
+``--veto T [T ...]`` adds, per set, v2 (or ``--veto-model``) with the trained judge as a veto: a
+claim that model judges `supported` stays `supported` only when the judge (reading score model
+v5's window for it) gives the evidence an entailment probability of at least ``T`` (score model
+v57 is v56 with such a veto at 0.1, but for the faithful near copies the edit check reads). The
+judge was trained on the sets' training items, so a veto row on ``--split train`` is not a
+held-out figure.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from pathlib import Path
 from _report import data_root, publish
 from fit_combiner import headline, score, strict_ba
 
-from spanproof.bootstrap import build_embedder, build_judge
+from spanproof.bootstrap import build_checker_for, build_embedder, build_judge
 from spanproof.config import load_settings
 from spanproof.evaluation.devdata import DEV_SETS, DevItem, dev_items
 from spanproof.verify.scoring import SCORE_MODELS
@@ -71,17 +74,24 @@ def main() -> int:
         type=float,
         default=[],
         metavar="T",
-        help="add v2 with the judge's veto at each entailment probability T",
+        help="add v2 (or --veto-model) with the judge's veto at each entailment probability T",
+    )
+    parser.add_argument(
+        "--veto-model",
+        default="v2",
+        choices=[m for m, model in SCORE_MODELS.items() if not model.uses_checker],
+        help="the model the --veto rows veto (default: v2)",
     )
     args = parser.parse_args()
     root = data_root()
     if root is None:
         return 2
     models = [SCORE_MODELS[m] for m in args.models]
-    if any(m.uses_checker for m in models):  # the veto reads v5's judge on its own
-        parser.error("compare models that need no checker (not v3 or v5)")
+    if any(m.uses_checker and not m.reads_judge for m in models):
+        parser.error("compare models that need no cross-encoder (not v3)")
     embedder = build_embedder(load_settings())
     judge = build_judge() if args.veto else None
+    checkers = {m.name: build_checker_for(m) for m in models}
     items = [it for it in dev_items(root, args.split) if headline(it)]
     started = time.perf_counter()
     lines = []
@@ -89,21 +99,22 @@ def main() -> int:
         subset = [it for it in items if it.dataset == name]
         said: dict[str, list[bool]] = {}
         for model in models:
-            verdicts = score(subset, model, None, embedder)
+            verdicts = score(subset, model, checkers[model.name], embedder)
             said[model.name] = [v.verdict.value == "supported" for v in verdicts]
             refuted = [v.verdict.value == "contradicted" for v in verdicts]
             lines.append(
                 row(name, model.name, subset, said[model.name]) + refuted_cells(subset, refuted)
             )
         if judge is not None:
-            if "v2" not in said:
-                verdicts = score(subset, SCORE_MODELS["v2"], None, embedder)
-                said["v2"] = [v.verdict.value == "supported" for v in verdicts]
+            base = args.veto_model
+            if base not in said:
+                verdicts = score(subset, SCORE_MODELS[base], None, embedder)
+                said[base] = [v.verdict.value == "supported" for v in verdicts]
             read = score(subset, SCORE_MODELS["v5"], judge, embedder)
             entailed = [v.judge.probabilities[0] if v.judge else 0.0 for v in read]
             for t in args.veto:
-                kept = [s and p >= t for s, p in zip(said["v2"], entailed, strict=True)]
-                vetoed = row(name, f"v2 + judge veto (P(entailed) ≥ {t:g})", subset, kept)
+                kept = [s and p >= t for s, p in zip(said[base], entailed, strict=True)]
+                vetoed = row(name, f"{base} + judge veto (P(entailed) ≥ {t:g})", subset, kept)
                 lines.append(vetoed + refuted_cells(subset, None))
     begin = f"<!-- score-models-{args.split}:begin -->"
     end = f"<!-- score-models-{args.split}:end -->"
@@ -111,6 +122,7 @@ def main() -> int:
         f"python scripts/compare_score_models.py --models {' '.join(args.models)} "
         f"--split {args.split}"
         + (f" --veto {' '.join(f'{t:g}' for t in args.veto)}" if args.veto else "")
+        + (f" --veto-model {args.veto_model}" if args.veto and args.veto_model != "v2" else "")
     )
     block = "\n".join(
         [

@@ -8,11 +8,12 @@ threshold alone changes.
 
 The suites are those of ``scripts/calibrate.py`` (the seed's classes, COVID-Fact and HealthVer,
 the realistic generator at its sampled size), every claim against its own evidence, scored by
-both models with no checker. Reported per suite and class: how many claims, how many each model
-judges as the class expects (``supported`` for a positive class, anything else for a negative
-one), and every change of verdict from the first model to the second, counted, with up to
-``--examples`` claims per change and the second model's edits that are not allowed — the list a
-reader needs to decide whether a new model's refusals are right. ``--json`` writes every changed
+both models (a model that reads the judge, v57, with the bundled judge). Reported per suite
+and class: how many claims, how many each model judges as the class expects (``supported``
+for a positive class, anything else for a negative one), and every change of verdict from the
+first model to the second, counted, with up to ``--examples`` claims per change and the second
+model's edits that are not allowed — the list a reader needs to decide whether a new model's
+refusals are right. ``--json`` writes every changed
 claim; ``--markdown`` the report as printed.
 """
 
@@ -31,7 +32,7 @@ from typing import Any
 from _report import data_root
 from calibrate import POSITIVE, Group, suites
 
-from spanproof.bootstrap import build_embedder
+from spanproof.bootstrap import build_checker_for, build_embedder
 from spanproof.config import load_settings
 from spanproof.core.models import Claim
 from spanproof.core.ports import Embedder
@@ -89,12 +90,13 @@ def diff_groups(
 ) -> None:
     """Score every claim of ``groups`` under both ``models`` and add to ``out`` per class."""
     first, second = (score_model(m) for m in models)
+    checkers = [build_checker_for(m) for m in (first, second)]
     for group in groups.values():
         claims = [Claim(id=f"c{i}", text=it.claim) for i, it in enumerate(group.items)]
         if not claims:
             continue
-        before, _ = score_all(claims, group.evidence, embedder, first, None)
-        after, _ = score_all(claims, group.evidence, embedder, second, None)
+        before, _ = score_all(claims, group.evidence, embedder, first, checkers[0])
+        after, _ = score_all(claims, group.evidence, embedder, second, checkers[1])
         for item, x, y in zip(group.items, before, after, strict=True):
             entry = out.setdefault((suite, item.cls), ClassDiff())
             entry.n += 1
@@ -195,9 +197,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="write every changed claim here")
     parser.add_argument("--markdown", type=Path, help="write the report here")
     args = parser.parse_args(argv)
-    for name in args.models:
-        if score_model(name).uses_checker:
-            parser.error(f"{name} needs a checker; compare models that do not")
     models = (args.models[0], args.models[1])
     start = time.monotonic()
     embedder = build_embedder(load_settings())

@@ -24,7 +24,7 @@ from typing import Any
 
 from _report import data_root
 
-from spanproof.bootstrap import build_embedder
+from spanproof.bootstrap import build_checker_for, build_embedder
 from spanproof.config import load_settings
 from spanproof.services.verification import score_all
 from spanproof.verifier import to_claims, to_evidence
@@ -66,8 +66,8 @@ def main() -> int:
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
     args = parser.parse_args()
     unknown = [m for m in args.models if m not in SCORE_MODELS]
-    if unknown or any(SCORE_MODELS[m].uses_checker for m in args.models):
-        parser.error(f"models must be shipped and need no checker: {unknown or args.models}")
+    if unknown:
+        parser.error(f"unknown score models: {unknown}")
     root = data_root()
     if root is None:
         return 2
@@ -78,11 +78,12 @@ def main() -> int:
     embedder = build_embedder(load_settings())
     started = time.perf_counter()
     verdicts: dict[str, list[str]] = {m: [] for m in args.models}
+    checkers = {m: build_checker_for(SCORE_MODELS[m]) for m in args.models}
     for n, (claim, evidence, _label) in enumerate(pairs, start=1):
         claims = to_claims([claim])
         spans = to_evidence([{"id": "E1", "text": evidence}])
         for name in args.models:
-            scored, _status = score_all(claims, spans, embedder, SCORE_MODELS[name], None)
+            scored, _status = score_all(claims, spans, embedder, SCORE_MODELS[name], checkers[name])
             verdicts[name].append(scored[0].verdict.value)
         if n % 1000 == 0:
             print(f"  {n}/{len(pairs)}", file=sys.stderr)

@@ -487,9 +487,9 @@ def build_judge_for(settings: Settings) -> EntailmentChecker:
 def build_checker_for(
     model: ScoreModel, settings: Settings | None = None
 ) -> EntailmentChecker | None:
-    """The checker a score model reads: the judge for v5 (``verify.judge``), the cross-encoder
-    for v3's escalation, none for v1, v2 and v4."""
-    if model.combiner is not None:
+    """The checker a score model reads: the judge for v5's combiner and v57's veto
+    (``verify.judge``), the cross-encoder for v3's escalation, none for the other models."""
+    if model.reads_judge:
         from spanproof.config import load_settings
 
         return build_judge_for(settings if settings is not None else load_settings())

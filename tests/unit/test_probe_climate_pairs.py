@@ -14,7 +14,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 import probe_climate_pairs
 from probe_climate_pairs import fever_pairs, main, pairs_of
 
-from spanproof.testing.fakes import FakeEmbedder
+from spanproof.testing.fakes import FakeChecker, FakeEmbedder
+from spanproof.verify.scoring import ScoreModel
 
 LINES = [
     {
@@ -67,10 +68,39 @@ def test_the_report_counts_each_models_verdicts_by_label(
     assert list(report["changes"]) == ["v37 -> v40"]
 
 
-def test_a_model_that_needs_a_checker_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(sys, "argv", ["probe", "--models", "v2", "v5"])
+def test_an_unknown_model_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(sys, "argv", ["probe", "--models", "v2", "v999"])
     with pytest.raises(SystemExit):
         main()
+
+
+def test_a_model_that_reads_the_judge_is_given_one(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    _write(tmp_path)
+    (tmp_path / "scifact").mkdir()
+    (tmp_path / "scifact" / "corpus.jsonl").write_text("", encoding="utf-8")
+    monkeypatch.setenv("SPANPROOF_DATA_DIR", str(tmp_path))
+    monkeypatch.setattr(probe_climate_pairs, "build_embedder", lambda _settings: FakeEmbedder())
+    doubting = FakeChecker((0.01, 0.01, 0.98))
+    given: list[str] = []
+
+    def checker_for(model: ScoreModel) -> FakeChecker | None:
+        given.append(model.name)
+        return doubting if model.reads_judge else None
+
+    monkeypatch.setattr(probe_climate_pairs, "build_checker_for", checker_for)
+    monkeypatch.setattr(sys, "argv", ["probe", "--models", "v56", "v57", "--json"])
+    assert main() == 0
+    report = json.loads(capsys.readouterr().out)
+    assert given == ["v56", "v57"]
+    # the reworded SUPPORTS pair v56 supports, the doubting judge read and turned partial
+    assert report["verdicts"]["v56"]["SUPPORTS supported"] == 1
+    assert report["verdicts"]["v57"] == {
+        "NOT_ENOUGH_INFO unsupported": 1, "REFUTES unsupported": 1, "SUPPORTS partial": 1,
+    }  # fmt: skip
+    pair = ("Global warming raises sea levels.", "Sea levels rose with warming.")
+    assert doubting.calls == [[pair]]
 
 
 def test_fever_pairs_are_the_claim_the_passage_and_the_label(tmp_path: Path) -> None:

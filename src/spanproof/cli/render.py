@@ -11,7 +11,7 @@ from rich.table import Table
 
 from spanproof.cli.outcome import outcome_line
 from spanproof.core.models import Report, Verdict
-from spanproof.core.outcome import edit_reasons
+from spanproof.core.outcome import edit_reasons, judge_doubt
 from spanproof.verify.scoring import marker_position
 
 STYLES = {
@@ -86,6 +86,8 @@ def render_report(
             if on
         ]
         gates += edit_reasons(edit.judgement for edit in claim.edits)
+        doubt = judge_doubt(claim.judge.to_dict() if claim.judge is not None else None)
+        gates += [doubt] if doubt else []
         best = "—"
         if claim.best_span is not None:
             ref = claim.best_span

@@ -328,7 +328,7 @@ class _ReplayCheckers:
             model = score_model(str(trace.models.get("score_model", "")))
         except SpanproofError:
             return None  # replay reports the unknown model
-        kind = "judge" if model.combiner is not None else "cross-encoder"
+        kind = "judge" if model.reads_judge else "cross-encoder"
         if kind not in self._loaded:
             from spanproof.bootstrap import build_checker, build_judge
 

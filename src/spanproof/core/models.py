@@ -18,7 +18,7 @@ ScoreModelName = Literal[
     "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28",
     "v29", "v30", "v31", "v32", "v33", "v34", "v35", "v36", "v37", "v38", "v39",
     "v40", "v41", "v42", "v43", "v44", "v45", "v46", "v47", "v48", "v49", "v50", "v51", "v52",
-    "v53", "v54", "v55", "v56",
+    "v53", "v54", "v55", "v56", "v57",
 ]  # fmt: skip
 SCORE_MODEL_NAMES: tuple[str, ...] = get_args(ScoreModelName)
 #: The score model a verification uses when none is named (the configuration's
@@ -200,19 +200,28 @@ class SpanRef:
 
 @dataclass(frozen=True, slots=True)
 class JudgeRecord:
-    """What the judge read for one claim and what it said (score model v5).
+    """What the judge read for one claim and what it said (score models v5 and v57).
 
     Attributes:
         window: the evidence window, as ``(span id, start, end)`` parts in plan order.
         probabilities: the judge's (entailed, contradicted, neutral).
-        probability: the combiner's probability that the claim is supported.
-        features: the combiner's inputs by name.
+        probability: the combiner's probability that the claim is supported (v5); under the
+            judge's veto (v57), the judge's probability of ``entailed`` that the veto reads.
+        features: the combiner's inputs by name (v5; empty under the veto).
+        veto: the veto's floor (v57): a ``supported`` claim whose ``probability`` is below it
+            is ``partial``; None under the combiner. In JSON only when set.
     """
 
     window: tuple[SpanRef, ...]
     probabilities: tuple[float, float, float]
     probability: float
     features: tuple[tuple[str, float], ...] = ()
+    veto: float | None = None
+
+    @property
+    def vetoed(self) -> bool:
+        """Whether the judge's veto (v57) turned a ``supported`` claim to ``partial``."""
+        return self.veto is not None and self.probability < self.veto
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -222,6 +231,7 @@ class JudgeRecord:
             ),
             "probability": self.probability,
             "features": dict(self.features),
+            **({"veto": self.veto, "vetoed": self.vetoed} if self.veto is not None else {}),
         }
 
 

@@ -1,5 +1,6 @@
 """Reading an outcome: its icon and words, the ``--fail-on`` rule, the outcome of a trace, and
-what the edit check refused, in the words the CLI and the web pages show.
+what the edit check refused and what the judge's veto doubted, in the words the CLI and the web
+pages show.
 
 Pure: the CLI, the API and the web pages all say an outcome the same way, with an icon and
 words, never colour alone. The outcome itself is defined by
@@ -10,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from spanproof.core.models import Outcome, Verdict, outcome_of, verdict_counts
 
@@ -108,6 +109,17 @@ def trace_outcome(trace: Trace) -> tuple[Outcome | None, dict[str, int]]:
         return outcome_of(trace.verification, verdicts), verdict_counts(verdicts)
     except ValueError:
         return None, {}
+
+
+def judge_doubt(judge: Mapping[str, Any] | None) -> str:
+    """What the judge's veto (score model v57) said of a claim it turned ``partial``, in words:
+    ``"judge: entailed 0.04 < 0.1"``; "" when the claim was not vetoed (or not read)."""
+    if not isinstance(judge, Mapping) or judge.get("vetoed") is not True:
+        return ""
+    probability, floor = judge.get("probability"), judge.get("veto")
+    if not isinstance(probability, int | float) or not isinstance(floor, int | float):
+        return "judge: doubts it"
+    return f"judge: entailed {probability:.2f} < {floor:g}"
 
 
 def edit_reasons(judgements: Iterable[str]) -> list[str]:

@@ -402,7 +402,7 @@ def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResu
                 and checker is not None
                 and checker.model_id != recorded
             )
-            if model.combiner is not None and (recorded.startswith(LLM_JUDGE_PREFIX) or retired):
+            if model.reads_judge and (recorded.startswith(LLM_JUDGE_PREFIX) or retired):
                 checker = stored_judge(trace, spans, recorded)
             if checker is None or checker.model_id != recorded:
                 have = "none" if checker is None else checker.model_id

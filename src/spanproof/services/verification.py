@@ -7,7 +7,7 @@ model, or a failed decomposition gives ``verification = "unavailable: <reason>"`
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -46,6 +46,7 @@ from spanproof.verify.scoring import (
     PreparedClaim,
     ScoreModel,
     edit_alignments,
+    faithful_copy,
     lexical_terms,
     no_finding,
     prepare_claim,
@@ -206,17 +207,35 @@ def score_all(
         score_claim(claim, sims.cosines[i], plan, sims.windows[i], checks[i] if checks else None)[0]
         for i, claim in enumerate(claims)
     ]
-    if model.uses_checker:
-        # v5: the judge reads every claim; v3: the checker decides borderline claims.
-        judged = model.combiner is not None
-        what, decide = ("judge", judge_all) if judged else ("entailment checker", _escalate)
-        if checker is None:
-            article = "a" if judged else "an"
-            return [], f"unavailable: score model {model.name} needs {article} {what}"
-        try:
+    if not model.uses_checker:
+        return verdicts, VERIFIED
+    return _read_by_checker(claims, verdicts, plan, sims, checker, model, checks)
+
+
+def _read_by_checker(
+    claims: Sequence[Claim],
+    verdicts: list[ClaimVerdict],
+    plan: Plan,
+    sims: SpanCosines,
+    checker: EntailmentChecker | None,
+    model: ScoreModel,
+    checks: Sequence[Mapping[int, EditCheck]] | None,
+) -> tuple[list[ClaimVerdict], str]:
+    """The rules' verdicts as a model's checker reads them: v57's judge vetoes what the rules
+    support, v5's judge and combiner decide every claim, v3's cross-encoder decides the
+    borderline ones; with the ``verification`` status (unavailable without the checker)."""
+    judged = model.reads_judge
+    what = "judge" if judged else "entailment checker"
+    if checker is None:
+        return [], f"unavailable: score model {model.name} needs {'a' if judged else 'an'} {what}"
+    try:
+        if model.judge_veto is not None:
+            verdicts = veto_all(claims, verdicts, plan, sims, checker, model, checks)
+        else:
+            decide = judge_all if judged else _escalate
             verdicts = decide(claims, verdicts, plan, sims, checker, model)
-        except ProviderError as exc:
-            return [], f"unavailable: {what} failed: {exc}"
+    except ProviderError as exc:
+        return [], f"unavailable: {what} failed: {exc}"
     return verdicts, VERIFIED
 
 
@@ -252,21 +271,28 @@ def _escalate(
     return out
 
 
-def judge_all(
+@dataclass(frozen=True, slots=True)
+class _JudgePairs:
+    """The claims a judge reads in one call: their rows, windows, prepared claims and pairs."""
+
+    rows: list[int]
+    windows: list[JudgeWindow]
+    prepared: dict[int, PreparedClaim]
+    pairs: list[CheckerPair]
+
+
+def _judge_pairs(
     claims: Sequence[Claim],
-    verdicts: list[ClaimVerdict],
+    verdicts: Sequence[ClaimVerdict],
     plan: Plan,
     sims: SpanCosines,
-    checker: EntailmentChecker,
     model: ScoreModel,
-) -> list[ClaimVerdict]:
-    """Every claim read by the judge against its evidence window; the combiner decides (v5).
-
-    All (claim, window) pairs of the call go to the judge in one ``check`` call. A claim with no
-    window (no truth-class evidence) and an ``evidence_redacted`` verdict keep their verdict.
-    """
-    combiner = model.combiner
-    assert combiner is not None and sims.window_cosines is not None
+    wanted: Callable[[int, ClaimVerdict], bool],
+) -> _JudgePairs:
+    """Each wanted claim's evidence window (:func:`~spanproof.verify.judging.choose_window`
+    over its candidate spans) and the (claim, window) pair the judge reads. A claim with no
+    window (no truth-class evidence) and an ``evidence_redacted`` verdict are left out."""
+    assert sims.window_cosines is not None
     span_texts = {p.index: p.span.text for p in plan.spans}
     positions: list[int] = []
     seen: dict[int, int] = {}
@@ -282,14 +308,13 @@ def judge_all(
             lexical_cache[w] = lexical_terms(token_texts(text), model)
         return lexical_cache[w]
 
-    rows: list[int] = []
-    windows: list[JudgeWindow] = []
-    pairs: list[CheckerPair] = []
-    prepared_claims: dict[int, PreparedClaim] = {}
+    out = _JudgePairs([], [], {}, [])
     for i, verdict in enumerate(verdicts):
         if verdict.best_span is None or verdict.verdict is Verdict.EVIDENCE_REDACTED:
             continue
-        prepared = prepared_claims[i] = prepare_claim(claims[i], plan)
+        if not wanted(i, verdict):
+            continue
+        prepared = prepare_claim(claims[i], plan)
         cited = resolve_markers(claims[i].cited_markers, plan)
         candidates = set(select_candidates(sims.cosines[i], cited, plan))
         ids = [w for w, owner in enumerate(sims.window_owners) if owner in candidates]
@@ -310,9 +335,10 @@ def judge_all(
             continue
         best = plan.spans[window.parts[0][0]]
         vector = sims.window_vectors[i][best.index]
-        rows.append(i)
-        windows.append(window)
-        pairs.append(
+        out.rows.append(i)
+        out.windows.append(window)
+        out.prepared[i] = prepared
+        out.pairs.append(
             (
                 claims[i].text,
                 window.text,
@@ -320,6 +346,74 @@ def judge_all(
                 vector if vector is not None else sims.claim_vectors[i],
             )
         )
+    return out
+
+
+def _window_refs(window: JudgeWindow, plan: Plan) -> tuple[SpanRef, ...]:
+    return tuple(SpanRef(plan.spans[s].span.id, start, end) for s, start, end in window.parts)
+
+
+def veto_all(
+    claims: Sequence[Claim],
+    verdicts: list[ClaimVerdict],
+    plan: Plan,
+    sims: SpanCosines,
+    checker: EntailmentChecker,
+    model: ScoreModel,
+    checks: Sequence[Mapping[int, EditCheck]] | None,
+) -> list[ClaimVerdict]:
+    """The judge's veto (score model v57): every claim the rules call ``supported`` is read by
+    the judge against its evidence window (as v5 chooses it), all pairs in one ``check`` call,
+    but for a faithful near copy of the span its verdict rests on (``checks``: the edit
+    check's reading, :func:`~spanproof.verify.scoring.faithful_copy`); one whose probability
+    of being entailed is below ``model.judge_veto`` becomes ``partial`` ("the evidence may
+    support this; a person should look"). Its score stays the rules'; the judge's reading is
+    recorded (``judge``) on every claim it read, vetoed or not."""
+    floor = model.judge_veto
+    assert floor is not None
+    index = {p.span.id: p.index for p in plan.spans}
+
+    def wanted(i: int, verdict: ClaimVerdict) -> bool:
+        if verdict.verdict is not Verdict.SUPPORTED or verdict.best_span is None:
+            return False
+        return not faithful_copy(checks[i] if checks else None, index[verdict.best_span.id])
+
+    read = _judge_pairs(claims, verdicts, plan, sims, model, wanted)
+    if not read.pairs:
+        return verdicts
+    probabilities = checker.check(read.pairs)
+    out = list(verdicts)
+    for row, window, probs in zip(read.rows, read.windows, probabilities, strict=True):
+        triple = (float(probs[0]), float(probs[1]), float(probs[2]))
+        record = JudgeRecord(
+            window=_window_refs(window, plan),
+            probabilities=triple,
+            probability=triple[0],
+            veto=floor,
+        )
+        out[row] = dataclasses.replace(
+            out[row], verdict=Verdict.PARTIAL if record.vetoed else out[row].verdict, judge=record
+        )
+    return out
+
+
+def judge_all(
+    claims: Sequence[Claim],
+    verdicts: list[ClaimVerdict],
+    plan: Plan,
+    sims: SpanCosines,
+    checker: EntailmentChecker,
+    model: ScoreModel,
+) -> list[ClaimVerdict]:
+    """Every claim read by the judge against its evidence window; the combiner decides (v5).
+
+    All (claim, window) pairs of the call go to the judge in one ``check`` call. A claim with no
+    window (no truth-class evidence) and an ``evidence_redacted`` verdict keep their verdict.
+    """
+    combiner = model.combiner
+    assert combiner is not None
+    read = _judge_pairs(claims, verdicts, plan, sims, model, lambda i, v: True)
+    rows, windows, prepared_claims, pairs = read.rows, read.windows, read.prepared, read.pairs
     if not pairs:
         return verdicts
     probabilities = checker.check(pairs)
@@ -356,9 +450,7 @@ def judge_all(
             contradiction_named=verdict.verdict is Verdict.CONTRADICTED,
         )
         record = JudgeRecord(
-            window=tuple(
-                SpanRef(plan.spans[s].span.id, start, end) for s, start, end in window.parts
-            ),
+            window=_window_refs(window, plan),
             probabilities=triple,
             probability=probability,
             features=tuple(zip(FEATURES, features, strict=True)),

@@ -462,6 +462,14 @@ class ScoreModel:
     #: v5: every claim is read by the judge against its evidence window, and the combiner's
     #: probability decides the verdict (:mod:`spanproof.verify.judging`).
     combiner: Combiner | None = None
+    #: v57: the judge's veto. Every claim the rules call ``supported`` is read by the judge
+    #: against its evidence window (as v5 chooses it), but for a faithful near copy (the edit
+    #: check read it word by word and found nothing changed but what a faithful copy may
+    #: change: :func:`faithful_copy`); one whose probability of being entailed is below this
+    #: floor is ``partial``: the rules found the evidence close and nothing changed or
+    #: reversed, the judge that reads both together doubts it, so a person should look
+    #: (:func:`spanproof.services.verification.veto_all`). None before v57.
+    judge_veto: float | None = None
     #: v7: a window that states no finding (an aim, a design, a method heading, an open
     #: question: :func:`~spanproof.verify.gates.states_no_finding`) is capped like a gate, and
     #: the polarity gate reads the sentences that state one, unless the claim states none.
@@ -484,9 +492,15 @@ class ScoreModel:
         return CONTRAINDICATIONS if self.contraindications else frozenset()
 
     @property
+    def reads_judge(self) -> bool:
+        """Whether this model's checker is the judge (v5's combiner, v57's veto), not v3's
+        cross-encoder."""
+        return self.combiner is not None or self.judge_veto is not None
+
+    @property
     def uses_checker(self) -> bool:
-        """Whether verdicts under this model need an entailment checker (v3 and v5)."""
-        return self.escalation_band is not None or self.combiner is not None
+        """Whether verdicts under this model need an entailment checker (v3, v5 and v57)."""
+        return self.escalation_band is not None or self.reads_judge
 
     def with_supported_min(self, value: float) -> ScoreModel:
         """A copy with another ``supported_min`` (for calibration sweeps only)."""
@@ -685,13 +699,16 @@ V55 = replace(V54, name="v55", plain_case=True, joined_names=True, alias_initial
 #: v55 that reads an approximate figure the claim rounds from one the span states ("nearly 70"
 #: for 69) as stated.
 V56 = replace(V55, name="v56", rounded_figures=True)
+#: v56 with the judge's veto: a claim the rules call `supported` that the judge reads as
+#: entailed with a probability below 0.1 is `partial`.
+V57 = replace(V56, name="v57", judge_veto=0.1)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56,
+        V54, V55, V56, V57,
     )
 }  # fmt: skip
 
@@ -1376,7 +1393,7 @@ def score_claim(
             verdict, edit = read
             found = (*found, edit) if edit.op == "insertion" else (edit,)
             score = min(score, model.gate_cap)
-        elif model.supported_needs_copy and not _faithful_copy(edits, chosen.span_index):
+        elif model.supported_needs_copy and not faithful_copy(edits, chosen.span_index):
             verdict = Verdict.PARTIAL  # close, but not read word by word: a person should look
     if _overlaps_erasure(span, start, end):
         verdict = Verdict.EVIDENCE_REDACTED
@@ -1400,7 +1417,7 @@ def score_claim(
     )
 
 
-def _faithful_copy(edits: Mapping[int, EditCheck] | None, index: int) -> bool:
+def faithful_copy(edits: Mapping[int, EditCheck] | None, index: int) -> bool:
     """Whether the claim nearly copies span ``index`` and the edit check found nothing in the
     copy but what a faithful one may change (score model v43)."""
     check = edits.get(index) if edits else None

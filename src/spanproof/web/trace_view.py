@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from spanproof.core.models import Verdict
-from spanproof.core.outcome import edit_reasons, headline, trace_outcome
+from spanproof.core.outcome import edit_reasons, headline, judge_doubt, trace_outcome
 from spanproof.core.store import EvidenceStore, Section
 from spanproof.core.trace import Trace
 from spanproof.text.markdown import markdown_syntax
@@ -23,6 +23,11 @@ RELATIONS: dict[str, tuple[str, str]] = {
     Verdict.PARTIAL.value: ("partial", "Evidence — supports part of the claim"),
     Verdict.CONTRADICTED.value: ("contradicts", "Contradicting text — this span says otherwise"),
 }
+#: A claim the judge's veto (score model v57) turned ``partial``.
+VETOED = (
+    "partial",
+    "Evidence — close to the claim, but the judge doubts that it supports it; a person should look",
+)
 CLOSEST = ("closest", "Closest text — does not support the claim")
 #: A denial's (a bare "No.", ``negates`` set): its span is the proposition's reading.
 DENIAL_RELATIONS: dict[str, tuple[str, str]] = {
@@ -83,6 +88,9 @@ class ClaimView:
     edits: EditsView | None = None  # score model v4's edit check
     #: what the edit check refused, once each ("edit: population dropped"), as the CLI says it
     refused_edits: tuple[str, ...] = ()
+    #: what the judge's veto (score model v57) said of a claim it turned partial, as the CLI
+    #: says it ("judge: entailed 0.04 < 0.1"); "" otherwise
+    judge_doubt: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +162,8 @@ def _evidence(
     if entry is None or b_start is None or b_end is None:
         return None
     relation, caption = _relation(str(claim.get("verdict", "")), bool(claim.get("negates")))
+    if claim.get("verdict") == Verdict.PARTIAL.value and judge_doubt(claim.get("judge")):
+        relation, caption = VETOED
     source_id, version, key = (
         entry.get("source_id"),
         _int(entry.get("version")),
@@ -200,6 +210,7 @@ def claim_views(store: EvidenceStore, trace: Trace) -> list[ClaimView]:
                 refused_edits=tuple(
                     edit_reasons(str(e.get("judgement", "")) for e in claim.get("edits") or ())
                 ),
+                judge_doubt=judge_doubt(claim.get("judge")),
             )
         )
     return views
