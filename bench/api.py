@@ -214,6 +214,7 @@ def scifact_ask(
 ) -> dict[str, Any]:
     """``Engine.ask`` over an ingested SciFact store, ``n`` train claims as questions; the
     extractive generator at ``title_weight`` (its default when None)."""
+    from spanproof.bootstrap import build_checker_for
     from spanproof.core.models import DEFAULT_SCORE_MODEL
     from spanproof.evaluation.devdata import data_dir, scifact_claims
     from spanproof.providers.embeddings.cache import CachedEmbedder
@@ -246,7 +247,9 @@ def scifact_ask(
                 if title_weight is None
                 else ExtractiveGenerator(embedder, title_weight=title_weight),
                 score_model=score_model(DEFAULT_SCORE_MODEL),
-                relevance=relevance_model_for(embedder.model_id),  # as build_engine does
+                # as build_engine does: the checker the model reads (v57: the judge)
+                checker=build_checker_for(score_model(DEFAULT_SCORE_MODEL)),
+                relevance=relevance_model_for(embedder.model_id),
             )
             engine.ask(warm_up)  # not measured
             times, verified, claims = [], 0, 0

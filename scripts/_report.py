@@ -8,10 +8,13 @@ import sys
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
 
+from spanproof.core.checker import EntailmentChecker
 from spanproof.core.ports import Embedder
 from spanproof.evaluation.devdata import data_dir
+from spanproof.verify.scoring import ScoreModel
 
 
 def data_root() -> Path | None:
@@ -66,10 +69,9 @@ def probe_parser(
     doc: str, *, models: list[str], n: int, seed: int, examples: int
 ) -> argparse.ArgumentParser:
     """The arguments the generator probes share (``probe_word_swaps.py``,
-    ``probe_overstatements.py``): the score models to run (those that need no checker), cases
-    of each kind, the seed, how many `supported` cases to list, and where to write the
-    section; their defaults given. :func:`checked_models` refuses a model that needs a
-    checker."""
+    ``probe_overstatements.py``): the score models to run (not v3, which needs the
+    cross-encoder), cases of each kind, the seed, how many `supported` cases to list, and
+    where to write the section; their defaults given. :func:`checked_models` refuses v3."""
     from spanproof.verify.scoring import SCORE_MODELS
 
     parser = argparse.ArgumentParser(description=doc.split("\n\n", maxsplit=1)[0])
@@ -82,13 +84,23 @@ def probe_parser(
 
 
 def checked_models(parser: argparse.ArgumentParser, names: list[str]) -> list[str]:
-    """``names``, after refusing (through ``parser``) any score model that needs a checker."""
+    """``names``, after refusing (through ``parser``) any score model that needs v3's
+    cross-encoder (a model that reads the judge, v57, is given it: :func:`checker_for`)."""
     from spanproof.verify.scoring import SCORE_MODELS
 
     for name in names:
-        if SCORE_MODELS[name].uses_checker:
-            parser.error(f"{name} needs a checker; probe models that do not")
+        if SCORE_MODELS[name].uses_checker and not SCORE_MODELS[name].reads_judge:
+            parser.error(f"{name} needs the cross-encoder; probe models that do not")
     return names
+
+
+@cache
+def checker_for(model: ScoreModel) -> EntailmentChecker | None:
+    """The checker ``model`` reads (the bundled judge for v57's veto and v5, the
+    cross-encoder for v3, None for the rest), built once per model in a probe's process."""
+    from spanproof.bootstrap import build_checker_for
+
+    return build_checker_for(model)
 
 
 @dataclass(frozen=True)

@@ -296,15 +296,17 @@ def build_engines(
     read_sources: int | None = None,
 ) -> dict[str, Engine]:
     """One engine per store, as ``spanproof ask`` builds it (extractive generator, the
-    configured score model, no traces), with ``gate`` as its answerability gate, the
-    generator's ``second_weight`` and ``title_weight`` and the sources a proposition is read
-    against in full, ``read_sources`` (their defaults where None)."""
-    from spanproof.bootstrap import build_score_model
+    configured score model and the checker it reads, no traces), with ``gate`` as its
+    answerability gate, the generator's ``second_weight`` and ``title_weight`` and the sources
+    a proposition is read against in full, ``read_sources`` (their defaults where None)."""
+    from spanproof.bootstrap import build_checker_for, build_score_model
     from spanproof.config import load_settings
     from spanproof.services.generation import ExtractiveGenerator
     from spanproof.verify.decompose import RuleBasedDecomposer
 
-    score_model = build_score_model(load_settings())
+    settings = load_settings()
+    score_model = build_score_model(settings)
+    checker = build_checker_for(score_model, settings)  # the judge of v57's veto
     weights = {
         name: value
         for name, value in (("second_weight", second_weight), ("title_weight", title_weight))
@@ -319,6 +321,7 @@ def build_engines(
             decomposer=RuleBasedDecomposer(),
             generator=ExtractiveGenerator(embedder, **weights),
             score_model=score_model,
+            checker=checker,
             relevance=model,
         )
         engine.answerability = gate

@@ -32,6 +32,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+from _report import checker_for
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -70,7 +71,9 @@ def verdicts(
     out: list[ClaimVerdict | None] = [None] * len(cases)
     for text, members in _groups(cases).items():
         claims = [Claim(id=f"c{n}", text=cases[n].claim) for n in members]
-        got, status = score_all(claims, [EvidenceSpan(id="E", text=text)], embedder, model)
+        got, status = score_all(
+            claims, [EvidenceSpan(id="E", text=text)], embedder, model, checker_for(model)
+        )
         if status != "verified":
             raise SystemExit(f"verification {status}")
         for n, verdict in zip(members, got, strict=True):

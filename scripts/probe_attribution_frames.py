@@ -31,7 +31,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _report import SECONDS, publish_timed, start_probe
+from _report import SECONDS, checker_for, publish_timed, start_probe
 from probe_word_swaps import content_words, corpus_abstracts, other_words, swap
 
 from spanproof.core.ports import Embedder
@@ -105,7 +105,11 @@ def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> list[Case]
 
 def supported(claims: list[str], evidence: str, model: ScoreModel, embedder: Embedder) -> bool:
     verdicts, _ = score_all(
-        to_claims(claims), to_evidence([{"id": "E1", "text": evidence}]), embedder, model
+        to_claims(claims),
+        to_evidence([{"id": "E1", "text": evidence}]),
+        embedder,
+        model,
+        checker_for(model),
     )
     return bool(verdicts) and all(v.verdict.value == "supported" for v in verdicts)
 

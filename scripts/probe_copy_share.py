@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 import numpy as np
-from _report import data_root, publish
+from _report import checker_for, data_root, publish
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -56,7 +56,9 @@ def measure(root: Path, limit: int) -> dict[str, object]:
         if case.kind == "paraphrase":
             claim, span = Claim(id="c", text=case.claim), EvidenceSpan(id="e", text=case.evidence)
             for name in ("v2", "v6"):
-                verdicts, _ = score_all([claim], [span], embedder, SCORE_MODELS[name], None)
+                verdicts, _ = score_all(
+                    [claim], [span], embedder, SCORE_MODELS[name], checker_for(SCORE_MODELS[name])
+                )
                 row[name] = verdicts[0].verdict.value == "supported"
         rows.append(row)
     return {"rows": rows, "limit": limit}

@@ -15,7 +15,7 @@ import argparse
 from collections import Counter
 from collections.abc import Sequence
 
-from _report import data_root
+from _report import checker_for, data_root
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
@@ -52,6 +52,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 [EvidenceSpan("E1", case.evidence)],
                 embedder,
                 SCORE_MODELS[name],
+                checker_for(SCORE_MODELS[name]),
             )
             caught[swapped(case)] += verdicts[0].verdict.value != "supported"
         for kind in sorted(total):

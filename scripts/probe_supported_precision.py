@@ -34,7 +34,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from _report import SECONDS, data_root, publish_timed
+from _report import SECONDS, checker_for, data_root, publish_timed
 from fit_combiner import headline, score, strict_ba
 
 from spanproof.bootstrap import build_embedder
@@ -115,7 +115,7 @@ def main() -> int:
         moved = dataclasses.replace(model, supported_min=threshold)
         cells = []
         for split in SPLITS:
-            verdicts = score(items[split], moved, None, embedder)
+            verdicts = score(items[split], moved, checker_for(model), embedder)
             if threshold == model.supported_min:
                 base[split] = verdicts
             for pairs in by_set(split, verdicts).values():

@@ -46,7 +46,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from _report import SECONDS, listed_examples, publish_timed, start_probe, verdict_cells
+from _report import SECONDS, checker_for, listed_examples, publish_timed, start_probe, verdict_cells
 
 from spanproof.core.ports import Embedder
 from spanproof.services.verification import score_all, verify_draft
@@ -166,7 +166,7 @@ def cells_joined(case: Case, form: str, model: ScoreModel, embedder: Embedder) -
     """The verdict of the row's claims as the decomposer reads them on their own."""
     texts = [c.text for c in DECOMPOSER.decompose(case.row(form))]
     evidence = to_evidence([{"id": "S1", "text": case.passage}])
-    verdicts, status = score_all(to_claims(texts), evidence, embedder, model)
+    verdicts, status = score_all(to_claims(texts), evidence, embedder, model, checker_for(model))
     return worst([v.verdict.value for v in verdicts], status)
 
 

@@ -34,6 +34,7 @@ from pathlib import Path
 import numpy as np
 from _report import (
     SECONDS,
+    checker_for,
     listed_examples,
     publish_timed,
     start_probe,
@@ -95,7 +96,9 @@ def verdict_of(case: Case, model: ScoreModel, embedder: Embedder) -> str:
     """The verdict ``model`` gives the case's claim against its whole abstract (or the
     verification status when none was given)."""
     evidence = to_evidence([{"id": "E1", "text": case.evidence}])
-    verdicts, status = score_all(to_claims([case.claim]), evidence, embedder, model)
+    verdicts, status = score_all(
+        to_claims([case.claim]), evidence, embedder, model, checker_for(model)
+    )
     return verdicts[0].verdict.value if verdicts else status
 
 

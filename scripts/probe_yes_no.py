@@ -24,7 +24,7 @@ import dataclasses
 import time
 from collections import Counter
 
-from _report import SECONDS, publish_timed, start_split_probe
+from _report import SECONDS, checker_for, publish_timed, start_split_probe
 
 from spanproof.evaluation.devdata import DEV_SETS, dev_items
 from spanproof.services.verification import score_all
@@ -99,7 +99,7 @@ def main() -> int:
                     claims = with_answer_claim(question, draft, DECOMPOSER.decompose(draft))
                     if args.direct:  # the negated sentence scored as it is
                         claims = [dataclasses.replace(c, negates="") for c in claims]
-                    verdicts, _ = score_all(claims, evidence, embedder, model)
+                    verdicts, _ = score_all(claims, evidence, embedder, model, checker_for(model))
                     if verdicts:
                         rows[kind][verdicts[0].verdict.value] += 1
             for kind in kinds:

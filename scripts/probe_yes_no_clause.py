@@ -21,7 +21,7 @@ import time
 from collections import Counter
 from pathlib import Path
 
-from _report import SECONDS, publish_timed, start_split_probe
+from _report import SECONDS, checker_for, publish_timed, start_split_probe
 
 from spanproof.core.models import outcome_of
 from spanproof.evaluation.devdata import is_dev_group, scifact_claims, scifact_corpus
@@ -98,7 +98,7 @@ def main() -> int:
                 draft = f"{'Yes' if says_yes else 'No'}, {_clause(sentence)}"
                 claims = with_answer_claim(question, draft, DECOMPOSER.decompose(draft))
                 read[kind] += sum(1 for c in claims if c.draft_span and c.draft_span[0] == 0)
-                verdicts, _ = score_all(claims, evidence, embedder, model)
+                verdicts, _ = score_all(claims, evidence, embedder, model, checker_for(model))
                 outcome = outcome_of("verified", [v.verdict.value for v in verdicts]).value
                 outcomes.setdefault(kind, Counter())[outcome] += 1
         for kind in sorted(outcomes):

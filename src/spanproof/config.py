@@ -180,10 +180,11 @@ class VerifySettings(BaseModel):
             "a sentence written in capitals; a name the span writes joined to its figures as "
             "the claim's: 'COVID19' for 'COVID-19'; and an abbreviation the claim defines in "
             "place by the words the span writes out: '(BIR)' for 'break-induced replication'; "
-            "v56, the default, is v55 that reads a figure the claim rounds from the one the "
+            "v56 is v55 that reads a figure the claim rounds from the one the "
             "span states as that figure: 'nearly 70' for 69, 'about 5 mmHg' for 5.2 mmHg; "
-            "v57 is v56 with the judge's veto: a claim the rules call supported that the "
-            "judge (verify.judge) reads as entailed with a probability below 0.1 is partial)."
+            "v57, the default, is v56 with the judge's veto: a claim the rules call supported "
+            "that is not a faithful near copy and that the judge (verify.judge) reads as "
+            "entailed with a probability below 0.1 is partial)."
         ),
     )
     escalation_band: float | None = Field(

@@ -251,10 +251,11 @@ class Verifier:
             "blood pressure"), ``"v55"`` (v54 whose entity gate reads capitals that
             are a sentence's style as no name, "the short answer is YES", a sentence written in
             capitals, "COVID19" as "COVID-19", and an abbreviation the claim defines in place
-            by the words the span writes out), ``"v56"`` (the default: v55 that reads a figure
+            by the words the span writes out), ``"v56"`` (v55 that reads a figure
             the claim rounds from the one the span states as that figure, "nearly 70" for 69),
-            ``"v57"`` (v56 with the judge's veto: a claim the rules call supported that the
-            judge reads as entailed with a probability below 0.1 is partial), or a ScoreModel.
+            ``"v57"`` (the default: v56 with the judge's veto, a claim the rules call
+            supported that is not a faithful near copy and that the judge reads as entailed
+            with a probability below 0.1 is partial), or a ScoreModel.
         checker: the entailment checker for v3, the judge for v5 and v57; default: the bundled
             ones (for v5 and v57, the judge ``verify.judge`` names).
     """

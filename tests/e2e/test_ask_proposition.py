@@ -179,7 +179,7 @@ STRETCHING = "Does stretching every day reduce the resting heart rate of adults?
 
 
 def test_a_lead_quoting_a_study_aim_says_it_states_no_finding(
-    tmp_path: Path, minilm: Embedder
+    tmp_path: Path, minilm: Embedder, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     from spanproof.bootstrap import build_parser
     from spanproof.ingest.files import iter_path
@@ -192,6 +192,17 @@ def test_a_lead_quoting_a_study_aim_says_it_states_no_finding(
     db = str(tmp_path / "aim.sqlite")
     code, _, err = run("ingest", str(corpus), "--db", db)
     assert code == 0, err
+    # the default score model's judge doubts that an aim supports the proposition: not
+    # established, and no lead quotes the aim as support
+    code, out, err = run("ask", STRETCHING, "--db", db, "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["verdict"] == "unsupported"
+    assert data["answer"].startswith("Not established by the sources")
+    result = data["proposition"]["result"]
+    assert result["verdict"] == "partial" and result["judge"]["vetoed"] is True
+    # a model that reads no judge supports it on the aim's words, and the lead says so
+    monkeypatch.setenv("SPANPROOF_VERIFY__SCORE_MODEL", "v56")
     code, out, err = run("ask", STRETCHING, "--db", db, "--json")
     assert code == 0, err
     data = json.loads(out)

@@ -146,6 +146,6 @@ def test_the_band_setting_applies_to_the_escalating_model_only() -> None:
     settings = Settings(verify={"escalation_band": 0.3})  # type: ignore[arg-type]
     # the default model does not escalate
     assert build_score_model(settings) is SCORE_MODELS[DEFAULT_SCORE_MODEL]
-    assert not SCORE_MODELS[DEFAULT_SCORE_MODEL].uses_checker
+    assert SCORE_MODELS[DEFAULT_SCORE_MODEL].escalation_band is None  # it reads the judge
     assert build_score_model(settings, "v3").name == "v3:band=0.3"
     assert build_score_model(Settings(), "v3") is V3

@@ -36,6 +36,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from spanproof.core.errors import ConfigurationError
 from spanproof.providers.checker.cross_encoder import Encoded, PairClassifier, pair_tokenizer
@@ -68,23 +69,33 @@ class PairEncoder:
             )
         self.max_tokens = max_tokens
         self._truncation = truncation
-        self._claims = pair_tokenizer(None)
-        self._tokenizer = pair_tokenizer(max_tokens, truncation)
-        self._fallback = pair_tokenizer(max_tokens, "longest_first")
+        self._tokenizers: tuple[Any, Any, Any] | None = None
+
+    def _loaded(self) -> tuple[Any, Any, Any]:
+        """The claim, pair and fallback tokenizers, loaded at the first :meth:`encode` (a
+        process that judges nothing loads no tokenizer)."""
+        if self._tokenizers is None:
+            self._tokenizers = (
+                pair_tokenizer(None),
+                pair_tokenizer(self.max_tokens, self._truncation),
+                pair_tokenizer(self.max_tokens, "longest_first"),
+            )
+        return self._tokenizers
 
     def encode(self, pairs: Sequence[tuple[str, str]]) -> list[Encoded]:
         """Word-piece ids and token type ids of each pair, in order."""
+        claims_tokenizer, pair_tokens, fallback = self._loaded()
         rows = range(len(pairs))
         fits = list(rows)
         if self._truncation == "only_second":
             claims = sorted({claim for claim, _ in pairs})
-            pieces = self._claims.encode_batch(claims, add_special_tokens=False)
+            pieces = claims_tokenizer.encode_batch(claims, add_special_tokens=False)
             room = self.max_tokens - _SPECIAL_TOKENS
             short = {c for c, e in zip(claims, pieces, strict=True) if len(e.ids) < room}
             fits = [i for i in rows if pairs[i][0] in short]
         long = sorted(set(rows) - set(fits))
         out: list[Encoded] = [([], [])] * len(pairs)
-        for tokenizer, chosen in ((self._tokenizer, fits), (self._fallback, long)):
+        for tokenizer, chosen in ((pair_tokens, fits), (fallback, long)):
             if chosen:
                 encoded = tokenizer.encode_batch([pairs[i] for i in chosen])
                 for i, e in zip(chosen, encoded, strict=True):
