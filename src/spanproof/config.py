@@ -182,9 +182,11 @@ class VerifySettings(BaseModel):
             "place by the words the span writes out: '(BIR)' for 'break-induced replication'; "
             "v56 is v55 that reads a figure the claim rounds from the one the "
             "span states as that figure: 'nearly 70' for 69, 'about 5 mmHg' for 5.2 mmHg; "
-            "v57, the default, is v56 with the judge's veto: a claim the rules call supported "
+            "v57 is v56 with the judge's veto: a claim the rules call supported "
             "that is not a faithful near copy and that the judge (verify.judge) reads as "
-            "entailed with a probability below 0.1 is partial)."
+            "entailed with a probability below 0.1 is partial; v58, the default, is v57 whose "
+            "judge also reads what the polarity gate calls contradicted: one it reads as "
+            "entailed with a probability of 0.5 or more is partial)."
         ),
     )
     escalation_band: float | None = Field(

@@ -253,11 +253,13 @@ class Verifier:
             capitals, "COVID19" as "COVID-19", and an abbreviation the claim defines in place
             by the words the span writes out), ``"v56"`` (v55 that reads a figure
             the claim rounds from the one the span states as that figure, "nearly 70" for 69),
-            ``"v57"`` (the default: v56 with the judge's veto, a claim the rules call
-            supported that is not a faithful near copy and that the judge reads as entailed
-            with a probability below 0.1 is partial), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57; default: the bundled
-            ones (for v5 and v57, the judge ``verify.judge`` names).
+            ``"v57"`` (v56 with the judge's veto, a claim the rules call supported that is
+            not a faithful near copy and that the judge reads as entailed with a probability
+            below 0.1 is partial), ``"v58"`` (the default: v57 whose judge also reads what
+            the polarity gate calls contradicted, partial when it reads it as entailed with a
+            probability of 0.5 or more), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5, v57 and v58; default: the
+            bundled ones (for the judge, the one ``verify.judge`` names).
     """
 
     def __init__(

@@ -14,7 +14,7 @@ from spanproof.services.verification import score_all
 from spanproof.services.verification_trace import RecordingEmbedder, verification_trace
 from spanproof.testing.fakes import FakeChecker, FakeEmbedder
 from spanproof.verifier import Verifier
-from spanproof.verify.scoring import SCORE_MODELS, V56, V57
+from spanproof.verify.scoring import SCORE_MODELS, V56, V57, V58
 
 EVIDENCE = [
     EvidenceSpan(
@@ -170,3 +170,55 @@ def test_the_trace_page_says_the_judge_doubts_and_a_person_should_look() -> None
     (other,) = claim_views(cast(Any, None), dataclasses.replace(trace, claims=[plain]))
     assert other.judge_doubt == "" and other.evidence is not None
     assert other.evidence.caption != VETOED[1]
+
+
+#: contradicted by the polarity gate, not a near copy the edit check read word by word
+TURNED = Claim("c1", "Systolic blood pressure rose with daily walking.")
+
+
+def test_v58_reads_a_polarity_contradiction_and_turns_it_partial_when_the_judge_reads_it_so() -> (
+    None
+):
+    assert V58.contradiction_veto == 0.5 and V58.judge_veto == V57.judge_veto
+    assert dataclasses.replace(V58, name="v57", contradiction_veto=None) == V57
+    rules, _ = score_all([TURNED], EVIDENCE, FakeEmbedder(), V57, FakeChecker(ENTAILED))
+    assert rules[0].verdict is Verdict.CONTRADICTED and rules[0].judge is None
+    checker = FakeChecker(ENTAILED)
+    verdicts, _ = score_all([TURNED], EVIDENCE, FakeEmbedder(), V58, checker)
+    doubted = verdicts[0]
+    assert doubted.verdict is Verdict.PARTIAL and doubted.score == rules[0].score
+    assert doubted.judge is not None and doubted.judge.vetoed
+    record = doubted.to_dict()["judge"]
+    assert record["doubts"] == "contradicted" and record["veto"] == 0.5
+    assert judge_doubt(record) == "judge: entailed 0.90 ≥ 0.5"
+    # the judge reading it as contradicted (or not entailed enough) leaves it contradicted
+    for row in ((0.4999, 0.5, 0.0001), (0.05, 0.9, 0.05)):
+        kept, _ = score_all([TURNED], EVIDENCE, FakeEmbedder(), V58, FakeChecker(row))
+        assert kept[0].verdict is Verdict.CONTRADICTED
+        assert kept[0].judge is not None and not kept[0].judge.vetoed
+
+
+def test_v58_leaves_a_contradiction_the_edit_check_named_to_the_edit_check() -> None:
+    checker = FakeChecker(ENTAILED)
+    verdicts, _ = score_all([REVERSED], EVIDENCE, FakeEmbedder(), V58, checker)
+    assert verdicts[0].verdict is Verdict.CONTRADICTED and verdicts[0].judge is None
+    assert any(e.judgement.startswith("contradicted") for e in verdicts[0].edits)
+    assert checker.calls == []
+
+
+def test_a_v57_record_keeps_its_shape_and_the_page_says_what_v58_doubted() -> None:
+    from spanproof.web.trace_view import VETOED_CONTRADICTION, claim_views
+
+    verdicts, _ = score_all([REWORDED], EVIDENCE, FakeEmbedder(), V57, FakeChecker(DOUBTED))
+    assert "doubts" not in verdicts[0].to_dict()["judge"]
+    recorder = RecordingEmbedder(FakeEmbedder())
+    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V58,
+                        checker=FakeChecker(ENTAILED))  # fmt: skip
+    report = verifier.check_claims([TURNED.text], EVIDENCE)
+    trace = verification_trace(report, EVIDENCE, report.claims, recorder, V58, {})
+    assert replay(trace, FakeChecker(ENTAILED)).ok
+    assert not replay(trace, FakeChecker((0.05, 0.9, 0.05))).ok
+    (view,) = claim_views(cast(Any, None), trace)
+    assert view.verdict == "partial" and view.judge_doubt == "judge: entailed 0.90 ≥ 0.5"
+    assert view.evidence is not None
+    assert (view.evidence.relation, view.evidence.caption) == VETOED_CONTRADICTION

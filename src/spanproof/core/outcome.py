@@ -112,14 +112,16 @@ def trace_outcome(trace: Trace) -> tuple[Outcome | None, dict[str, int]]:
 
 
 def judge_doubt(judge: Mapping[str, Any] | None) -> str:
-    """What the judge's veto (score model v57) said of a claim it turned ``partial``, in words:
-    ``"judge: entailed 0.04 < 0.1"``; "" when the claim was not vetoed (or not read)."""
+    """What the judge's veto said of a claim it turned ``partial``, in words: a ``supported``
+    one (score model v57) ``"judge: entailed 0.04 < 0.1"``, a ``contradicted`` one (v58)
+    ``"judge: entailed 0.72 ≥ 0.5"``; "" when the claim was not vetoed (or not read)."""
     if not isinstance(judge, Mapping) or judge.get("vetoed") is not True:
         return ""
     probability, floor = judge.get("probability"), judge.get("veto")
     if not isinstance(probability, int | float) or not isinstance(floor, int | float):
         return "judge: doubts it"
-    return f"judge: entailed {probability:.2f} < {floor:g}"
+    relation = "≥" if judge.get("doubts") == "contradicted" else "<"
+    return f"judge: entailed {probability:.2f} {relation} {floor:g}"
 
 
 def edit_reasons(judgements: Iterable[str]) -> list[str]:

@@ -367,14 +367,21 @@ def veto_all(
     but for a faithful near copy of the span its verdict rests on (``checks``: the edit
     check's reading, :func:`~spanproof.verify.scoring.faithful_copy`); one whose probability
     of being entailed is below ``model.judge_veto`` becomes ``partial`` ("the evidence may
-    support this; a person should look"). Its score stays the rules'; the judge's reading is
-    recorded (``judge``) on every claim it read, vetoed or not."""
+    support this; a person should look"). With ``model.contradiction_veto`` (v58) the judge
+    also reads each claim the polarity gate calls ``contradicted`` (not one the edit check
+    named word by word), and one it reads as entailed with a probability at least that floor
+    becomes ``partial``. Its score stays the rules'; the judge's reading is recorded
+    (``judge``) on every claim it read, vetoed or not."""
     floor = model.judge_veto
     assert floor is not None
     index = {p.span.id: p.index for p in plan.spans}
 
     def wanted(i: int, verdict: ClaimVerdict) -> bool:
-        if verdict.verdict is not Verdict.SUPPORTED or verdict.best_span is None:
+        if verdict.best_span is None:
+            return False
+        if verdict.verdict is Verdict.CONTRADICTED:  # v58: what the polarity gate reverses
+            return model.contradiction_veto is not None and not _edit_contradicts(verdict)
+        if verdict.verdict is not Verdict.SUPPORTED:
             return False
         return not faithful_copy(checks[i] if checks else None, index[verdict.best_span.id])
 
@@ -385,16 +392,23 @@ def veto_all(
     out = list(verdicts)
     for row, window, probs in zip(read.rows, read.windows, probabilities, strict=True):
         triple = (float(probs[0]), float(probs[1]), float(probs[2]))
+        doubts = out[row].verdict.value
         record = JudgeRecord(
             window=_window_refs(window, plan),
             probabilities=triple,
             probability=triple[0],
-            veto=floor,
+            veto=model.contradiction_veto if doubts == "contradicted" else floor,
+            doubts=doubts,
         )
         out[row] = dataclasses.replace(
             out[row], verdict=Verdict.PARTIAL if record.vetoed else out[row].verdict, judge=record
         )
     return out
+
+
+def _edit_contradicts(verdict: ClaimVerdict) -> bool:
+    """Whether the edit check, reading a near copy word by word, named the contradiction."""
+    return any(edit.judgement.startswith("contradicted") for edit in verdict.edits)
 
 
 def judge_all(

@@ -470,6 +470,12 @@ class ScoreModel:
     #: reversed, the judge that reads both together doubts it, so a person should look
     #: (:func:`spanproof.services.verification.veto_all`). None before v57.
     judge_veto: float | None = None
+    #: v58: the judge's veto on ``contradicted`` too. A claim the rules call ``contradicted``
+    #: on the polarity gate's reading (not on the edit check's word-by-word one) is read by the
+    #: judge as v57 reads a ``supported`` one; when the judge reads it as entailed with a
+    #: probability at least this floor it is ``partial``: a sentence that seems to reverse the
+    #: claim, which the judge reads as stating it. None before v58.
+    contradiction_veto: float | None = None
     #: v7: a window that states no finding (an aim, a design, a method heading, an open
     #: question: :func:`~spanproof.verify.gates.states_no_finding`) is capped like a gate, and
     #: the polarity gate reads the sentences that state one, unless the claim states none.
@@ -702,13 +708,16 @@ V56 = replace(V55, name="v56", rounded_figures=True)
 #: v56 with the judge's veto: a claim the rules call `supported` that the judge reads as
 #: entailed with a probability below 0.1 is `partial`.
 V57 = replace(V56, name="v57", judge_veto=0.1)
+#: v57 whose judge also reads what the polarity gate calls `contradicted`: one it reads as
+#: entailed with a probability of 0.5 or more is `partial`.
+V58 = replace(V57, name="v58", contradiction_veto=0.5)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57,
+        V54, V55, V56, V57, V58,
     )
 }  # fmt: skip
 

@@ -28,6 +28,13 @@ VETOED = (
     "partial",
     "Evidence — close to the claim, but the judge doubts that it supports it; a person should look",
 )
+#: A claim the polarity gate called ``contradicted`` and the judge's veto (v58) turned
+#: ``partial``: the judge reads the span as stating the claim.
+VETOED_CONTRADICTION = (
+    "partial",
+    "Evidence — this span seems to say otherwise, but the judge reads it as stating the claim; "
+    "a person should look",
+)
 CLOSEST = ("closest", "Closest text — does not support the claim")
 #: A denial's (a bare "No.", ``negates`` set): its span is the proposition's reading.
 DENIAL_RELATIONS: dict[str, tuple[str, str]] = {
@@ -163,7 +170,9 @@ def _evidence(
         return None
     relation, caption = _relation(str(claim.get("verdict", "")), bool(claim.get("negates")))
     if claim.get("verdict") == Verdict.PARTIAL.value and judge_doubt(claim.get("judge")):
-        relation, caption = VETOED
+        judge = claim.get("judge")
+        doubted = judge.get("doubts") if isinstance(judge, dict) else None
+        relation, caption = VETOED_CONTRADICTION if doubted == "contradicted" else VETOED
     source_id, version, key = (
         entry.get("source_id"),
         _int(entry.get("version")),
