@@ -222,8 +222,9 @@ def _read_by_checker(
     checks: Sequence[Mapping[int, EditCheck]] | None,
 ) -> tuple[list[ClaimVerdict], str]:
     """The rules' verdicts as a model's checker reads them: v57's judge vetoes what the rules
-    support, v5's judge and combiner decide every claim, v3's cross-encoder decides the
-    borderline ones; with the ``verification`` status (unavailable without the checker)."""
+    support (v58's also what the polarity gate reverses), v5's judge and combiner decide every
+    claim, v3's cross-encoder decides the borderline ones; with the ``verification`` status
+    (unavailable without the checker)."""
     judged = model.reads_judge
     what = "judge" if judged else "entailment checker"
     if checker is None:
