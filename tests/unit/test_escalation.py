@@ -21,7 +21,7 @@ from spanproof.core.models import (
 from spanproof.services.replay import replay
 from spanproof.services.verification import score_all
 from spanproof.services.verification_trace import RecordingEmbedder, verification_trace
-from spanproof.testing.fakes import FakeChecker, FakeEmbedder
+from spanproof.testing.fakes import FakeChecker, FakeEmbedder, WholeDraftDecomposer
 from spanproof.verifier import Verifier
 from spanproof.verify.escalation import escalated, needs_escalation
 from spanproof.verify.scoring import SCORE_MODELS, V2, V3, score_model
@@ -83,9 +83,9 @@ def test_v3_without_a_checker_is_unavailable_not_silently_v2() -> None:
 
 def test_reports_name_the_checker_only_under_v3() -> None:
     embedder = FakeEmbedder()
-    v2 = Verifier(embedder=embedder, decomposer=_Split(), score_model="v2")
+    v2 = Verifier(embedder=embedder, decomposer=WholeDraftDecomposer(), score_model="v2")
     assert "checker_model" not in v2.check_claims([CLAIM.text], EVIDENCE).to_dict()
-    v3 = Verifier(embedder=embedder, decomposer=_Split(), score_model=WIDE,
+    v3 = Verifier(embedder=embedder, decomposer=WholeDraftDecomposer(), score_model=WIDE,
                   checker=FakeChecker())  # fmt: skip
     assert v3.check_claims([CLAIM.text], EVIDENCE).to_dict()["checker_model"] == "fake-checker"
 
@@ -93,7 +93,9 @@ def test_reports_name_the_checker_only_under_v3() -> None:
 def test_a_v3_trace_replays_only_with_its_checker() -> None:
     recorder = RecordingEmbedder(FakeEmbedder())
     checker = FakeChecker((0.1, 0.1, 0.8))
-    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V3, checker=checker)
+    verifier = Verifier(
+        embedder=recorder, decomposer=WholeDraftDecomposer(), score_model=V3, checker=checker
+    )
     report = verifier.check_claims([CLAIM.text], EVIDENCE)
     trace = verification_trace(report, EVIDENCE, report.claims, recorder, V3, {})
     assert trace.models["checker_model"] == "fake-checker"
@@ -122,7 +124,9 @@ def test_a_trace_made_with_another_band_replays_with_it() -> None:
     recorder = RecordingEmbedder(FakeEmbedder())
     model = score_model("v3", 1.0)
     checker = FakeChecker((0.05, 0.9, 0.05))
-    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=model, checker=checker)
+    verifier = Verifier(
+        embedder=recorder, decomposer=WholeDraftDecomposer(), score_model=model, checker=checker
+    )
     report = verifier.check_claims([CLAIM.text], EVIDENCE)
     assert report.claims[0].escalated and report.claims[0].verdict is Verdict.CONTRADICTED
     trace = verification_trace(report, EVIDENCE, report.claims, recorder, model, {})
@@ -131,13 +135,6 @@ def test_a_trace_made_with_another_band_replays_with_it() -> None:
     # replayed as plain v3 the claim would not escalate, so the verdict would differ
     plain = dataclasses.replace(trace, models={**trace.models, "score_model": "v3"})
     assert not replay(plain, FakeChecker((0.05, 0.9, 0.05))).ok
-
-
-class _Split:
-    model_id = "split"
-
-    def decompose(self, draft: str) -> list[Claim]:
-        return [Claim("c1", draft.strip())]
 
 
 def test_the_band_setting_applies_to_the_escalating_model_only() -> None:

@@ -18,7 +18,7 @@ from spanproof.providers.checker.judge import DEFAULT_JUDGE_PATH, JudgeChecker
 from spanproof.services.replay import replay
 from spanproof.services.verification import score_all
 from spanproof.services.verification_trace import RecordingEmbedder, verification_trace
-from spanproof.testing.fakes import FakeEmbedder
+from spanproof.testing.fakes import FakeEmbedder, WholeDraftDecomposer
 from spanproof.verifier import Verifier
 from spanproof.verify.scoring import V5
 
@@ -155,16 +155,11 @@ def test_v5_verdicts_are_the_same_bits_with_and_without_remembered_outputs(
 def test_a_v5_trace_replays_bit_for_bit_with_a_remembering_and_a_fresh_judge() -> None:
     recorder = RecordingEmbedder(FakeEmbedder())
     judge = JudgeChecker()
-    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V5, checker=judge)
+    verifier = Verifier(
+        embedder=recorder, decomposer=WholeDraftDecomposer(), score_model=V5, checker=judge
+    )
     report = verifier.check_claims(CLAIMS, EVIDENCE)
     trace = verification_trace(report, EVIDENCE, report.claims, recorder, V5, {})
     assert report.claims and all(c.judge is not None for c in report.claims)
     assert replay(trace, judge).ok  # outputs remembered from the verify
     assert replay(trace, JudgeChecker(cache_batches=0, cache_pairs=0)).ok
-
-
-class _Split:
-    model_id = "split"
-
-    def decompose(self, draft: str) -> list[Claim]:
-        return [Claim("c1", draft.strip())]

@@ -6,37 +6,23 @@ import dataclasses
 from typing import Any, cast
 
 import pytest
+from test_judging import EVIDENCE  # the judge tests' evidence: two spans, one sentence to read
 
-from spanproof.core.models import Claim, EvidenceSpan, Verdict
+from spanproof.core.models import Claim, Verdict
 from spanproof.core.outcome import judge_doubt
 from spanproof.services.replay import replay
 from spanproof.services.verification import score_all
 from spanproof.services.verification_trace import RecordingEmbedder, verification_trace
-from spanproof.testing.fakes import FakeChecker, FakeEmbedder
+from spanproof.testing.fakes import FakeChecker, FakeEmbedder, WholeDraftDecomposer
 from spanproof.verifier import Verifier
 from spanproof.verify.scoring import SCORE_MODELS, V56, V57, V58
 
-EVIDENCE = [
-    EvidenceSpan(
-        "S1",
-        "The trial enrolled older adults. Daily walking lowered systolic blood pressure. "
-        "Dropout was low.",
-    ),
-    EvidenceSpan("S2", "Tree canopy cooled city blocks."),
-]
 COPIED = Claim("c1", "Daily walking lowered systolic blood pressure.")
 #: supported by the rules, not a near copy of its span: what the judge reads
 REWORDED = Claim("c1", "Systolic blood pressure was lowered by daily walking.")
 REVERSED = Claim("c2", "Daily walking raised systolic blood pressure.")
 ENTAILED = (0.9, 0.05, 0.05)
 DOUBTED = (0.04, 0.06, 0.9)
-
-
-class _Split:
-    model_id = "split"
-
-    def decompose(self, draft: str) -> list[Claim]:
-        return [Claim("c1", draft.strip())]
 
 
 def _rules(claims: list[Claim]) -> list[Verdict]:
@@ -111,15 +97,20 @@ def test_judge_doubt_says_nothing_of_a_claim_not_vetoed() -> None:
 def test_v57_needs_a_judge_and_the_report_names_it() -> None:
     verdicts, status = score_all([REWORDED], EVIDENCE, FakeEmbedder(), V57)
     assert verdicts == [] and status == "unavailable: score model v57 needs a judge"
-    verifier = Verifier(embedder=FakeEmbedder(), decomposer=_Split(), score_model="v57",
-                        checker=FakeChecker(ENTAILED, model_id="judge-x"))  # fmt: skip
+    checker = FakeChecker(ENTAILED, model_id="judge-x")
+    verifier = Verifier(
+        embedder=FakeEmbedder(),
+        decomposer=WholeDraftDecomposer(),
+        score_model="v57",
+        checker=checker,
+    )
     report = verifier.check_claims([REWORDED.text], EVIDENCE).to_dict()
     assert report["checker_model"] == "judge-x" and report["score_model"] == "v57"
 
 
 def test_a_v57_trace_replays_with_its_judge_and_an_llm_judged_one_from_the_trace() -> None:
     recorder = RecordingEmbedder(FakeEmbedder())
-    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V57,
+    verifier = Verifier(embedder=recorder, decomposer=WholeDraftDecomposer(), score_model=V57,
                         checker=FakeChecker(DOUBTED))  # fmt: skip
     report = verifier.check_claims([REWORDED.text], EVIDENCE)
     assert report.claims[0].verdict is Verdict.PARTIAL
@@ -127,7 +118,9 @@ def test_a_v57_trace_replays_with_its_judge_and_an_llm_judged_one_from_the_trace
     assert replay(trace, FakeChecker(DOUBTED)).ok
     assert not replay(trace, FakeChecker(ENTAILED)).ok  # the judge now says otherwise
     llm = FakeChecker(DOUBTED, model_id="llm-judge:m@prompt:abc")
-    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V57, checker=llm)
+    verifier = Verifier(
+        embedder=recorder, decomposer=WholeDraftDecomposer(), score_model=V57, checker=llm
+    )
     report = verifier.check_claims([REWORDED.text], EVIDENCE)
     trace = verification_trace(report, EVIDENCE, report.claims, recorder, V57, {})
     assert replay(trace).ok  # from the judgements the trace stores
@@ -138,7 +131,7 @@ def test_a_v57_trace_replays_with_its_judge_and_an_llm_judged_one_from_the_trace
 
 def _vetoed_report() -> tuple[Any, Any]:
     recorder = RecordingEmbedder(FakeEmbedder())
-    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V57,
+    verifier = Verifier(embedder=recorder, decomposer=WholeDraftDecomposer(), score_model=V57,
                         checker=FakeChecker(DOUBTED))  # fmt: skip
     report = verifier.check_claims([REWORDED.text], EVIDENCE)
     return report, verification_trace(report, EVIDENCE, report.claims, recorder, V57, {})
@@ -212,7 +205,7 @@ def test_a_v57_record_keeps_its_shape_and_the_page_says_what_v58_doubted() -> No
     verdicts, _ = score_all([REWORDED], EVIDENCE, FakeEmbedder(), V57, FakeChecker(DOUBTED))
     assert "doubts" not in verdicts[0].to_dict()["judge"]
     recorder = RecordingEmbedder(FakeEmbedder())
-    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V58,
+    verifier = Verifier(embedder=recorder, decomposer=WholeDraftDecomposer(), score_model=V58,
                         checker=FakeChecker(ENTAILED))  # fmt: skip
     report = verifier.check_claims([TURNED.text], EVIDENCE)
     trace = verification_trace(report, EVIDENCE, report.claims, recorder, V58, {})

@@ -11,7 +11,7 @@ from spanproof.core.models import Claim, EvidenceSpan, Verdict
 from spanproof.services.replay import replay
 from spanproof.services.verification import score_all
 from spanproof.services.verification_trace import RecordingEmbedder, verification_trace
-from spanproof.testing.fakes import FakeChecker, FakeEmbedder
+from spanproof.testing.fakes import FakeChecker, FakeEmbedder, WholeDraftDecomposer
 from spanproof.verifier import Verifier
 from spanproof.verify.judging import (
     FEATURES,
@@ -144,22 +144,31 @@ def test_v5_verdicts_follow_the_judge_not_closeness() -> None:
 def test_v5_needs_a_judge_and_names_it() -> None:
     verdicts, status = score_all([CLAIM], EVIDENCE, FakeEmbedder(), MODEL)
     assert verdicts == [] and status == "unavailable: score model v5 needs a judge"
-    verifier = Verifier(embedder=FakeEmbedder(), decomposer=_Split(), score_model=MODEL,
-                        checker=FakeChecker(model_id="judge-x"))  # fmt: skip
+    checker = FakeChecker(model_id="judge-x")
+    verifier = Verifier(
+        embedder=FakeEmbedder(),
+        decomposer=WholeDraftDecomposer(),
+        score_model=MODEL,
+        checker=checker,
+    )
     assert verifier.check_claims([CLAIM.text], EVIDENCE).to_dict()["checker_model"] == "judge-x"
 
 
 def test_a_v5_trace_replays_with_its_judge_and_an_llm_judged_one_from_the_trace() -> None:
     recorder = RecordingEmbedder(FakeEmbedder())
     checker = FakeChecker((0.9, 0.05, 0.05))
-    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V5, checker=checker)
+    verifier = Verifier(
+        embedder=recorder, decomposer=WholeDraftDecomposer(), score_model=V5, checker=checker
+    )
     report = verifier.check_claims([CLAIM.text], EVIDENCE)
     trace = verification_trace(report, EVIDENCE, report.claims, recorder, V5, {})
     assert replay(trace, FakeChecker((0.9, 0.05, 0.05))).ok
     assert not replay(trace, FakeChecker((0.1, 0.05, 0.85))).ok
     # an LLM judge's trace replays from its stored judgements, with no judge at hand
     llm = FakeChecker((0.2, 0.7, 0.1), model_id="llm-judge:m@prompt:abc")
-    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V5, checker=llm)
+    verifier = Verifier(
+        embedder=recorder, decomposer=WholeDraftDecomposer(), score_model=V5, checker=llm
+    )
     report = verifier.check_claims([CLAIM.text], EVIDENCE)
     trace = verification_trace(report, EVIDENCE, report.claims, recorder, V5, {})
     assert trace.models["checker_model"] == "llm-judge:m@prompt:abc"
@@ -172,7 +181,9 @@ def test_a_v5_trace_replays_with_its_judge_and_an_llm_judged_one_from_the_trace(
 def test_a_v5_trace_of_a_retired_local_judge_replays_from_its_stored_judgements() -> None:
     recorder = RecordingEmbedder(FakeEmbedder())
     old = FakeChecker((0.9, 0.05, 0.05), model_id="spanproof-judge@sha256:0123456789ab")
-    verifier = Verifier(embedder=recorder, decomposer=_Split(), score_model=V5, checker=old)
+    verifier = Verifier(
+        embedder=recorder, decomposer=WholeDraftDecomposer(), score_model=V5, checker=old
+    )
     report = verifier.check_claims([CLAIM.text], EVIDENCE)
     trace = verification_trace(report, EVIDENCE, report.claims, recorder, V5, {})
     # the installed judge is another one and would say otherwise: the stored judgements count
@@ -184,13 +195,6 @@ def test_a_v5_trace_of_a_retired_local_judge_replays_from_its_stored_judgements(
     # the judge that made it, still installed, is run again (and must agree)
     assert replay(trace, FakeChecker((0.9, 0.05, 0.05), model_id=old.model_id)).ok
     assert not replay(trace, FakeChecker((0.1, 0.05, 0.85), model_id=old.model_id)).ok
-
-
-class _Split:
-    model_id = "split"
-
-    def decompose(self, draft: str) -> list[Claim]:
-        return [Claim("c1", draft.strip())]
 
 
 def test_v5_is_a_setting_and_a_cli_choice() -> None:

@@ -409,7 +409,7 @@ def veto_all(
 
 def _edit_contradicts(verdict: ClaimVerdict) -> bool:
     """Whether the edit check, reading a near copy word by word, named the contradiction."""
-    return any(edit.judgement.startswith("contradicted") for edit in verdict.edits)
+    return any(edit.status == "contradicted" for edit in verdict.edits)
 
 
 def judge_all(

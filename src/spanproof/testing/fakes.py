@@ -10,6 +10,7 @@ from typing import Any
 import numpy as np
 
 from spanproof.core.errors import ProviderError
+from spanproof.core.models import Claim
 from spanproof.core.ports import ChatMessage, ChatResult, FloatMatrix, Usage
 from spanproof.core.trace import Trace
 from spanproof.text.tokens import token_texts
@@ -95,6 +96,16 @@ class FakeChatModel:
             raise reply
         words_in = sum(len(m.content.split()) for m in messages)
         return ChatResult(reply, self._model_id, Usage(words_in, len(reply.split())))
+
+
+class WholeDraftDecomposer:
+    """A :class:`~spanproof.core.ports.Decomposer` that reads a whole draft as one claim, ``c1``
+    (its text stripped): a verification of exactly the claim a test names."""
+
+    model_id = "whole-draft"
+
+    def decompose(self, draft: str) -> list[Claim]:
+        return [Claim("c1", draft.strip())]
 
 
 class FakeChecker:
