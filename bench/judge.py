@@ -13,10 +13,12 @@ three sentences: up to three windows a claim, as a verify call gives the judge.
   spanproof's (the ratio adapter / raw is the adapter's overhead, goal ≥ 0.9);
 * raw onnxruntime, one batch padded to its longest pair: what the simplest batching costs.
 
-Medians over interleaved repeats; one intra-op thread, and the adapter's two runs again with two.
-Every judge here remembers nothing (``cache_batches=0, cache_pairs=0``): each repeat runs the
-model, tokenisation included. One verify call's judge work is also timed with the default judge
-repeating the same pairs (remembered batch outputs: no model run).
+Medians over interleaved repeats; one intra-op thread, and the batched runs (adapter and raw)
+again with two. Every judge here remembers nothing (``cache_batches=0, cache_pairs=0``): each
+repeat runs the model, tokenisation included. One verify call's judge work — v5's (every claim,
+up to three windows each) and the veto's of v57/v58 (one window a claim) — is timed with one
+thread and with the judge as spanproof builds it (onnxruntime's own thread count, one per
+physical core), and repeated by the default judge (remembered batch outputs: no model run).
 """
 
 from __future__ import annotations
@@ -68,13 +70,15 @@ def scifact_windows(root: Path) -> list[list[tuple[str, str]]]:
     return out
 
 
-def raw_runner(judge: JudgeChecker, encoded: Sequence[Encoded]) -> Callable[[bool], np.ndarray]:
+def raw_runner(
+    judge: JudgeChecker, encoded: Sequence[Encoded], threads: int = 1
+) -> Callable[[bool], np.ndarray]:
     """onnxruntime on ``encoded`` with nothing of spanproof's: pad, run, scatter. ``True``:
     the adapter's batches; ``False``: one batch padded to the longest pair."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
-    options.intra_op_num_threads = 1
+    options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     session = ort.InferenceSession(
         str(DEFAULT_JUDGE_PATH), sess_options=options, providers=["CPUExecutionProvider"]
@@ -118,12 +122,13 @@ def uncached(**options: Any) -> JudgeChecker:
 
 
 def bench_throughput(pairs: list[tuple[str, str]], repeats: int) -> dict[str, Any]:
-    judge = uncached()
-    single = uncached(batch_size=1)
+    judge = uncached(intra_op_num_threads=1)
+    single = uncached(batch_size=1, intra_op_num_threads=1)
     judge2 = uncached(intra_op_num_threads=2)
     single2 = uncached(batch_size=1, intra_op_num_threads=2)
     encoded = judge.encode(pairs)
     raw = raw_runner(judge, encoded)
+    raw2 = raw_runner(judge, encoded, threads=2)
     batched = judge.check_texts(pairs)
     if not np.allclose(batched, raw(True), rtol=0, atol=1e-5):
         raise SystemExit("raw onnxruntime and the adapter disagree: not the same inputs")
@@ -135,6 +140,7 @@ def bench_throughput(pairs: list[tuple[str, str]], repeats: int) -> dict[str, An
             "raw_onnxruntime_one_batch_padded_to_longest": lambda: raw(False),
             "adapter_batched_2_threads": lambda: judge2.check_texts(pairs),
             "adapter_one_at_a_time_2_threads": lambda: [single2.check_texts([p]) for p in pairs],
+            "raw_onnxruntime_batched_2_threads": lambda: raw2(True),
         },
         repeats,
     )
@@ -150,6 +156,13 @@ def bench_throughput(pairs: list[tuple[str, str]], repeats: int) -> dict[str, An
         "ratio_adapter_to_raw": round(
             rates["adapter_batched"] / rates["raw_onnxruntime_batched"], 3
         ),
+        "ratio_adapter_to_raw_2_threads": round(
+            rates["adapter_batched_2_threads"] / rates["raw_onnxruntime_batched_2_threads"], 3
+        ),
+        "two_threads_over_one": round(
+            rates["adapter_batched_2_threads"] / rates["adapter_batched"], 3
+        ),
+        "bits_equal_1_and_2_threads": bool(np.array_equal(batched, judge2.check_texts(pairs))),
         "batched_over_one_at_a_time": round(
             rates["adapter_batched"] / rates["adapter_one_at_a_time"], 3
         ),
@@ -157,27 +170,33 @@ def bench_throughput(pairs: list[tuple[str, str]], repeats: int) -> dict[str, An
     }
 
 
-def bench_verify_call(claims: list[list[tuple[str, str]]], repeats: int) -> dict[str, Any]:
-    """One verify call's judge work: 10 claims × up to 3 windows, one ``check_texts``; run
-    every time, and repeated by the default judge (its batch outputs remembered)."""
-    judge, remembering = uncached(), JudgeChecker()
-    pairs = [p for windows in claims[:10] for p in windows]
+def bench_verify_call(
+    claims: list[list[tuple[str, str]]], repeats: int, windows: int = 3
+) -> dict[str, Any]:
+    """One verify call's judge work: 10 claims × up to ``windows`` windows (3: v5's; 1: the veto
+    of v57/v58), one ``check_texts``; run every time with one thread and with onnxruntime's own
+    count (as spanproof builds the judge), and repeated by the default judge (its batch outputs
+    remembered)."""
+    one, judge, remembering = uncached(intra_op_num_threads=1), uncached(), JudgeChecker()
+    pairs = [p for per_claim in claims[:10] for p in per_claim[:windows]]
     judge.check_texts(pairs)  # warm
+    one.check_texts(pairs)
     if not np.array_equal(remembering.check_texts(pairs), judge.check_texts(pairs)):
         raise SystemExit("the remembering judge and the uncached one disagree")
-    times, again = [], []
+    if not np.array_equal(one.check_texts(pairs), judge.check_texts(pairs)):
+        raise SystemExit("one thread and onnxruntime's own count disagree")
+    times, single, again = [], [], []
     for _ in range(repeats):
-        began = time.perf_counter()
-        judge.check_texts(pairs)
-        times.append(time.perf_counter() - began)
-        began = time.perf_counter()
-        remembering.check_texts(pairs)
-        again.append(time.perf_counter() - began)
+        for runner, out in ((judge, times), (one, single), (remembering, again)):
+            began = time.perf_counter()
+            runner.check_texts(pairs)
+            out.append(time.perf_counter() - began)
     return {
         "claims": min(10, len(claims)),
         "pairs": len(pairs),
         "median_ms": round(1000 * statistics.median(times), 1),
         "p95_ms": round(1000 * sorted(times)[int(0.95 * (len(times) - 1))], 1),
+        "one_thread_median_ms": round(1000 * statistics.median(single), 1),
         "remembered_median_ms": round(1000 * statistics.median(again), 2),
     }
 
@@ -193,7 +212,7 @@ def render(results: dict[str, Any]) -> str:
     ]
     if "skipped" in results:
         return "\n".join([*head, f"Skipped: {results['skipped']}.", ""])
-    t, v = results["throughput"], results["verify_call"]
+    t, v, w = results["throughput"], results["verify_call"], results["veto_call"]
     r = t["pairs_per_s"]
     lines = [
         *head,
@@ -214,13 +233,27 @@ def render(results: dict[str, Any]) -> str:
         f"{r['adapter_batched_2_threads']} |",
         f"| adapter, one pair per call, 2 intra-op threads | "
         f"{r['adapter_one_at_a_time_2_threads']} |",
+        f"| raw onnxruntime, same batches, 2 intra-op threads | "
+        f"{r['raw_onnxruntime_batched_2_threads']} |",
+        f"| ratio adapter / raw, 2 intra-op threads (goal ≥ 0.9) | "
+        f"{t['ratio_adapter_to_raw_2_threads']} |",
+        f"| adapter batched, 2 threads / 1 thread | {t['two_threads_over_one']} |",
         "",
         f"A pair judged alone vs inside the batch: largest difference "
-        f"{t['max_abs_diff_alone_vs_batched']:.1e}. One verify call's judge work "
-        f"({v['claims']} claims × up to 3 windows, {v['pairs']} pairs, one `check`): median "
-        f"{v['median_ms']} ms, p95 {v['p95_ms']} ms; the same call repeated, its batch outputs "
-        f"remembered (no model run, the same probabilities bit for bit): median "
-        f"{v['remembered_median_ms']} ms.",
+        f"{t['max_abs_diff_alone_vs_batched']:.1e}; one thread against two, the same bits: "
+        f"{'yes' if t['bits_equal_1_and_2_threads'] else 'NO'}. One verify call's judge work, "
+        "one `check`, with the judge as spanproof builds it (onnxruntime's own thread count) "
+        "and with one thread:",
+        "",
+        "| call | pairs | median ms | p95 ms | one thread, median ms | outputs remembered, "
+        "median ms |",
+        "|---|---:|---:|---:|---:|---:|",
+        f"| v5: {v['claims']} claims × up to 3 windows | {v['pairs']} | {v['median_ms']} | "
+        f"{v['p95_ms']} | {v['one_thread_median_ms']} | {v['remembered_median_ms']} |",
+        f"| v57/v58 veto: {w['claims']} claims × 1 window | {w['pairs']} | {w['median_ms']} | "
+        f"{w['p95_ms']} | {w['one_thread_median_ms']} | {w['remembered_median_ms']} |",
+        "",
+        "Remembered outputs: no model run, the same probabilities bit for bit.",
         "",
         "Raw JSON of this run:",
         "",
@@ -258,6 +291,7 @@ def main() -> int:
         results["throughput"] = bench_throughput(pairs, args.repeats)
         print("one verify call…", file=sys.stderr)
         results["verify_call"] = bench_verify_call(claims, 4 * args.repeats)
+        results["veto_call"] = bench_verify_call(claims, 4 * args.repeats, windows=1)
     text = render(results)
     if args.write:
         write_section(args.write, "judge", text)

@@ -429,7 +429,8 @@ def build_judge(settings: Settings | None = None) -> EntailmentChecker:
 
     With ``settings`` whose embedding cache is on, the judge's batch outputs are also kept on
     disk beside it (``judge-outputs.sqlite``), so another process verifying the same claims
-    against the same evidence runs no model; without, it remembers them in memory only.
+    against the same evidence runs no model; without, it remembers them in memory only. Its
+    onnxruntime threads are ``verify.judge_threads`` (one per physical core when unset).
 
     Raises:
         ConfigurationError: the model or its ``judge.json`` is missing or unusable (build it
@@ -438,11 +439,15 @@ def build_judge(settings: Settings | None = None) -> EntailmentChecker:
     """
     from spanproof.providers.checker.judge import JudgeChecker
 
-    if settings is None or not settings.embedder.cache:
+    if settings is None:
         return JudgeChecker()
+    threads = settings.verify.judge_threads
+    if not settings.embedder.cache:
+        return JudgeChecker(intra_op_num_threads=threads)
     from spanproof.providers.checker.judge_cache import SqliteJudgeOutputCache
 
-    judge = JudgeChecker(lazy=True)  # a run whose batches are all on disk loads no model
+    # lazy: a run whose batches are all on disk loads no model
+    judge = JudgeChecker(intra_op_num_threads=threads, lazy=True)
     judge.outputs = SqliteJudgeOutputCache(settings.embedder.cache_dir / "judge-outputs.sqlite")
     return judge
 

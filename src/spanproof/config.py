@@ -204,6 +204,12 @@ class VerifySettings(BaseModel):
         "model under MiniCheck's protocol (the judge_llm endpoint, else the llm one), cached, "
         "falling back to the local judge when the model call fails (docs/llm-judge.md).",
     )
+    judge_threads: int | None = Field(
+        None,
+        ge=1,
+        description="onnxruntime intra-op threads of the local judge (None: one per physical "
+        "core). Its results are the same bit for bit whatever the count.",
+    )
     judge_prompt: Literal["json", "minicheck"] = Field(
         "json",
         description="LLM judge prompt. json: instructions and a JSON label (any chat model); "

@@ -81,6 +81,41 @@ def test_the_same_pairs_give_the_same_bits(judge: JudgeChecker) -> None:
 
 
 @needs_judge
+def test_the_thread_count_changes_no_bit(judge: JudgeChecker) -> None:
+    # the default judge uses onnxruntime's own thread count (one per physical core), so the same
+    # claims must give the same bits on a machine with other cores: every count here agrees
+    pairs = [*PAIRS, (CLAIM, LONG_WINDOW[:900]), ("Coffee raised heart rate.", WINDOW)]
+    one = JudgeChecker(intra_op_num_threads=1, cache_batches=0, cache_pairs=0).check_texts(pairs)
+    for threads in (2, 3, None):
+        other = JudgeChecker(intra_op_num_threads=threads, cache_batches=0, cache_pairs=0)
+        assert np.array_equal(one, other.check_texts(pairs)), threads
+    assert np.array_equal(one, judge.check_texts(pairs))
+
+
+def test_a_thread_count_below_one_is_refused() -> None:
+    with pytest.raises(ConfigurationError, match="intra_op_num_threads"):
+        JudgeChecker(intra_op_num_threads=0)
+
+
+@needs_judge
+def test_the_composition_root_gives_the_judge_its_configured_threads(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from spanproof.bootstrap import build_judge
+    from spanproof.config import load_settings
+
+    monkeypatch.setenv("SPANPROOF_EMBEDDER__CACHE_DIR", str(tmp_path))
+    assert build_judge(load_settings())._threads is None  # onnxruntime's own count
+    monkeypatch.setenv("SPANPROOF_VERIFY__JUDGE_THREADS", "1")
+    assert build_judge(load_settings())._threads == 1
+    monkeypatch.setenv("SPANPROOF_EMBEDDER__CACHE", "false")
+    assert build_judge(load_settings())._threads == 1
+    monkeypatch.setenv("SPANPROOF_VERIFY__JUDGE_THREADS", "0")
+    with pytest.raises(ValueError, match="judge_threads"):
+        load_settings()
+
+
+@needs_judge
 def test_columns_are_entailed_contradicted_neutral(judge: JudgeChecker) -> None:
     meta = json.loads(DEFAULT_JUDGE_PATH.with_suffix(".json").read_text())
     assert tuple(meta["labels"]) == CHECKER_LABELS

@@ -143,12 +143,13 @@ class PairClassifier:
         self._encoded_memo.clear()
 
     def _load(
-        self, path: Path, metadata_path: Path | None, threads: int, *, lazy: bool = False
+        self, path: Path, metadata_path: Path | None, threads: int | None, *, lazy: bool = False
     ) -> dict[str, Any]:
         """Read the model and its metadata (``metadata_path``, else the ``.json`` beside it),
-        open the session (``lazy``: at the first batch that has to run, so a process whose
-        batches are all remembered on disk never loads it); the metadata."""
-        if threads < 1:
+        open the session with ``threads`` intra-op threads (None: onnxruntime's choice) —
+        ``lazy``: at the first batch that has to run, so a process whose batches are all
+        remembered on disk never loads it; the metadata."""
+        if threads is not None and threads < 1:
             raise ConfigurationError("intra_op_num_threads must be at least 1")
         if not path.is_file():
             raise ConfigurationError(f"{self.name} model not found: {path} ({self.rebuild})")

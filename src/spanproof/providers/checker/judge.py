@@ -114,7 +114,10 @@ class JudgeChecker(PairClassifier):
         batch_size: the most pairs one onnxruntime call reads.
         max_padding: a batch ends before a pair that would pad its shortest pair by more than
             this share of its length.
-        intra_op_num_threads: onnxruntime's intra-op threads.
+        intra_op_num_threads: onnxruntime's intra-op threads; None (the default): one per
+            physical core, onnxruntime's own choice. The results do not depend on it
+            (onnxruntime splits a product among threads by its outputs, not within a sum: the
+            same bits with one, two and three threads, tested).
         cache_batches: the onnxruntime batches whose outputs are remembered, keyed by their
             exact input tensors (:class:`~spanproof.providers.checker.cross_encoder.
             PairClassifier`): checking the same pairs again runs no model and gives the same
@@ -140,7 +143,7 @@ class JudgeChecker(PairClassifier):
         metadata_path: Path | None = None,
         batch_size: int = 8,
         max_padding: float = 0.1,
-        intra_op_num_threads: int = 1,
+        intra_op_num_threads: int | None = None,
         cache_batches: int = 4096,
         cache_pairs: int = 2048,
         lazy: bool = False,

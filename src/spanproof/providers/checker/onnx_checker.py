@@ -142,12 +142,14 @@ def run_session(session: Any, output: str, feeds: dict[str, Any], path: Path) ->
     return result
 
 
-def load_session(data: bytes, path: Path, threads: int) -> Any:
-    """An onnxruntime CPU session over the model bytes (``threads`` intra-op threads)."""
+def load_session(data: bytes, path: Path, threads: int | None) -> Any:
+    """An onnxruntime CPU session over the model bytes (``threads`` intra-op threads; None:
+    onnxruntime's own choice, one per physical core)."""
     import onnxruntime as ort
 
     options = ort.SessionOptions()
-    options.intra_op_num_threads = threads
+    if threads is not None:
+        options.intra_op_num_threads = threads
     options.inter_op_num_threads = 1
     try:
         return ort.InferenceSession(data, sess_options=options, providers=["CPUExecutionProvider"])
