@@ -22,11 +22,24 @@ v5's window for it) gives the evidence an entailment probability of at least ``T
 v57 is v56 with such a veto at 0.1, but for the faithful near copies the edit check reads). The
 judge was trained on the sets' training items, so a veto row on ``--split train`` is not a
 held-out figure.
+
+``--contradiction-veto T [T ...]`` adds, per set and per compared model that reads the judge
+(v57, v58), that model with a second veto: a claim it judges `supported` stays `supported` only
+when the judge's probability that its window contradicts the claim is below ``T``; the value
+``over-entailed`` vetoes where that probability exceeds the entailment probability. Read off the
+judgements the model records (a faithful near copy, which the judge does not read, is never
+vetoed). Measured and not adopted (docs/quality.md, "Score model v58").
+
+``--variant FIELD=VALUE [...]`` adds, after the models, the last of them with those
+:class:`~spanproof.verify.scoring.ScoreModel` fields changed (``true``/``false``, numbers), to
+measure a reading on or off without a new score model: ``--models v58 --variant
+window_polarity=true`` is v58 whose polarity gate also reads the window it quotes (v30's reading).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -36,8 +49,9 @@ from fit_combiner import headline, score, strict_ba
 
 from spanproof.bootstrap import build_checker_for, build_embedder, build_judge
 from spanproof.config import load_settings
+from spanproof.core.models import ClaimVerdict
 from spanproof.evaluation.devdata import DEV_SETS, DevItem, dev_items
-from spanproof.verify.scoring import SCORE_MODELS
+from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
 
 
 def row(name: str, model: str, items: Sequence[DevItem], supported: Sequence[bool]) -> str:
@@ -50,6 +64,58 @@ def row(name: str, model: str, items: Sequence[DevItem], supported: Sequence[boo
     return (
         f"| {name} | {model} | {len(items)} | {said} | {precision} | {coverage} | {100 * ba:.1f} |"
     )
+
+
+def variant_of(
+    model: ScoreModel, changes: Sequence[str], parser: argparse.ArgumentParser
+) -> ScoreModel:
+    """``model`` with the ``FIELD=VALUE`` changes, named ``<model>+<changes>``."""
+    fields = {f.name: f for f in dataclasses.fields(model)}
+    values: dict[str, object] = {}
+    for change in changes:
+        name, _, text = change.partition("=")
+        current = getattr(model, name, None) if name in fields else None
+        if name not in fields or name == "name" or not text:
+            parser.error(f"--variant: {change!r} is not FIELD=VALUE of a score model field")
+        if isinstance(current, bool):
+            if text.lower() not in ("true", "false"):
+                parser.error(f"--variant: {name} takes true or false, not {text!r}")
+            values[name] = text.lower() == "true"
+        elif isinstance(current, int | float):
+            try:
+                values[name] = type(current)(text)
+            except ValueError:
+                parser.error(f"--variant: {name} takes a number, not {text!r}")
+        else:
+            parser.error(f"--variant: {name} is not a true/false or number field")
+    label = "+".join([model.name, *changes])
+    return dataclasses.replace(model, name=label, **values)  # type: ignore[arg-type]
+
+
+def _floor(value: str, parser: argparse.ArgumentParser) -> float | None:
+    """A ``--contradiction-veto`` value: a probability, or None for ``over-entailed``."""
+    if value == "over-entailed":
+        return None
+    try:
+        floor = float(value)
+    except ValueError:
+        parser.error(f"--contradiction-veto takes probabilities or 'over-entailed', not {value!r}")
+    if not 0.0 <= floor <= 1.0:
+        parser.error(f"--contradiction-veto: {value} is not a probability")
+    return floor
+
+
+def _floor_text(floor: float | None) -> str:
+    return "P(contradicted) > P(entailed)" if floor is None else f"P(contradicted) ≥ {floor:g}"
+
+
+def _doubted(verdict: ClaimVerdict, floor: float | None) -> bool:
+    """Whether the judge, as ``verdict`` records it, reads its window as contradicting the
+    claim at ``floor`` (:func:`_floor`); False where the judge did not read the claim."""
+    if verdict.judge is None:
+        return False
+    entailed, contradicted = verdict.judge.probabilities[0], verdict.judge.probabilities[1]
+    return contradicted > entailed if floor is None else contradicted >= floor
 
 
 def refuted_cells(items: Sequence[DevItem], contradicted: Sequence[bool] | None) -> str:
@@ -82,11 +148,29 @@ def main() -> int:
         choices=[m for m, model in SCORE_MODELS.items() if not model.uses_checker],
         help="the model the --veto rows veto (default: v2)",
     )
+    parser.add_argument(
+        "--contradiction-veto",
+        nargs="+",
+        default=[],
+        metavar="T",
+        help="add each judge-reading model with a veto where the judge's P(contradicted) ≥ T "
+        "(or, for 'over-entailed', exceeds P(entailed))",
+    )
+    parser.add_argument(
+        "--variant",
+        nargs="+",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="add the last model with these score-model fields changed",
+    )
     args = parser.parse_args()
+    floors = [_floor(t, parser) for t in args.contradiction_veto]
     root = data_root()
     if root is None:
         return 2
     models = [SCORE_MODELS[m] for m in args.models]
+    if args.variant:
+        models.append(variant_of(models[-1], args.variant, parser))
     if any(m.uses_checker and not m.reads_judge for m in models):
         parser.error("compare models that need no cross-encoder (not v3)")
     embedder = build_embedder(load_settings())
@@ -105,6 +189,14 @@ def main() -> int:
             lines.append(
                 row(name, model.name, subset, said[model.name]) + refuted_cells(subset, refuted)
             )
+            if model.reads_judge:
+                for floor in floors:
+                    kept = [
+                        s and not _doubted(v, floor)
+                        for s, v in zip(said[model.name], verdicts, strict=True)
+                    ]
+                    label = f"{model.name} + contradiction veto ({_floor_text(floor)})"
+                    lines.append(row(name, label, subset, kept) + refuted_cells(subset, None))
         if judge is not None:
             base = args.veto_model
             if base not in said:
@@ -123,6 +215,12 @@ def main() -> int:
         f"--split {args.split}"
         + (f" --veto {' '.join(f'{t:g}' for t in args.veto)}" if args.veto else "")
         + (f" --veto-model {args.veto_model}" if args.veto and args.veto_model != "v2" else "")
+        + (
+            f" --contradiction-veto {' '.join(args.contradiction_veto)}"
+            if args.contradiction_veto
+            else ""
+        )
+        + (f" --variant {' '.join(args.variant)}" if args.variant else "")
     )
     block = "\n".join(
         [
