@@ -330,11 +330,12 @@ def test_a_contracted_negative_question_is_answered_as_its_positive(
             "Yes, they showed it in two trials.",
             ["Aspirin lowers fever.", "they showed it in two trials"],
         ),
-        # only the claim right after the answer sentence
+        # only the claim right after the answer sentence; a later one is named, by the
+        # decomposer (rules-v6), from the claim before it
         (
             QUESTION,
             "No. Sodium did not change it. It lowered it.",
-            [NO, "Sodium did not change it", "It lowered it"],
+            [NO, "Sodium did not change it", "Sodium lowered it"],
         ),
         # a pronoun subject in the question names nothing to put in
         (

@@ -88,7 +88,7 @@ class Decomposer(Protocol):
 
     @property
     def model_id(self) -> str:
-        """``rules-v5`` for the rule-based decomposer, else the chat model's id."""
+        """``rules-v6`` for the rule-based decomposer, else the chat model's id."""
         ...
 
     def decompose(self, draft: str) -> list[Claim]:

@@ -10,7 +10,7 @@ hyphen: :data:`INVISIBLE`) removed, then stripped of surrounding whitespace and 
 ``. , ; : ! …``.
 The rule-based decomposer guarantees ``clean_claim_text(draft[start:end]) == claim.text``.
 
-Rule-based decomposer (``rules-v5``), in order:
+Rule-based decomposer (``rules-v6``), in order:
 
 1. Blocks, reading the draft as Markdown (:func:`spanproof.text.markdown.markdown_lines`):
    headings (``#``, a line underlined with ``===`` or ``---``, a line that is one bold phrase
@@ -47,7 +47,8 @@ Rule-based decomposer (``rules-v5``), in order:
    too.
 4. Coordination: a sentence splits at ``; `` and at ``, and`` / ``, but`` / ``, while`` /
    ``, whereas`` only when both sides look like clauses: at least 3 words and a verb cue (an
-   auxiliary or common verb from :data:`VERB_CUES`, or a word of 5+ letters ending in ``-ed``).
+   auxiliary or common verb from :data:`~spanproof.verify.proposition.VERB_CUES`, or a word of
+   5+ letters ending in ``-ed``).
    "X and Y increased Z" has no comma and never splits. Each clause keeps the markers inside it
    and the markers right after it; a clause without markers inherits the sentence's last clause's.
 5. Hedges: a clause is skipped when it opens with a hedge cue (:data:`HEDGE_OPENERS`, e.g. "may",
@@ -70,6 +71,11 @@ Rule-based decomposer (``rules-v5``), in order:
    ("**Walking**: Daily walking lowered …"; "**Blood pressure:** walking lowered it" keeps its
    label). With the question known, an answer's "Yes."/"No." is read by
    :mod:`spanproof.verify.yes_no`.
+7. ``rules-v6``: a claim that opens with "it" or "they" (after "and", "but" or "so") is read with
+   the subject of the claim before it in the pronoun's place, when the rules find one that
+   agrees in number ("Aspirin lowered the risk of stroke. It also raised bleeding." → "Aspirin
+   also raised bleeding"); a pronoun that names nothing ("it is likely that …") is kept. The
+   claim's span stays on the draft's words (:mod:`spanproof.verify.pronouns`).
 
 Limits: no parser, so a coordination without a comma ("A rose and B fell") stays one claim, a
 verb-less second clause ("A rose 5%, and B 3%") is not split, hedged long sentences ("X may
@@ -94,6 +100,8 @@ from spanproof.core.replies import load_json_reply
 from spanproof.text.markdown import blank_markdown, markdown_lines, strip_markdown
 from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import token_texts
+from spanproof.verify.pronouns import name_pronouns
+from spanproof.verify.proposition import VERB_CUES
 
 #: rules-v2 (rules-v1 until then) also skips a chat answer's interjections, greetings and closing
 #: courtesies ("Sure!", "Hello there!", "I hope this helps!", "Let me know if …"); rules-v3 reads
@@ -102,8 +110,11 @@ from spanproof.text.tokens import token_texts
 #: ("[1]: https://…"), an answer word ending its own sentence ("No. X" → X) and a clause that
 #: only echoes a question ("No, it does not.": see :mod:`spanproof.verify.yes_no`); rules-v5
 #: cuts more trailing frames that only attribute the claim to the sources ("X, the trial
-#: found", "X, which the authors reported", "X, as reported", "X (as shown in [1])").
-RULES_MODEL_ID = "rules-v5"
+#: found", "X, which the authors reported", "X, as reported", "X (as shown in [1])"); rules-v6
+#: reads a claim that opens with "it" or "they" with the previous claim's subject in its place
+#: ("Aspirin lowered X. It also raised Y." → "Aspirin also raised Y": :mod:`spanproof.verify.
+#: pronouns`).
+RULES_MODEL_ID = "rules-v6"
 
 DECOMPOSE_SYSTEM_PROMPT = """\
 You split a draft answer into atomic factual claims.
@@ -456,30 +467,6 @@ COURTESIES = (
     "happy to help", "glad to help", "i'm happy to help", "i am happy to help",
     "i'd be happy to", "i would be happy to",
 )  # fmt: skip
-VERB_CUES = frozenset(
-    {
-        "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do",
-        "does", "did", "can", "could", "will", "would", "shall", "should", "must", "may", "might",
-        "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "doesn't",
-        "don't", "didn't", "can't", "cannot", "won't", "wouldn't", "shouldn't", "couldn't",
-        "find", "finds", "found", "show", "shows", "shown", "cause", "causes", "reduce",
-        "reduces", "increase", "increases", "improve", "improves", "lower", "lowers", "raise",
-        "raises", "suggest", "suggests", "indicate", "indicates", "remain", "remains", "contain",
-        "contains", "require", "requires", "affect", "affects", "lead", "leads", "led", "make",
-        "makes", "made", "rise", "rises", "rose", "fall", "falls", "fell", "become", "becomes",
-        "became", "give", "gives", "gave", "take", "takes", "took", "see", "sees", "saw", "grow",
-        "grows", "grew", "begin", "begins", "began", "occur", "occurs", "appear", "appears",
-        "seem", "seems", "exceed", "exceeds", "produce", "produces", "prevent", "prevents",
-        "inhibit", "inhibits", "bind", "binds", "bound", "encode", "encodes", "regulate",
-        "regulates", "depend", "depends", "differ", "differs", "vary", "varies", "include",
-        "includes", "report", "reports", "describe", "describes", "predict", "predicts",
-        "win", "wins", "won", "lose", "loses", "lost", "hold", "holds", "held", "keep", "keeps",
-        "kept", "meet", "meets", "met", "run", "runs", "ran", "get", "gets", "got", "go", "goes",
-        "went", "come", "comes", "came", "say", "says", "said", "know", "knows", "known",
-        "build", "builds", "built", "write", "writes", "wrote", "written", "cost", "costs",
-        "sell", "sells", "sold", "pay", "pays", "paid", "spend", "spends", "spent",
-    }
-)  # fmt: skip
 _ED_NON_VERBS = frozenset({"hundred", "speed", "breed", "indeed", "creed", "steed", "tweed"})
 
 _SEPARATOR = re.compile(r";\s+|,\s+(?:and|but|while|whereas)\s+", re.IGNORECASE)
@@ -561,7 +548,7 @@ class _Unit:
 
 
 class RuleBasedDecomposer:
-    """The offline decomposer (``rules-v5``); the rules are in this module's docstring."""
+    """The offline decomposer (``rules-v6``); the rules are in this module's docstring."""
 
     @property
     def model_id(self) -> str:
@@ -599,7 +586,7 @@ class RuleBasedDecomposer:
                 text = clean_claim_text(draft[start:end])
                 if any(ch.isalnum() for ch in text):
                     claims.append(Claim(f"c{len(claims) + 1}", text, (start, end), cited))
-        return claims
+        return name_pronouns(claims)  # rules-v6
 
 
 def _blocks(draft: str) -> list[tuple[int, int, bool]]:

@@ -40,11 +40,37 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from spanproof.verify.decompose import VERB_CUES
-
 
 def _words(text: str) -> frozenset[str]:
     return frozenset(text.split())
+
+
+#: Auxiliaries and common verbs: a clause holds one (the decomposer's rule 3, the statements
+#: here).
+VERB_CUES = frozenset(
+    {
+        "is", "are", "was", "were", "be", "been", "being", "am", "has", "have", "had", "do",
+        "does", "did", "can", "could", "will", "would", "shall", "should", "must", "may", "might",
+        "isn't", "aren't", "wasn't", "weren't", "hasn't", "haven't", "hadn't", "doesn't",
+        "don't", "didn't", "can't", "cannot", "won't", "wouldn't", "shouldn't", "couldn't",
+        "find", "finds", "found", "show", "shows", "shown", "cause", "causes", "reduce",
+        "reduces", "increase", "increases", "improve", "improves", "lower", "lowers", "raise",
+        "raises", "suggest", "suggests", "indicate", "indicates", "remain", "remains", "contain",
+        "contains", "require", "requires", "affect", "affects", "lead", "leads", "led", "make",
+        "makes", "made", "rise", "rises", "rose", "fall", "falls", "fell", "become", "becomes",
+        "became", "give", "gives", "gave", "take", "takes", "took", "see", "sees", "saw", "grow",
+        "grows", "grew", "begin", "begins", "began", "occur", "occurs", "appear", "appears",
+        "seem", "seems", "exceed", "exceeds", "produce", "produces", "prevent", "prevents",
+        "inhibit", "inhibits", "bind", "binds", "bound", "encode", "encodes", "regulate",
+        "regulates", "depend", "depends", "differ", "differs", "vary", "varies", "include",
+        "includes", "report", "reports", "describe", "describes", "predict", "predicts",
+        "win", "wins", "won", "lose", "loses", "lost", "hold", "holds", "held", "keep", "keeps",
+        "kept", "meet", "meets", "met", "run", "runs", "ran", "get", "gets", "got", "go", "goes",
+        "went", "come", "comes", "came", "say", "says", "said", "know", "knows", "known",
+        "build", "builds", "built", "write", "writes", "wrote", "written", "cost", "costs",
+        "sell", "sells", "sold", "pay", "pays", "paid", "spend", "spends", "spent",
+    }
+)  # fmt: skip
 
 
 #: Openers of questions that ask for something rather than whether something is so.

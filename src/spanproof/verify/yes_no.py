@@ -66,6 +66,7 @@ from spanproof.verify.decompose import (
     clean_claim_text,
     marker_numbers,
 )
+from spanproof.verify.pronouns import name_pronoun
 from spanproof.verify.proposition import (
     has_verb,
     negation_of,
@@ -373,14 +374,6 @@ def with_answer_claim(question: str, draft: str, claims: Sequence[Claim]) -> lis
     return [first] + [replace(c, id=f"c{k}") for k, c in enumerate(kept, start=2)]
 
 
-#: A subject pronoun opening a claim, after a conjunction or not: "it", "and they".
-_PRONOUN = re.compile(r"(?:(?:and|but|so)\s+)?(it|they)\b", re.IGNORECASE)
-#: A pronoun that names no thing: "it is likely that …", "it seems …", "they found that …".
-_NO_REFERENT = re.compile(
-    r"(?:it|they)\s+(?:(?:is|was|has\s+been|had\s+been|remains|remained)\b(?:\s+[\w-]+){0,3}?"
-    r"\s+(?:that|whether|if|to)\b|(?:seems|seemed|appears|appeared)\b|\S+\s+that\b)",
-    re.IGNORECASE,
-)
 #: What may stand between an answer sentence and the claim after it ("No — it …", "Yes. It …").
 _BETWEEN = " \t\n.,;:!—–-*_"
 
@@ -406,13 +399,7 @@ def _named(claim: Claim, subject: str, plural: bool, draft: str, after: int) -> 
     span = claim.draft_span
     if span is None or draft[after : span[0]].strip(_BETWEEN):
         return claim
-    pronoun = _PRONOUN.match(claim.text)
-    if pronoun is None or _NO_REFERENT.match(claim.text, pronoun.start(1)):
-        return claim
-    if (pronoun.group(1).lower() == "they") != plural:
-        return claim
-    named = subject[0].upper() + subject[1:] if subject[:1].islower() else subject
-    return replace(claim, text=f"{named}{claim.text[pronoun.end() :]}")
+    return name_pronoun(claim, subject, plural)
 
 
 #: How a denial's verdict follows from its proposition's (:func:`turned_verdict`).
