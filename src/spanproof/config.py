@@ -184,9 +184,11 @@ class VerifySettings(BaseModel):
             "span states as that figure: 'nearly 70' for 69, 'about 5 mmHg' for 5.2 mmHg; "
             "v57 is v56 with the judge's veto: a claim the rules call supported "
             "that is not a faithful near copy and that the judge (verify.judge) reads as "
-            "entailed with a probability below 0.1 is partial; v58, the default, is v57 whose "
+            "entailed with a probability below 0.1 is partial; v58 is v57 whose "
             "judge also reads what the polarity gate calls contradicted: one it reads as "
-            "entailed with a probability of 0.5 or more is partial)."
+            "entailed with a probability of 0.5 or more is partial; v59, the default, is v58 "
+            "whose edit check lets a claim name what its window's opening 'it' or 'they' "
+            "stands for when the evidence item before states it)."
         ),
     )
     escalation_band: float | None = Field(

@@ -255,10 +255,12 @@ class Verifier:
             the claim rounds from the one the span states as that figure, "nearly 70" for 69),
             ``"v57"`` (v56 with the judge's veto, a claim the rules call supported that is
             not a faithful near copy and that the judge reads as entailed with a probability
-            below 0.1 is partial), ``"v58"`` (the default: v57 whose judge also reads what
-            the polarity gate calls contradicted, partial when it reads it as entailed with a
-            probability of 0.5 or more), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5, v57 and v58; default: the
+            below 0.1 is partial), ``"v58"`` (v57 whose judge also reads what the polarity
+            gate calls contradicted, partial when it reads it as entailed with a probability of
+            0.5 or more), ``"v59"`` (the default: v58 whose edit check lets a claim name what
+            its window's opening "it" or "they" stands for when the evidence item before
+            states it), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v59; default: the
             bundled ones (for the judge, the one ``verify.judge`` names).
     """
 

@@ -80,6 +80,8 @@ _ROUNDING_WORDS = APPROXIMATORS | {"close", "to"}
 #: content words and copies at least two is a near copy however short it is.
 NEAR_COPY_MIN = 0.8
 MAX_CHANGED_RUN = 2
+#: Score model v59: the pronouns a claim may name (:meth:`_Builder._names_the_pronoun`).
+_PRONOUN_SUBJECTS = frozenset({"it", "they"})
 #: Score model v6: a claim may change two separate runs (each of at most
 #: :data:`MAX_CHANGED_RUN` content words) when it copies at least this share of its content
 #: words ("lowered systolic pressure in adults with hypertension" → "lowered diastolic pressure
@@ -1640,6 +1642,7 @@ def align_edits(
     conjuncts: bool = False,
     answer_words: bool = False,
     rounded: bool = False,
+    antecedent: EvidenceText | None = None,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1778,6 +1781,10 @@ def align_edits(
             evidence states there ("about 5 mmHg" for "5.2 mmHg", "nearly 70" for "69"; to its
             last digit and within 5 %: :func:`spanproof.text.numerics.rounds_to`) is ``allowed:
             rounded figure`` (score model v56; False before it).
+        antecedent: the evidence item before ``evidence`` (score model v59; None before it):
+            where the window's sentence opens with "it" or "they" and the claim names the thing
+            instead ("Aspirin also raised bleeding" against "It also raised bleeding."), the
+            name is ``allowed: named in the evidence before`` when that item states it.
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1816,6 +1823,7 @@ def align_edits(
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
         caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words, rounded,
+        antecedent,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2181,8 +2189,10 @@ class _Builder:
         conjuncts: bool = False,
         answer_words: bool = False,
         rounded: bool = False,
+        antecedent: EvidenceText | None = None,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
+        self.antecedent = antecedent
         self.lo, self.hi = lo, hi
         self.blocks = blocks
         self.mixups = mixups
@@ -2935,10 +2945,23 @@ class _Builder:
                 self._add(op, ci, wj, "allowed: stated in the evidence")
         elif self.abbreviated and self._stated_abbreviated([self.c.keys[i] for i in content]):
             self._add(op, ci, wj, "allowed: stated in the evidence (abbreviated)")
+        elif self._names_the_pronoun(wj, [self.c.keys[i] for i in content]):
+            self._add(op, ci, wj, "allowed: named in the evidence before")
         elif self.paraphrases and not wj and (why := self._benign_insertion(ci)) is not None:
             self._add(op, ci, wj, f"allowed: {why}")
         else:
             self._add(op, ci, wj, "unsupported: not in the evidence")
+
+    def _names_the_pronoun(self, wj: list[int], keys: list[str]) -> bool:
+        """Whether the claim's words ``keys`` stand for the window's "it" or "they" ``wj``, which
+        opens the span's first sentence, and the evidence item before states them (v59: an
+        answer names what a sentence quoted alone calls "it")."""
+        if self.antecedent is None or not wj or not keys:
+            return False
+        if any(self.w.tokens[j].text.lower() not in _PRONOUN_SUBJECTS for j in wj):
+            return False
+        first = self.ev.sentences[0][0] if self.ev.sentences else 0
+        return wj[0] == first and self.antecedent.states(keys)
 
     def _written_alike(self, ci: list[int], wj: list[int]) -> str | None:
         """The same words written together or apart (v18), or (v52) a use denied in words

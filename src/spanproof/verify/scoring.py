@@ -112,6 +112,9 @@ class ScoreModel:
     #: v8: the share of a claim's words a near copy must copy in stretches of two or more words
     #: (:func:`spanproof.verify.edits.run_share`); 0 under v4 and v6.
     edit_run_share_min: float = 0.0
+    #: v59: a claim may name what its window's opening "it" or "they" stands for when the
+    #: evidence item before states it (:func:`antecedent_of`); False before v59.
+    edit_named_pronouns: bool = False
     #: v9: a number or a name the claim puts where the window holds another, and that the
     #: window states elsewhere, is a substitution, not a word moved
     #: (:func:`spanproof.verify.edits.align_edits`, ``mixups``); False before v9.
@@ -711,13 +714,16 @@ V57 = replace(V56, name="v57", judge_veto=0.1)
 #: v57 whose judge also reads what the polarity gate calls `contradicted`: one it reads as
 #: entailed with a probability of 0.5 or more is `partial`.
 V58 = replace(V57, name="v58", contradiction_veto=0.5)
+#: v58 whose edit check lets a claim name what its window's opening "it" or "they" stands for,
+#: as the evidence item before states it (an answer that names a pronoun, decomposer rules-v6).
+V59 = replace(V58, name="v59", edit_named_pronouns=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58,
+        V54, V55, V56, V57, V58, V59,
     )
 }  # fmt: skip
 
@@ -1468,6 +1474,27 @@ def _read_window(
     return None
 
 
+def antecedent_of(plan: Plan, index: int) -> EvidenceText | None:
+    """Under score model v59, the evidence item before span ``index``, prepared for the edit
+    check: the plan's previous span when it is truth-class and, where both name their source,
+    of the same source and version and before it in that source; None otherwise (and before
+    v59)."""
+    if not plan.model.edit_named_pronouns or index == 0:
+        return None
+    span, before = plan.spans[index].span, plan.spans[index - 1].span
+    if not before.truth_class:
+        return None
+    here, there = span.source, before.source
+    if here.get("source_id") is not None or there.get("source_id") is not None:
+        same = all(here.get(k) == there.get(k) for k in ("source_id", "version", "section_key"))
+        order = here.get("start"), there.get("start")
+        if not same or (
+            isinstance(order[0], int) and isinstance(order[1], int) and order[1] >= order[0]
+        ):
+            return None
+    return plan.edit_span(index - 1)
+
+
 def edit_alignments(
     claim: Claim,
     cosines: npt.NDArray[np.float64],
@@ -1526,6 +1553,7 @@ def edit_alignments(
             conjuncts=plan.model.edit_conjuncts,
             answer_words=plan.model.edit_answer_words,
             rounded=plan.model.rounded_figures,
+            antecedent=antecedent_of(plan, i),
         )
         if alignment.near_copy:
             out[i] = alignment
