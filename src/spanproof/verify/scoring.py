@@ -1474,6 +1474,10 @@ def _read_window(
     return None
 
 
+#: An evidence item whose first word is "it" or "they" (v59: :func:`antecedent_of`).
+_OPENS_WITH_PRONOUN = re.compile(r"\W*(?:it|they)\b", re.IGNORECASE)
+
+
 def antecedent_of(plan: Plan, index: int) -> EvidenceText | None:
     """Under score model v59, the evidence item before span ``index``, prepared for the edit
     check: the plan's previous span when it is truth-class and, where both name their source,
@@ -1482,8 +1486,8 @@ def antecedent_of(plan: Plan, index: int) -> EvidenceText | None:
     if not plan.model.edit_named_pronouns or index == 0:
         return None
     span, before = plan.spans[index].span, plan.spans[index - 1].span
-    if not before.truth_class:
-        return None
+    if not before.truth_class or not _OPENS_WITH_PRONOUN.match(span.text):
+        return None  # only an item that opens with "it" or "they" has a name to find
     here, there = span.source, before.source
     if here.get("source_id") is not None or there.get("source_id") is not None:
         same = all(here.get(k) == there.get(k) for k in ("source_id", "version", "section_key"))
