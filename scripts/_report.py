@@ -4,6 +4,7 @@ into a Markdown report between their own markers."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import sys
 import time
 from collections.abc import Mapping, Sequence
@@ -173,3 +174,33 @@ def listed_examples(listed: list[str], examples: int) -> list[str]:
     if len(listed) > examples:
         out.append(f"* … and {len(listed) - examples} more")
     return out
+
+
+def with_fields(model: ScoreModel, changes: Sequence[str]) -> ScoreModel:
+    """``model`` with the ``FIELD=VALUE`` changes (a true/false or number field of
+    :class:`~spanproof.verify.scoring.ScoreModel`), named ``<model>+<change>+…``: a reading
+    switched on or off, measured without a new score model.
+
+    Raises:
+        ValueError: a change that names no such field or gives it a value of another kind.
+    """
+    fields = {f.name for f in dataclasses.fields(model)}
+    values: dict[str, object] = {}
+    for change in changes:
+        name, _, text = change.partition("=")
+        if name not in fields or name == "name" or not text:
+            raise ValueError(f"{change!r} is not FIELD=VALUE of a score model field")
+        current = getattr(model, name)
+        if isinstance(current, bool):
+            if text.lower() not in ("true", "false"):
+                raise ValueError(f"{name} takes true or false, not {text!r}")
+            values[name] = text.lower() == "true"
+        elif isinstance(current, int | float):
+            try:
+                values[name] = type(current)(text)
+            except ValueError:
+                raise ValueError(f"{name} takes a number, not {text!r}") from None
+        else:
+            raise ValueError(f"{name} is not a true/false or number field")
+    label = "+".join([model.name, *changes])
+    return dataclasses.replace(model, name=label, **values)  # type: ignore[arg-type]

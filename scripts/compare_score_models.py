@@ -39,12 +39,11 @@ window_polarity=true`` is v58 whose polarity gate also reads the window it quote
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from _report import data_root, publish
+from _report import data_root, publish, with_fields
 from fit_combiner import headline, score, strict_ba
 
 from spanproof.bootstrap import build_checker_for, build_embedder, build_judge
@@ -69,27 +68,12 @@ def row(name: str, model: str, items: Sequence[DevItem], supported: Sequence[boo
 def variant_of(
     model: ScoreModel, changes: Sequence[str], parser: argparse.ArgumentParser
 ) -> ScoreModel:
-    """``model`` with the ``FIELD=VALUE`` changes, named ``<model>+<changes>``."""
-    fields = {f.name: f for f in dataclasses.fields(model)}
-    values: dict[str, object] = {}
-    for change in changes:
-        name, _, text = change.partition("=")
-        current = getattr(model, name, None) if name in fields else None
-        if name not in fields or name == "name" or not text:
-            parser.error(f"--variant: {change!r} is not FIELD=VALUE of a score model field")
-        if isinstance(current, bool):
-            if text.lower() not in ("true", "false"):
-                parser.error(f"--variant: {name} takes true or false, not {text!r}")
-            values[name] = text.lower() == "true"
-        elif isinstance(current, int | float):
-            try:
-                values[name] = type(current)(text)
-            except ValueError:
-                parser.error(f"--variant: {name} takes a number, not {text!r}")
-        else:
-            parser.error(f"--variant: {name} is not a true/false or number field")
-    label = "+".join([model.name, *changes])
-    return dataclasses.replace(model, name=label, **values)  # type: ignore[arg-type]
+    """``model`` with the ``FIELD=VALUE`` changes (:func:`_report.with_fields`), named
+    ``<model>+<changes>``; a bad change is a usage error."""
+    try:
+        return with_fields(model, changes)
+    except ValueError as exc:
+        parser.error(f"--variant: {exc}")
 
 
 def _floor(value: str, parser: argparse.ArgumentParser) -> float | None:

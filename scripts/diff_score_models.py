@@ -4,7 +4,8 @@
         [--suites seed public realistic] [--examples 3] [--json diff.json] [--markdown diff.md]
 
 A model may be written with its ``supported_min`` moved, ``v34@0.45``, to measure what a
-threshold alone changes.
+threshold alone changes, or with readings switched, ``v58+window_polarity=true`` (any true/false
+or number field of the score model), to measure a reading without a new score model.
 
 The suites are those of ``scripts/calibrate.py`` (the seed's classes, COVID-Fact and HealthVer,
 the realistic generator at its sampled size), every claim against its own evidence, scored by
@@ -29,7 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _report import data_root
+from _report import data_root, with_fields
 from calibrate import POSITIVE, Group, suites
 
 from spanproof.bootstrap import build_checker_for, build_embedder
@@ -161,8 +162,15 @@ def to_json(out: Mapping[tuple[str, str], ClassDiff], models: tuple[str, str]) -
 
 
 def score_model(spec: str) -> ScoreModel:
-    """A shipped score model by name ("v34"), or one with its ``supported_min`` moved, to
-    measure a threshold ("v34@0.45": v34 with ``supported_min`` 0.45, named so)."""
+    """A shipped score model by name ("v34"), one with its ``supported_min`` moved, to
+    measure a threshold ("v34@0.45": v34 with ``supported_min`` 0.45, named so), or one with
+    readings switched ("v58+window_polarity=true": :func:`_report.with_fields`)."""
+    base, *changes = spec.split("+")
+    if changes:
+        try:
+            return with_fields(score_model(base), changes)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
     name, _, threshold = spec.partition("@")
     if name not in SCORE_MODELS:
         raise argparse.ArgumentTypeError(f"unknown score model {name!r}")

@@ -73,7 +73,18 @@ def test_a_model_may_be_named_with_its_threshold_moved() -> None:
     assert score_model("v34@") is SCORE_MODELS["v34"]  # an empty threshold is the model
 
 
-@pytest.mark.parametrize("spec", ["v99", "v34@high", "v34@0", "v34@1.5", "@0.4"])
+def test_a_model_may_be_named_with_readings_switched() -> None:
+    switched = score_model("v58+window_polarity=true")
+    assert switched.window_polarity and switched.name == "v58+window_polarity=true"
+    assert dataclasses.replace(switched, name="v58", window_polarity=False) == SCORE_MODELS["v58"]
+    both = score_model("v58@0.45+judge_veto=0.2")
+    assert both.supported_min == 0.45 and both.judge_veto == 0.2
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["v99", "v34@high", "v34@0", "v34@1.5", "@0.4", "v58+nope=1", "v58+window_polarity=2", "v58+"],
+)
 def test_a_bad_model_spec_is_refused_when_read(spec: str) -> None:
     with pytest.raises(argparse.ArgumentTypeError):
         score_model(spec)
