@@ -43,7 +43,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
-from _report import SECONDS, data_root, publish_timed
+from _report import SECONDS, checker_for, data_root, publish_timed
 from answerability import build_engines, build_stores, cited_sources
 from fit_combiner import auc_of, fit_logistic
 
@@ -126,7 +126,6 @@ def signals_of(
 ) -> dict[str, float] | None:
     """The shipped and candidate signals of ``question``'s plan, or None where the gate does
     not read it."""
-    from spanproof.bootstrap import build_checker_for
     from spanproof.verify.scoring import SCORE_MODELS
 
     plan = engine.planner.plan(question.text)
@@ -159,7 +158,7 @@ def signals_of(
         plan.spans,
         engine.embedder,
         model,
-        build_checker_for(model),
+        checker_for(model),  # built once per model
     )
     out["verdict score"] = verdicts[0].score if verdicts else 0.0
     out["established"] = float(
