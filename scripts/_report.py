@@ -15,7 +15,7 @@ from pathlib import Path
 from spanproof.core.checker import EntailmentChecker
 from spanproof.core.ports import Embedder
 from spanproof.evaluation.devdata import data_dir
-from spanproof.verify.scoring import ScoreModel
+from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
 
 
 def data_root() -> Path | None:
@@ -204,3 +204,35 @@ def with_fields(model: ScoreModel, changes: Sequence[str]) -> ScoreModel:
             raise ValueError(f"{name} is not a true/false or number field")
     label = "+".join([model.name, *changes])
     return dataclasses.replace(model, name=label, **values)  # type: ignore[arg-type]
+
+
+def score_model_of(spec: str) -> ScoreModel:
+    """A shipped score model by name ("v34"), one with its ``supported_min`` moved, to
+    measure a threshold ("v34@0.45": v34 with ``supported_min`` 0.45, named so), or one with
+    readings switched ("v58+window_polarity=true": :func:`with_fields`)."""
+    base, *changes = spec.split("+")
+    if changes:
+        try:
+            return with_fields(score_model_of(base), changes)
+        except ValueError as exc:
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    name, _, threshold = spec.partition("@")
+    if name not in SCORE_MODELS:
+        raise argparse.ArgumentTypeError(f"unknown score model {name!r}")
+    model = SCORE_MODELS[name]
+    if not threshold:
+        return model
+    try:
+        value = float(threshold)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a threshold: {threshold!r}") from None
+    if not 0.0 < value <= 1.0:
+        raise argparse.ArgumentTypeError(f"a threshold is in (0, 1]: {threshold!r}")
+    return dataclasses.replace(model, name=spec, supported_min=value)
+
+
+def model_spec(spec: str) -> str:
+    """``spec`` as an argparse type: an unknown name or a bad threshold refused when the
+    arguments are read (:func:`score_model_of`)."""
+    score_model_of(spec)
+    return spec

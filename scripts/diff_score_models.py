@@ -21,7 +21,6 @@ claim; ``--markdown`` the report as printed.
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import json
 import time
 from collections import Counter
@@ -30,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from _report import data_root, with_fields
+from _report import data_root, model_spec, score_model_of
 from calibrate import POSITIVE, Group, suites
 
 from spanproof.bootstrap import build_checker_for, build_embedder
@@ -39,7 +38,6 @@ from spanproof.core.models import Claim
 from spanproof.core.ports import Embedder
 from spanproof.evaluation import realistic
 from spanproof.services.verification import score_all
-from spanproof.verify.scoring import SCORE_MODELS, ScoreModel
 
 
 @dataclass
@@ -90,7 +88,7 @@ def diff_groups(
     out: dict[tuple[str, str], ClassDiff],
 ) -> None:
     """Score every claim of ``groups`` under both ``models`` and add to ``out`` per class."""
-    first, second = (score_model(m) for m in models)
+    first, second = (score_model_of(m) for m in models)
     checkers = [build_checker_for(m) for m in (first, second)]
     for group in groups.values():
         claims = [Claim(id=f"c{i}", text=it.claim) for i, it in enumerate(group.items)]
@@ -161,40 +159,10 @@ def to_json(out: Mapping[tuple[str, str], ClassDiff], models: tuple[str, str]) -
     }
 
 
-def score_model(spec: str) -> ScoreModel:
-    """A shipped score model by name ("v34"), one with its ``supported_min`` moved, to
-    measure a threshold ("v34@0.45": v34 with ``supported_min`` 0.45, named so), or one with
-    readings switched ("v58+window_polarity=true": :func:`_report.with_fields`)."""
-    base, *changes = spec.split("+")
-    if changes:
-        try:
-            return with_fields(score_model(base), changes)
-        except ValueError as exc:
-            raise argparse.ArgumentTypeError(str(exc)) from None
-    name, _, threshold = spec.partition("@")
-    if name not in SCORE_MODELS:
-        raise argparse.ArgumentTypeError(f"unknown score model {name!r}")
-    model = SCORE_MODELS[name]
-    if not threshold:
-        return model
-    try:
-        value = float(threshold)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a threshold: {threshold!r}") from None
-    if not 0.0 < value <= 1.0:
-        raise argparse.ArgumentTypeError(f"a threshold is in (0, 1]: {threshold!r}")
-    return dataclasses.replace(model, name=spec, supported_min=value)
-
-
-def _model_spec(spec: str) -> str:
-    score_model(spec)  # refuse an unknown name or a bad threshold when the arguments are read
-    return spec
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument(
-        "models", nargs=2, type=_model_spec, metavar="MODEL",
+        "models", nargs=2, type=model_spec, metavar="MODEL",
         help="a score model (v34), or one with supported_min moved (v34@0.45)",
     )  # fmt: skip
     parser.add_argument(

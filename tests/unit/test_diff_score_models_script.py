@@ -12,16 +12,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
+from _report import score_model_of as score_model
 from calibrate import Group, Item
-from diff_score_models import (
-    ClassDiff,
-    as_expected,
-    diff_groups,
-    main,
-    render,
-    score_model,
-    to_json,
-)
+from diff_score_models import ClassDiff, as_expected, diff_groups, main, render, to_json
 
 from spanproof.core.models import EvidenceSpan
 from spanproof.testing.fakes import FakeEmbedder

@@ -82,6 +82,12 @@ NEAR_COPY_MIN = 0.8
 MAX_CHANGED_RUN = 2
 #: Score model v59: the pronouns a claim may name (:meth:`_Builder._names_the_pronoun`).
 _PRONOUN_SUBJECTS = frozenset({"it", "they"})
+#: Score model v60: the words a long changed run may stand for without making the claim a near
+#: copy (:meth:`_Builder._substitution`): a name written for what the window only calls "it"
+#: is left to the rest of the reading, as before v60.
+_PRONOUNS = frozenset(
+    {"it", "its", "they", "their", "them", "he", "his", "him", "she", "her", "this", "these"}
+)
 #: Score model v6: a claim may change two separate runs (each of at most
 #: :data:`MAX_CHANGED_RUN` content words) when it copies at least this share of its content
 #: words ("lowered systolic pressure in adults with hypertension" → "lowered diastolic pressure
@@ -90,6 +96,13 @@ TWO_RUNS_KEPT_SHARE = 0.5
 #: ... and when it copies the window densely: of the window's words from the first aligned word
 #: to the last, at most 30 % left out (a copy with details changed, not a selection of words).
 TWO_RUNS_DENSITY = 0.7
+#: Score model v60: one changed run longer than :data:`MAX_CHANGED_RUN` (up to the model's
+#: ``edit_long_run`` content words: a subject of three words put in for another's one) makes a
+#: near copy when the claim copies at least this many content words, and this share of them
+#: ("Magnetic resonance imaging is a novel, CD4+ T cell-restricted cytokine" against "IL-17 is
+#: a novel, CD4+ T cell-restricted cytokine.").
+LONG_RUN_KEPT_MIN = 4
+LONG_RUN_KEPT_SHARE = 0.6
 #: Aligned words on each side of a substituted phrase sent with it to the embedder.
 CONTEXT_WORDS = 0
 MAX_WINDOW_SENTENCES = 3
@@ -374,11 +387,13 @@ COORDINATORS = frozenset({"and", "or", "but", "vs", "versus", "than", "whereas",
 _NEGATING_PREFIXES = ("non", "un", "in", "im", "ir", "dis", "anti")
 
 
-def near_copy(copied: Sequence[bool], changed_runs: int = 1) -> bool:
+def near_copy(copied: Sequence[bool], changed_runs: int = 1, long_run: int = 0) -> bool:
     """Whether a claim whose content words are ``copied`` (in claim order) nearly copies its
     window: at least :data:`NEAR_COPY_MIN` of them, or all but ``changed_runs`` runs of at most
     :data:`MAX_CHANGED_RUN` words each (one phrase changed; two under score model v6) when at
-    least :func:`_kept_min` of them are copied."""
+    least :func:`_kept_min` of them are copied, or (``long_run``, score model v60) all but one
+    run of at most ``long_run`` words when at least :data:`LONG_RUN_KEPT_MIN` and
+    :data:`LONG_RUN_KEPT_SHARE` of them are copied."""
     n, kept = len(copied), sum(copied)
     if n == 0:
         return False
@@ -390,6 +405,8 @@ def near_copy(copied: Sequence[bool], changed_runs: int = 1) -> bool:
             if i == 0 or copied[i - 1]:
                 lengths.append(0)
             lengths[-1] += 1
+    if long_run and len(lengths) == 1 and lengths[0] <= long_run and _long_kept(kept, n):
+        return True
     return (
         kept >= _kept_min(len(lengths))
         and 1 <= len(lengths) <= changed_runs
@@ -398,13 +415,18 @@ def near_copy(copied: Sequence[bool], changed_runs: int = 1) -> bool:
     )
 
 
+def _long_kept(kept: int, n: int) -> bool:
+    """Whether ``kept`` of ``n`` content words copied are enough beside one long changed run."""
+    return kept >= LONG_RUN_KEPT_MIN and kept >= LONG_RUN_KEPT_SHARE * n
+
+
 def _kept_min(runs: int) -> int:
     """Copied content words a claim needs beside ``runs`` changed runs: two beside one, three
     beside two."""
     return runs + 1
 
 
-def _may_copy(present: int, n: int, changed_runs: int = 1) -> bool:
+def _may_copy(present: int, n: int, changed_runs: int = 1, long_run: int = 0) -> bool:
     """A loose bound on :func:`near_copy` from how many content words the span holds at all."""
     return n > 0 and (
         present >= NEAR_COPY_MIN * n
@@ -413,6 +435,7 @@ def _may_copy(present: int, n: int, changed_runs: int = 1) -> bool:
             and n - present <= changed_runs * MAX_CHANGED_RUN
             and (changed_runs == 1 or present >= TWO_RUNS_KEPT_SHARE * n)
         )
+        or (bool(long_run) and n - present <= long_run and _long_kept(present, n))
     )
 
 
@@ -1643,6 +1666,7 @@ def align_edits(
     answer_words: bool = False,
     rounded: bool = False,
     antecedent: EvidenceText | None = None,
+    long_run: int = 0,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1785,6 +1809,9 @@ def align_edits(
             where the window's sentence opens with "it" or "they" and the claim names the thing
             instead ("Aspirin also raised bleeding" against "It also raised bleeding."), the
             name is ``allowed: named in the evidence before`` when that item states it.
+        long_run: a near copy may also change one run of up to this many content words when it
+            copies enough of the rest (:func:`near_copy`; 0 before score model v60): a subject
+            of several words put in for another is then read as a substitution.
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1813,9 +1840,10 @@ def align_edits(
                 for j, why in edges
             )  # fmt: skip
             return Alignment(c.text, ev.id, ev.body.text, near_copy=True, pending=pending)
-    if not _may_copy(sum(1 for k in content if k in ev.keys), len(content), changed_runs):
+    present = sum(1 for k in content if k in ev.keys)
+    if not _may_copy(present, len(content), changed_runs, long_run):
         return not_near
-    lo, hi, blocks = _best_window(c, ev, around, changed_runs)
+    lo, hi, blocks = _best_window(c, ev, around, changed_runs, long_run)
     if not blocks:
         return not_near
     builder = _Builder(
@@ -1823,14 +1851,14 @@ def align_edits(
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
         caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words, rounded,
-        antecedent,
+        antecedent, long_run,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
     copied = [i in kept for i, f in enumerate(c.content) if f]
-    if not near_copy(copied, changed_runs):
+    if not near_copy(copied, changed_runs, long_run):
         return not_near
-    if not near_copy(copied) and _density(blocks) < TWO_RUNS_DENSITY:
+    if not near_copy(copied, 1, long_run) and _density(blocks) < TWO_RUNS_DENSITY:
         return not_near  # two changed runs in a claim picked from scattered words: a rewrite
     if run_share_min and run_share(c, blocks) < run_share_min:
         return not_near  # its shared words are scattered singles: a rewording, not a copy
@@ -1866,7 +1894,11 @@ def _match(c: Text, ev: EvidenceText, lo: int, hi: int) -> tuple[list[Block], li
 
 
 def _best_window(
-    c: Text, ev: EvidenceText, around: tuple[int, int] | None, changed_runs: int = 1
+    c: Text,
+    ev: EvidenceText,
+    around: tuple[int, int] | None,
+    changed_runs: int = 1,
+    long_run: int = 0,
 ) -> tuple[int, int, list[Block]]:
     """The window (token range) of one to three adjacent sentences the claim aligns to best."""
     content = {k for k, f in zip(c.keys, c.content, strict=True) if f}
@@ -1889,7 +1921,7 @@ def _best_window(
     # Neighbouring sentences join the window for a claim of several sentences, or when one
     # sentence is not a near copy on its own (a claim that merges sentences); otherwise a word
     # swapped in could hide as a deletion across the sentence boundary.
-    if c.sentences == 1 and near_copy(best_copied, changed_runs):
+    if c.sentences == 1 and near_copy(best_copied, changed_runs, long_run):
         return best
     n = len(ev.sentences)
     for first, last in ((k - 1, k), (k, k + 1), (k - 1, k + 1)):
@@ -2190,9 +2222,11 @@ class _Builder:
         answer_words: bool = False,
         rounded: bool = False,
         antecedent: EvidenceText | None = None,
+        long_run: int = 0,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.antecedent = antecedent
+        self.long_run = long_run
         self.lo, self.hi = lo, hi
         self.blocks = blocks
         self.mixups = mixups
@@ -2952,6 +2986,18 @@ class _Builder:
         else:
             self._add(op, ci, wj, "unsupported: not in the evidence")
 
+    def _names_a_pronoun(self, ci: list[int], wj: list[int]) -> bool:
+        """Whether claim words ``ci``, more content words than :data:`MAX_CHANGED_RUN`, stand
+        where the window has only pronouns ``wj`` ("The law school is ranked 12th" against "It
+        is ranked 12th"): a name for what the window calls "it", not a phrase put in for
+        another (v60 reads only the latter as a substitution)."""
+        named = sum(1 for i in ci if self.c.content[i])
+        return (
+            named > MAX_CHANGED_RUN
+            and bool(wj)
+            and all(self.w.tokens[j].text.lower() in _PRONOUNS for j in wj)
+        )
+
     def _names_the_pronoun(self, wj: list[int], keys: list[str]) -> bool:
         """Whether the claim's words ``keys`` stand for the window's "it" or "they" ``wj``, which
         opens the span's first sentence, and the evidence item before states them (v59: an
@@ -3076,6 +3122,8 @@ class _Builder:
         allowed = ruled is not None and ruled.startswith("allowed")
         if not allowed and max(len(ci), len(wj)) > MAX_SUBSTITUTION_WORDS:
             self.rewritten = True
+        if not allowed and self.long_run and self._names_a_pronoun(ci, wj):
+            self.rewritten = True  # a name for the window's "it": read as before v60
         if ruled == "insertion":
             self._insertion(ci, "substitution", wj)
         elif ruled is not None:
@@ -3264,7 +3312,11 @@ def _diagnostic_window(
 
 
 def may_copy(
-    claim: Text, span_stems: Mapping[str, int], changed_runs: int = 1, spellings: bool = False
+    claim: Text,
+    span_stems: Mapping[str, int],
+    changed_runs: int = 1,
+    spellings: bool = False,
+    long_run: int = 0,
 ) -> bool:
     """A cheap bound: could ``claim`` nearly copy a span with these word stems (counts)?
 
@@ -3273,7 +3325,8 @@ def may_copy(
     """
     spelt = american if spellings else str
     content = [stem(spelt(t.text)) for t, f in zip(claim.tokens, claim.content, strict=True) if f]
-    return _may_copy(sum(1 for s in content if s in span_stems), len(content), changed_runs)
+    present = sum(1 for s in content if s in span_stems)
+    return _may_copy(present, len(content), changed_runs, long_run)
 
 
 def phrase_texts(alignments: Iterable[Alignment]) -> list[str]:

@@ -115,6 +115,10 @@ class ScoreModel:
     #: v59: a claim may name what its window's opening "it" or "they" stands for when the
     #: evidence item before states it (:func:`antecedent_of`); False before v59.
     edit_named_pronouns: bool = False
+    #: v60: a near copy may also change one run of up to this many content words when it copies
+    #: enough of the rest (:func:`spanproof.verify.edits.near_copy`): a phrase of several words
+    #: put in for another's is read as a substitution; 0 before v60.
+    edit_long_run: int = 0
     #: v9: a number or a name the claim puts where the window holds another, and that the
     #: window states elsewhere, is a substitution, not a word moved
     #: (:func:`spanproof.verify.edits.align_edits`, ``mixups``); False before v9.
@@ -1520,7 +1524,8 @@ def edit_alignments(
     for i in select_candidates(cosines, resolve_markers(claim.cited_markers, plan), plan):
         runs = plan.model.edit_changed_runs
         # the counts are stems under v4 (of American spellings under v17)
-        if not may_copy(text, plan.spans[i].counts, runs, plan.model.spellings):
+        long_run = plan.model.edit_long_run
+        if not may_copy(text, plan.spans[i].counts, runs, plan.model.spellings, long_run):
             continue
         evidence = plan.edit_span(i)
         window = windows[i] if windows is not None else None
@@ -1558,6 +1563,7 @@ def edit_alignments(
             answer_words=plan.model.edit_answer_words,
             rounded=plan.model.rounded_figures,
             antecedent=antecedent_of(plan, i),
+            long_run=long_run,
         )
         if alignment.near_copy:
             out[i] = alignment
