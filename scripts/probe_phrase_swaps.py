@@ -38,7 +38,6 @@ from pathlib import Path
 
 from _report import (
     SECONDS,
-    checker_for,
     data_root,
     listed_examples,
     model_spec,
@@ -46,15 +45,11 @@ from _report import (
     score_model_of,
     verdict_cells,
 )
-from probe_word_swaps import corpus_abstracts
+from probe_word_swaps import corpus_abstracts, verdict_of
 
 from spanproof.bootstrap import build_embedder
 from spanproof.config import load_settings
-from spanproof.core.ports import Embedder
-from spanproof.services.verification import score_all
-from spanproof.verifier import to_claims, to_evidence
 from spanproof.verify.edits import FUNCTION_WORDS
-from spanproof.verify.scoring import ScoreModel
 
 BEGIN, END = "<!-- phrase-swaps:begin -->", "<!-- phrase-swaps:end -->"
 SOURCES = ("same", "other")
@@ -180,16 +175,6 @@ def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> list[Case]
                 claim = swap(sentence, old, new)
                 cell.append(Case(source, label, claim, evidence, old.text, new.text))
     return [case for cases in cells.values() for case in cases]
-
-
-def verdict_of(case: Case, model: ScoreModel, embedder: Embedder) -> str:
-    """The verdict ``model`` gives the case's claim against its whole abstract (or the
-    verification status when none was given)."""
-    evidence = to_evidence([{"id": "E1", "text": case.evidence}])
-    verdicts, status = score_all(
-        to_claims([case.claim]), evidence, embedder, model, checker_for(model)
-    )
-    return verdicts[0].verdict.value if verdicts else status
 
 
 def main(argv: Sequence[str] | None = None) -> int:

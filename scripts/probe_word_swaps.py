@@ -30,6 +30,7 @@ from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Protocol
 
 import numpy as np
 from _report import (
@@ -92,7 +93,17 @@ def corpus_abstracts(root: Path) -> list[list[str]]:
     return [list(corpus[doc]["abstract"]) for doc in sorted(corpus)]
 
 
-def verdict_of(case: Case, model: ScoreModel, embedder: Embedder) -> str:
+class ClaimCase(Protocol):
+    """A generated case: a claim and the evidence (a whole abstract) it is checked against."""
+
+    @property
+    def claim(self) -> str: ...
+
+    @property
+    def evidence(self) -> str: ...
+
+
+def verdict_of(case: ClaimCase, model: ScoreModel, embedder: Embedder) -> str:
     """The verdict ``model`` gives the case's claim against its whole abstract (or the
     verification status when none was given)."""
     evidence = to_evidence([{"id": "E1", "text": case.evidence}])
