@@ -186,9 +186,11 @@ class VerifySettings(BaseModel):
             "that is not a faithful near copy and that the judge (verify.judge) reads as "
             "entailed with a probability below 0.1 is partial; v58 is v57 whose "
             "judge also reads what the polarity gate calls contradicted: one it reads as "
-            "entailed with a probability of 0.5 or more is partial; v59, the default, is v58 "
+            "entailed with a probability of 0.5 or more is partial; v59 is v58 "
             "whose edit check lets a claim name what its window's opening 'it' or 'they' "
-            "stands for when the evidence item before states it)."
+            "stands for when the evidence item before states it; v60, the default, is v59 "
+            "whose edit check also reads one phrase of up to six words put in for another "
+            "in a copied sentence as a substitution)."
         ),
     )
     escalation_band: float | None = Field(

@@ -257,10 +257,11 @@ class Verifier:
             not a faithful near copy and that the judge reads as entailed with a probability
             below 0.1 is partial), ``"v58"`` (v57 whose judge also reads what the polarity
             gate calls contradicted, partial when it reads it as entailed with a probability of
-            0.5 or more), ``"v59"`` (the default: v58 whose edit check lets a claim name what
-            its window's opening "it" or "they" stands for when the evidence item before
-            states it), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v59; default: the
+            0.5 or more), ``"v59"`` (v58 whose edit check lets a claim name what its window's
+            opening "it" or "they" stands for when the evidence item before states it),
+            ``"v60"`` (the default: v59 whose edit check also reads one phrase of up to six
+            words put in for another in a copied sentence as a substitution), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v60; default: the
             bundled ones (for the judge, the one ``verify.judge`` names).
     """
 

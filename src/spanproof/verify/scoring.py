@@ -721,13 +721,18 @@ V58 = replace(V57, name="v58", contradiction_veto=0.5)
 #: v58 whose edit check lets a claim name what its window's opening "it" or "they" stands for,
 #: as the evidence item before states it (an answer that names a pronoun, decomposer rules-v6).
 V59 = replace(V58, name="v59", edit_named_pronouns=True)
+#: v59 whose edit check also reads a claim that copies its window but for one phrase of up to
+#: six content words as a near copy, so a phrase of several words put in for another's is a
+#: substitution ("Magnetic resonance imaging is a novel, CD4+ T cell-restricted cytokine"
+#: against "IL-17 is a novel, CD4+ T cell-restricted cytokine").
+V60 = replace(V59, name="v60", edit_long_run=6)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59,
+        V54, V55, V56, V57, V58, V59, V60,
     )
 }  # fmt: skip
 
