@@ -22,13 +22,12 @@ import time
 from collections import Counter
 from typing import Any
 
-from _report import data_root
+from _report import data_root, model_spec, score_model_of
 
 from spanproof.bootstrap import build_checker_for, build_embedder
 from spanproof.config import load_settings
 from spanproof.services.verification import score_all
 from spanproof.verifier import to_claims, to_evidence
-from spanproof.verify.scoring import SCORE_MODELS
 
 
 def pairs_of(path: Any, limit: int | None) -> list[tuple[str, str, str]]:
@@ -60,14 +59,14 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--set", choices=("climate_fever", "fever"), default="climate_fever")
     parser.add_argument(
-        "--models", nargs="+", default=["v37", "v38", "v39", "v40", "v41", "v42", "v45", "v47"]
-    )
+        "--models", nargs="+", type=model_spec,
+        default=["v37", "v38", "v39", "v40", "v41", "v42", "v45", "v47"],
+        help="score models: a name (v60) or one with readings switched (v60+field=value)",
+    )  # fmt: skip
     parser.add_argument("--limit", type=int, default=None, help="the first N pairs only")
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
     args = parser.parse_args()
-    unknown = [m for m in args.models if m not in SCORE_MODELS]
-    if unknown:
-        parser.error(f"unknown score models: {unknown}")
+    models = {m: score_model_of(m) for m in args.models}
     root = data_root()
     if root is None:
         return 2
@@ -78,12 +77,12 @@ def main() -> int:
     embedder = build_embedder(load_settings())
     started = time.perf_counter()
     verdicts: dict[str, list[str]] = {m: [] for m in args.models}
-    checkers = {m: build_checker_for(SCORE_MODELS[m]) for m in args.models}
+    checkers = {m: build_checker_for(models[m]) for m in args.models}
     for n, (claim, evidence, _label) in enumerate(pairs, start=1):
         claims = to_claims([claim])
         spans = to_evidence([{"id": "E1", "text": evidence}])
         for name in args.models:
-            scored, _status = score_all(claims, spans, embedder, SCORE_MODELS[name], checkers[name])
+            scored, _status = score_all(claims, spans, embedder, models[name], checkers[name])
             verdicts[name].append(scored[0].verdict.value)
         if n % 1000 == 0:
             print(f"  {n}/{len(pairs)}", file=sys.stderr)
