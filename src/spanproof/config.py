@@ -188,9 +188,10 @@ class VerifySettings(BaseModel):
             "judge also reads what the polarity gate calls contradicted: one it reads as "
             "entailed with a probability of 0.5 or more is partial; v59 is v58 "
             "whose edit check lets a claim name what its window's opening 'it' or 'they' "
-            "stands for when the evidence item before states it; v60, the default, is v59 "
+            "stands for when the evidence item before states it; v60 is v59 "
             "whose edit check also reads one phrase of up to six words put in for another "
-            "in a copied sentence as a substitution)."
+            "in a copied sentence as a substitution; v61, the default, is v60 that refuses "
+            "a copied sentence with four words of its own grafted on after the copy)."
         ),
     )
     escalation_band: float | None = Field(

@@ -259,9 +259,11 @@ class Verifier:
             gate calls contradicted, partial when it reads it as entailed with a probability of
             0.5 or more), ``"v59"`` (v58 whose edit check lets a claim name what its window's
             opening "it" or "they" stands for when the evidence item before states it),
-            ``"v60"`` (the default: v59 whose edit check also reads one phrase of up to six
-            words put in for another in a copied sentence as a substitution), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v60; default: the
+            ``"v60"`` (v59 whose edit check also reads one phrase of up to six words put in
+            for another in a copied sentence as a substitution), ``"v61"`` (the default: v60
+            that refuses a copied sentence with four words of its own grafted on after the
+            copy), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v61; default: the
             bundled ones (for the judge, the one ``verify.judge`` names).
     """
 

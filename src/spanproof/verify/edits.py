@@ -3353,3 +3353,42 @@ def judge_with_vectors(
         for q in alignment.questions
     ]
     return judge_edits(alignment, sims, threshold)
+
+
+def grafted_phrase(
+    claim: Text, window: Text, stated: frozenset[str], copied_min: int, novel_min: int
+) -> tuple[int, int] | None:
+    """The claim's run of at least ``novel_min`` content words that the evidence never states
+    (no key of theirs in ``stated``, the keys of every evidence item), after a run of at least
+    ``copied_min`` content words it copies, in order, from one sentence of ``window``: a copied
+    sentence with a phrase of its own grafted on ("…, and the cytoplasm during oogenesis"),
+    which closeness would otherwise support (score model v61). Its character range in the
+    claim, or None.
+
+    A claim that copies nothing that long is a rewording, whose new words are the rest of the
+    reading's to judge; new words before the copy are a frame ("A study from the United Kingdom
+    reported …"); a run shorter than ``novel_min`` is the edit check's.
+    """
+    content = [i for i, f in enumerate(claim.content) if f]
+    keys = [claim.keys[i] for i in content]
+    copied, after = 0, 0
+    for sentence in split_sentences(window.text):
+        inside = [
+            window.keys[j]
+            for j, t in enumerate(window.tokens)
+            if window.content[j] and sentence.start <= t.start < sentence.end
+        ]
+        match = SequenceMatcher(None, keys, inside, autojunk=False).find_longest_match(
+            0, len(keys), 0, len(inside)
+        )
+        if match.size > copied:
+            copied, after = match.size, match.a + match.size
+    if copied < copied_min:
+        return None
+    best: list[int] = []
+    run: list[int] = []
+    for i in content[after:]:  # after the copy; function words between new words are in it
+        run = [] if claim.keys[i] in stated else [*run, i]
+        if len(run) > len(best):
+            best = run
+    return claim.span(best[0], best[-1]) if len(best) >= novel_min else None

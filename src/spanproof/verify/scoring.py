@@ -45,8 +45,10 @@ from spanproof.verify.edits import (
     Alignment,
     EditCheck,
     EvidenceText,
+    Text,
     abbreviation_keys,
     align_edits,
+    grafted_phrase,
     may_copy,
     prepare_evidence,
     prepare_text,
@@ -119,6 +121,12 @@ class ScoreModel:
     #: enough of the rest (:func:`spanproof.verify.edits.near_copy`): a phrase of several words
     #: put in for another's is read as a substitution; 0 before v60.
     edit_long_run: int = 0
+    #: v61: a `supported` claim that is no near copy but copies a run of at least
+    #: ``graft_copied_min`` content words from one sentence of its window and, after it, holds
+    #: a run of at least ``graft_novel_min`` content words no evidence item states is
+    #: `unsupported` (:func:`spanproof.verify.edits.grafted_phrase`); 0 (off) before v61.
+    graft_copied_min: int = 0
+    graft_novel_min: int = 0
     #: v9: a number or a name the claim puts where the window holds another, and that the
     #: window states elsewhere, is a substitution, not a word moved
     #: (:func:`spanproof.verify.edits.align_edits`, ``mixups``); False before v9.
@@ -726,13 +734,17 @@ V59 = replace(V58, name="v59", edit_named_pronouns=True)
 #: substitution ("Magnetic resonance imaging is a novel, CD4+ T cell-restricted cytokine"
 #: against "IL-17 is a novel, CD4+ T cell-restricted cytokine").
 V60 = replace(V59, name="v60", edit_long_run=6)
+#: v60 that refuses a copied sentence with words of its own grafted on: a claim that copies a
+#: run of eight content words from one sentence of its window and, after it, says four content
+#: words in a row that no evidence item states ("…, and the cytoplasm during oogenesis").
+V61 = replace(V60, name="v61", graft_copied_min=8, graft_novel_min=4)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59, V60,
+        V54, V55, V56, V57, V58, V59, V60, V61,
     )
 }  # fmt: skip
 
@@ -819,6 +831,10 @@ class Plan:
     edit_spans: dict[int, EvidenceText] = field(
         default_factory=dict, compare=False, hash=False, repr=False
     )
+    #: the keys of every truth span's words (:meth:`stated_keys`), built on first use.
+    stated: list[frozenset[str]] = field(
+        default_factory=list, compare=False, hash=False, repr=False
+    )
     #: v17: the abbreviations each source's spans define, by source, built on first use.
     source_abbreviations: dict[str | None, tuple[Abbreviation, ...]] = field(
         default_factory=dict, compare=False, hash=False, repr=False
@@ -843,6 +859,15 @@ class Plan:
                 self.model.word_forms,
             )
         return found
+
+    def stated_keys(self) -> frozenset[str]:
+        """The alignment keys of every word the truth spans state (cached for the plan's
+        lifetime): what a claim's word must be to be stated anywhere in the evidence."""
+        if not self.stated:
+            self.stated.append(
+                frozenset().union(*(self.edit_span(i).keys for i in self.truth_indices))
+            )
+        return self.stated[0]
 
     def _shared_abbreviations(self, span: EvidenceSpan) -> tuple[Abbreviation, ...]:
         """What every span of ``span``'s source defines (v17). A span without a ``source_id``
@@ -1413,6 +1438,8 @@ def score_claim(
     if verdict is Verdict.SUPPORTED:
         near_copy = bool(edits and chosen.span_index in edits)  # the edit check's to read
         read = _read_window(claim.text, span, start, end, model, near_copy)
+        if read is None and model.graft_novel_min and not near_copy:
+            read = _grafted(claim, span, start, end, plan)
         if read is not None:
             verdict, edit = read
             found = (*found, edit) if edit.op == "insertion" else (edit,)
@@ -1481,6 +1508,37 @@ def _read_window(
         )  # fmt: skip
         return Verdict.UNSUPPORTED, unstated
     return None
+
+
+def _grafted(
+    claim: Claim, span: EvidenceSpan, start: int, end: int, plan: Plan
+) -> tuple[Verdict, Edit] | None:
+    """A phrase of the claim's own grafted on a sentence it copies from its window
+    ``span.text[start:end]`` (:func:`spanproof.verify.edits.grafted_phrase`): `unsupported`,
+    with the insertion that records it. None when there is none."""
+    model = plan.model
+
+    def prepared(text: str) -> Text:
+        return prepare_text(
+            text, model.number_formats, model.spellings, model.signs, model.word_forms
+        )
+
+    said = prepared(claim_words(claim, model))
+    found = grafted_phrase(
+        said,
+        prepared(span.text[start:end]),
+        plan.stated_keys(),
+        model.graft_copied_min,
+        model.graft_novel_min,
+    )
+    if found is None or len(said.text) != len(claim.text):
+        return None  # (offsets hold only where the text read is as long as the claim's)
+    cs, ce = found
+    grafted = Edit(
+        "insertion", cs, ce, claim.text[cs:ce], span.id, start, start, "",
+        "unsupported: not in the evidence (grafted on a copied sentence)",
+    )  # fmt: skip
+    return Verdict.UNSUPPORTED, grafted
 
 
 #: An evidence item whose first word is "it" or "they" (v59: :func:`antecedent_of`).
