@@ -37,7 +37,11 @@ def test_the_copy_alone_and_words_the_evidence_states_stay_supported() -> None:
 
 def test_the_grafted_words_are_found_after_the_copy_only() -> None:
     window = prepare_text(SENTENCE)
-    stated = prepare_evidence("S1", EVIDENCE[0]["text"]).keys
+    keys = prepare_evidence("S1", EVIDENCE[0]["text"]).keys
+
+    def stated() -> frozenset[str]:
+        return keys
+
     claim = prepare_text(GRAFTED)
     found = grafted_phrase(claim, window, stated, 8, 4)
     assert found is not None

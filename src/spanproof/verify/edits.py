@@ -3356,10 +3356,15 @@ def judge_with_vectors(
 
 
 def grafted_phrase(
-    claim: Text, window: Text, stated: frozenset[str], copied_min: int, novel_min: int
+    claim: Text,
+    window: Text,
+    stated: Callable[[], Collection[str]],
+    copied_min: int,
+    novel_min: int,
 ) -> tuple[int, int] | None:
     """The claim's run of at least ``novel_min`` content words that the evidence never states
-    (no key of theirs in ``stated``, the keys of every evidence item), after a run of at least
+    (no key of theirs in ``stated()``, the keys of every evidence item, asked for only when the
+    claim copies enough to need them), after a run of at least
     ``copied_min`` content words it copies, in order, from one sentence of ``window``: a copied
     sentence with a phrase of its own grafted on ("…, and the cytoplasm during oogenesis"),
     which closeness would otherwise support (score model v61). Its character range in the
@@ -3385,10 +3390,11 @@ def grafted_phrase(
             copied, after = match.size, match.a + match.size
     if copied < copied_min:
         return None
+    known = stated()
     best: list[int] = []
     run: list[int] = []
     for i in content[after:]:  # after the copy; function words between new words are in it
-        run = [] if claim.keys[i] in stated else [*run, i]
+        run = [] if claim.keys[i] in known else [*run, i]
         if len(run) > len(best):
             best = run
     return claim.span(best[0], best[-1]) if len(best) >= novel_min else None

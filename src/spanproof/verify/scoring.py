@@ -864,8 +864,22 @@ class Plan:
         """The alignment keys of every word the truth spans state (cached for the plan's
         lifetime): what a claim's word must be to be stated anywhere in the evidence."""
         if not self.stated:
+            model = self.model
             self.stated.append(
-                frozenset().union(*(self.edit_span(i).keys for i in self.truth_indices))
+                frozenset().union(
+                    *(
+                        self.edit_spans[i].keys
+                        if i in self.edit_spans
+                        else _text_keys(
+                            self.spans[i].span.text,
+                            model.number_formats,
+                            model.spellings,
+                            model.signs,
+                            model.word_forms,
+                        )
+                        for i in self.truth_indices
+                    )
+                )
             )
         return self.stated[0]
 
@@ -882,6 +896,15 @@ class Plan:
                 for d in abbreviation_keys(p.span.text, spellings=self.model.spellings)
             )
         return found
+
+
+@lru_cache(maxsize=1 << 12)
+def _text_keys(
+    text: str, number_formats: bool, spellings: bool, signs: bool, forms: bool
+) -> frozenset[str]:
+    """The alignment keys of ``text``'s words (:func:`prepare_text`), remembered across plans:
+    the same evidence is read again by every verification that quotes it."""
+    return frozenset(prepare_text(text, number_formats, spellings, signs, forms).keys)
 
 
 def _source_of(span: EvidenceSpan) -> str | None:
@@ -1527,7 +1550,7 @@ def _grafted(
     found = grafted_phrase(
         said,
         prepared(span.text[start:end]),
-        plan.stated_keys(),
+        plan.stated_keys,
         model.graft_copied_min,
         model.graft_novel_min,
     )
