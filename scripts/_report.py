@@ -236,3 +236,40 @@ def model_spec(spec: str) -> str:
     arguments are read (:func:`score_model_of`)."""
     score_model_of(spec)
     return spec
+
+
+def start_spec_probe(
+    doc: str,
+    argv: Sequence[str] | None,
+    *,
+    models: list[str],
+    n: int,
+    seed: int,
+    examples: int,
+    n_help: str = "cases of each kind",
+) -> tuple[ProbeRun, list[ScoreModel]] | None:
+    """Parse a generator probe's arguments whose ``--models`` may name a model with readings
+    switched (``v60+field=value``, :func:`model_spec`), refuse a model that needs v3's
+    cross-encoder, find the data (None, after saying so, without it), start the clock and build
+    the embedder; with the score models the specs name, in order."""
+    from spanproof.bootstrap import build_embedder
+    from spanproof.config import load_settings
+
+    parser = argparse.ArgumentParser(description=doc.split("\n\n", maxsplit=1)[0])
+    parser.add_argument(
+        "--models", nargs="+", type=model_spec, default=models,
+        help="score models: a name (v60) or one with readings switched (v60+field=value)",
+    )  # fmt: skip
+    parser.add_argument("--n", type=int, default=n, help=n_help)
+    parser.add_argument("--seed", type=int, default=seed)
+    parser.add_argument("--examples", type=int, default=examples, help="cases listed")
+    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
+    args = parser.parse_args(argv)
+    chosen = [score_model_of(spec) for spec in args.models]
+    if any(m.uses_checker and not m.reads_judge for m in chosen):
+        parser.error("probe models that need no cross-encoder (not v3)")
+    root = data_root()
+    if root is None:
+        return None
+    run = ProbeRun(args, root, time.perf_counter(), build_embedder(load_settings()))
+    return run, chosen

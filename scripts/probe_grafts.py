@@ -23,20 +23,16 @@ A model is a name (v60) or a name with readings switched (``v60+field=value``).
 
 from __future__ import annotations
 
-import argparse
 import random
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from _report import SECONDS, data_root, listed_examples, model_spec, publish_timed, score_model_of
+from _report import SECONDS, listed_examples, publish_timed, start_spec_probe
 from probe_phrase_swaps import usable
 from probe_word_swaps import corpus_abstracts, verdict_of
 
-from spanproof.bootstrap import build_embedder
-from spanproof.config import load_settings
 from spanproof.verifier import Verifier
 
 BEGIN, END = "<!-- grafts:begin -->", "<!-- grafts:end -->"
@@ -96,22 +92,14 @@ def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> list[Case]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n", maxsplit=1)[0])
-    parser.add_argument(
-        "--models", nargs="+", type=model_spec, default=["v60"],
-        help="score models: a name (v60) or one with readings switched (v60+field=value)",
-    )  # fmt: skip
-    parser.add_argument("--n", type=int, default=300, help="cases of each kind")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--examples", type=int, default=6, help="answers passed whole, listed")
-    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
-    args = parser.parse_args(argv)
-    root = data_root()
-    if root is None:
+    started_probe = start_spec_probe(
+        __doc__ or "", argv, models=["v60"], n=300, seed=DEFAULT_SEED, examples=6
+    )
+    if started_probe is None:
         return 2
-    started = time.perf_counter()
-    embedder = build_embedder(load_settings())
-    cases = build_cases(corpus_abstracts(root), args.n, args.seed)
+    run, models = started_probe
+    args, started, embedder = run.args, run.started, run.embedder
+    cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
     lines = [
         BEGIN,
         "",
@@ -127,8 +115,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     listed: list[str] = []
     for kind in KINDS:
         cell = [c for c in cases if c.kind == kind]
-        for spec in args.models:
-            model = score_model_of(spec)
+        for spec, model in zip(args.models, models, strict=True):
             verifier = Verifier(score_model=model)
             counts: Counter[str] = Counter()
             for case in cell:

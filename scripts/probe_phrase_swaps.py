@@ -27,28 +27,16 @@ name with readings switched (``v59+edit_long_run=4``: :func:`_report.with_fields
 
 from __future__ import annotations
 
-import argparse
 import random
 import re
 import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
-from _report import (
-    SECONDS,
-    data_root,
-    listed_examples,
-    model_spec,
-    publish_timed,
-    score_model_of,
-    verdict_cells,
-)
+from _report import SECONDS, listed_examples, publish_timed, start_spec_probe, verdict_cells
 from probe_word_swaps import corpus_abstracts, verdict_of
 
-from spanproof.bootstrap import build_embedder
-from spanproof.config import load_settings
 from spanproof.verify.edits import FUNCTION_WORDS
 
 BEGIN, END = "<!-- phrase-swaps:begin -->", "<!-- phrase-swaps:end -->"
@@ -178,25 +166,15 @@ def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> list[Case]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n", maxsplit=1)[0])
-    parser.add_argument(
-        "--models", nargs="+", type=model_spec, default=["v59"],
-        help="score models: a name (v59) or one with readings switched (v59+edit_long_run=4)",
+    started_probe = start_spec_probe(
+        __doc__ or "", argv, models=["v59"], n=120, seed=DEFAULT_SEED, examples=6,
+        n_help="cases of each source and length",
     )  # fmt: skip
-    parser.add_argument("--n", type=int, default=120, help="cases of each source and length")
-    parser.add_argument("--seed", type=int, default=DEFAULT_SEED)
-    parser.add_argument("--examples", type=int, default=6, help="supported cases listed")
-    parser.add_argument("--write", type=Path, help="put the section into this markdown file")
-    args = parser.parse_args(argv)
-    root = data_root()
-    if root is None:
+    if started_probe is None:
         return 2
-    started = time.perf_counter()
-    embedder = build_embedder(load_settings())
-    models = [score_model_of(spec) for spec in args.models]
-    if any(m.uses_checker and not m.reads_judge for m in models):
-        parser.error("probe models that need no cross-encoder (not v3)")
-    cases = build_cases(corpus_abstracts(root), args.n, args.seed)
+    run, models = started_probe
+    args, started, embedder = run.args, run.started, run.embedder
+    cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
     lines = [
         BEGIN,
         "",
