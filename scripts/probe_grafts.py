@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 from _report import SECONDS, listed_examples, publish_timed, start_spec_probe
 from probe_phrase_swaps import usable
-from probe_word_swaps import corpus_abstracts, verdict_of
+from probe_word_swaps import corpus_abstracts, sentence_picks, verdict_of
 
 from spanproof.verifier import Verifier
 
@@ -70,16 +70,11 @@ def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> list[Case]
     """Up to ``n`` cases of each kind, seeded; one sentence per abstract, abstracts in a seeded
     order, the other abstract drawn at random for each."""
     rng = random.Random(seed)
-    order = list(range(len(abstracts)))
-    rng.shuffle(order)
     out: dict[str, list[Case]] = {kind: [] for kind in KINDS}
-    for index in order:
+    for index, sentences, k in sentence_picks(abstracts, rng):
         if all(len(cases) >= n for cases in out.values()):
             break
-        sentences = abstracts[index]
-        if len(sentences) < 4:
-            continue
-        sentence = sentences[rng.randrange(len(sentences))]
+        sentence = sentences[k]
         other = abstracts[rng.choice([j for j in range(len(abstracts)) if j != index])]
         tail = second_half(rng.choice(other)) if other else None
         if not usable(sentence) or not sentence.rstrip().endswith(".") or tail is None:

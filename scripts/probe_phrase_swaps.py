@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from _report import SECONDS, listed_examples, publish_timed, start_spec_probe, verdict_cells
-from probe_word_swaps import corpus_abstracts, verdict_of
+from probe_word_swaps import corpus_abstracts, sentence_picks, verdict_of
 
 from spanproof.verify.edits import FUNCTION_WORDS
 
@@ -124,18 +124,12 @@ def usable(sentence: str) -> bool:
 def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> list[Case]:
     """Up to ``n`` cases of each source and length, seeded; one case per abstract and cell."""
     rng = random.Random(seed)
-    order = list(range(len(abstracts)))
-    rng.shuffle(order)
     cells: dict[tuple[str, str], list[Case]] = {
         (s, label): [] for s in SOURCES for label, _, _ in LENGTHS
     }
-    for index in order:
+    for index, sentences, k in sentence_picks(abstracts, rng):
         if all(len(cases) >= n for cases in cells.values()):
             break
-        sentences = abstracts[index]
-        if len(sentences) < 4:
-            continue
-        k = rng.randrange(len(sentences))
         sentence = sentences[k]
         own = phrases(sentence)
         if not usable(sentence) or not own:

@@ -27,7 +27,7 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Protocol
@@ -113,22 +113,30 @@ def verdict_of(case: ClaimCase, model: ScoreModel, embedder: Embedder) -> str:
     return verdicts[0].verdict.value if verdicts else status
 
 
+def sentence_picks(
+    abstracts: Sequence[list[str]], rng: random.Random
+) -> Iterator[tuple[int, list[str], int]]:
+    """The abstracts of four sentences or more in an order ``rng`` shuffles, each with one of its
+    sentences drawn by ``rng``: (abstract index, its sentences, the drawn sentence's index). The
+    generator probes' walk over the corpus; a caller stops it when its cases are made."""
+    order = list(range(len(abstracts)))
+    rng.shuffle(order)
+    for index in order:
+        sentences = abstracts[index]
+        if len(sentences) >= 4:
+            yield index, sentences, rng.randrange(len(sentences))
+
+
 def build_cases(
     abstracts: Sequence[list[str]], n: int, seed: int, embedder: Embedder
 ) -> dict[str, list[Case]]:
     """Up to ``n`` cases of each kind, seeded; one sentence per abstract, abstracts in a seeded
     order (the same abstracts for both kinds where both can be made)."""
     rng = random.Random(seed)
-    order = list(range(len(abstracts)))
-    rng.shuffle(order)
     out: dict[str, list[Case]] = {kind: [] for kind in KINDS}
-    for index in order:
+    for _index, sentences, k in sentence_picks(abstracts, rng):
         if all(len(cases) >= n for cases in out.values()):
             break
-        sentences = abstracts[index]
-        if len(sentences) < 4:
-            continue
-        k = rng.randrange(len(sentences))
         sentence = sentences[k]
         words = content_words(sentence)
         if not 60 <= len(sentence) <= 250 or len(words) < 4:
