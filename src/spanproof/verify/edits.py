@@ -85,9 +85,9 @@ _PRONOUN_SUBJECTS = frozenset({"it", "they"})
 #: Score model v60: the words a long changed run may stand for without making the claim a near
 #: copy (:meth:`_Builder._substitution`): a name written for what the window only calls "it"
 #: is left to the rest of the reading, as before v60.
-_PRONOUNS = frozenset(
-    {"it", "its", "they", "their", "them", "he", "his", "him", "she", "her", "this", "these"}
-)
+_PRONOUNS = _PRONOUN_SUBJECTS | {
+    "its", "their", "them", "he", "his", "him", "she", "her", "this", "these"
+}  # fmt: skip
 #: Score model v6: a claim may change two separate runs (each of at most
 #: :data:`MAX_CHANGED_RUN` content words) when it copies at least this share of its content
 #: words ("lowered systolic pressure in adults with hypertension" → "lowered diastolic pressure

@@ -1167,6 +1167,12 @@ def _entity_view(
     return entity_view(named, token_texts(named), segmented, model.word_forms, designators, plain)
 
 
+def edit_text(text: str, model: ScoreModel) -> Text:
+    """``text`` tokenised for the edit check as ``model`` reads words: figures in other
+    formats, spellings, signs and word forms as its readings say (:func:`prepare_text`)."""
+    return prepare_text(text, model.number_formats, model.spellings, model.signs, model.word_forms)
+
+
 def claim_words(claim: Claim, model: ScoreModel) -> str:
     """The text whose words the gates and the edit check read: the claim, with its citation
     markers blanked under a model that reads them (v11; same length, so offsets hold)."""
@@ -1540,16 +1546,10 @@ def _grafted(
     ``span.text[start:end]`` (:func:`spanproof.verify.edits.grafted_phrase`): `unsupported`,
     with the insertion that records it. None when there is none."""
     model = plan.model
-
-    def prepared(text: str) -> Text:
-        return prepare_text(
-            text, model.number_formats, model.spellings, model.signs, model.word_forms
-        )
-
-    said = prepared(claim_words(claim, model))
+    said = edit_text(claim_words(claim, model), model)
     found = grafted_phrase(
         said,
-        prepared(span.text[start:end]),
+        edit_text(span.text[start:end], model),
         plan.stated_keys,
         model.graft_copied_min,
         model.graft_novel_min,
@@ -1599,13 +1599,7 @@ def edit_alignments(
     copies, by plan index (empty under a model without the check)."""
     if not plan.model.edit_check or not plan.truth_indices:
         return {}
-    text = prepare_text(
-        claim_words(claim, plan.model),
-        plan.model.number_formats,
-        plan.model.spellings,
-        plan.model.signs,
-        plan.model.word_forms,
-    )
+    text = edit_text(claim_words(claim, plan.model), plan.model)
     out: dict[int, Alignment] = {}
     for i in select_candidates(cosines, resolve_markers(claim.cited_markers, plan), plan):
         runs = plan.model.edit_changed_runs
