@@ -14,7 +14,11 @@ abstract drawn at random (eight words or more):
 * ``spliced``: the first half of the sentence (by words; ten words or more) with those words in
   place of its second half.
 
-Every claim states something the abstract does not. Reported per model and kind, two ways:
+Every claim of those three kinds states something the abstract does not. A control kind,
+``joined`` (drawn apart, with its own seeded walk), appends with ", and " the second half of
+another sentence of the *same* abstract: every word of it the evidence states, as an answer
+that joins two of its source's statements does, and a rule against grafts should leave it as
+it was. Reported per model and kind, two ways:
 the claim scored as one claim (``score_all``, as the other generator probes), and the answer as
 a user gets it, decomposed into claims by the rules decomposer (``Verifier.verify``): the share
 of answers whose every claim is `supported` — an answer `spanproof verify` would pass whole.
@@ -37,6 +41,8 @@ from spanproof.verifier import Verifier
 
 BEGIN, END = "<!-- grafts:begin -->", "<!-- grafts:end -->"
 KINDS = ("appended", "run on", "spliced")
+#: The control: the second half of a sentence of the same abstract appended.
+CONTROL = "joined"
 DEFAULT_SEED = 20261206
 
 
@@ -83,7 +89,25 @@ def build_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> list[Case]
         for kind, claim in grafts(sentence, tail).items():
             if len(out[kind]) < n:
                 out[kind].append(Case(kind, claim, evidence))
-    return [case for kind in KINDS for case in out[kind]]
+    return [case for kind in KINDS for case in out[kind]] + joined_cases(abstracts, n, seed)
+
+
+def joined_cases(abstracts: Sequence[list[str]], n: int, seed: int) -> list[Case]:
+    """Up to ``n`` control cases: a sentence with ", and " and the second half of another
+    sentence of its own abstract (a walk seeded apart, so the other kinds' cases stay as
+    they are)."""
+    rng = random.Random(seed + 1)
+    out: list[Case] = []
+    for _index, sentences, k in sentence_picks(abstracts, rng):
+        if len(out) >= n:
+            break
+        sentence = sentences[k]
+        tail = second_half(sentences[rng.choice([j for j in range(len(sentences)) if j != k])])
+        if not usable(sentence) or not sentence.rstrip().endswith(".") or tail is None:
+            continue
+        claim = grafts(sentence, tail)["appended"]
+        out.append(Case(CONTROL, claim, " ".join(sentences)))
+    return out
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -102,13 +126,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"--n {args.n} --seed {args.seed}` on {time.strftime('%Y-%m-%d')} ({SECONDS} s): a "
         "SciFact abstract's sentence with the second half of another abstract's sentence "
         "appended, run on or put in place of its own second half, the whole abstract as "
-        "evidence; every answer should be refused.",
+        "evidence; every answer of those kinds should be refused. `joined`, the control, "
+        "appends the second half of a sentence of the same abstract: its words are all stated.",
         "",
         "| kind | cases | model | `supported` as one claim | every claim `supported` |",
         "|---|---:|---|---:|---:|",
     ]
     listed: list[str] = []
-    for kind in KINDS:
+    for kind in (*KINDS, CONTROL):
         cell = [c for c in cases if c.kind == kind]
         for spec, model in zip(args.models, models, strict=True):
             verifier = Verifier(score_model=model)
@@ -120,7 +145,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                     c.verdict.value == "supported" for c in report.claims
                 )
                 counts["all"] += passed
-                if passed and spec == args.models[-1]:
+                if passed and spec == args.models[-1] and kind != CONTROL:
                     listed.append(f"* {kind}: {' '.join(case.claim.split())}")
             cells = [
                 f"{counts[k]} ({100 * counts[k] / len(cell):.1f} %)" if cell else "—"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from probe_grafts import KINDS, build_cases, grafts, second_half
+from probe_grafts import CONTROL, KINDS, build_cases, grafts, second_half
 
 SENTENCE = "Leptin injections lowered appetite in every treated animal within three short days."
 OTHER = "Bisphosphonate treatment slowed structural progression in postmenopausal women with knees."
@@ -53,9 +53,13 @@ ABSTRACTS = [
 def test_the_cases_are_seeded_and_each_holds_the_other_abstract_s_words() -> None:
     cases = build_cases(ABSTRACTS, 4, 3)
     assert cases == build_cases(ABSTRACTS, 4, 3)
-    assert cases and {c.kind for c in cases} <= set(KINDS)
+    assert cases and {c.kind for c in cases} <= {*KINDS, CONTROL}
+    assert any(c.kind == CONTROL for c in cases)
     for case in cases:
         own = next(a for a in ABSTRACTS if " ".join(a) == case.evidence)
+        if case.kind == CONTROL:  # the graft comes from its own abstract: every word stated
+            assert any(" ".join(second_half(s) or []) in case.claim for s in own)
+            continue
         other = next(a for a in ABSTRACTS if a is not own)
         assert case.claim not in case.evidence
         assert any(" ".join(second_half(s) or []) in case.claim for s in other)
