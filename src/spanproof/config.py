@@ -190,8 +190,9 @@ class VerifySettings(BaseModel):
             "whose edit check lets a claim name what its window's opening 'it' or 'they' "
             "stands for when the evidence item before states it; v60 is v59 "
             "whose edit check also reads one phrase of up to six words put in for another "
-            "in a copied sentence as a substitution; v61, the default, is v60 that refuses "
-            "a copied sentence with four words of its own grafted on after the copy)."
+            "in a copied sentence as a substitution; v61 is v60 that refuses "
+            "a copied sentence with four words of its own grafted on after the copy; v62, the "
+            "default, is v61 that refuses three such words)."
         ),
     )
     escalation_band: float | None = Field(

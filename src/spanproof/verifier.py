@@ -260,10 +260,10 @@ class Verifier:
             0.5 or more), ``"v59"`` (v58 whose edit check lets a claim name what its window's
             opening "it" or "they" stands for when the evidence item before states it),
             ``"v60"`` (v59 whose edit check also reads one phrase of up to six words put in
-            for another in a copied sentence as a substitution), ``"v61"`` (the default: v60
-            that refuses a copied sentence with four words of its own grafted on after the
-            copy), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v61; default: the
+            for another in a copied sentence as a substitution), ``"v61"`` (v60 that
+            refuses a copied sentence with four words of its own grafted on after the copy),
+            ``"v62"`` (the default: v61 that refuses three such words), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v62; default: the
             bundled ones (for the judge, the one ``verify.judge`` names).
     """
 

@@ -124,7 +124,8 @@ class ScoreModel:
     #: v61: a `supported` claim that is no near copy but copies a run of at least
     #: ``graft_copied_min`` content words from one sentence of its window and, after it, holds
     #: a run of at least ``graft_novel_min`` content words no evidence item states is
-    #: `unsupported` (:func:`spanproof.verify.edits.grafted_phrase`); 0 (off) before v61.
+    #: `unsupported` (:func:`spanproof.verify.edits.grafted_phrase`); 0 (off) before v61; v62
+    #: asks three new words, not four.
     graft_copied_min: int = 0
     graft_novel_min: int = 0
     #: v9: a number or a name the claim puts where the window holds another, and that the
@@ -738,13 +739,16 @@ V60 = replace(V59, name="v60", edit_long_run=6)
 #: run of eight content words from one sentence of its window and, after it, says four content
 #: words in a row that no evidence item states ("…, and the cytoplasm during oogenesis").
 V61 = replace(V60, name="v61", graft_copied_min=8, graft_novel_min=4)
+#: v61 whose graft needs three new content words in a row, not four ("…, and reduced the risk
+#: of stroke" after a copied sentence).
+V62 = replace(V61, name="v62", graft_novel_min=3)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59, V60, V61,
+        V54, V55, V56, V57, V58, V59, V60, V61, V62,
     )
 }  # fmt: skip
 
