@@ -191,8 +191,11 @@ class VerifySettings(BaseModel):
             "stands for when the evidence item before states it; v60 is v59 "
             "whose edit check also reads one phrase of up to six words put in for another "
             "in a copied sentence as a substitution; v61 is v60 that refuses "
-            "a copied sentence with four words of its own grafted on after the copy; v62, the "
-            "default, is v61 that refuses three such words)."
+            "a copied sentence with four words of its own grafted on after the copy; v62 is "
+            "v61 that refuses three such words; v63, the default, is v62 that reads business "
+            "and news text: its polarity gate also reads their words of change, 'climbed', "
+            "'slipped', and 'up' or 'down' before a figure, and its edit check lets an answer "
+            "name what its source calls 'the company' when the source opens with that name)."
         ),
     )
     escalation_band: float | None = Field(

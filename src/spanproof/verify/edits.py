@@ -1667,6 +1667,7 @@ def align_edits(
     rounded: bool = False,
     antecedent: EvidenceText | None = None,
     long_run: int = 0,
+    descriptions: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1812,6 +1813,10 @@ def align_edits(
         long_run: a near copy may also change one run of up to this many content words when it
             copies enough of the rest (:func:`near_copy`; 0 before score model v60): a subject
             of several words put in for another is then read as a substitution.
+        descriptions: a name put where the window writes "the company", "the drug" or another
+            description of :data:`REFERRING_NOUNS` is ``allowed: named in the evidence
+            before`` when the evidence item opens by naming it (:meth:`_Builder._names_the_
+            description`; score model v63, False before it).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1851,7 +1856,7 @@ def align_edits(
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
         caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words, rounded,
-        antecedent, long_run,
+        antecedent, long_run, descriptions,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2130,6 +2135,16 @@ def _contraindication(said: str, written: str) -> bool:
 _ANSWER_CHANGE = {"cut": "down", "cuts": "down", "cutting": "down"}
 #: v51: words that join a thing to another ("systolic and diastolic").
 _JOINERS = frozenset({"and", "or"})
+#: v63: the words that open a description an answer may replace by the name it stands for.
+_DESCRIBING = frozenset({"the", "this"})
+#: v63: nouns a text uses to refer again to what it has named ("the company", "the drug").
+REFERRING_NOUNS = frozenset(
+    {"company", "firm", "corporation", "group", "business", "bank", "lender", "insurer",
+     "retailer", "manufacturer", "maker", "carrier", "airline", "agency", "regulator",
+     "government", "ministry", "university", "hospital", "institute", "organization",
+     "organisation", "charity", "startup", "brand", "club", "team", "drug", "medicine",
+     "compound", "vaccine", "product", "device", "platform", "app"}
+)  # fmt: skip
 #: v50: words that only approximate the figure after them.
 _APPROXIMATIONS = frozenset(
     {"approximately", "approx", "about", "around", "roughly", "circa", "some"}
@@ -2223,9 +2238,11 @@ class _Builder:
         rounded: bool = False,
         antecedent: EvidenceText | None = None,
         long_run: int = 0,
+        descriptions: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.antecedent = antecedent
+        self.descriptions = descriptions
         self.long_run = long_run
         self.lo, self.hi = lo, hi
         self.blocks = blocks
@@ -3009,6 +3026,50 @@ class _Builder:
         first = self.ev.sentences[0][0] if self.ev.sentences else 0
         return wj[0] == first and self.antecedent.states(keys)
 
+    def _named_description(self, ci: list[int], wj: list[int]) -> str | None:
+        """v63's judgement of a name put for a description (:meth:`_names_the_description`)."""
+        if self.descriptions and self._names_the_description(ci, wj):
+            return "allowed: named in the evidence before"
+        return None
+
+    def _names_the_description(self, ci: list[int], wj: list[int]) -> bool:
+        """Whether the claim's name ``ci`` stands where the window writes "the company", "the
+        drug" (:data:`REFERRING_NOUNS`) and is the name the evidence item opens with (its first
+        sentence's first run of capitalised words, before the window's words): an answer names
+        what its source goes on to call by a description (v63). A name the item gives only
+        later, another company's say, is left to the rest of the reading."""
+        c, w = self.c, self.w
+        words = [w.tokens[j].text.lower() for j in wj]
+        if words and words[0] in _DESCRIBING:
+            words = words[1:]  # "the company" replaced whole, or its noun alone
+        elif not wj or wj[0] == 0 or w.tokens[wj[0] - 1].text.lower() not in _DESCRIBING:
+            return False
+        if len(words) != 1 or words[0] not in REFERRING_NOUNS:
+            return False
+        if not all(c.content[i] and c.surface(i)[:1].isupper() for i in ci):
+            return False
+        topic = self._opening_name()
+        return (
+            bool(topic)
+            and topic[-1] < wj[0]
+            and {c.keys[i] for i in ci} <= {w.keys[j] for j in topic}
+        )
+
+    def _opening_name(self) -> list[int]:
+        """The window-text indices of the first run of capitalised content words in the
+        evidence item's first sentence ("Acme Corp" of "In 2025, Acme Corp reported …")."""
+        if not self.ev.sentences:
+            return []
+        a, b = self.ev.sentences[0]
+        w = self.w
+        run: list[int] = []
+        for j in range(a, b):
+            if w.content[j] and w.surface(j)[:1].isupper():
+                run.append(j)
+            elif run:
+                break
+        return run
+
     def _written_alike(self, ci: list[int], wj: list[int]) -> str | None:
         """The same words written together or apart (v18), or (v52) a use denied in words
         against one word ("should not be used" / "is contraindicated")."""
@@ -3152,6 +3213,7 @@ class _Builder:
             self._written_alike(ci, wj)
             or self._polarity(ci, wj)
             or self._opposite_or_stronger(ci, wj)
+            or self._named_description(ci, wj)
         )
         if decided is not None:
             return decided

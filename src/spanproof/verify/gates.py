@@ -212,6 +212,43 @@ MORE_NEGATION_WORDS = frozenset(
 )
 
 
+#: Score model v63: words of change that business and news text writes ("shares climbed", "sales
+#: slipped"), read with the lists above. Past and -ing forms only: "spike", "dip" and "jump"
+#: name things as often as changes.
+MARKET_DIRECTIONS: dict[str, str] = {
+    **dict.fromkeys(
+        ("climbed", "climbing", "jumped", "surged", "surging", "soared", "soaring", "rallied",
+         "spiked", "doubled", "tripled"), UP),
+    **dict.fromkeys(
+        ("slipped", "slipping", "tumbled", "tumbling", "plunged", "plunging", "slumped",
+         "slumping", "dipped", "sank", "halved"), DOWN),
+}  # fmt: skip
+#: Score model v63: "up" or "down" right before a figure ("up 12%", "down by 3 points") states a
+#: change; :func:`figure_changes` reads it as one of these tokens.
+FIGURE_CHANGES = {"up": "up\u00b7figure", "down": "down\u00b7figure"}
+MARKET_DIRECTIONS.update({FIGURE_CHANGES["up"]: UP, FIGURE_CHANGES["down"]: DOWN})
+#: Words before "up" that make a noun of it ("follow-up 12 months", "a work-up").
+_UP_NOUNS = frozenset(
+    {"follow", "work", "check", "clean", "set", "start", "break", "lock", "shut", "round",
+     "warm", "cool", "back", "mark", "build", "pick", "wind", "touch", "write", "make"}
+)  # fmt: skip
+
+
+def figure_changes(tokens: Sequence[str]) -> list[str]:
+    """``tokens`` (lowercase) with each "up" or "down" that stands right before a figure, or
+    before "by" and a figure, read as a change (:data:`FIGURE_CHANGES`; score model v63):
+    "revenue of $4.2 billion, up 12%" rose. "up to 50%" is a bound and "follow-up 12 months" a
+    noun, so neither is read."""
+    out = list(tokens)
+    for i, t in enumerate(tokens):
+        if t not in FIGURE_CHANGES or (i > 0 and tokens[i - 1] in _UP_NOUNS):
+            continue
+        k = i + 2 if i + 1 < len(tokens) and tokens[i + 1] == "by" else i + 1
+        if k < len(tokens) and tokens[k][:1].isdigit():
+            out[i] = FIGURE_CHANGES[t]
+    return out
+
+
 @lru_cache(maxsize=1 << 16)
 def _listed_stem(token: str, more: bool = False) -> tuple[str, str] | None:
     """The first listed direction stem ``token`` begins with, and its class; None if none.
@@ -360,6 +397,7 @@ def cues(
     more: bool = False,
     scoped: bool = False,
     denials: frozenset[str] = frozenset(),
+    market: bool = False,
 ) -> Cues:
     """Polarity cues of ``tokens``. ``forms`` (score model v20): a direction word's forms are one
     word (:func:`direction_word`), so "inhibiting" in a claim and "inhibition" in its span are a
@@ -371,7 +409,11 @@ def cues(
     treatment", "than never smokers"), "lacking" denies when predicated ("evidence was
     lacking"), and adjectives that deny what they qualify are negations
     (:data:`SCOPED_NEGATION_WORDS`: "inaccurate", "unreliable", "insufficient", "unlikely").
-    ``denials`` (score model v52, :data:`CONTRAINDICATIONS`): more words that deny."""
+    ``denials`` (score model v52, :data:`CONTRAINDICATIONS`): more words that deny. ``market``
+    (score model v63): the words of change of business and news text
+    (:data:`MARKET_DIRECTIONS`) and "up" or "down" before a figure (:func:`figure_changes`)."""
+    if market:
+        tokens = figure_changes(tokens)
     counts = (
         Counter(direction_word(t, more) for t in tokens if not is_agent_noun(t, more))
         if forms
@@ -379,7 +421,10 @@ def cues(
     )
     negations = sum(1 for i in range(len(tokens)) if _denies(tokens, i, more, scoped, denials))
     directions = tuple(
-        (t, cls, c) for t, c in counts.items() if (cls := direction_of(t, more)) is not None
+        (t, cls, c)
+        for t, c in counts.items()
+        if (cls := direction_of(t, more) or (MARKET_DIRECTIONS.get(t) if market else None))
+        is not None
     )
     return Cues(negations % 2, directions, counts)
 
@@ -389,19 +434,25 @@ def cues(
 _CLAUSE_BREAK = re.compile(r",\s+(?:whereas|while|but)\s+|;\s+|,?\s+whereas\s+")
 
 
-def opposed_clauses(sentence: str, more: bool = False) -> list[str]:
+def opposed_clauses(sentence: str, more: bool = False, market: bool = False) -> list[str]:
     """The clauses of ``sentence`` when two of them state opposite directions, else the sentence
     alone (score model v28): "blood group A was associated with a higher risk …, whereas blood
     group O was associated with a lower risk …" is two findings, and the polarity gate reads
     the one that covers the claim; a sentence whose clauses agree, or state no direction, is
-    read whole. Clauses are cut at ", whereas", ", while", ", but" and ";"."""
+    read whole. Clauses are cut at ", whereas", ", while", ", but" and ";". ``market`` (score
+    model v63): the clauses' directions as :func:`cues` reads them with ``market``."""
     parts = [p for p in _CLAUSE_BREAK.split(sentence) if p.strip()]
     if len(parts) < 2:
         return [sentence]
-    classes = [
-        {c for w in segments(p) if (c := direction_of(lower_chars(w[0]), more)) is not None}
-        for p in parts
-    ]
+    if market:
+        classes = [
+            {c for _, c, _ in cues(_words(p), more=more, market=True).directions} for p in parts
+        ]
+    else:
+        classes = [
+            {c for w in segments(p) if (c := direction_of(lower_chars(w[0]), more)) is not None}
+            for p in parts
+        ]
     opposed = any(
         OPPOSITE[c] in later
         for k, first in enumerate(classes)
@@ -409,6 +460,10 @@ def opposed_clauses(sentence: str, more: bool = False) -> list[str]:
         for c in first
     )
     return parts if opposed else [sentence]
+
+
+def _words(text: str) -> list[str]:
+    return [lower_chars(w[0]) for w in segments(text)]
 
 
 def _only(a: Cues, b: Cues) -> set[str]:

@@ -117,6 +117,11 @@ class ScoreModel:
     #: v59: a claim may name what its window's opening "it" or "they" stands for when the
     #: evidence item before states it (:func:`antecedent_of`); False before v59.
     edit_named_pronouns: bool = False
+    #: v63: a near copy may name what its window calls "the company", "the drug" (a description
+    #: of :data:`spanproof.verify.edits.REFERRING_NOUNS`) when the evidence item opens with
+    #: that name ("Acme expects …" against "Acme Corp reported … The company expects …");
+    #: False before v63: the name was a substitution of different meaning.
+    edit_named_descriptions: bool = False
     #: v60: a near copy may also change one run of up to this many content words when it copies
     #: enough of the rest (:func:`spanproof.verify.edits.near_copy`): a phrase of several words
     #: put in for another's is read as a substitution; 0 before v60.
@@ -317,6 +322,11 @@ class ScoreModel:
     #: "deactivates" against "activating", "scarce" against "expanded", "incapable of" against
     #: "elicited". False before v22: those words carried no direction or negation.
     more_cues: bool = False
+    #: v63: the polarity gate also reads the words of change of business and news text
+    #: ("climbed", "slipped", "halved") and "up" or "down" before a figure ("revenue … up 12%")
+    #: (:func:`spanproof.verify.gates.cues`, ``market``). False before v63: "Revenue fell"
+    #: against "revenue of $4.2 billion, up 12%" met no direction in the span.
+    market_cues: bool = False
     #: v23: the polarity gate reads more than the span sentence that covers the claim best.
     #: When that sentence states none of the claim's direction or negation and trips nothing,
     #: the span's other sentences that cover the claim nearly as well
@@ -742,13 +752,18 @@ V61 = replace(V60, name="v61", graft_copied_min=8, graft_novel_min=4)
 #: v61 whose graft needs three new content words in a row, not four ("…, and reduced the risk
 #: of stroke" after a copied sentence).
 V62 = replace(V61, name="v62", graft_novel_min=3)
+#: v62 that reads business and news text: its polarity gate also reads their words of change
+#: ("climbed", "slipped", "halved") and "up" or "down" before a figure ("revenue … up 12%"), and
+#: its edit check lets an answer name what its source calls "the company" when the source
+#: opens with that name.
+V63 = replace(V62, name="v63", market_cues=True, edit_named_descriptions=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59, V60, V61, V62,
+        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63,
     )
 }  # fmt: skip
 
@@ -953,7 +968,7 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 read = [
                     (piece, segments(piece) if len(pieces) > 1 else words)
                     for body, words in segmented
-                    for pieces in [opposed_clauses(body, model.more_cues)]
+                    for pieces in [opposed_clauses(body, model.more_cues, model.market_cues)]
                     for piece in pieces
                 ]
             sentence_tokens = [
@@ -971,6 +986,7 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                         model.more_cues,
                         model.scoped_negations,
                         model.denials,
+                        model.market_cues,
                     ),
                 )
                 for t in sentence_tokens
@@ -1193,7 +1209,14 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
         numerics=frozenset(_numerics(tokens, model)),
         entity=view,
-        cues=cues(tokens, model.word_forms, model.more_cues, model.scoped_negations, model.denials),
+        cues=cues(
+            tokens,
+            model.word_forms,
+            model.more_cues,
+            model.scoped_negations,
+            model.denials,
+            model.market_cues,
+        ),
         states_finding=model.finding_gate and not states_no_finding(words),
         joins=joined_forms(tokens, model) if model.joined_identifiers else (),
         name_figures=name_figures(nfc(words), model) if model.name_figures else {},
@@ -1224,11 +1247,17 @@ def _aligned_cues(
 
 @lru_cache(maxsize=1 << 14)
 def window_cues(
-    text: str, forms: bool, more: bool, scoped: bool, denials: frozenset[str] = frozenset()
+    text: str,
+    forms: bool,
+    more: bool,
+    scoped: bool,
+    denials: frozenset[str] = frozenset(),
+    market: bool = False,
 ) -> Cues:
     """Polarity cues of a window's text, read as the plan reads a span sentence (v30)."""
     body = nfc(text)
-    return cues([lower_chars(seg) for seg, _, _ in segments(body)], forms, more, scoped, denials)
+    words = [lower_chars(seg) for seg, _, _ in segments(body)]
+    return cues(words, forms, more, scoped, denials, market)
 
 
 def _sentence_cues(
@@ -1448,6 +1477,7 @@ def score_claim(
                 model.more_cues,
                 model.scoped_negations,
                 model.denials,
+                model.market_cues,
             )
     pairs = [
         score_pair(
@@ -1648,6 +1678,7 @@ def edit_alignments(
             rounded=plan.model.rounded_figures,
             antecedent=antecedent_of(plan, i),
             long_run=long_run,
+            descriptions=plan.model.edit_named_descriptions,
         )
         if alignment.near_copy:
             out[i] = alignment
