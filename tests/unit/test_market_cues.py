@@ -26,6 +26,7 @@ def test_up_or_down_before_a_figure_is_a_change() -> None:
     assert read[1] != "up" and read[4] != "down"  # before a figure, or "by" and a figure
     assert read[7] == "up"  # "up to 50": a bound
     assert figure_changes(["at", "follow", "up", "12", "months"])[2] == "up"  # a noun
+    assert figure_changes(["women", "made", "up", "12"])[2] == "up"  # a share, not a change
     directions = {cls for _, cls, _ in cues(words, market=True).directions}
     assert directions == {UP, DOWN}
     assert cues(words).directions == ()  # before v63 neither is read

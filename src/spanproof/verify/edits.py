@@ -2139,7 +2139,7 @@ _JOINERS = frozenset({"and", "or"})
 _DESCRIBING = frozenset({"the", "this"})
 #: v63: nouns a text uses to refer again to what it has named ("the company", "the drug").
 REFERRING_NOUNS = frozenset(
-    {"company", "firm", "corporation", "group", "business", "bank", "lender", "insurer",
+    {"company", "firm", "corporation", "business", "bank", "lender", "insurer",
      "retailer", "manufacturer", "maker", "carrier", "airline", "agency", "regulator",
      "government", "ministry", "university", "hospital", "institute", "organization",
      "organisation", "charity", "startup", "brand", "club", "team", "drug", "medicine",

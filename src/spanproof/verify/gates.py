@@ -227,10 +227,12 @@ MARKET_DIRECTIONS: dict[str, str] = {
 #: change; :func:`figure_changes` reads it as one of these tokens.
 FIGURE_CHANGES = {"up": "up\u00b7figure", "down": "down\u00b7figure"}
 MARKET_DIRECTIONS.update({FIGURE_CHANGES["up"]: UP, FIGURE_CHANGES["down"]: DOWN})
-#: Words before "up" that make a noun of it ("follow-up 12 months", "a work-up").
+#: Words before "up" that make a noun of it ("follow-up 12 months", "a work-up") or a verb of
+#: share, not of change ("women make up 12% of …", "takes up 3% of …").
 _UP_NOUNS = frozenset(
     {"follow", "work", "check", "clean", "set", "start", "break", "lock", "shut", "round",
-     "warm", "cool", "back", "mark", "build", "pick", "wind", "touch", "write", "make"}
+     "warm", "cool", "back", "mark", "build", "pick", "wind", "touch", "write", "make", "makes",
+     "made", "making", "take", "takes", "took", "taking"}
 )  # fmt: skip
 
 
