@@ -192,10 +192,12 @@ class VerifySettings(BaseModel):
             "whose edit check also reads one phrase of up to six words put in for another "
             "in a copied sentence as a substitution; v61 is v60 that refuses "
             "a copied sentence with four words of its own grafted on after the copy; v62 is "
-            "v61 that refuses three such words; v63, the default, is v62 that reads business "
+            "v61 that refuses three such words; v63 is v62 that reads business "
             "and news text: its polarity gate also reads their words of change, 'climbed', "
             "'slipped', and 'up' or 'down' before a figure, and its edit check lets an answer "
-            "name what its source calls 'the company' when the source opens with that name)."
+            "name what its source calls 'the company' when the source opens with that name; "
+            "v64, the default, is v63 whose edit check reads a claim's 'both … and' and 'as "
+            "well as' as 'and')."
         ),
     )
     escalation_band: float | None = Field(

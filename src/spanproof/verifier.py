@@ -262,12 +262,13 @@ class Verifier:
             ``"v60"`` (v59 whose edit check also reads one phrase of up to six words put in
             for another in a copied sentence as a substitution), ``"v61"`` (v60 that
             refuses a copied sentence with four words of its own grafted on after the copy),
-            ``"v62"`` (v61 that refuses three such words), ``"v63"`` (the default: v62 that
+            ``"v62"`` (v61 that refuses three such words), ``"v63"`` (v62 that
             reads business and news text: its polarity gate also reads their words of change,
             "climbed", "slipped", and "up" or "down" before a figure, and its edit check lets an
             answer name what its source calls "the company" when the source opens with that
-            name), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v63; default: the
+            name), ``"v64"`` (the default: v63 whose edit check reads a claim's "both … and"
+            and "as well as" as "and"), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v64; default: the
             bundled ones (for the judge, the one ``verify.judge`` names).
     """
 

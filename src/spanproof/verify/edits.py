@@ -41,7 +41,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from difflib import SequenceMatcher
 from itertools import pairwise
 from typing import Literal
@@ -514,6 +514,46 @@ def prepare_text(
             for k, key in enumerate(keys)
         ),
         tuple(marker_of(normal, t) for t in tokens) if signs else (),
+    )
+
+
+#: v64: how far after "both" the "and" of its pair may come ("both systolic and diastolic").
+_BOTH_REACH = 6
+
+
+def correlatives_joined(text: Text) -> Text:
+    """``text`` (a claim) read with "both" before a pair that "and" joins left out and "as well
+    as" read as "and" (score model v64): "lowered both systolic and diastolic blood pressure" and
+    "lowered systolic as well as diastolic blood pressure" are the claim "lowered systolic and
+    diastolic blood pressure", which a near copy of "lowered systolic blood pressure" reads as
+    joining a thing to a copied one (v51). Read only for a claim the check does not read as
+    written. Offsets stay the text's; the "and" read for "as well as" spans its three words."""
+    words = [t.text for t in text.tokens]
+    dropped: set[int] = set()
+    joined: dict[int, int] = {}  # the first "as" of "as well as" -> its last
+    for i, w in enumerate(words):
+        if w == "both" and "and" in words[i + 2 : i + 2 + _BOTH_REACH]:
+            dropped.add(i)
+        elif w == "as" and words[i + 1 : i + 3] == ["well", "as"] and i not in dropped:
+            joined[i] = i + 2
+            dropped.update((i + 1, i + 2))
+    if not dropped:
+        return text
+    kept = [i for i in range(len(words)) if i not in dropped]
+    tokens = tuple(
+        Token("and", text.tokens[i].start, text.tokens[joined[i]].end)
+        if i in joined
+        else text.tokens[i]
+        for i in kept
+    )
+    return replace(
+        text,
+        tokens=tokens,
+        keys=tuple(_key("and") if i in joined else text.keys[i] for i in kept),
+        content=tuple(False if i in joined else text.content[i] for i in kept),
+        joined="\x1f" + "\x1f".join(t.text for t in tokens) + "\x1f",
+        units=tuple(text.units[i] for i in kept) if text.units else (),
+        markers=tuple(text.markers[i] for i in kept) if text.markers else (),
     )
 
 

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 
 import numpy as np
 import numpy.typing as npt
@@ -48,6 +48,7 @@ from spanproof.verify.edits import (
     Text,
     abbreviation_keys,
     align_edits,
+    correlatives_joined,
     grafted_phrase,
     may_copy,
     prepare_evidence,
@@ -122,6 +123,12 @@ class ScoreModel:
     #: that name ("Acme expects …" against "Acme Corp reported … The company expects …");
     #: False before v63: the name was a substitution of different meaning.
     edit_named_descriptions: bool = False
+    #: v64: the edit check reads a claim it does not read as written again with its "both"
+    #: before a pair that "and" joins left out and its "as well as" read as "and"
+    #: (:func:`spanproof.verify.edits.correlatives_joined`), so
+    #: "lowered both systolic and diastolic" is read as v51 reads "lowered systolic and
+    #: diastolic"; False before v64: "both" split the copied run and the check did not read it.
+    edit_correlatives: bool = False
     #: v60: a near copy may also change one run of up to this many content words when it copies
     #: enough of the rest (:func:`spanproof.verify.edits.near_copy`): a phrase of several words
     #: put in for another's is read as a substitution; 0 before v60.
@@ -757,13 +764,16 @@ V62 = replace(V61, name="v62", graft_novel_min=3)
 #: its edit check lets an answer name what its source calls "the company" when the source
 #: opens with that name.
 V63 = replace(V62, name="v63", market_cues=True, edit_named_descriptions=True)
+#: v63 whose edit check reads a claim's "both … and" and "as well as" as "and", so "lowered both
+#: systolic and diastolic" is refused where the evidence says diastolic did not change (v51).
+V64 = replace(V63, name="v64", edit_correlatives=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63,
+        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64,
     )
 }  # fmt: skip
 
@@ -1634,6 +1644,9 @@ def edit_alignments(
     if not plan.model.edit_check or not plan.truth_indices:
         return {}
     text = edit_text(claim_words(claim, plan.model), plan.model)
+    # v64: a claim that is no near copy as written is read again with "both … and" and "as well
+    # as" read as "and"; one the check reads as written keeps that reading.
+    joined = correlatives_joined(text) if plan.model.edit_correlatives else text
     out: dict[int, Alignment] = {}
     for i in select_candidates(cosines, resolve_markers(claim.cited_markers, plan), plan):
         runs = plan.model.edit_changed_runs
@@ -1643,10 +1656,10 @@ def edit_alignments(
             continue
         evidence = plan.edit_span(i)
         window = windows[i] if windows is not None else None
-        alignment = align_edits(
-            text,
-            evidence,
-            window,
+        align = partial(
+            align_edits,
+            evidence=evidence,
+            around=window,
             changed_runs=runs,
             run_share_min=plan.model.edit_run_share_min,
             mixups=plan.model.edit_mixups,
@@ -1680,6 +1693,9 @@ def edit_alignments(
             long_run=long_run,
             descriptions=plan.model.edit_named_descriptions,
         )
+        alignment = align(text)
+        if not alignment.near_copy and joined is not text:
+            alignment = align(joined)
         if alignment.near_copy:
             out[i] = alignment
     return out
