@@ -251,6 +251,12 @@ def figure_changes(tokens: Sequence[str]) -> list[str]:
     return out
 
 
+def direction_class(token: str, more: bool = False, market: bool = False) -> str | None:
+    """The direction class of a lowercase token as the polarity gate reads it: :func:`direction_of`,
+    and under ``market`` (score model v63) :data:`MARKET_DIRECTIONS` too."""
+    return direction_of(token, more) or (MARKET_DIRECTIONS.get(token) if market else None)
+
+
 @lru_cache(maxsize=1 << 16)
 def _listed_stem(token: str, more: bool = False) -> tuple[str, str] | None:
     """The first listed direction stem ``token`` begins with, and its class; None if none.
@@ -423,10 +429,7 @@ def cues(
     )
     negations = sum(1 for i in range(len(tokens)) if _denies(tokens, i, more, scoped, denials))
     directions = tuple(
-        (t, cls, c)
-        for t, c in counts.items()
-        if (cls := direction_of(t, more) or (MARKET_DIRECTIONS.get(t) if market else None))
-        is not None
+        (t, cls, c) for t, c in counts.items() if (cls := direction_class(t, more, market))
     )
     return Cues(negations % 2, directions, counts)
 
@@ -446,15 +449,11 @@ def opposed_clauses(sentence: str, more: bool = False, market: bool = False) -> 
     parts = [p for p in _CLAUSE_BREAK.split(sentence) if p.strip()]
     if len(parts) < 2:
         return [sentence]
-    if market:
-        classes = [
-            {c for _, c, _ in cues(_words(p), more=more, market=True).directions} for p in parts
-        ]
-    else:
-        classes = [
-            {c for w in segments(p) if (c := direction_of(lower_chars(w[0]), more)) is not None}
-            for p in parts
-        ]
+    classes = []
+    for p in parts:
+        words = segment_words(p)
+        read = figure_changes(words) if market else words
+        classes.append({c for w in read if (c := direction_class(w, more, market)) is not None})
     opposed = any(
         OPPOSITE[c] in later
         for k, first in enumerate(classes)
@@ -464,7 +463,8 @@ def opposed_clauses(sentence: str, more: bool = False, market: bool = False) -> 
     return parts if opposed else [sentence]
 
 
-def _words(text: str) -> list[str]:
+def segment_words(text: str) -> list[str]:
+    """The lowercase words of ``text`` as the polarity gate reads them (:func:`segments`)."""
     return [lower_chars(w[0]) for w in segments(text)]
 
 

@@ -67,6 +67,7 @@ from spanproof.verify.gates import (
     entity_view,
     opposed_clauses,
     polarity_gate_trips,
+    segment_words,
     states_no_finding,
     states_polarity,
 )
@@ -1266,8 +1267,7 @@ def window_cues(
 ) -> Cues:
     """Polarity cues of a window's text, read as the plan reads a span sentence (v30)."""
     body = nfc(text)
-    words = [lower_chars(seg) for seg, _, _ in segments(body)]
-    return cues(words, forms, more, scoped, denials, market)
+    return cues(segment_words(body), forms, more, scoped, denials, market)
 
 
 def _sentence_cues(
