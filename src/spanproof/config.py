@@ -196,8 +196,10 @@ class VerifySettings(BaseModel):
             "and news text: its polarity gate also reads their words of change, 'climbed', "
             "'slipped', and 'up' or 'down' before a figure, and its edit check lets an answer "
             "name what its source calls 'the company' when the source opens with that name; "
-            "v64, the default, is v63 whose edit check reads a claim's 'both … and' and 'as "
-            "well as' as 'and')."
+            "v64 is v63 whose edit check reads a claim's 'both … and' and 'as "
+            "well as' as 'and'; v65, the default, is v64 that reads general text as answers "
+            "quote it: a figure's unit, a splice across a semicolon, a name for what the "
+            "sentence before calls 'it' or 'the company', an opening frame such as 'At X,')."
         ),
     )
     escalation_band: float | None = Field(

@@ -266,9 +266,12 @@ class Verifier:
             reads business and news text: its polarity gate also reads their words of change,
             "climbed", "slipped", and "up" or "down" before a figure, and its edit check lets an
             answer name what its source calls "the company" when the source opens with that
-            name), ``"v64"`` (the default: v63 whose edit check reads a claim's "both … and"
-            and "as well as" as "and"), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v64; default: the
+            name), ``"v64"`` (v63 whose edit check reads a claim's "both … and" and "as well
+            as" as "and"), ``"v65"`` (the default: v64 that reads a figure's unit, a splice
+            across a semicolon, a name for what the sentence before calls "it" or "the
+            company", and an opening frame such as "At X," that the evidence states), or a
+            ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v65; default: the
             bundled ones (for the judge, the one ``verify.judge`` names).
     """
 

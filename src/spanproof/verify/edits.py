@@ -82,6 +82,9 @@ NEAR_COPY_MIN = 0.8
 MAX_CHANGED_RUN = 2
 #: Score model v59: the pronouns a claim may name (:meth:`_Builder._names_the_pronoun`).
 _PRONOUN_SUBJECTS = frozenset({"it", "they"})
+#: Score model v65: pronouns through which a clause after a semicolon goes on about the subject
+#: a claim names (:meth:`_Builder._clause_spliced`).
+_CLAUSE_SUBJECTS = _PRONOUN_SUBJECTS | {"he", "she"}
 #: Score model v60: the words a long changed run may stand for without making the claim a near
 #: copy (:meth:`_Builder._substitution`): a name written for what the window only calls "it"
 #: is left to the rest of the reading, as before v60.
@@ -1708,6 +1711,9 @@ def align_edits(
     antecedent: EvidenceText | None = None,
     long_run: int = 0,
     descriptions: bool = False,
+    clause_splices: bool = False,
+    named_within: bool = False,
+    stated_frames: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1857,6 +1863,21 @@ def align_edits(
             description of :data:`REFERRING_NOUNS` is ``allowed: named in the evidence
             before`` when the evidence item opens by naming it (:meth:`_Builder._names_the_
             description`; score model v63, False before it).
+        clause_splices: a deletion that crosses a clause break within a sentence (a
+            semicolon) and drops the next clause's own content words is ``unsupported: joins
+            two sentences' parts``, as one across a sentence boundary is ("approved for
+            children" quoted from "approved for adults; its safety in children has not been
+            established"; score model v65, False before it: a compression).
+        named_within: a name put where the window writes "it", "they", "he", "she" or "the
+            (same) <noun>" is ``allowed: named in the evidence before`` when the sentence before
+            the window's, in the same evidence item, opens by naming it
+            (:meth:`_Builder._names_the_referent`; score model v65, False before it).
+        stated_frames: a claim that opens with a frame of its own ("At Pellham, …", "In the
+            Lumen Maps API, …": a preposition of :data:`FRAME_OPENERS`, words, a comma) before
+            the words it copies, whose content words the evidence states, is ``allowed:
+            context stated in the evidence`` unless the window's words before the copy name
+            something else (:meth:`_Builder._stated_frame`; score model v65, False before it:
+            the frame stood against those words as a substitution).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1896,7 +1917,7 @@ def align_edits(
         restrictions, reorders, local_qualifiers, figure_nouns, bounds, contractions, abbreviated,
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
         caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words, rounded,
-        antecedent, long_run, descriptions,
+        antecedent, long_run, descriptions, clause_splices, named_within, stated_frames,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2177,6 +2198,12 @@ _ANSWER_CHANGE = {"cut": "down", "cuts": "down", "cutting": "down"}
 _JOINERS = frozenset({"and", "or"})
 #: v63: the words that open a description an answer may replace by the name it stands for.
 _DESCRIBING = frozenset({"the", "this"})
+#: v65: prepositions that open a claim's frame of context ("At Pellham, …", "In the API, …",
+#: "For entry to Colmar, …"; :meth:`_Builder._stated_frame`).
+FRAME_OPENERS = frozenset({"at", "in", "for", "on", "under", "within", "across", "among"})
+#: v65: how many content words of the sentence before may name what the window refers back to
+#: (:meth:`_Builder._names_the_referent`).
+REFERENT_REACH = 6
 #: v63: nouns a text uses to refer again to what it has named ("the company", "the drug").
 REFERRING_NOUNS = frozenset(
     {"company", "firm", "corporation", "business", "bank", "lender", "insurer",
@@ -2239,6 +2266,27 @@ def _initials_of(short: Sequence[str], long: Sequence[str]) -> bool:
     return word.isupper() and word.isalpha() and word.lower() == letters.lower()
 
 
+def clause_starts(text: Text) -> frozenset[int]:
+    """Token indices of ``text`` that open a clause after a semicolon outside brackets
+    ("approved for adults; its safety in children …", not "(RHR = 1.71; 95% CI …)"): score
+    model v65 reads a deletion across one as it reads one across a sentence boundary."""
+    breaks = []
+    depth = 0
+    for k, ch in enumerate(text.text):
+        if ch in "([{":
+            depth += 1
+        elif ch in ")]}":
+            depth = max(depth - 1, 0)
+        elif ch == ";" and depth == 0:
+            breaks.append(k)
+    tokens = text.tokens
+    return frozenset(
+        j
+        for j in range(1, len(tokens))
+        if any(tokens[j - 1].end <= k < tokens[j].start for k in breaks)
+    )
+
+
 class _Builder:
     """Walks one alignment and collects the classified edits (see the module docstring)."""
 
@@ -2279,8 +2327,14 @@ class _Builder:
         antecedent: EvidenceText | None = None,
         long_run: int = 0,
         descriptions: bool = False,
+        clause_splices: bool = False,
+        named_within: bool = False,
+        stated_frames: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
+        self.clause_splices = clause_splices
+        self.named_within = named_within
+        self.stated_frames = stated_frames
         self.antecedent = antecedent
         self.descriptions = descriptions
         self.long_run = long_run
@@ -2656,12 +2710,34 @@ class _Builder:
             after = [j for j in free if j > self.last_w]
             width = self._edge_width(ci)
             wj = before[-width:] if before else after[:width]
+            if self.stated_frames and self._stated_frame(ci, wj):
+                self._add("insertion", ci, [], "allowed: context stated in the evidence")
+                return
         if ci and wj:
             self._substitution(ci, wj)
         elif ci:
             self._insertion(ci, "insertion", [])
         elif wj:
             self._deletion(wj)
+
+    def _stated_frame(self, ci: list[int], edge: list[int]) -> bool:
+        """Whether claim words ``ci`` are the claim's opening frame ("At Pellham,": a word of
+        :data:`FRAME_OPENERS` first, a comma right after them) whose content words the evidence
+        states, while the window words ``edge`` they would stand against name nothing (no
+        capitalised content word: "… a grade of C or better, and" before "any change of
+        major", not "Beta Inc's" before "revenue fell") (v65)."""
+        c, w = self.c, self.w
+        if ci[0] != 0 or c.tokens[0].text not in FRAME_OPENERS:
+            return False
+        after = ci[-1] + 1
+        if after >= len(c.tokens):
+            return False
+        if "," not in c.text[c.tokens[ci[-1]].end : c.tokens[after].start]:
+            return False
+        keys = [c.keys[i] for i in ci if c.content[i]]
+        if not keys or not set(keys) <= self.ev.keys:
+            return False
+        return not any(w.content[j] and w.surface(j)[:1].isupper() for j in edge)
 
     def _edge_width(self, ci: list[int]) -> int:
         """How many unquoted window words at an edge stand against claim words ``ci``: as many
@@ -2680,6 +2756,8 @@ class _Builder:
             self._add("deletion", [], wj, "contradicted: negation dropped")
         elif self._spliced(wj):
             self._add("deletion", [], wj, "unsupported: joins two sentences' parts")
+        elif self.clause_splices and self._clause_spliced(wj):
+            self._add("deletion", [], wj, "unsupported: joins two clauses' parts")
         elif self.compounds and self._prefix_dropped(wj):
             self._add("deletion", [], wj, "unsupported: opposite term")
         elif self.moved_figures and (
@@ -3005,11 +3083,13 @@ class _Builder:
             return False
         return self.w.content[j]
 
-    def _spliced(self, wj: list[int]) -> bool:
+    def _spliced(self, wj: list[int], starts: frozenset[int] | None = None) -> bool:
         """A deletion across a sentence boundary that drops the next sentence's own content
         words (its subject, say) splices two statements; a merge drops only what the claim
-        says anyway (``X reduced A. It also reduced B`` → ``X reduced A and B``)."""
-        starts = {a for a, _ in self.ev.sentences}
+        says anyway (``X reduced A. It also reduced B`` → ``X reduced A and B``). ``starts``:
+        where else a statement starts (v65: :func:`clause_starts`), instead of sentences."""
+        if starts is None:
+            starts = frozenset(a for a, _ in self.ev.sentences)
         cut = next((j for j in wj[1:] if j in starts), None)
         if cut is None and wj[0] in starts and wj[0] > self.first_w:
             cut = wj[0]
@@ -3017,6 +3097,16 @@ class _Builder:
             return False
         said = set(self.c.keys)
         return any(self.w.content[j] and self.w.keys[j] not in said for j in wj if j >= cut)
+
+    def _clause_spliced(self, wj: list[int]) -> bool:
+        """:meth:`_spliced` at a semicolon outside brackets (:func:`clause_starts`; score model
+        v65), unless the clause after it goes on about the claim's subject with "it", "they",
+        "he" or "she" right before the words the claim copies next ("…; an alternative basis
+        … is that they depend on the ocean": "Polar bears depend on the ocean")."""
+        if not self._spliced(wj, clause_starts(self.w)):
+            return False
+        last = [self.w.tokens[j].text.lower() for j in wj[-2:]]
+        return not any(t in _CLAUSE_SUBJECTS for t in last)
 
     def _insertion(self, ci: list[int], op: str, wj: list[int]) -> None:
         if _negations(self.c, ci) % 2:
@@ -3071,6 +3161,64 @@ class _Builder:
         if self.descriptions and self._names_the_description(ci, wj):
             return "allowed: named in the evidence before"
         return None
+
+    def _named_referent(self, ci: list[int], wj: list[int]) -> str | None:
+        """v65's judgement of a name put for a pronoun or a description that the sentence before
+        names (:meth:`_names_the_referent`)."""
+        if self.named_within and self._names_the_referent(ci, wj):
+            return "allowed: named in the evidence before"
+        return None
+
+    def _names_the_referent(self, ci: list[int], wj: list[int]) -> bool:
+        """Whether the claim's words ``ci`` stand where the window refers back, with "it",
+        "they", "he" or "she" or with "the (same) <noun>" (:data:`_DESCRIBING`), to what the
+        sentence before, in the same evidence item, opens by naming: every content word of
+        ``ci`` is among that sentence's first :data:`REFERENT_REACH` content words, and where
+        those hold a capitalised word, ``ci`` holds the first of them ("The Team plan of
+        Quillstack costs … It includes 100 GB" → "Quillstack's Team plan includes 100 GB";
+        "Before founding the bakery chain Crumb & Co …, Samir Haddad worked … The company now
+        has 64 shops" → "Crumb & Co", not "Samir Haddad", "now has 64 shops"). v65."""
+        c, w = self.c, self.w
+        if not wj:
+            return False
+        words = [w.tokens[j].text.lower() for j in wj]
+        described = words[0] in _DESCRIBING
+        if described:
+            words = words[1:]
+        else:
+            described = wj[0] > 0 and w.tokens[wj[0] - 1].text.lower() in _DESCRIBING
+        same = described and words[:1] == ["same"]
+        if same:
+            words = words[1:]
+        if not (described and len(words) <= 1) and words not in ([p] for p in _CLAUSE_SUBJECTS):
+            return False
+        keys = {c.keys[i] for i in ci if c.content[i]}
+        here = next((k for k, (a, b) in enumerate(self.ev.sentences) if a <= wj[0] < b), 0)
+        if not keys or here == 0:
+            return False
+        a, b = self.ev.sentences[here - 1]
+        opening = [j for j in range(a, b) if w.content[j]][:REFERENT_REACH]
+        stated = {w.keys[j] for j in opening}
+        if described and not same and words:
+            # "the company", or the noun of the name itself ("Westfell Airport … the airport"):
+            # not a part or a property of it ("the motor" of a vacuum cleaner).
+            noun = words[0]
+            if noun not in REFERRING_NOUNS and _key(noun) not in stated:
+                return False
+        return keys <= stated and self._names_first(opening, a)
+
+    def _names_first(self, opening: list[int], start: int) -> bool:
+        """Whether the claim holds the first capitalised word among window words ``opening``
+        (a sentence's first word counts when the next is capitalised too: "Westfell Airport
+        handled …", not "Before founding …"); True where there is none."""
+        w = self.w
+        named = [
+            j
+            for j in opening
+            if w.surface(j)[:1].isupper()
+            and (j != start or (j + 1 < len(w.tokens) and w.surface(j + 1)[:1].isupper()))
+        ]
+        return not named or w.keys[named[0]] in set(self.c.keys)
 
     def _names_the_description(self, ci: list[int], wj: list[int]) -> bool:
         """Whether the claim's name ``ci`` stands where the window writes "the company", "the
@@ -3254,6 +3402,7 @@ class _Builder:
             or self._polarity(ci, wj)
             or self._opposite_or_stronger(ci, wj)
             or self._named_description(ci, wj)
+            or self._named_referent(ci, wj)
         )
         if decided is not None:
             return decided

@@ -54,6 +54,7 @@ from spanproof.verify.edits import (
     prepare_evidence,
     prepare_text,
 )
+from spanproof.verify.figure_units import units_differ
 from spanproof.verify.fusion import fuse
 from spanproof.verify.gates import (
     CONTRAINDICATIONS,
@@ -130,6 +131,29 @@ class ScoreModel:
     #: "lowered both systolic and diastolic" is read as v51 reads "lowered systolic and
     #: diastolic"; False before v64: "both" split the copied run and the check did not read it.
     edit_correlatives: bool = False
+    #: v65: a deletion across a semicolon that drops the next clause's own words splices two
+    #: statements, as one across a sentence boundary does
+    #: (:func:`spanproof.verify.edits.clause_starts`): "approved for children" quoted from
+    #: "approved for adults; its safety in children has not been established"; False before
+    #: v65: a compression.
+    edit_clause_splices: bool = False
+    #: v65: the numeric gate also reads what a figure measures
+    #: (:func:`spanproof.verify.figure_units.units_differ`): a claim that writes a figure the
+    #: span states with another unit of the same kind ("30 minutes" against "30 seconds", "45
+    #: euros" against "45 dollars", "per week" against "per month") is gated; False before v65.
+    figure_units: bool = False
+    #: v65: a near copy may name what its window calls "it", "they" or "the (same) <noun>" when
+    #: the sentence before, in the same evidence item, opens by naming it
+    #: (:meth:`spanproof.verify.edits._Builder._names_the_referent`): "Quillstack's Team plan
+    #: includes 100 GB" against "The Team plan of Quillstack costs … It includes 100 GB";
+    #: False before v65 (v59 read only the evidence item before, v63 only the item's opening
+    #: name for a listed description).
+    edit_named_within: bool = False
+    #: v65: a claim's opening frame of context ("At Pellham, …") whose words the evidence states
+    #: is allowed before the words it copies, unless the window's words there name something
+    #: else (:meth:`spanproof.verify.edits._Builder._stated_frame`); False before v65: the
+    #: frame stood against the window's words before the copy, "different entity".
+    edit_stated_frames: bool = False
     #: v60: a near copy may also change one run of up to this many content words when it copies
     #: enough of the rest (:func:`spanproof.verify.edits.near_copy`): a phrase of several words
     #: put in for another's is read as a substitution; 0 before v60.
@@ -768,13 +792,25 @@ V63 = replace(V62, name="v63", market_cues=True, edit_named_descriptions=True)
 #: v63 whose edit check reads a claim's "both … and" and "as well as" as "and", so "lowered both
 #: systolic and diastolic" is refused where the evidence says diastolic did not change (v51).
 V64 = replace(V63, name="v64", edit_correlatives=True)
+#: v64 that reads general text as answers quote it: a figure's unit ("30 minutes" against "30
+#: seconds", "per week" against "per month"), a splice across a semicolon, a name for what the
+#: sentence before calls "it" or "the company", and an opening frame ("At Pellham, …") the
+#: evidence states.
+V65 = replace(
+    V64,
+    name="v65",
+    edit_clause_splices=True,
+    figure_units=True,
+    edit_named_within=True,
+    edit_stated_frames=True,
+)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64,
+        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65,
     )
 }  # fmt: skip
 
@@ -1337,7 +1373,9 @@ def score_pair(
     """
     lex = coverage(claim.weighted, span.counts)
     fused = fuse(cos, lex, model.beta)
-    numeric = _figures_missing(claim, span, model)
+    numeric = _figures_missing(claim, span, model) or (
+        model.figure_units and units_differ(claim.claim.text, span.span.text) is not None
+    )
     entity = (
         span.entity is not None
         and claim.entity is not None
@@ -1692,6 +1730,9 @@ def edit_alignments(
             antecedent=antecedent_of(plan, i),
             long_run=long_run,
             descriptions=plan.model.edit_named_descriptions,
+            clause_splices=plan.model.edit_clause_splices,
+            named_within=plan.model.edit_named_within,
+            stated_frames=plan.model.edit_stated_frames,
         )
         alignment = align(text)
         if not alignment.near_copy and joined is not text:

@@ -1,0 +1,74 @@
+"""The general-text probe (scripts/probe_general_text.py) and its hand-written set
+(tests/fixtures/general_claims.jsonl): 50 passages, four claims each, two supported."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
+
+from probe_general_text import SET, SUPPORTED_KINDS, Case, load_cases, summary
+
+from spanproof.core.models import ClaimVerdict, Verdict
+
+KINDS = {
+    "paraphrase", "compression", "entity_swap", "number_swap", "negation", "direction", "splice",
+    "scope", "invented_detail", "role_swap", "unit_swap",
+}  # fmt: skip
+
+
+def test_the_set_has_four_claims_a_passage_two_of_them_supported() -> None:
+    cases = load_cases()
+    assert len(cases) == 200
+    by_passage: dict[int, list[Case]] = {}
+    for case in cases:
+        by_passage.setdefault(case.passage, []).append(case)
+    assert sorted(by_passage) == list(range(1, 51))
+    for passage in by_passage.values():
+        assert len(passage) == 4
+        assert len({c.evidence for c in passage}) == 1
+        assert sorted(c.kind for c in passage if c.label == "supported") == sorted(SUPPORTED_KINDS)
+    assert {c.kind for c in cases} == KINDS
+    assert Counter(c.label for c in cases)["supported"] == 100
+
+
+def test_a_row_with_an_unknown_label_is_refused(tmp_path: Path) -> None:
+    row = json.loads(SET.read_text(encoding="utf-8").splitlines()[0])
+    row["label"] = "true"
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(row) + "\n", encoding="utf-8")
+    with pytest.raises(ValueError, match=r"bad\.jsonl:1: unknown label 'true'"):
+        load_cases(path)
+
+
+def _verdict(value: Verdict) -> ClaimVerdict:
+    return ClaimVerdict(
+        id="c1",
+        text="x",
+        draft_span=None,
+        verdict=value,
+        score=0.0,
+        best_span=None,
+        candidates_considered=0,
+        cited_markers=(),
+        numeric_gated=False,
+    )
+
+
+def test_summary_counts_precision_coverage_and_balanced_accuracy() -> None:
+    def case(label: str) -> Case:
+        return Case(1, "d", "e", "c", label, "paraphrase")
+
+    cases = [case("supported"), case("supported"), case("unsupported"), case("contradicted")]
+    said = [
+        _verdict(Verdict.SUPPORTED),
+        _verdict(Verdict.UNSUPPORTED),
+        _verdict(Verdict.SUPPORTED),
+        _verdict(Verdict.CONTRADICTED),
+    ]
+    assert summary(cases, said) == (2, "50.0 %", "50.0 %", "50.0 %")
