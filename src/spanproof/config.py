@@ -197,9 +197,11 @@ class VerifySettings(BaseModel):
             "'slipped', and 'up' or 'down' before a figure, and its edit check lets an answer "
             "name what its source calls 'the company' when the source opens with that name; "
             "v64 is v63 whose edit check reads a claim's 'both … and' and 'as "
-            "well as' as 'and'; v65, the default, is v64 that reads general text as answers "
+            "well as' as 'and'; v65 is v64 that reads general text as answers "
             "quote it: a figure's unit, a splice across a semicolon, a name for what the "
-            "sentence before calls 'it' or 'the company', an opening frame such as 'At X,')."
+            "sentence before calls 'it' or 'the company', an opening frame such as 'At X,'; "
+            "v66, the default, is v65 that reads who holds a title, a score with its sides "
+            "traded and a predicative 'non-' as 'not')."
         ),
     )
     escalation_band: float | None = Field(

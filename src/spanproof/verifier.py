@@ -267,11 +267,12 @@ class Verifier:
             "climbed", "slipped", and "up" or "down" before a figure, and its edit check lets an
             answer name what its source calls "the company" when the source opens with that
             name), ``"v64"`` (v63 whose edit check reads a claim's "both … and" and "as well
-            as" as "and"), ``"v65"`` (the default: v64 that reads a figure's unit, a splice
-            across a semicolon, a name for what the sentence before calls "it" or "the
-            company", and an opening frame such as "At X," that the evidence states), or a
-            ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v65; default: the
+            as" as "and"), ``"v65"`` (v64 that reads a figure's unit, a splice across a
+            semicolon, a name for what the sentence before calls "it" or "the company", and
+            an opening frame such as "At X," that the evidence states), ``"v66"`` (the
+            default: v65 that reads who holds a title, a score with its sides traded and a
+            predicative "non-" as "not"), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v66; default: the
             bundled ones (for the judge, the one ``verify.judge`` names).
     """
 

@@ -8,7 +8,7 @@ import dataclasses
 
 import pytest
 
-from spanproof.core.models import DEFAULT_SCORE_MODEL, ClaimVerdict, Verdict
+from spanproof.core.models import ClaimVerdict, Verdict
 from spanproof.verifier import Verifier
 from spanproof.verify.edits import clause_starts, prepare_text
 from spanproof.verify.figure_units import measures, units_differ
@@ -187,7 +187,7 @@ def test_a_frame_is_no_context_where_the_window_names_another_subject() -> None:
     assert verdict.verdict is not Verdict.SUPPORTED
 
 
-def test_v65_is_v64_with_the_four_readings_and_the_default() -> None:
+def test_v65_is_v64_with_the_four_readings() -> None:
     readings = {
         "edit_clause_splices": True,
         "figure_units": True,
@@ -197,4 +197,3 @@ def test_v65_is_v64_with_the_four_readings_and_the_default() -> None:
     assert SCORE_MODELS["v65"] is V65
     assert not any(getattr(V64, name) for name in readings)
     assert dataclasses.replace(V64, name="v65", **readings) == V65
-    assert DEFAULT_SCORE_MODEL == "v65"

@@ -1,5 +1,6 @@
-"""The general-text probe (scripts/probe_general_text.py) and its hand-written set
-(tests/fixtures/general_claims.jsonl): 50 passages, four claims each, two supported."""
+"""The general-text probe (scripts/probe_general_text.py) and its two hand-written sets
+(tests/fixtures/general_claims.jsonl and general_claims_heldout.jsonl): 50 passages each, four
+claims a passage, two of them supported."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
-from probe_general_text import SET, SUPPORTED_KINDS, Case, load_cases, summary
+from probe_general_text import SET, SETS, SUPPORTED_KINDS, Case, load_cases, summary
 
 from spanproof.core.models import ClaimVerdict, Verdict
 
@@ -22,8 +23,9 @@ KINDS = {
 }  # fmt: skip
 
 
-def test_the_set_has_four_claims_a_passage_two_of_them_supported() -> None:
-    cases = load_cases()
+@pytest.mark.parametrize("name", sorted(SETS))
+def test_each_set_has_four_claims_a_passage_two_of_them_supported(name: str) -> None:
+    cases = load_cases(SETS[name])
     assert len(cases) == 200
     by_passage: dict[int, list[Case]] = {}
     for case in cases:
@@ -35,6 +37,11 @@ def test_the_set_has_four_claims_a_passage_two_of_them_supported() -> None:
         assert sorted(c.kind for c in passage if c.label == "supported") == sorted(SUPPORTED_KINDS)
     assert {c.kind for c in cases} == KINDS
     assert Counter(c.label for c in cases)["supported"] == 100
+
+
+def test_the_held_out_set_shares_no_passage_with_the_written_one() -> None:
+    written = {c.evidence for c in load_cases(SETS["written"])}
+    assert not written & {c.evidence for c in load_cases(SETS["held-out"])}
 
 
 def test_a_row_with_an_unknown_label_is_refused(tmp_path: Path) -> None:

@@ -148,3 +148,26 @@ def units_differ(claim: str, span: str) -> str | None:
         if units and found and all(_conflicts(units, other) for other in found):
             return value
     return None
+
+
+#: Two figures joined by a hyphen or a dash, not inside a longer figure or name ("6-3", "3–1";
+#: not "1.2-3.4" halves, "COVID-19", "2019-nCoV").
+_PAIR = re.compile(r"(?<![\w.\-–])(?<!\d,)(\d{1,3})\s?[-–]\s?(\d{1,3})(?!\w|[.,]\d|\s?%|[\-–]\d)")
+
+
+def figure_pairs(text: str) -> frozenset[tuple[str, str]]:
+    """The ordered pairs of figures ``text`` joins with a hyphen or a dash ("6-3" → ("6", "3"))."""
+    return frozenset((m.group(1), m.group(2)) for m in _PAIR.finditer(nfc(text)))
+
+
+@lru_cache(maxsize=1 << 14)
+def pair_reversed(claim: str, span: str) -> tuple[str, str] | None:
+    """Score model v66: the first pair of figures the claim joins ("won 6-3") that the span joins
+    the other way round ("3-6") and never the claim's way: a score, a set or a tally with its
+    sides traded; None if there is none. A range's ends are written low to high on both sides,
+    so a range is never read as reversed."""
+    theirs = figure_pairs(span)
+    for a, b in sorted(figure_pairs(claim)):
+        if a != b and (b, a) in theirs and (a, b) not in theirs:
+            return a, b
+    return None

@@ -34,6 +34,7 @@ from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.text.spelling import american, greek_named
 from spanproof.text.stems import stems
 from spanproof.text.tokens import lower_chars, nfc, segments, token_texts
+from spanproof.verify.bindings import title_conflict
 from spanproof.verify.combiner_weights import COMBINER_V5
 from spanproof.verify.comparisons import (
     comparison_restated,
@@ -54,7 +55,7 @@ from spanproof.verify.edits import (
     prepare_evidence,
     prepare_text,
 )
-from spanproof.verify.figure_units import units_differ
+from spanproof.verify.figure_units import pair_reversed, units_differ
 from spanproof.verify.fusion import fuse
 from spanproof.verify.gates import (
     CONTRAINDICATIONS,
@@ -154,6 +155,17 @@ class ScoreModel:
     #: else (:meth:`spanproof.verify.edits._Builder._stated_frame`); False before v65: the
     #: frame stood against the window's words before the copy, "different entity".
     edit_stated_frames: bool = False
+    #: v66: the numeric gate also reads a pair of figures joined by a hyphen with its sides
+    #: traded ("won 6-3" against "3-6": :func:`spanproof.verify.figure_units.pair_reversed`);
+    #: False before v66.
+    figure_pairs: bool = False
+    #: v66: the entity gate also reads a title bound to a name ("finance director Marcus Hale":
+    #: :func:`spanproof.verify.bindings.title_conflict`): a claim that gives a title to another
+    #: name than the span does is gated; False before v66.
+    title_bindings: bool = False
+    #: v66: "non-" after a copula denies as "not" does ("tickets are non-refundable" is
+    #: "tickets cannot be refunded" to the polarity gate); False before v66.
+    predicative_non: bool = False
     #: v60: a near copy may also change one run of up to this many content words when it copies
     #: enough of the rest (:func:`spanproof.verify.edits.near_copy`): a phrase of several words
     #: put in for another's is read as a substitution; 0 before v60.
@@ -553,7 +565,8 @@ class ScoreModel:
     @property
     def denials(self) -> frozenset[str]:
         """The words the polarity gate reads as denying beyond the negations (v52)."""
-        return CONTRAINDICATIONS if self.contraindications else frozenset()
+        words = CONTRAINDICATIONS if self.contraindications else frozenset()
+        return words | {"non"} if self.predicative_non else words
 
     @property
     def reads_judge(self) -> bool:
@@ -804,13 +817,16 @@ V65 = replace(
     edit_named_within=True,
     edit_stated_frames=True,
 )
+#: v65 that reads who holds a title ("finance director Marcus Hale"), a score or tally with its
+#: sides traded ("6-3" against "3-6"), and a predicative "non-" as "not".
+V66 = replace(V65, name="v66", figure_pairs=True, title_bindings=True, predicative_non=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65,
+        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66,
     )
 }  # fmt: skip
 
@@ -1373,10 +1389,14 @@ def score_pair(
     """
     lex = coverage(claim.weighted, span.counts)
     fused = fuse(cos, lex, model.beta)
-    numeric = _figures_missing(claim, span, model) or (
-        model.figure_units and units_differ(claim.claim.text, span.span.text) is not None
+    numeric = (
+        _figures_missing(claim, span, model)
+        or (model.figure_units and units_differ(claim.claim.text, span.span.text) is not None)
+        or (model.figure_pairs and pair_reversed(claim.claim.text, span.span.text) is not None)
     )
     entity = (
+        model.title_bindings and title_conflict(claim.claim.text, span.span.text) is not None
+    ) or (
         span.entity is not None
         and claim.entity is not None
         and bool(claim.entity.entities)
