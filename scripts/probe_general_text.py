@@ -2,6 +2,7 @@
 
     python scripts/probe_general_text.py [--models v64 v65] [--set written|held-out] \\
         [--examples 10] [--write docs/quality.md]
+    python scripts/probe_general_text.py --open [--models v66 v67] [--write docs/quality.md]
 
 The project's labelled sets are biomedical, Wikipedia and climate text; an answer engine is
 also asked about software documentation, policies, rulings, timetables, prices, sport and news.
@@ -27,12 +28,23 @@ how many claims are read as expected (`supported` for the two supported kinds, a
 for the rest) and the verdicts; then, per model, how many claims are `supported`, the share of
 those the passage supports (precision), the share of supported claims `supported` (coverage)
 and balanced accuracy. Needs no data folder: the set is in the repository.
+
+``--open`` asks the claims of both sets of a store instead, as ``spanproof ask`` does: the 100
+passages are ingested and embedded into a SQLite store in a temporary folder (each its own
+source, split into the store's chunks), and each claim is asked as a statement through the
+engine of ``spanproof ask`` (relevance floor, plan, extractive generator) under each score
+model; its verdict is the proposition's. Reported per model: the claim's passage among the
+plan's sources, and `supported` precision, coverage and balanced accuracy as above. The evidence
+a claim is checked against is then the plan's pieces of its source, listed by relevance, not
+the passage whole.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
@@ -110,10 +122,11 @@ def as_expected(case: Case, verdict: ClaimVerdict) -> bool:
     return (verdict.verdict.value == "supported") == (case.label == "supported")
 
 
-def summary(cases: list[Case], said: list[ClaimVerdict]) -> tuple[int, str, str, str]:
-    """`supported` count, precision, coverage and balanced accuracy (as table cells)."""
+def summary(cases: list[Case], said: list[str]) -> tuple[int, str, str, str]:
+    """`supported` count, precision, coverage and balanced accuracy (as table cells) of the
+    verdicts ``said`` (their values; anything but "supported" is not supported)."""
     gold = [c.label == "supported" for c in cases]
-    sup = [v.verdict.value == "supported" for v in said]
+    sup = [v == "supported" for v in said]
     right = sum(g and s for g, s in zip(gold, sup, strict=True))
     kept = sum(not g and not s for g, s in zip(gold, sup, strict=True))
     positives, negatives = sum(gold), len(gold) - sum(gold)
@@ -123,14 +136,105 @@ def summary(cases: list[Case], said: list[ClaimVerdict]) -> tuple[int, str, str,
     return sum(sup), precision, f"{coverage:.1f} %", f"{ba:.1f} %"
 
 
+@dataclass(frozen=True)
+class Asked:
+    """One claim asked of the store: its proposition's verdict, and whether its passage is
+    among the plan's sources."""
+
+    verdict: str
+    planned: bool
+
+
+def build_passages_store(folder: Path, cases: list[Case]) -> Path:
+    """A SQLite store in ``folder`` holding each case's passage once, as a text file each."""
+    from spanproof.bootstrap import build_parser
+    from spanproof.bootstrap import build_store as open_store
+    from spanproof.ingest.files import iter_path
+    from spanproof.services.ingestion import embed_pending, ingest
+
+    texts = folder / "passages"
+    texts.mkdir()
+    for case in cases:
+        (texts / f"{case.passage:03d}.txt").write_text(case.evidence + "\n", encoding="utf-8")
+    db = folder / "general.sqlite"
+    settings = load_settings()
+    store = open_store(settings, str(db))
+    try:
+        parse = build_parser()
+        for source_id, fetched in iter_path(texts):
+            ingest(store, fetched, source_id, parse)
+        embedder = build_embedder(settings)
+        assert embedder is not None
+        embed_pending(store, embedder)
+    finally:
+        store.close()
+    return db
+
+
+def ask_all(db: Path, cases: list[Case], model: str) -> list[Asked]:
+    """Each case's claim asked as a statement of the store at ``db`` under score ``model``."""
+    from spanproof.bootstrap import build_engine
+
+    settings = load_settings()
+    settings = settings.model_copy(
+        update={"verify": settings.verify.model_copy(update={"score_model": model})}
+    )
+    engine = build_engine(settings, str(db))
+    engine.traces = None
+    out = []
+    try:
+        for case in cases:
+            answer = engine.ask(case.claim)
+            check = answer.proposition
+            verdict = check.verdict.value if check is not None and check.verdict else "none"
+            sources = {str(s.source.get("source_id")) for s in answer.plan.spans}
+            out.append(Asked(verdict, any(f"{case.passage:03d}.txt" in s for s in sources)))
+    finally:
+        engine.store.close()
+    return out
+
+
+def open_section(models: list[str], started: float, path: Path | None) -> None:
+    """``--open``: both sets' claims asked of a store of their passages (module docstring)."""
+    written = load_cases(SETS["written"])
+    held = [dataclasses.replace(c, passage=c.passage + 100) for c in load_cases(SETS["held-out"])]
+    cases = written + held
+    begin, end = "<!-- general-text-open:begin -->", "<!-- general-text-open:end -->"
+    command = "python scripts/probe_general_text.py --open --models " + " ".join(models)
+    lines = [
+        begin,
+        f"Measured by `{command}` on {time.strftime('%Y-%m-%d')} ({SECONDS} s): the "
+        f"{len(cases)} claims of both sets, each asked as a statement of a store of their "
+        f"{len({c.passage for c in cases})} passages through the engine of `spanproof ask`.",
+        "",
+        "| model | passage among the plan's sources | `supported` | right (precision) | "
+        "supported claims `supported` (coverage) | balanced accuracy |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    with tempfile.TemporaryDirectory() as folder:
+        db = build_passages_store(Path(folder), cases)
+        for model in models:
+            asked = ask_all(db, cases, model)
+            n, precision, coverage, ba = summary(cases, [a.verdict for a in asked])
+            planned = sum(a.planned for a in asked)
+            lines.append(
+                f"| {model} | {planned} of {len(cases)} | {n} | {precision} | {coverage} | {ba} |"
+            )
+    publish_timed(lines, started, path, begin, end)
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     parser.add_argument("--models", nargs="+", type=model_spec, default=["v64", "v65"])
     parser.add_argument("--set", choices=list(SETS), default="written", help="which claims")
+    parser.add_argument("--open", action="store_true", help="ask both sets of a store instead")
     parser.add_argument("--examples", type=int, default=10, help="misread claims listed")
     parser.add_argument("--write", type=Path, help="put the section into this markdown file")
     args = parser.parse_args()
     started = time.perf_counter()
+    if args.open:
+        open_section([score_model_of(spec).name for spec in args.models], started, args.write)
+        return 0
     cases = load_cases(SETS[args.set])
     begin, end = MARKERS[args.set]
     embedder = build_embedder(load_settings())
@@ -170,7 +274,7 @@ def main() -> int:
         "|---|---:|---:|---:|---:|",
     ]
     for m in models:
-        said_n, precision, coverage, ba = summary(cases, read[m.name])
+        said_n, precision, coverage, ba = summary(cases, [v.verdict.value for v in read[m.name]])
         lines.append(f"| {m.name} | {said_n} | {precision} | {coverage} | {ba} |")
     last = models[-1].name
     misread = [(c, v) for c, v in zip(cases, read[last], strict=True) if not as_expected(c, v)]

@@ -200,8 +200,10 @@ class VerifySettings(BaseModel):
             "well as' as 'and'; v65 is v64 that reads general text as answers "
             "quote it: a figure's unit, a splice across a semicolon, a name for what the "
             "sentence before calls 'it' or 'the company', an opening frame such as 'At X,'; "
-            "v66, the default, is v65 that reads who holds a title, a score with its sides "
-            "traded and a predicative 'non-' as 'not')."
+            "v66 is v65 that reads who holds a title, a score with its sides "
+            "traded and a predicative 'non-' as 'not'; v67, the default, is v66 that reads "
+            "evidence items cut from one source, as a store's plan lists them, as that "
+            "source's text)."
         ),
     )
     escalation_band: float | None = Field(

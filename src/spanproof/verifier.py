@@ -269,10 +269,11 @@ class Verifier:
             name), ``"v64"`` (v63 whose edit check reads a claim's "both … and" and "as well
             as" as "and"), ``"v65"`` (v64 that reads a figure's unit, a splice across a
             semicolon, a name for what the sentence before calls "it" or "the company", and
-            an opening frame such as "At X," that the evidence states), ``"v66"`` (the
-            default: v65 that reads who holds a title, a score with its sides traded and a
-            predicative "non-" as "not"), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v66; default: the
+            an opening frame such as "At X," that the evidence states), ``"v66"`` (v65 that
+            reads who holds a title, a score with its sides traded and a predicative "non-" as
+            "not"), ``"v67"`` (the default: v66 that reads evidence items cut from one source,
+            as a store's plan lists them, as that source's text), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v67; default: the
             bundled ones (for the judge, the one ``verify.judge`` names).
     """
 

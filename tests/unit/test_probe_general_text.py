@@ -15,7 +15,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 
 from probe_general_text import SET, SETS, SUPPORTED_KINDS, Case, load_cases, summary
 
-from spanproof.core.models import ClaimVerdict, Verdict
+from spanproof.core.models import Verdict
 
 KINDS = {
     "paraphrase", "compression", "entity_swap", "number_swap", "negation", "direction", "splice",
@@ -53,29 +53,20 @@ def test_a_row_with_an_unknown_label_is_refused(tmp_path: Path) -> None:
         load_cases(path)
 
 
-def _verdict(value: Verdict) -> ClaimVerdict:
-    return ClaimVerdict(
-        id="c1",
-        text="x",
-        draft_span=None,
-        verdict=value,
-        score=0.0,
-        best_span=None,
-        candidates_considered=0,
-        cited_markers=(),
-        numeric_gated=False,
-    )
-
-
 def test_summary_counts_precision_coverage_and_balanced_accuracy() -> None:
     def case(label: str) -> Case:
         return Case(1, "d", "e", "c", label, "paraphrase")
 
     cases = [case("supported"), case("supported"), case("unsupported"), case("contradicted")]
-    said = [
-        _verdict(Verdict.SUPPORTED),
-        _verdict(Verdict.UNSUPPORTED),
-        _verdict(Verdict.SUPPORTED),
-        _verdict(Verdict.CONTRADICTED),
-    ]
+    said = ["supported", "unsupported", "supported", "none"]
     assert summary(cases, said) == (2, "50.0 %", "50.0 %", "50.0 %")
+
+
+def test_the_open_reading_asks_each_claim_of_a_store_of_the_passages(tmp_path: Path) -> None:
+    from probe_general_text import ask_all, build_passages_store
+
+    cases = load_cases()[:4]  # one passage, its four claims
+    db = build_passages_store(tmp_path, cases)
+    asked = ask_all(db, cases, "v67")
+    assert len(asked) == 4 and all(a.planned for a in asked)
+    assert {a.verdict for a in asked} <= {v.value for v in Verdict} | {"none"}

@@ -7,7 +7,7 @@ import dataclasses
 
 import pytest
 
-from spanproof.core.models import DEFAULT_SCORE_MODEL, Verdict
+from spanproof.core.models import Verdict
 from spanproof.verifier import Verifier
 from spanproof.verify.bindings import bindings, title_conflict
 from spanproof.verify.figure_units import figure_pairs, pair_reversed
@@ -98,9 +98,8 @@ def test_a_predicative_non_is_a_negation_from_v66() -> None:
     assert "non" in V66.denials and "non" not in V65.denials
 
 
-def test_v66_is_v65_with_the_three_readings_and_the_default() -> None:
+def test_v66_is_v65_with_the_three_readings() -> None:
     readings = {"figure_pairs": True, "title_bindings": True, "predicative_non": True}
     assert SCORE_MODELS["v66"] is V66
     assert not any(getattr(V65, name) for name in readings)
     assert dataclasses.replace(V65, name="v66", **readings) == V66
-    assert DEFAULT_SCORE_MODEL == "v66"

@@ -1714,6 +1714,7 @@ def align_edits(
     clause_splices: bool = False,
     named_within: bool = False,
     stated_frames: bool = False,
+    context: frozenset[str] = frozenset(),
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1878,6 +1879,8 @@ def align_edits(
             context stated in the evidence`` unless the window's words before the copy name
             something else (:meth:`_Builder._stated_frame`; score model v65, False before it:
             the frame stood against those words as a substitution).
+        context: more keys an opening frame may name: those of the other evidence items of the
+            span's source (score model v67; empty before it).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1918,6 +1921,7 @@ def align_edits(
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
         caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words, rounded,
         antecedent, long_run, descriptions, clause_splices, named_within, stated_frames,
+        context,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2330,8 +2334,10 @@ class _Builder:
         clause_splices: bool = False,
         named_within: bool = False,
         stated_frames: bool = False,
+        context: frozenset[str] = frozenset(),
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
+        self.context = context
         self.clause_splices = clause_splices
         self.named_within = named_within
         self.stated_frames = stated_frames
@@ -2735,7 +2741,7 @@ class _Builder:
         if "," not in c.text[c.tokens[ci[-1]].end : c.tokens[after].start]:
             return False
         keys = [c.keys[i] for i in ci if c.content[i]]
-        if not keys or not set(keys) <= self.ev.keys:
+        if not keys or not set(keys) <= self.ev.keys | self.context:
             return False
         return not any(w.content[j] and w.surface(j)[:1].isupper() for j in edge)
 
@@ -3194,24 +3200,29 @@ class _Builder:
             return False
         keys = {c.keys[i] for i in ci if c.content[i]}
         here = next((k for k, (a, b) in enumerate(self.ev.sentences) if a <= wj[0] < b), 0)
-        if not keys or here == 0:
+        if not keys:
             return False
-        a, b = self.ev.sentences[here - 1]
-        opening = [j for j in range(a, b) if w.content[j]][:REFERENT_REACH]
-        stated = {w.keys[j] for j in opening}
+        if here > 0:
+            before, (a, b) = w, self.ev.sentences[here - 1]
+        elif self.context and self.antecedent is not None and self.antecedent.sentences:
+            # v67: the item before it in its source ends with the sentence before
+            before, (a, b) = self.antecedent.body, self.antecedent.sentences[-1]
+        else:
+            return False
+        opening = [j for j in range(a, b) if before.content[j]][:REFERENT_REACH]
+        stated = {before.keys[j] for j in opening}
         if described and not same and words:
             # "the company", or the noun of the name itself ("Westfell Airport … the airport"):
             # not a part or a property of it ("the motor" of a vacuum cleaner).
             noun = words[0]
             if noun not in REFERRING_NOUNS and _key(noun) not in stated:
                 return False
-        return keys <= stated and self._names_first(opening, a)
+        return keys <= stated and self._names_first(before, opening, a)
 
-    def _names_first(self, opening: list[int], start: int) -> bool:
-        """Whether the claim holds the first capitalised word among window words ``opening``
+    def _names_first(self, w: Text, opening: list[int], start: int) -> bool:
+        """Whether the claim holds the first capitalised word among words ``opening`` of ``w``
         (a sentence's first word counts when the next is capitalised too: "Westfell Airport
         handled …", not "Before founding …"); True where there is none."""
-        w = self.w
         named = [
             j
             for j in opening

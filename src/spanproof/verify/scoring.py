@@ -14,6 +14,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache, partial
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -166,6 +167,12 @@ class ScoreModel:
     #: v66: "non-" after a copula denies as "not" does ("tickets are non-refundable" is
     #: "tickets cannot be refunded" to the polarity gate); False before v66.
     predicative_non: bool = False
+    #: v67: evidence items cut from one source are read as that source's text: the item before a
+    #: span is the plan's item of the same source that ends before it there, wherever the plan
+    #: lists it (v59 read only the plan's previous item), v65's names for "it" and "the
+    #: company" read that item's last sentence, and v65's opening frame may name what any item
+    #: of the same source states (:func:`antecedent_of`, :func:`source_keys`); False before v67.
+    source_context: bool = False
     #: v60: a near copy may also change one run of up to this many content words when it copies
     #: enough of the rest (:func:`spanproof.verify.edits.near_copy`): a phrase of several words
     #: put in for another's is read as a substitution; 0 before v60.
@@ -820,13 +827,17 @@ V65 = replace(
 #: v65 that reads who holds a title ("finance director Marcus Hale"), a score or tally with its
 #: sides traded ("6-3" against "3-6"), and a predicative "non-" as "not".
 V66 = replace(V65, name="v66", figure_pairs=True, title_bindings=True, predicative_non=True)
+#: v66 that reads evidence items cut from one source as that source's text: the item before a
+#: span there, wherever the plan lists it, names its "it" or "the company", and an answer's
+#: opening frame may name what another item of the source states.
+V67 = replace(V66, name="v67", source_context=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66,
+        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67,
     )
 }  # fmt: skip
 
@@ -1427,6 +1438,8 @@ def score_pair(
         )
     states = not model.close_spans or aligned is None or states_polarity(claim.cues, aligned)
     if edit is not None and edit.near_copy:
+        if entity and model.source_context and edit.outcome == "none":
+            entity = _entity_beyond_naming(claim, span, edit, model)
         # The alignment reads negation and direction word by word, so it replaces the gate's
         # whole-sentence cue counts: a clause the claim leaves out is not a flip.
         polar = edit.outcome == "contradicted"
@@ -1449,6 +1462,41 @@ def score_pair(
     score = min(fused, model.gate_cap) if (numeric or entity or polar) else fused
     return PairScore(
         span.index, cos, lex, fused, score, numeric, entity, polar, states_polarity=states
+    )
+
+
+#: Edits that allow a name the span itself does not write: what another item of its source names.
+_NAMING_EDITS = frozenset(
+    {"allowed: named in the evidence before", "allowed: context stated in the evidence"}
+)
+
+
+def _entity_beyond_naming(
+    claim: PreparedClaim, span: PreparedSpan, edit: EditCheck, model: ScoreModel
+) -> bool:
+    """Score model v67: the entity gate read again without the claim's words that a faithful near
+    copy's edit check allowed as named by another item of the span's source ("The Berlin Wall"
+    for "It", "At Pellham,"): True when a name outside them is still missing from the span."""
+    ranges = [(e.claim_start, e.claim_end) for e in edit.edits if e.judgement in _NAMING_EDITS]
+    if not ranges or span.entity is None:
+        return True
+    chars = list(claim_words(claim.claim, model))
+    for start, end in ranges:
+        chars[start:end] = " " * (end - start)
+    rest = "".join(chars)
+    view = _entity_view(
+        nfc(rest),
+        token_texts(rest, number_formats=model.number_formats, signs=model.signs),
+        None,
+        model,
+    )
+    return bool(view.entities) and entity_gate_trips(
+        view,
+        span.entity,
+        model.entity_variants,
+        model.initials,
+        model.joined_names,
+        model.alias_initials,
     )
 
 
@@ -1670,19 +1718,69 @@ def _grafted(
 _OPENS_WITH_PRONOUN = re.compile(r"\W*(?:it|they)\b", re.IGNORECASE)
 
 
+def _same_source(a: Mapping[str, Any], b: Mapping[str, Any]) -> bool:
+    return all(a.get(k) == b.get(k) for k in ("source_id", "version", "section_key"))
+
+
+def _piece_before(plan: Plan, index: int) -> int | None:
+    """Score model v67: the plan index of the truth-class span of ``index``'s source (same source
+    id, version and section) that starts last before it there; None when none does or the
+    spans name no source and offsets."""
+    here = plan.spans[index].span.source
+    start = here.get("start")
+    if here.get("source_id") is None or not isinstance(start, int):
+        return None
+    best: tuple[int, int] | None = None
+    for j, prepared in enumerate(plan.spans):
+        there = prepared.span.source
+        at = there.get("start")
+        if (
+            j != index
+            and prepared.span.truth_class
+            and isinstance(at, int)
+            and at < start
+            and _same_source(here, there)
+            and (best is None or at > best[0])
+        ):
+            best = (at, j)
+    return None if best is None else best[1]
+
+
+def source_keys(plan: Plan, index: int) -> frozenset[str]:
+    """Score model v67: the edit-check keys of every truth-class span of ``index``'s source in
+    the plan (empty before v67, or for a span that names no source)."""
+    here = plan.spans[index].span.source
+    if not plan.model.source_context or here.get("source_id") is None:
+        return frozenset()
+    return frozenset().union(
+        *(
+            plan.edit_span(j).keys
+            for j, prepared in enumerate(plan.spans)
+            if prepared.span.truth_class and _same_source(here, prepared.span.source)
+        )
+    )
+
+
 def antecedent_of(plan: Plan, index: int) -> EvidenceText | None:
     """Under score model v59, the evidence item before span ``index``, prepared for the edit
     check: the plan's previous span when it is truth-class and, where both name their source,
     of the same source and version and before it in that source; None otherwise (and before
-    v59)."""
-    if not plan.model.edit_named_pronouns or index == 0:
+    v59). Under v67 (``source_context``), the span of the same source that starts last before
+    it, wherever the plan lists it (:func:`_piece_before`), for any span."""
+    if not plan.model.edit_named_pronouns:
+        return None
+    if plan.model.source_context:
+        before_index = _piece_before(plan, index)
+        if before_index is not None:
+            return plan.edit_span(before_index)
+    if index == 0:
         return None
     span, before = plan.spans[index].span, plan.spans[index - 1].span
     if not before.truth_class or not _OPENS_WITH_PRONOUN.match(span.text):
         return None  # only an item that opens with "it" or "they" has a name to find
     here, there = span.source, before.source
     if here.get("source_id") is not None or there.get("source_id") is not None:
-        same = all(here.get(k) == there.get(k) for k in ("source_id", "version", "section_key"))
+        same = _same_source(here, there)
         order = here.get("start"), there.get("start")
         if not same or (
             isinstance(order[0], int) and isinstance(order[1], int) and order[1] >= order[0]
@@ -1753,6 +1851,7 @@ def edit_alignments(
             clause_splices=plan.model.edit_clause_splices,
             named_within=plan.model.edit_named_within,
             stated_frames=plan.model.edit_stated_frames,
+            context=source_keys(plan, i),
         )
         alignment = align(text)
         if not alignment.near_copy and joined is not text:
