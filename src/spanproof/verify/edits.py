@@ -1865,8 +1865,9 @@ def align_edits(
             before`` when the evidence item opens by naming it (:meth:`_Builder._names_the_
             description`; score model v63, False before it).
         clause_splices: a deletion that crosses a clause break within a sentence (a
-            semicolon) and drops the next clause's own content words is ``unsupported: joins
-            two sentences' parts``, as one across a sentence boundary is ("approved for
+            semicolon outside brackets) and drops the next clause's own content words is
+            ``unsupported: joins two clauses' parts``, as one across a sentence boundary is
+            ``unsupported: joins two sentences' parts`` ("approved for
             children" quoted from "approved for adults; its safety in children has not been
             established"; score model v65, False before it: a compression).
         named_within: a name put where the window writes "it", "they", "he", "she" or "the
@@ -3187,12 +3188,7 @@ class _Builder:
         c, w = self.c, self.w
         if not wj:
             return False
-        words = [w.tokens[j].text.lower() for j in wj]
-        described = words[0] in _DESCRIBING
-        if described:
-            words = words[1:]
-        else:
-            described = wj[0] > 0 and w.tokens[wj[0] - 1].text.lower() in _DESCRIBING
+        described, words = self._described(wj)
         same = described and words[:1] == ["same"]
         if same:
             words = words[1:]
@@ -3205,7 +3201,8 @@ class _Builder:
         if here > 0:
             before, (a, b) = w, self.ev.sentences[here - 1]
         elif self.context and self.antecedent is not None and self.antecedent.sentences:
-            # v67: the item before it in its source ends with the sentence before
+            # v67 (its items of one source give a context): the item before it in its source
+            # ends with the sentence before
             before, (a, b) = self.antecedent.body, self.antecedent.sentences[-1]
         else:
             return False
@@ -3231,6 +3228,17 @@ class _Builder:
         ]
         return not named or w.keys[named[0]] in set(self.c.keys)
 
+    def _described(self, wj: list[int]) -> tuple[bool, list[str]]:
+        """Whether window words ``wj`` are a description ("the company" replaced whole, or its
+        noun alone after the window's "the" or "this"), and their lowercase words without that
+        word (v63, v65)."""
+        w = self.w
+        words = [w.tokens[j].text.lower() for j in wj]
+        if words and words[0] in _DESCRIBING:
+            return True, words[1:]
+        before = bool(wj) and wj[0] > 0 and w.tokens[wj[0] - 1].text.lower() in _DESCRIBING
+        return before, words
+
     def _names_the_description(self, ci: list[int], wj: list[int]) -> bool:
         """Whether the claim's name ``ci`` stands where the window writes "the company", "the
         drug" (:data:`REFERRING_NOUNS`) and is the name the evidence item opens with (its first
@@ -3238,12 +3246,8 @@ class _Builder:
         what its source goes on to call by a description (v63). A name the item gives only
         later, another company's say, is left to the rest of the reading."""
         c, w = self.c, self.w
-        words = [w.tokens[j].text.lower() for j in wj]
-        if words and words[0] in _DESCRIBING:
-            words = words[1:]  # "the company" replaced whole, or its noun alone
-        elif not wj or wj[0] == 0 or w.tokens[wj[0] - 1].text.lower() not in _DESCRIBING:
-            return False
-        if len(words) != 1 or words[0] not in REFERRING_NOUNS:
+        described, words = self._described(wj)
+        if not described or len(words) != 1 or words[0] not in REFERRING_NOUNS:
             return False
         if not all(c.content[i] and c.surface(i)[:1].isupper() for i in ci):
             return False

@@ -168,8 +168,8 @@ class ScoreModel:
     #: "tickets cannot be refunded" to the polarity gate); False before v66.
     predicative_non: bool = False
     #: v67: evidence items cut from one source are read as that source's text: the item before a
-    #: span is the plan's item of the same source that ends before it there, wherever the plan
-    #: lists it (v59 read only the plan's previous item), v65's names for "it" and "the
+    #: span is the plan's item of the same source that starts last before it there, wherever
+    #: the plan lists it (v59 read only the plan's previous item), v65's names for "it" and "the
     #: company" read that item's last sentence, and v65's opening frame may name what any item
     #: of the same source states (:func:`antecedent_of`, :func:`source_keys`); False before v67.
     source_context: bool = False
@@ -1407,19 +1407,7 @@ def score_pair(
     )
     entity = (
         model.title_bindings and title_conflict(claim.claim.text, span.span.text) is not None
-    ) or (
-        span.entity is not None
-        and claim.entity is not None
-        and bool(claim.entity.entities)
-        and entity_gate_trips(
-            claim.entity,
-            span.entity,
-            model.entity_variants,
-            model.initials,
-            model.joined_names,
-            model.alias_initials,
-        )
-    )
+    ) or (claim.entity is not None and _entity_trips(claim.entity, span, model))
     aligned = (
         _aligned_cues(claim, span, model.close_sentences, window, model.close_coverage_min)
         if model.polarity_gate
@@ -1490,13 +1478,22 @@ def _entity_beyond_naming(
         None,
         model,
     )
-    return bool(view.entities) and entity_gate_trips(
-        view,
-        span.entity,
-        model.entity_variants,
-        model.initials,
-        model.joined_names,
-        model.alias_initials,
+    return _entity_trips(view, span, model)
+
+
+def _entity_trips(view: EntityView, span: PreparedSpan, model: ScoreModel) -> bool:
+    """The entity gate: a name of the claim's ``view`` that ``span`` does not write."""
+    return (
+        span.entity is not None
+        and bool(view.entities)
+        and entity_gate_trips(
+            view,
+            span.entity,
+            model.entity_variants,
+            model.initials,
+            model.joined_names,
+            model.alias_initials,
+        )
     )
 
 
