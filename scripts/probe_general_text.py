@@ -1,6 +1,6 @@
 """Claims about general text, as an answer writes them: does the verdict follow support?
 
-    python scripts/probe_general_text.py [--models v64 v65] [--set written|held-out] \\
+    python scripts/probe_general_text.py [--models v64 v65] [--set written|second|held-out] \\
         [--examples 10] [--write docs/quality.md]
     python scripts/probe_general_text.py --open [--models v66 v67] [--write docs/quality.md]
 
@@ -23,13 +23,19 @@ terms, release notes, HR handbooks, planning decisions, manuals, course catalogu
 match reports, weather reports, nutrition labels …), written the same way after v65 and v66
 were, and read by no rule's author before their figures were taken.
 
+``--set second`` reads ``tests/fixtures/general_claims_second.jsonl``: 50 passages and 200
+claims of the same kinds written after v67 the same way, with 50 other domains (medication
+leaflets, clinical guidelines, game rules, READMEs, cloud prices, filings, sentencing, budgets,
+reviews, surveys, results, rescues …) and the instruction that each mistake be reworded, not
+a copy with one word changed. The held-out set stays unread.
+
 Each claim is checked against its own passage (one evidence item). Reported per kind and model:
 how many claims are read as expected (`supported` for the two supported kinds, anything else
 for the rest) and the verdicts; then, per model, how many claims are `supported`, the share of
 those the passage supports (precision), the share of supported claims `supported` (coverage)
 and balanced accuracy. Needs no data folder: the set is in the repository.
 
-``--open`` asks the claims of both sets of a store instead, as ``spanproof ask`` does: the 100
+``--open`` asks the claims of all three sets of a store instead, as ``spanproof ask`` does: the 150
 passages are ingested and embedded into a SQLite store in a temporary folder (each its own
 source, split into the store's chunks), and each claim is asked as a statement through the
 engine of ``spanproof ask`` (relevance floor, plan, extractive generator) under each score
@@ -63,11 +69,13 @@ from spanproof.verify.scoring import ScoreModel
 FIXTURES = Path(__file__).resolve().parents[1] / "tests" / "fixtures"
 SETS = {
     "written": FIXTURES / "general_claims.jsonl",
+    "second": FIXTURES / "general_claims_second.jsonl",
     "held-out": FIXTURES / "general_claims_heldout.jsonl",
 }
 SET = SETS["written"]
 MARKERS = {
     "written": ("<!-- general-text:begin -->", "<!-- general-text:end -->"),
+    "second": ("<!-- general-text-second:begin -->", "<!-- general-text-second:end -->"),
     "held-out": ("<!-- general-text-heldout:begin -->", "<!-- general-text-heldout:end -->"),
 }
 SUPPORTED_KINDS = ("paraphrase", "compression")
@@ -195,16 +203,17 @@ def ask_all(db: Path, cases: list[Case], model: str) -> list[Asked]:
 
 
 def open_section(models: list[str], started: float, path: Path | None) -> None:
-    """``--open``: both sets' claims asked of a store of their passages (module docstring)."""
+    """``--open``: the three sets' claims asked of a store of their passages (module docstring)."""
     written = load_cases(SETS["written"])
     held = [dataclasses.replace(c, passage=c.passage + 100) for c in load_cases(SETS["held-out"])]
-    cases = written + held
+    second = [dataclasses.replace(c, passage=c.passage + 200) for c in load_cases(SETS["second"])]
+    cases = written + held + second
     begin, end = "<!-- general-text-open:begin -->", "<!-- general-text-open:end -->"
     command = "python scripts/probe_general_text.py --open --models " + " ".join(models)
     lines = [
         begin,
         f"Measured by `{command}` on {time.strftime('%Y-%m-%d')} ({SECONDS} s): the "
-        f"{len(cases)} claims of both sets, each asked as a statement of a store of their "
+        f"{len(cases)} claims of the three sets, each asked as a statement of a store of their "
         f"{len({c.passage for c in cases})} passages through the engine of `spanproof ask`.",
         "",
         "| model | passage among the plan's sources | `supported` | right (precision) | "
@@ -227,7 +236,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n", maxsplit=1)[0])
     parser.add_argument("--models", nargs="+", type=model_spec, default=["v64", "v65"])
     parser.add_argument("--set", choices=list(SETS), default="written", help="which claims")
-    parser.add_argument("--open", action="store_true", help="ask both sets of a store instead")
+    parser.add_argument("--open", action="store_true", help="ask the three sets of a store instead")
     parser.add_argument("--examples", type=int, default=10, help="misread claims listed")
     parser.add_argument("--write", type=Path, help="put the section into this markdown file")
     args = parser.parse_args()

@@ -1,6 +1,6 @@
-"""The general-text probe (scripts/probe_general_text.py) and its two hand-written sets
-(tests/fixtures/general_claims.jsonl and general_claims_heldout.jsonl): 50 passages each, four
-claims a passage, two of them supported."""
+"""The general-text probe (scripts/probe_general_text.py) and its three hand-written sets
+(tests/fixtures/general_claims.jsonl, general_claims_second.jsonl and
+general_claims_heldout.jsonl): 50 passages each, four claims a passage, two of them supported."""
 
 from __future__ import annotations
 
@@ -39,9 +39,12 @@ def test_each_set_has_four_claims_a_passage_two_of_them_supported(name: str) -> 
     assert Counter(c.label for c in cases)["supported"] == 100
 
 
-def test_the_held_out_set_shares_no_passage_with_the_written_one() -> None:
+def test_the_three_sets_share_no_passage() -> None:
     written = {c.evidence for c in load_cases(SETS["written"])}
-    assert not written & {c.evidence for c in load_cases(SETS["held-out"])}
+    second = {c.evidence for c in load_cases(SETS["second"])}
+    held = {c.evidence for c in load_cases(SETS["held-out"])}
+    assert len(second) == 50
+    assert not written & held and not written & second and not second & held
 
 
 def test_a_row_with_an_unknown_label_is_refused(tmp_path: Path) -> None:
