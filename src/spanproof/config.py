@@ -201,9 +201,12 @@ class VerifySettings(BaseModel):
             "quote it: a figure's unit, a splice across a semicolon, a name for what the "
             "sentence before calls 'it' or 'the company', an opening frame such as 'At X,'; "
             "v66 is v65 that reads who holds a title, a score with its sides "
-            "traded and a predicative 'non-' as 'not'; v67, the default, is v66 that reads "
+            "traded and a predicative 'non-' as 'not'; v67 is v66 that reads "
             "evidence items cut from one source, as a store's plan lists them, as that "
-            "source's text)."
+            "source's text; v68 is v67 that reads a bound on a figure turned round, 'before' "
+            "and 'after' traded, and plain words of change such as 'grew'; v69, the "
+            "default, is v68 that reads more units of a figure: a percentage against money, "
+            "electric units, a rate written as a span of time)."
         ),
     )
     escalation_band: float | None = Field(

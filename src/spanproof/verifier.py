@@ -271,9 +271,13 @@ class Verifier:
             semicolon, a name for what the sentence before calls "it" or "the company", and
             an opening frame such as "At X," that the evidence states), ``"v66"`` (v65 that
             reads who holds a title, a score with its sides traded and a predicative "non-" as
-            "not"), ``"v67"`` (the default: v66 that reads evidence items cut from one source,
-            as a store's plan lists them, as that source's text), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v67; default: the
+            "not"), ``"v67"`` (v66 that reads evidence items cut from one source, as a store's
+            plan lists them, as that source's text), ``"v68"`` (v67 that reads a bound on a
+            figure turned round, "before" and "after" traded, and plain words of change such
+            as "grew"), ``"v69"`` (the default: v68 that reads more units of a figure: a
+            percentage against money, electric units, a rate written as a span of time), or a
+            ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v69; default: the
             bundled ones (for the judge, the one ``verify.judge`` names).
     """
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from spanproof.core.models import DEFAULT_SCORE_MODEL, ClaimVerdict, Verdict
+from spanproof.core.models import ClaimVerdict, Verdict
 from spanproof.verifier import Verifier
 from spanproof.verify.scoring import SCORE_MODELS, V66, V67
 
@@ -73,7 +73,6 @@ def test_a_name_the_source_does_not_give_stays_refused() -> None:
     assert _verdict("v67", claim, WALL).verdict is not Verdict.SUPPORTED
 
 
-def test_v67_is_v66_reading_the_source_and_the_default() -> None:
+def test_v67_is_v66_reading_the_source() -> None:
     assert SCORE_MODELS["v67"] is V67 and not V66.source_context
     assert dataclasses.replace(V66, name="v67", source_context=True) == V67
-    assert DEFAULT_SCORE_MODEL == "v67"

@@ -19,6 +19,11 @@ never writes with it, while writing there another unit of the same kind: the spa
 that figure in something else. A figure the span writes without a unit of that kind somewhere
 ("20 mg daily" against "20 mg per day", "5 mg" against "5 mg/kg") is not read as changed, and
 percentages are left alone ("12%" for "12 percentage points" is a loose but common wording).
+
+Score model v69 reads more (``more``): a percentage against an amount of money ("a 2%
+surcharge" against "a £2 supplement"), units of electric power, energy and charge ("65 Wh"
+against "65 W", :data:`ELECTRIC`), and a rate written as a span of time ("three tablets in any
+24-hour period" is three a day, "in a week" is per week, :data:`_PERIOD`).
 """
 
 from __future__ import annotations
@@ -71,6 +76,26 @@ UNIT_KINDS: dict[str, tuple[str, str]] = {
     **_forms(_TEMPERATURE, "temperature"),
 }
 _TWO_KINDS = {"pound": ("mass", "money")}
+#: v69: units of electric power, energy and charge, one kind: a figure of watts is not one of
+#: watt-hours.
+ELECTRIC = "w:watt,watts kw:kilowatt,kilowatts mw:megawatt,megawatts wh kwh mwh mah"
+#: v69: the unit tables with :data:`ELECTRIC`, and a percentage, which stands against money
+#: ("2%" against "£2"; :func:`_kinds`).
+MORE_UNIT_KINDS: dict[str, tuple[str, str]] = {
+    **UNIT_KINDS,
+    **_forms(ELECTRIC, "electric"),
+    "%": ("percent", "money"),
+    "percent": ("percent", "money"),
+}
+#: v69: a rate written as a span of time after the figure: "in any 24-hour period", "in a
+#: week", "within a single day". A span of 24 hours is a day, of 7 days a week, of 12 months a
+#: year; another length is no rate of one unit and is not read.
+_PERIOD = re.compile(
+    r"\b(?:in|within|over)\s+(?:any|a|one|each|a\s+single)\s+(?:(\d+)[-\s])?"
+    r"(hour|day|week|month|year)s?\b",
+    re.IGNORECASE,
+)
+_WHOLE = {("24", "hour"): "day", ("7", "day"): "week", ("12", "month"): "year"}
 #: Words that make a rate of the unit of time after them ("per month", "each week").
 _RATE_WORDS = frozenset({"per", "each", "every", "/"})
 #: How many words after a figure a rate may stand ("1.5 days of paid annual leave per month").
@@ -97,9 +122,23 @@ def _value(figure: str) -> str:
     return word if word is not None else figure.replace(",", "")
 
 
-def measures(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
+def _period(clause: str) -> str | None:
+    """The unit of time a rate written as a span of time in ``clause`` is per (v69), or None."""
+    found = _PERIOD.search(clause)
+    if found is None:
+        return None
+    count, unit = found.group(1), found.group(2).lower()
+    if count is None or count == "1":
+        return unit
+    return _WHOLE.get((count, unit))
+
+
+@lru_cache(maxsize=1 << 14)
+def measures(text: str, more: bool = False) -> tuple[tuple[str, frozenset[str]], ...]:
     """Each figure of ``text`` (digits, or a number word from "zero" to "twelve") with the units
-    written with it: ``("30", {"second"})``, ``("12", {"dollar", "per month"})``."""
+    written with it: ``("30", {"second"})``, ``("12", {"dollar", "per month"})``; ``more``
+    (v69): :data:`MORE_UNIT_KINDS` and :data:`_PERIOD` too."""
+    kinds = MORE_UNIT_KINDS if more else UNIT_KINDS
     body = nfc(text)
     out = []
     for m in _FIGURE.finditer(body):
@@ -110,12 +149,16 @@ def measures(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
         stop = _STOPS.search(rest)
         clause = rest[: stop.start()] if stop else rest
         words = [w.group().lower() for w in _WORD.finditer(clause)][: RATE_REACH + 1]
-        if words and rest[:1] in (" ", "-", "\u00a0", "°") and words[0] in UNIT_KINDS:
-            units.add(UNIT_KINDS[words[0]][0])
+        if words and rest[:1] in (" ", "-", "\u00a0", "°") and words[0] in kinds:
+            units.add(kinds[words[0]][0])
+        if more and (rest[:1] == "%" or (words and words[0] == "percent")):
+            units.add("percent")
         for k, w in enumerate(words[:-1]):
             after = words[k + 1]
-            if w in _RATE_WORDS and UNIT_KINDS.get(after, ("", ""))[1] == "time":
-                units.add("per " + UNIT_KINDS[after][0])
+            if w in _RATE_WORDS and kinds.get(after, ("", ""))[1] == "time":
+                units.add("per " + kinds[after][0])
+        if more and (per := _period(clause)) is not None:
+            units.add("per " + per)
         out.append((_value(m.group("figure")), frozenset(units)))
     return tuple(out)
 
@@ -123,7 +166,7 @@ def measures(text: str) -> tuple[tuple[str, frozenset[str]], ...]:
 def _kinds(unit: str) -> tuple[str, ...]:
     if unit.startswith("per "):
         return ("rate",)
-    return _TWO_KINDS.get(unit) or (next(k for n, k in UNIT_KINDS.values() if n == unit),)
+    return _TWO_KINDS.get(unit) or (next(k for n, k in MORE_UNIT_KINDS.values() if n == unit),)
 
 
 def _conflicts(ours: frozenset[str], theirs: frozenset[str]) -> bool:
@@ -136,14 +179,14 @@ def _conflicts(ours: frozenset[str], theirs: frozenset[str]) -> bool:
 
 
 @lru_cache(maxsize=1 << 14)
-def units_differ(claim: str, span: str) -> str | None:
+def units_differ(claim: str, span: str, more: bool = False) -> str | None:
     """The first figure the claim writes with a unit that the span, at every place it writes
     that figure, replaces with another unit of the same kind ("30" for "30 minutes" against "30
-    seconds"); None if there is none (see the module docstring)."""
+    seconds"); None if there is none (see the module docstring). ``more``: v69's reading."""
     theirs: dict[str, list[frozenset[str]]] = {}
-    for value, units in measures(span):
+    for value, units in measures(span, more):
         theirs.setdefault(value, []).append(units)
-    for value, units in measures(claim):
+    for value, units in measures(claim, more):
         found = theirs.get(value)
         if units and found and all(_conflicts(units, other) for other in found):
             return value

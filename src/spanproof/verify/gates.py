@@ -227,6 +227,16 @@ MARKET_DIRECTIONS: dict[str, str] = {
 #: change; :func:`figure_changes` reads it as one of these tokens.
 FIGURE_CHANGES = {"up": "up\u00b7figure", "down": "down\u00b7figure"}
 MARKET_DIRECTIONS.update({FIGURE_CHANGES["up"]: UP, FIGURE_CHANGES["down"]: DOWN})
+#: Score model v68 (``market`` 2): plain words of change that the lists above lack and general
+#: text writes ("numbers grew by 18%", "cutting the allocation", "lighter tannins"): past and
+#: -ing forms and comparatives only ("cut" is also "cut-off", "growing" also "growing evidence").
+PLAIN_DIRECTIONS: dict[str, str] = {
+    **dict.fromkeys(
+        ("grew", "widened", "widening", "lengthened", "hiked", "heavier", "bigger"), UP),
+    **dict.fromkeys(
+        ("falling", "fallen", "cuts", "cutting", "slashed", "trimmed", "eased", "easing",
+         "narrowed", "narrowing", "lighter", "cheaper"), DOWN),
+}  # fmt: skip
 #: Words before "up" that make a noun of it ("follow-up 12 months", "a work-up") or a verb of
 #: share, not of change ("women make up 12% of …", "takes up 3% of …").
 _UP_NOUNS = frozenset(
@@ -251,10 +261,12 @@ def figure_changes(tokens: Sequence[str]) -> list[str]:
     return out
 
 
-def direction_class(token: str, more: bool = False, market: bool = False) -> str | None:
+def direction_class(token: str, more: bool = False, market: int = 0) -> str | None:
     """The direction class of a lowercase token as the polarity gate reads it: :func:`direction_of`,
-    and under ``market`` (score model v63) :data:`MARKET_DIRECTIONS` too."""
-    return direction_of(token, more) or (MARKET_DIRECTIONS.get(token) if market else None)
+    under ``market`` (score model v63) :data:`MARKET_DIRECTIONS` too, and under ``market`` 2
+    (v68) :data:`PLAIN_DIRECTIONS` as well."""
+    found = direction_of(token, more) or (MARKET_DIRECTIONS.get(token) if market else None)
+    return found or (PLAIN_DIRECTIONS.get(token) if market >= 2 else None)
 
 
 @lru_cache(maxsize=1 << 16)
@@ -405,7 +417,7 @@ def cues(
     more: bool = False,
     scoped: bool = False,
     denials: frozenset[str] = frozenset(),
-    market: bool = False,
+    market: int = 0,
 ) -> Cues:
     """Polarity cues of ``tokens``. ``forms`` (score model v20): a direction word's forms are one
     word (:func:`direction_word`), so "inhibiting" in a claim and "inhibition" in its span are a
@@ -419,7 +431,8 @@ def cues(
     (:data:`SCOPED_NEGATION_WORDS`: "inaccurate", "unreliable", "insufficient", "unlikely").
     ``denials`` (score model v52, :data:`CONTRAINDICATIONS`): more words that deny. ``market``
     (score model v63): the words of change of business and news text
-    (:data:`MARKET_DIRECTIONS`) and "up" or "down" before a figure (:func:`figure_changes`)."""
+    (:data:`MARKET_DIRECTIONS`) and "up" or "down" before a figure (:func:`figure_changes`);
+    ``market`` 2 (v68): :data:`PLAIN_DIRECTIONS` too."""
     if market:
         tokens = figure_changes(tokens)
     counts = (
@@ -439,7 +452,7 @@ def cues(
 _CLAUSE_BREAK = re.compile(r",\s+(?:whereas|while|but)\s+|;\s+|,?\s+whereas\s+")
 
 
-def opposed_clauses(sentence: str, more: bool = False, market: bool = False) -> list[str]:
+def opposed_clauses(sentence: str, more: bool = False, market: int = 0) -> list[str]:
     """The clauses of ``sentence`` when two of them state opposite directions, else the sentence
     alone (score model v28): "blood group A was associated with a higher risk …, whereas blood
     group O was associated with a lower risk …" is two findings, and the polarity gate reads

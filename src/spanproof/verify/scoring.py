@@ -76,6 +76,7 @@ from spanproof.verify.gates import (
 )
 from spanproof.verify.judging import Combiner
 from spanproof.verify.lexical import PlanIdf, WeightedClaim, coverage, weigh_claim
+from spanproof.verify.orders import bound_opposed, order_opposed
 
 _MARKER = re.compile(r"^S(\d+)$")
 
@@ -143,7 +144,10 @@ class ScoreModel:
     #: (:func:`spanproof.verify.figure_units.units_differ`): a claim that writes a figure the
     #: span states with another unit of the same kind ("30 minutes" against "30 seconds", "45
     #: euros" against "45 dollars", "per week" against "per month") is gated; False before v65.
-    figure_units: bool = False
+    #: 2 (v69): and a percentage against money, electric units and a rate written as a span of
+    #: time ("2%" against "£2", "65 Wh" against "65 W", "per week" against "in any 24-hour
+    #: period"; ``units_differ(..., more=True)``).
+    figure_units: int = 0
     #: v65: a near copy may name what its window calls "it", "they" or "the (same) <noun>" when
     #: the sentence before, in the same evidence item, opens by naming it
     #: (:meth:`spanproof.verify.edits._Builder._names_the_referent`): "Quillstack's Team plan
@@ -173,6 +177,15 @@ class ScoreModel:
     #: company" read that item's last sentence, and v65's opening frame may name what any item
     #: of the same source states (:func:`antecedent_of`, :func:`source_keys`); False before v67.
     source_context: bool = False
+    #: v68: the polarity gate also reads a bound turned round
+    #: (:func:`spanproof.verify.orders.bound_opposed`): a claim that bounds a figure from one
+    #: side ("above £30,000", "up to and including 3.9") where the span bounds it from the other
+    #: ("under £30,000", "3.9 or newer") trips it; False before v68.
+    bound_sides: bool = False
+    #: v68: the polarity gate also reads "before" and "after" traded
+    #: (:func:`spanproof.verify.orders.order_opposed`): "collected after the first antibiotic
+    #: dose" against "drawn before the first antibiotic dose" trips it; False before v68.
+    order_words: bool = False
     #: v60: a near copy may also change one run of up to this many content words when it copies
     #: enough of the rest (:func:`spanproof.verify.edits.near_copy`): a phrase of several words
     #: put in for another's is read as a substitution; 0 before v60.
@@ -376,8 +389,10 @@ class ScoreModel:
     #: v63: the polarity gate also reads the words of change of business and news text
     #: ("climbed", "slipped", "halved") and "up" or "down" before a figure ("revenue … up 12%")
     #: (:func:`spanproof.verify.gates.cues`, ``market``). False before v63: "Revenue fell"
-    #: against "revenue of $4.2 billion, up 12%" met no direction in the span.
-    market_cues: bool = False
+    #: against "revenue of $4.2 billion, up 12%" met no direction in the span. 2 (v68): and the
+    #: plain words of change those lists lack ("grew", "cutting", "eased", "lighter":
+    #: :data:`spanproof.verify.gates.PLAIN_DIRECTIONS`).
+    market_cues: int = 0
     #: v23: the polarity gate reads more than the span sentence that covers the claim best.
     #: When that sentence states none of the claim's direction or negation and trips nothing,
     #: the span's other sentences that cover the claim nearly as well
@@ -831,13 +846,19 @@ V66 = replace(V65, name="v66", figure_pairs=True, title_bindings=True, predicati
 #: span there, wherever the plan lists it, names its "it" or "the company", and an answer's
 #: opening frame may name what another item of the source states.
 V67 = replace(V66, name="v67", source_context=True)
+#: v67 that reads a bound on a figure turned round ("above £30,000" / "under £30,000"), "before"
+#: and "after" traded on the same event, and plain words of change ("grew", "cutting").
+V68 = replace(V67, name="v68", market_cues=2, bound_sides=True, order_words=True)
+#: v68 whose numeric gate reads a percentage against money, electric units and a rate written
+#: as a span of time.
+V69 = replace(V68, name="v69", figure_units=2)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67,
+        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69,
     )
 }  # fmt: skip
 
@@ -1326,7 +1347,7 @@ def window_cues(
     more: bool,
     scoped: bool,
     denials: frozenset[str] = frozenset(),
-    market: bool = False,
+    market: int = 0,
 ) -> Cues:
     """Polarity cues of a window's text, read as the plan reads a span sentence (v30)."""
     body = nfc(text)
@@ -1402,9 +1423,15 @@ def score_pair(
     fused = fuse(cos, lex, model.beta)
     numeric = (
         _figures_missing(claim, span, model)
-        or (model.figure_units and units_differ(claim.claim.text, span.span.text) is not None)
+        or (
+            model.figure_units
+            and units_differ(claim.claim.text, span.span.text, model.figure_units >= 2) is not None
+        )
         or (model.figure_pairs and pair_reversed(claim.claim.text, span.span.text) is not None)
     )
+    ordered = (
+        model.order_words and order_opposed(claim.claim.text, span.span.text) is not None
+    ) or (model.bound_sides and bound_opposed(claim.claim.text, span.span.text) is not None)
     entity = (
         model.title_bindings and title_conflict(claim.claim.text, span.span.text) is not None
     ) or (claim.entity is not None and _entity_trips(claim.entity, span, model))
@@ -1416,6 +1443,7 @@ def score_pair(
     polar = aligned is not None and polarity_gate_trips(claim.cues, aligned)
     if polar and model.comparison_restated and aligned is not None:
         polar = _trips_beyond_a_restated_comparison(claim, span, aligned, model)
+    polar = polar or ordered
     if model.comparisons and not polar:  # v32: a comparison with its sides traded
         # (v41: sides told apart by their figures too, "slept 8 hours" / "under 6 hours")
         polar = comparison_reversed(
@@ -1430,7 +1458,7 @@ def score_pair(
             entity = _entity_beyond_naming(claim, span, edit, model)
         # The alignment reads negation and direction word by word, so it replaces the gate's
         # whole-sentence cue counts: a clause the claim leaves out is not a flip.
-        polar = edit.outcome == "contradicted"
+        polar = ordered or edit.outcome == "contradicted"
         edited = edit.outcome == "unsupported"
         score = min(fused, model.gate_cap) if (numeric or entity or polar or edited) else fused
         named = model.copy_dominates and edited and any(map(names_a_change, edit.edits))
