@@ -96,6 +96,7 @@ from spanproof.verify.scoring import (
     V67,
     V68,
     V69,
+    V70,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -181,7 +182,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
             V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34,
             V35, V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51,
             V52, V53, V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68,
-            V69,
+            V69, V70,
         )  # fmt: skip
         for model in models:
             judged = model.reads_judge  # v5's combiner and v57's veto read the judge
@@ -435,9 +436,12 @@ def render(results: dict[str, Any]) -> str:
         f"reads a bound on a figure turned round, 'before' and 'after' traded, plain words of "
         f"change): cached median {v['v68']['cached_median_ms']} ms (p95 "
         f"{v['v68']['cached_p95_ms']} ms), nothing cached {v['v68']['uncached_median_ms']} ms. "
-        f"Score model v69 (the default: v68 that reads more units of a figure): cached median "
-        f"{v['v69']['cached_median_ms']} ms (p95 {v['v69']['cached_p95_ms']} ms), nothing "
-        f"cached {v['v69']['uncached_median_ms']} ms. "
+        f"Score model v69 (the default before v70: v68 that reads more units of a figure): "
+        f"cached median {v['v69']['cached_median_ms']} ms (p95 {v['v69']['cached_p95_ms']} "
+        f"ms), nothing cached {v['v69']['uncached_median_ms']} ms. Score model v70 (the "
+        f"default: v69 that reads a figure converted to another unit as stated): cached "
+        f"median {v['v70']['cached_median_ms']} ms (p95 {v['v70']['cached_p95_ms']} ms), "
+        f"nothing cached {v['v70']['uncached_median_ms']} ms. "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

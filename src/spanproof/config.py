@@ -204,9 +204,10 @@ class VerifySettings(BaseModel):
             "traded and a predicative 'non-' as 'not'; v67 is v66 that reads "
             "evidence items cut from one source, as a store's plan lists them, as that "
             "source's text; v68 is v67 that reads a bound on a figure turned round, 'before' "
-            "and 'after' traded, and plain words of change such as 'grew'; v69, the "
-            "default, is v68 that reads more units of a figure: a percentage against money, "
-            "electric units, a rate written as a span of time)."
+            "and 'after' traded, and plain words of change such as 'grew'; v69 is v68 that "
+            "reads more units of a figure: a percentage against money, electric units, a "
+            "rate written as a span of time; v70, the default, is v69 that reads a figure "
+            "converted to another unit as stated, 'two days' for '48 hours')."
         ),
     )
     escalation_band: float | None = Field(

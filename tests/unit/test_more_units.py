@@ -1,5 +1,6 @@
-"""Score model v69: the numeric gate reads a percentage against money, electric units, and a
-rate written as a span of time."""
+"""Score models v69 and v70: the numeric gate reads a percentage against money, electric units,
+and a rate written as a span of time (v69), and a figure the span states in another unit as
+stated (v70)."""
 
 from __future__ import annotations
 
@@ -9,8 +10,8 @@ import pytest
 
 from spanproof.core.models import DEFAULT_SCORE_MODEL, Verdict
 from spanproof.verifier import Verifier
-from spanproof.verify.figure_units import measures, units_differ
-from spanproof.verify.scoring import SCORE_MODELS, V68, V69
+from spanproof.verify.figure_units import converted, measures, units_differ
+from spanproof.verify.scoring import SCORE_MODELS, V68, V69, V70
 
 DOSE = (
     "Adults and children over 12 should take one Relvoxin 200 mg tablet every 8 hours, with no "
@@ -85,7 +86,39 @@ def test_v69_still_supports_the_faithful_claim() -> None:
     assert _verdict("v69", claim, DOSE) is Verdict.SUPPORTED
 
 
-def test_v69_is_v68_reading_more_units_and_the_default() -> None:
+def test_v69_is_v68_reading_more_units() -> None:
     assert SCORE_MODELS["v69"] is V69 and V68.figure_units == 1
     assert dataclasses.replace(V68, name="v69", figure_units=2) == V69
-    assert DEFAULT_SCORE_MODEL == "v69"
+
+
+@pytest.mark.parametrize(
+    ("claim", "span", "stated"),
+    [
+        ("It was off for two days.", "It was disabled for 48 hours.", {2.0}),
+        ("It follows her over three decades.", "It spans 30 years.", {3.0}),
+        ("The trail is 1.5 km long.", "The trail is 1,500 metres long.", {1.5}),
+        # not the same quantity, or no exact conversion (a month is no whole number of days)
+        ("It was off for two days.", "It was off for two weeks.", set()),
+        ("It took one month.", "It took 30 days.", set()),
+        ("It costs 2 pounds.", "It weighs 2 kg.", set()),
+    ],
+)
+def test_converted_reads_the_same_quantity_in_another_unit(
+    claim: str, span: str, stated: set[float]
+) -> None:
+    assert converted(claim, span) == stated
+
+
+def test_a_figure_in_another_unit_is_stated_from_v70() -> None:
+    claim = "Ranked matchmaking will be switched off for two days after patch 4.2."
+    span = "Ranked matchmaking will be disabled for 48 hours after patch 4.2 goes live."
+    assert _verdict("v69", claim, span) is Verdict.UNSUPPORTED
+    assert _verdict("v70", claim, span) is Verdict.SUPPORTED
+    # another quantity is still missing
+    assert _verdict("v70", claim.replace("two days", "three days"), span) is not Verdict.SUPPORTED
+
+
+def test_v70_is_v69_reading_converted_figures_and_the_default() -> None:
+    assert SCORE_MODELS["v70"] is V70
+    assert dataclasses.replace(V69, name="v70", figure_units=3) == V70
+    assert DEFAULT_SCORE_MODEL == "v70"

@@ -193,6 +193,45 @@ def units_differ(claim: str, span: str, more: bool = False) -> str | None:
     return None
 
 
+#: v70: units that convert exactly, each with its measure and its size in that measure's base
+#: unit. Days and months do not convert exactly, so time is two measures.
+_SIZES: dict[str, tuple[str, float]] = {
+    **{u: ("time", s) for u, s in (("second", 1), ("minute", 60), ("hour", 3600),
+                                   ("day", 86400), ("week", 604800))},
+    **{u: ("calendar", s) for u, s in (("month", 1), ("year", 12), ("decade", 120),
+                                       ("century", 1200))},
+    **{u: ("length", s) for u, s in (("mm", 0.001), ("cm", 0.01), ("metre", 1), ("km", 1000))},
+    **{u: ("mass", s) for u, s in (("mg", 0.001), ("g", 1), ("kg", 1000), ("tonne", 1e6))},
+    **{u: ("volume", s) for u, s in (("ml", 0.001), ("litre", 1))},
+}  # fmt: skip
+
+
+def _quantities(text: str) -> set[tuple[str, float, str, float]]:
+    """Each figure of ``text`` with a unit of :data:`_SIZES`: (measure, size in the base unit,
+    the unit, the figure)."""
+    return {
+        (measure, round(float(value) * size, 9), unit, float(value))
+        for value, units in measures(text)
+        for unit in units
+        if unit in _SIZES
+        for measure, size in [_SIZES[unit]]
+    }
+
+
+@lru_cache(maxsize=1 << 14)
+def converted(claim: str, span: str) -> frozenset[float]:
+    """The claim's figures that the span states as the same quantity in another unit ("two
+    days" for "48 hours", "three decades" for "30 years", "1.5 km" for "1,500 metres"; score
+    model v70): the numeric gate does not miss them. The same figure in the same unit is the
+    gate's own to read, not a conversion."""
+    stated = {(measure, size, unit) for measure, size, unit, _ in _quantities(span)}
+    return frozenset(
+        value
+        for measure, size, unit, value in _quantities(claim)
+        if any(m == measure and s == size and u != unit for m, s, u in stated)
+    )
+
+
 #: Two figures joined by a hyphen or a dash, not inside a longer figure or name ("6-3", "3–1";
 #: not "1.2-3.4" halves, "COVID-19", "2019-nCoV").
 _PAIR = re.compile(r"(?<![\w.\-–])(?<!\d,)(\d{1,3})\s?[-–]\s?(\d{1,3})(?!\w|[.,]\d|\s?%|[\-–]\d)")

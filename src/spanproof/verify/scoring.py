@@ -56,7 +56,7 @@ from spanproof.verify.edits import (
     prepare_evidence,
     prepare_text,
 )
-from spanproof.verify.figure_units import pair_reversed, units_differ
+from spanproof.verify.figure_units import converted, pair_reversed, units_differ
 from spanproof.verify.fusion import fuse
 from spanproof.verify.gates import (
     CONTRAINDICATIONS,
@@ -146,7 +146,9 @@ class ScoreModel:
     #: euros" against "45 dollars", "per week" against "per month") is gated; False before v65.
     #: 2 (v69): and a percentage against money, electric units and a rate written as a span of
     #: time ("2%" against "£2", "65 Wh" against "65 W", "per week" against "in any 24-hour
-    #: period"; ``units_differ(..., more=True)``).
+    #: period"; ``units_differ(..., more=True)``). 3 (v70): and a figure the span states as the
+    #: same quantity in another unit is not missing ("two days" for "48 hours":
+    #: :func:`spanproof.verify.figure_units.converted`).
     figure_units: int = 0
     #: v65: a near copy may name what its window calls "it", "they" or "the (same) <noun>" when
     #: the sentence before, in the same evidence item, opens by naming it
@@ -852,13 +854,16 @@ V68 = replace(V67, name="v68", market_cues=2, bound_sides=True, order_words=True
 #: v68 whose numeric gate reads a percentage against money, electric units and a rate written
 #: as a span of time.
 V69 = replace(V68, name="v69", figure_units=2)
+#: v69 whose numeric gate reads a figure converted to another unit as stated ("two days" for
+#: "48 hours").
+V70 = replace(V69, name="v70", figure_units=3)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69,
+        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70,
     )
 }  # fmt: skip
 
@@ -1176,12 +1181,23 @@ def _figures_missing(claim: PreparedClaim, span: PreparedSpan, model: ScoreModel
                 for name in claim.name_figures[atom]
             )
         )
+    if missing and model.figure_units >= 3:
+        stated = converted(claim.claim.text, span.span.text)
+        missing = frozenset(atom for atom in missing if _value_of(atom) not in stated)
     if not missing or not model.joined_identifiers:
         return bool(missing)
     return any(
         any(a == atom and (joined is None or joined not in span.words) for a, joined in claim.joins)
         for atom in missing
     )
+
+
+def _value_of(atom: str) -> float | None:
+    """A numeric atom's value, or None for an atom that is no plain figure."""
+    try:
+        return float(atom)
+    except ValueError:
+        return None
 
 
 def _hyphen_figures(text: str, model: ScoreModel) -> tuple[dict[str, set[str]], set[str]]:
