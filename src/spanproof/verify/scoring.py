@@ -1183,21 +1183,13 @@ def _figures_missing(claim: PreparedClaim, span: PreparedSpan, model: ScoreModel
         )
     if missing and model.figure_units >= 3:
         stated = converted(claim.claim.text, span.span.text)
-        missing = frozenset(atom for atom in missing if _value_of(atom) not in stated)
+        missing = frozenset(atom for atom in missing if float(atom) not in stated)
     if not missing or not model.joined_identifiers:
         return bool(missing)
     return any(
         any(a == atom and (joined is None or joined not in span.words) for a, joined in claim.joins)
         for atom in missing
     )
-
-
-def _value_of(atom: str) -> float | None:
-    """A numeric atom's value, or None for an atom that is no plain figure."""
-    try:
-        return float(atom)
-    except ValueError:
-        return None
 
 
 def _hyphen_figures(text: str, model: ScoreModel) -> tuple[dict[str, set[str]], set[str]]:
