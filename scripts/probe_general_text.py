@@ -154,6 +154,15 @@ class Asked:
     planned: bool
 
 
+def stable_source_id(source_id: str) -> str:
+    """A passage file's source id without the folder that holds it: ``file:/tmp/x/017.txt`` →
+    ``file:general-text/017.txt``. The plan breaks ties in its ranking by chunk ids, which
+    derive from the source id, so a temporary folder's name in it made one ``--open`` run
+    differ from the next by a claim now and then (the passage found in the plan for 592 of
+    600 claims in one run, 591 in another)."""
+    return f"file:general-text/{source_id.rsplit('/', 1)[-1]}"
+
+
 def build_passages_store(folder: Path, cases: list[Case]) -> Path:
     """A SQLite store in ``folder`` holding each case's passage once, as a text file each."""
     from spanproof.bootstrap import build_parser
@@ -171,7 +180,7 @@ def build_passages_store(folder: Path, cases: list[Case]) -> Path:
     try:
         parse = build_parser()
         for source_id, fetched in iter_path(texts):
-            ingest(store, fetched, source_id, parse)
+            ingest(store, fetched, stable_source_id(source_id), parse)
         embedder = build_embedder(settings)
         assert embedder is not None
         embed_pending(store, embedder)

@@ -5,6 +5,7 @@ general_claims_heldout.jsonl): 50 passages each, four claims a passage, two of t
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from collections import Counter
 from pathlib import Path
@@ -73,3 +74,17 @@ def test_the_open_reading_asks_each_claim_of_a_store_of_the_passages(tmp_path: P
     asked = ask_all(db, cases, "v67")
     assert len(asked) == 4 and all(a.planned for a in asked)
     assert {a.verdict for a in asked} <= {v.value for v in Verdict} | {"none"}
+
+
+def test_the_store_names_its_passages_whatever_folder_holds_them(tmp_path: Path) -> None:
+    from probe_general_text import build_passages_store, stable_source_id
+
+    assert stable_source_id("file:/tmp/tmpab12/passages/017.txt") == "file:general-text/017.txt"
+    cases = load_cases()[:4]
+    ids = []
+    for name in ("one", "two"):
+        (tmp_path / name).mkdir()
+        db = build_passages_store(tmp_path / name, cases)
+        with sqlite3.connect(db) as conn:
+            ids.append(sorted(r[0] for r in conn.execute("SELECT id FROM chunks")))
+    assert ids[0] == ids[1] and ids[0]
