@@ -97,6 +97,7 @@ from spanproof.verify.scoring import (
     V68,
     V69,
     V70,
+    V71,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -157,10 +158,12 @@ def bench_embedding(texts: list[str], repeats: int) -> dict[str, Any]:
 
 
 def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -> dict[str, Any]:
+    from spanproof.core.parser import ReadingChecker
     from spanproof.providers.checker.cross_encoder import CrossEncoderChecker
     from spanproof.providers.checker.judge import JudgeChecker
     from spanproof.providers.embeddings.cache import CachedEmbedder
     from spanproof.providers.embeddings.onnx_minilm import OnnxMiniLMEmbedder
+    from spanproof.providers.parser import SpacyParser
 
     evidence = [EvidenceSpan(id=f"S{i + 1}", text=t) for i, t in enumerate(texts[200:264])]
     claims = [Claim(id=f"c{i}", text=texts[200 + 6 * i]) for i in range(10)]
@@ -182,12 +185,19 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
             V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34,
             V35, V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51,
             V52, V53, V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68,
-            V69, V70,
+            V69, V70, V71,
         )  # fmt: skip
+        # v71 reads roles with the parser beside the judge: "cached" remembers its parses too,
+        # "judge run" and "uncached" parse every time.
+        parser, parser_uncached = SpacyParser(), SpacyParser(cache=0)
         for model in models:
             judged = model.reads_judge  # v5's combiner and v57's veto read the judge
-            checker = judge if judged else cross_encoder
-            cold_checker = judge_uncached if judged else cross_encoder
+            checker: Any = judge if judged else cross_encoder
+            cold_checker: Any = judge_uncached if judged else cross_encoder
+            judge_run: Any = judge_uncached
+            if model.role_bindings:
+                checker = ReadingChecker(judge, parser)
+                cold_checker = judge_run = ReadingChecker(judge_uncached, parser_uncached)
             score_all(claims, evidence, cached, model, checker)  # fill the caches
 
             def warm(model: Any = model, checker: Any = checker) -> None:
@@ -206,11 +216,11 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
                 "uncached_median_ms": round(1000 * med_u, 1),
             }
             if judged:
-                if verdicts != score_all(claims, evidence, cached, model, judge_uncached)[0]:
+                if verdicts != score_all(claims, evidence, cached, model, judge_run)[0]:
                     raise SystemExit("remembered judge outputs changed a verdict")
 
-                def run_judge(model: Any = model) -> None:
-                    score_all(claims, evidence, cached, model, judge_uncached)
+                def run_judge(model: Any = model, checker: Any = judge_run) -> None:
+                    score_all(claims, evidence, cached, model, checker)
 
                 med_j, times_j = median_time(run_judge, uncached_repeats)
                 out[model.name] |= {
@@ -439,9 +449,14 @@ def render(results: dict[str, Any]) -> str:
         f"Score model v69 (the default before v70: v68 that reads more units of a figure): "
         f"cached median {v['v69']['cached_median_ms']} ms (p95 {v['v69']['cached_p95_ms']} "
         f"ms), nothing cached {v['v69']['uncached_median_ms']} ms. Score model v70 (the "
-        f"default: v69 that reads a figure converted to another unit as stated): cached "
-        f"median {v['v70']['cached_median_ms']} ms (p95 {v['v70']['cached_p95_ms']} ms), "
-        f"nothing cached {v['v70']['uncached_median_ms']} ms. "
+        f"default before v71: v69 that reads a figure converted to another unit as stated): "
+        f"cached median {v['v70']['cached_median_ms']} ms (p95 {v['v70']['cached_p95_ms']} "
+        f"ms), nothing cached {v['v70']['uncached_median_ms']} ms. Score model v71 (the "
+        f"default: v70 that reads who does what to whom with the bundled parser; it parsed "
+        f"the claims the judge left `supported`): cached median "
+        f"{v['v71']['cached_median_ms']} ms (p95 {v['v71']['cached_p95_ms']} ms), parsing "
+        f"and judging every time {v['v71']['judge_run_median_ms']} ms, nothing cached "
+        f"{v['v71']['uncached_median_ms']} ms. "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

@@ -13,6 +13,7 @@ from spanproof.core.store import postgres_url
 if TYPE_CHECKING:
     from spanproof.core.checker import EntailmentChecker
     from spanproof.core.documents import FetchedDocument, ParsedDocument
+    from spanproof.core.parser import SentenceParser
     from spanproof.core.ports import ChatModel, Decomposer, Embedder, WorkQueue
     from spanproof.core.store import EvidenceStore
     from spanproof.core.trace import TraceStore
@@ -489,15 +490,34 @@ def build_judge_for(settings: Settings) -> EntailmentChecker:
     return FallbackJudge(judge, local, secrets=(key,))
 
 
+_SENTENCE_PARSER: list[SentenceParser] = []  # the process's one parser, once built
+
+
+def build_sentence_parser() -> SentenceParser:
+    """The bundled sentence parser (score model v71), loaded once per process."""
+    if not _SENTENCE_PARSER:
+        from spanproof.providers.parser import SpacyParser
+
+        _SENTENCE_PARSER.append(SpacyParser())
+    return _SENTENCE_PARSER[0]
+
+
 def build_checker_for(
     model: ScoreModel, settings: Settings | None = None
 ) -> EntailmentChecker | None:
     """The checker a score model reads: the judge for v5's combiner and v57's veto
-    (``verify.judge``), the cross-encoder for v3's escalation, none for the other models."""
+    (``verify.judge``), with the bundled sentence parser for v71's roles
+    (:class:`~spanproof.core.parser.ReadingChecker`), the cross-encoder for v3's escalation,
+    none for the other models."""
     if model.reads_judge:
         from spanproof.config import load_settings
 
-        return build_judge_for(settings if settings is not None else load_settings())
+        judge = build_judge_for(settings if settings is not None else load_settings())
+        if model.role_bindings:
+            from spanproof.core.parser import ReadingChecker
+
+            return ReadingChecker(judge, build_sentence_parser())
+        return judge
     if model.escalation_band is not None:
         return build_checker()
     return None

@@ -206,8 +206,10 @@ class VerifySettings(BaseModel):
             "source's text; v68 is v67 that reads a bound on a figure turned round, 'before' "
             "and 'after' traded, and plain words of change such as 'grew'; v69 is v68 that "
             "reads more units of a figure: a percentage against money, electric units, a "
-            "rate written as a span of time; v70, the default, is v69 that reads a figure "
-            "converted to another unit as stated, 'two days' for '48 hours')."
+            "rate written as a span of time; v70 is v69 that reads a figure "
+            "converted to another unit as stated, 'two days' for '48 hours'; v71, the "
+            "default, is v70 that reads who does what to whom with a parser and refuses a "
+            "claim that gives its source's act to someone else)."
         ),
     )
     escalation_band: float | None = Field(

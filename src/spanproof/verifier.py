@@ -275,11 +275,14 @@ class Verifier:
             plan lists them, as that source's text), ``"v68"`` (v67 that reads a bound on a
             figure turned round, "before" and "after" traded, and plain words of change such
             as "grew"), ``"v69"`` (v68 that reads more units of a figure: a percentage against
-            money, electric units, a rate written as a span of time), ``"v70"`` (the default:
-            v69 that reads a figure converted to another unit as stated, "two days" for "48
-            hours"), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v70; default: the
-            bundled ones (for the judge, the one ``verify.judge`` names).
+            money, electric units, a rate written as a span of time), ``"v70"`` (v69 that
+            reads a figure converted to another unit as stated, "two days" for "48 hours"),
+            ``"v71"`` (the default: v70 that reads who does what to whom with the bundled
+            parser and refuses a claim that gives its source's act to someone else), or a
+            ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v71 (with the
+            bundled sentence parser for v71); default: the bundled ones (for the judge, the one
+            ``verify.judge`` names).
     """
 
     def __init__(

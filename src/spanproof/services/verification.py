@@ -18,6 +18,7 @@ from spanproof.core.errors import DecomposeError, ProviderError
 from spanproof.core.models import (
     Claim,
     ClaimVerdict,
+    Edit,
     EvidenceSpan,
     JudgeRecord,
     Policy,
@@ -25,7 +26,9 @@ from spanproof.core.models import (
     SpanRef,
     Verdict,
 )
+from spanproof.core.parser import SentenceParser
 from spanproof.core.ports import Decomposer, Embedder
+from spanproof.text.citations import blank_citations
 from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.text.tokens import token_texts
 from spanproof.verify.decompose import markers_as_ids
@@ -41,6 +44,7 @@ from spanproof.verify.judging import (
     judged_verdict,
 )
 from spanproof.verify.policy import deliver
+from spanproof.verify.roles import role_conflict
 from spanproof.verify.scoring import (
     Plan,
     PreparedClaim,
@@ -229,6 +233,8 @@ def _read_by_checker(
     what = "judge" if judged else "entailment checker"
     if checker is None:
         return [], f"unavailable: score model {model.name} needs {'a' if judged else 'an'} {what}"
+    if model.role_bindings and not isinstance(checker, SentenceParser):
+        return [], f"unavailable: score model {model.name} needs a sentence parser with its judge"
     try:
         if model.judge_veto is not None:
             verdicts = veto_all(claims, verdicts, plan, sims, checker, model, checks)
@@ -237,7 +243,60 @@ def _read_by_checker(
             verdicts = decide(claims, verdicts, plan, sims, checker, model)
     except ProviderError as exc:
         return [], f"unavailable: {what} failed: {exc}"
+    if model.role_bindings:
+        assert isinstance(checker, SentenceParser)
+        verdicts = read_roles(claims, verdicts, plan, checker, model)
     return verdicts, VERIFIED
+
+
+def read_roles(
+    claims: Sequence[Claim],
+    verdicts: list[ClaimVerdict],
+    plan: Plan,
+    parser: SentenceParser,
+    model: ScoreModel,
+) -> list[ClaimVerdict]:
+    """Score model v71: every claim still ``supported`` after the judge's veto is read with its
+    window by the parser (all texts in one ``parse`` call), and one that gives the window's act
+    to someone else (:func:`~spanproof.verify.roles.role_conflict`: subject and object traded,
+    another name in a role, "from" for "to"; a name it moves must be one the window writes) is
+    ``unsupported``, recorded as the substitution ``unsupported: roles swapped``
+    between the two arguments; its score is capped like a gate's."""
+    spans = {p.span.id: p.span for p in plan.spans}
+    rows = [
+        i
+        for i, v in enumerate(verdicts)
+        if v.verdict is Verdict.SUPPORTED and v.best_span is not None and v.best_span.id in spans
+    ]
+    if not rows:
+        return verdicts
+    texts: list[str] = []
+    for i in rows:
+        ref = verdicts[i].best_span
+        assert ref is not None
+        texts += [blank_citations(claims[i].scored_text), spans[ref.id].text[ref.start : ref.end]]
+    parsed = parser.parse(texts)
+    out = list(verdicts)
+    for k, i in enumerate(rows):
+        ref = verdicts[i].best_span
+        assert ref is not None
+        span = spans[ref.id]
+        found = role_conflict(parsed[2 * k], parsed[2 * k + 1])
+        if found is None:
+            continue
+        claim = claims[i].scored_text
+        (cs, ce), (ss, se) = found.claim_range, found.span_range
+        edit = Edit(
+            "substitution", cs, ce, claim[cs:ce], span.id, ref.start + ss, ref.start + se,
+            span.text[ref.start + ss : ref.start + se], "unsupported: roles swapped",
+        )  # fmt: skip
+        out[i] = dataclasses.replace(
+            verdicts[i],
+            verdict=Verdict.UNSUPPORTED,
+            score=min(verdicts[i].score, model.gate_cap),
+            edits=(edit,),
+        )
+    return out
 
 
 def _escalate(

@@ -580,6 +580,13 @@ class ScoreModel:
     #: aim is not); False before v49: such a sentence, sharing the claim's topic words,
     #: supported "Trees cooled the city".
     procedure_statements: bool = False
+    #: v71: a claim the rules and the judge call ``supported`` that gives a span's act to
+    #: someone else — its subject and object traded, another name as the subject or object of
+    #: the same verb on the same thing, "from X" for "to X", another name as the argument of
+    #: the same preposition — is ``unsupported``, recorded as the substitution ``unsupported:
+    #: roles swapped`` (:func:`spanproof.verify.roles.role_conflict`, over the bundled parser:
+    #: :class:`spanproof.core.parser.ReadingChecker`). False before v71.
+    role_bindings: bool = False
 
     @property
     def reads_findings(self) -> bool:
@@ -857,13 +864,17 @@ V69 = replace(V68, name="v69", figure_units=2)
 #: v69 whose numeric gate reads a figure converted to another unit as stated ("two days" for
 #: "48 hours").
 V70 = replace(V69, name="v70", figure_units=3)
+#: v70 that reads who does what to whom: a claim that gives a span's act to someone else
+#: ("Local shop owners overruled the city council's objections" against "The city council …
+#: overruling objections from local shop owners") is `unsupported`.
+V71 = replace(V70, name="v71", role_bindings=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
         V1, V2, V3, V4, V5, V6, V7, V8, V9, V10, V11, V12, V13, V14, V15, V16, V17, V18, V19, V20,
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
-        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70,
+        V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70, V71,
     )
 }  # fmt: skip
 
