@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from spanproof.bootstrap import build_checker_for, build_embedder, build_sentence_parser
 from spanproof.config import load_settings
 from spanproof.core.models import DEFAULT_SCORE_MODEL, Claim, Verdict
-from spanproof.core.parser import ReadingChecker, SentenceParser
+from spanproof.core.parser import Parsed, ReadingChecker, SentenceParser
 from spanproof.services.verification import score_all
 from spanproof.verifier import Verifier, to_evidence
 from spanproof.verify.roles import role_conflict
@@ -177,3 +179,38 @@ def test_v71_reads_with_a_checker_that_also_parses() -> None:
     verdicts, status = score_all(claims, evidence, embedder, V71, checker)
     assert status == "verified"
     assert verdicts[0].verdict is Verdict.UNSUPPORTED
+
+
+class _Counting:
+    """The bundled parser, counting the texts it is asked to parse."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+        self.inner = build_sentence_parser()
+
+    @property
+    def parser_id(self) -> str:
+        return self.inner.parser_id
+
+    def parse(self, texts: Sequence[str]) -> list[Parsed]:
+        self.texts += texts
+        return self.inner.parse(texts)
+
+
+def test_a_copy_with_words_only_dropped_is_not_parsed() -> None:
+    judge = build_checker_for(V70)
+    assert judge is not None
+    parser = _Counting()
+    checker = ReadingChecker(judge, parser)
+    embedder = build_embedder(load_settings())
+    evidence = to_evidence(
+        [{"id": "S1", "text": "In the trial, daily walking lowered blood pressure."}]
+    )
+    copied = [Claim("c1", "Daily walking lowered blood pressure.")]
+    verdicts, status = score_all(copied, evidence, embedder, V71, checker)
+    assert status == "verified" and verdicts[0].verdict is Verdict.SUPPORTED
+    assert parser.texts == []
+    reworded = [Claim("c1", "Walking every day lowered blood pressure in the trial.")]
+    verdicts, status = score_all(reworded, evidence, embedder, V71, checker)
+    assert verdicts[0].verdict is Verdict.SUPPORTED  # reworded, so read with its window
+    assert parser.texts == [reworded[0].text, evidence[0].text]

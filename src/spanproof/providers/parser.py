@@ -10,6 +10,8 @@ and each text is parsed once per process (a bounded cache keyed by the text).
 from __future__ import annotations
 
 import functools
+import importlib
+import importlib.metadata
 from collections.abc import Sequence
 from typing import Any
 
@@ -34,13 +36,18 @@ class SpacyParser:
 
     @property
     def parser_id(self) -> str:
-        return f"{PARSER_PACKAGE}@{self._pipeline().meta.get('version', '?')}"
+        """The package and its installed version, read from its metadata: naming the parser in
+        a report loads neither spaCy nor the pipeline (a verify that parses nothing never
+        does)."""
+        try:
+            version = importlib.metadata.version(PARSER_PACKAGE)
+        except importlib.metadata.PackageNotFoundError:
+            version = "not installed"
+        return f"{PARSER_PACKAGE}@{version}"
 
     def _pipeline(self) -> Any:
         if self._nlp is None:
             try:
-                import importlib
-
                 package = importlib.import_module(PARSER_PACKAGE)
             except ImportError as exc:  # a broken install: say what is missing
                 raise ConfigurationError(

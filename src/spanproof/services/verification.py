@@ -245,7 +245,7 @@ def _read_by_checker(
         return [], f"unavailable: {what} failed: {exc}"
     if model.role_bindings:
         assert isinstance(checker, SentenceParser)
-        verdicts = read_roles(claims, verdicts, plan, checker, model)
+        verdicts = read_roles(claims, verdicts, plan, checker, model, checks)
     return verdicts, VERIFIED
 
 
@@ -255,18 +255,32 @@ def read_roles(
     plan: Plan,
     parser: SentenceParser,
     model: ScoreModel,
+    checks: Sequence[Mapping[int, EditCheck]] | None = None,
 ) -> list[ClaimVerdict]:
     """Score model v71: every claim still ``supported`` after the judge's veto is read with its
-    window by the parser (all texts in one ``parse`` call), and one that gives the window's act
-    to someone else (:func:`~spanproof.verify.roles.role_conflict`: subject and object traded,
-    another name in a role, "from" for "to"; a name it moves must be one the window writes) is
-    ``unsupported``, recorded as the substitution ``unsupported: roles swapped``
-    between the two arguments; its score is capped like a gate's."""
+    window by the parser (all texts in one ``parse`` call) — but for a copy of its window with
+    words only dropped (``checks``: the edit check's reading, which reads what a deletion
+    drops), which moves no one — and one that gives the window's act to someone else
+    (:func:`~spanproof.verify.roles.role_conflict`: subject and object traded, another name in
+    a role, "from" for "to"; a name it moves must be one the window writes) is
+    ``unsupported``, recorded as the substitution ``unsupported: roles swapped`` between the
+    two arguments; its score is capped like a gate's."""
     spans = {p.span.id: p.span for p in plan.spans}
+    index = {p.span.id: p.index for p in plan.spans}
+
+    def cut_only(i: int, ref: SpanRef) -> bool:
+        check = checks[i].get(index[ref.id]) if checks else None
+        return (
+            check is not None and check.near_copy and all(e.op == "deletion" for e in check.edits)
+        )
+
     rows = [
         i
         for i, v in enumerate(verdicts)
-        if v.verdict is Verdict.SUPPORTED and v.best_span is not None and v.best_span.id in spans
+        if v.verdict is Verdict.SUPPORTED
+        and v.best_span is not None
+        and v.best_span.id in spans
+        and not cut_only(i, v.best_span)
     ]
     if not rows:
         return verdicts
