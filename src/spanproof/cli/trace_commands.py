@@ -312,7 +312,9 @@ COMMANDS = (trace_group,)
 
 class _ReplayCheckers:
     """The local checker a trace's score model read, each loaded once: the cross-encoder for
-    v3, the local judge for v5 (an LLM judge's v5 trace replays from its stored judgements)."""
+    v3, the local judge for v5 (an LLM judge's v5 trace replays from its stored judgements),
+    and for v71 the judge with the bundled sentence parser (the parser reads the roles again
+    whichever judge the trace recorded)."""
 
     def __init__(self) -> None:
         self._loaded: dict[str, EntailmentChecker] = {}
@@ -322,15 +324,24 @@ class _ReplayCheckers:
         from spanproof.verify.scoring import score_model
 
         recorded = str(trace.models.get("checker_model", ""))
-        if not recorded or recorded.startswith(LLM_JUDGE_PREFIX):
+        if not recorded:
             return None
         try:
             model = score_model(str(trace.models.get("score_model", "")))
         except SpanproofError:
             return None  # replay reports the unknown model
+        if recorded.startswith(LLM_JUDGE_PREFIX) and not model.role_bindings:
+            return None
         kind = "judge" if model.reads_judge else "cross-encoder"
+        if model.role_bindings:
+            kind = "judge and parser"
         if kind not in self._loaded:
-            from spanproof.bootstrap import build_checker, build_judge
+            from spanproof.bootstrap import build_checker, build_judge, build_sentence_parser
 
-            self._loaded[kind] = build_judge() if kind == "judge" else build_checker()
+            if kind == "judge and parser":
+                from spanproof.core.parser import ReadingChecker
+
+                self._loaded[kind] = ReadingChecker(build_judge(), build_sentence_parser())
+            else:
+                self._loaded[kind] = build_judge() if kind == "judge" else build_checker()
         return self._loaded[kind]

@@ -24,6 +24,7 @@ from spanproof.core.checker import CHECKER_LABELS, EntailmentChecker
 from spanproof.core.errors import ProviderError, SpanproofError
 from spanproof.core.judgement import RecordedJudge
 from spanproof.core.models import Claim, ClaimVerdict, ErasedRange, EvidenceSpan
+from spanproof.core.parser import ReadingChecker, SentenceParser
 from spanproof.core.ports import Embedder, FloatMatrix
 from spanproof.core.trace import Trace, canonical_json, decode_vector, encode_vector, plan_hash
 from spanproof.services.verification import (
@@ -403,7 +404,7 @@ def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResu
                 and checker.model_id != recorded
             )
             if model.reads_judge and (recorded.startswith(LLM_JUDGE_PREFIX) or retired):
-                checker = stored_judge(trace, spans, recorded)
+                checker = _stored(trace, spans, recorded, model, checker)
             if checker is None or checker.model_id != recorded:
                 have = "none" if checker is None else checker.model_id
                 return ReplayResult(
@@ -474,6 +475,21 @@ LLM_JUDGE_PREFIX = "llm-judge:"
 #: installation no longer ships (another ``spanproof-judge@sha256:…``) replays from the
 #: judgements it stored, as an LLM judge's does: the judge is not re-run, the rest is.
 LOCAL_JUDGE_PREFIX = "spanproof-judge@"
+
+
+def _stored(
+    trace: Trace,
+    spans: Sequence[EvidenceSpan],
+    recorded: str,
+    model: ScoreModel,
+    checker: EntailmentChecker | None,
+) -> EntailmentChecker:
+    """The trace's stored judgements as its judge; under v71, with ``checker``'s parser, which
+    reads the roles again (``recorded`` names both: ``<judge>+<parser>``)."""
+    if not (model.role_bindings and isinstance(checker, SentenceParser)):
+        return stored_judge(trace, spans, recorded)
+    judge_id = recorded.rsplit("+", 1)[0]
+    return ReadingChecker(stored_judge(trace, spans, judge_id), checker)
 
 
 def stored_judge(trace: Trace, spans: Sequence[EvidenceSpan], model_id: str) -> RecordedJudge:
