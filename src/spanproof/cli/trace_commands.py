@@ -333,15 +333,16 @@ class _ReplayCheckers:
         if recorded.startswith(LLM_JUDGE_PREFIX) and not model.role_bindings:
             return None
         kind = "judge" if model.reads_judge else "cross-encoder"
-        if model.role_bindings:
-            kind = "judge and parser"
         if kind not in self._loaded:
-            from spanproof.bootstrap import build_checker, build_judge, build_sentence_parser
+            from spanproof.bootstrap import build_checker, build_judge
 
-            if kind == "judge and parser":
-                from spanproof.core.parser import ReadingChecker
+            self._loaded[kind] = build_judge() if kind == "judge" else build_checker()
+        if not model.role_bindings:
+            return self._loaded[kind]
+        if "judge and parser" not in self._loaded:
+            from spanproof.bootstrap import build_sentence_parser
+            from spanproof.core.parser import ReadingChecker
 
-                self._loaded[kind] = ReadingChecker(build_judge(), build_sentence_parser())
-            else:
-                self._loaded[kind] = build_judge() if kind == "judge" else build_checker()
-        return self._loaded[kind]
+            parser = build_sentence_parser()
+            self._loaded["judge and parser"] = ReadingChecker(self._loaded[kind], parser)
+        return self._loaded["judge and parser"]
