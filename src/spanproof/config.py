@@ -207,9 +207,10 @@ class VerifySettings(BaseModel):
             "and 'after' traded, and plain words of change such as 'grew'; v69 is v68 that "
             "reads more units of a figure: a percentage against money, electric units, a "
             "rate written as a span of time; v70 is v69 that reads a figure "
-            "converted to another unit as stated, 'two days' for '48 hours'; v71, the "
-            "default, is v70 that reads who does what to whom with a parser and refuses a "
-            "claim that gives its source's act to someone else)."
+            "converted to another unit as stated, 'two days' for '48 hours'; v71 is v70 "
+            "that reads who does what to whom with a parser and refuses a claim that gives "
+            "its source's act to someone else; v72, the default, is v71 that reads evidence "
+            "without its invisible format characters, such as a zero-width space)."
         ),
     )
     escalation_band: float | None = Field(

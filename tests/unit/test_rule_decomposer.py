@@ -9,7 +9,8 @@ from hypothesis import strategies as st
 
 from spanproof.core.models import Claim
 from spanproof.core.ports import Decomposer
-from spanproof.verify.decompose import INVISIBLE, RuleBasedDecomposer, clean_claim_text
+from spanproof.text.visible import INVISIBLE
+from spanproof.verify.decompose import RuleBasedDecomposer, clean_claim_text
 
 DECOMPOSER = RuleBasedDecomposer()
 

@@ -30,11 +30,13 @@ from spanproof.core.trace import Trace, canonical_json, decode_vector, encode_ve
 from spanproof.services.verification import (
     VERIFIED,
     edit_phrases,
+    evidence_as_read,
     score_all,
     span_cosines,
     window_ranges,
 )
 from spanproof.text.sentences import Sentence, split_sentences
+from spanproof.text.visible import INVISIBLE
 from spanproof.verify.judging import window_text
 from spanproof.verify.scoring import ScoreModel, prepare_plan, score_model
 
@@ -302,7 +304,8 @@ def trace_embeddings(
     Args:
         claims: the claims scored, in order (claims or their verdicts: only the text is read).
         plan_spans: the evidence exactly as scoring received it, in the order of the trace's
-            ``plan``.
+            ``plan`` (under v72 the windows are recorded in the offsets of its text as scoring
+            read it, :func:`~spanproof.services.verification.evidence_as_read`).
         embedder: the embedder that scored; a :class:`RecordingEmbedder` whose last call was
             that scoring gives its vectors back without embedding again.
         model: the score model used (it decides the windows).
@@ -318,6 +321,7 @@ def trace_embeddings(
     """
     if not claims or not any(span.truth_class for span in plan_spans):
         return {"claims": [], "windows": []}
+    plan_spans = evidence_as_read(plan_spans, model)  # v72: the texts scoring embedded
     texts = [claim.scored_text for claim in claims]
     owners: list[tuple[int, int, int]] = []
     for index, span in enumerate(plan_spans):
@@ -395,7 +399,7 @@ def replay(trace: Trace, checker: EntailmentChecker | None = None) -> ReplayResu
         model = score_model(str(trace.models["score_model"]))
         spans = plan_spans(trace.plan)
         claims = [_claim(entry) for entry in trace.claims]
-        embedder = ReplayEmbedder.from_trace(trace, spans, claims, model)
+        embedder = ReplayEmbedder.from_trace(trace, evidence_as_read(spans, model), claims, model)
         if model.uses_checker:
             recorded = str(trace.models.get("checker_model", ""))
             retired = (
@@ -486,17 +490,21 @@ def _stored(
 ) -> EntailmentChecker:
     """The trace's stored judgements as its judge; under v71, with ``checker``'s parser, which
     reads the roles again (``recorded`` names both: ``<judge>+<parser>``)."""
+    visible = model.visible_evidence
     if not (model.role_bindings and isinstance(checker, SentenceParser)):
-        return stored_judge(trace, spans, recorded)
+        return stored_judge(trace, spans, recorded, visible=visible)
     judge_id = recorded.rsplit("+", 1)[0]
-    return ReadingChecker(stored_judge(trace, spans, judge_id), checker)
+    return ReadingChecker(stored_judge(trace, spans, judge_id, visible=visible), checker)
 
 
-def stored_judge(trace: Trace, spans: Sequence[EvidenceSpan], model_id: str) -> RecordedJudge:
+def stored_judge(
+    trace: Trace, spans: Sequence[EvidenceSpan], model_id: str, *, visible: bool = False
+) -> RecordedJudge:
     """A judge that answers what the trace's claims record the judge said (score model v5).
 
     Each claim's ``judge`` entry names its window by span id and range; the window text is
-    rebuilt from the trace's plan exactly as the judge read it.
+    rebuilt from the trace's plan exactly as the judge read it (``visible``: without its
+    invisible format characters, as v72 reads evidence).
     """
     index = {span.id: n for n, span in enumerate(spans)}
     texts = {n: span.text for n, span in enumerate(spans)}
@@ -508,7 +516,8 @@ def stored_judge(trace: Trace, spans: Sequence[EvidenceSpan], model_id: str) -> 
         parts = [(index[w["id"]], int(w["start"]), int(w["end"])) for w in judged["window"]]
         probs = judged["probabilities"]
         row = [float(probs[label]) for label in CHECKER_LABELS]
-        table[(str(entry["text"]), window_text(parts, texts))] = row
+        text = window_text(parts, texts)
+        table[(str(entry["text"]), INVISIBLE.sub("", text) if visible else text)] = row
     return RecordedJudge(table, model_id)
 
 

@@ -7,6 +7,7 @@ model, or a failed decomposition gives ``verification = "unavailable: <reason>"`
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
@@ -19,6 +20,7 @@ from spanproof.core.models import (
     Claim,
     ClaimVerdict,
     Edit,
+    ErasedRange,
     EvidenceSpan,
     JudgeRecord,
     Policy,
@@ -31,6 +33,7 @@ from spanproof.core.ports import Decomposer, Embedder
 from spanproof.text.citations import blank_citations
 from spanproof.text.sentences import Sentence, split_sentences
 from spanproof.text.tokens import token_texts
+from spanproof.text.visible import VisibleText, visible_text
 from spanproof.verify.decompose import markers_as_ids
 from spanproof.verify.edits import EditCheck, judge_with_vectors, phrase_texts
 from spanproof.verify.escalation import escalated, needs_escalation
@@ -196,6 +199,12 @@ def score_all(
             turned_verdict(v, c) if c.negates else v for v, c in zip(verdicts, claims, strict=True)
         ]
         return turned, status
+    if model.visible_evidence:
+        views = _visible_views(evidence)
+        if views:
+            seen = evidence_as_read(evidence, model)
+            verdicts, status = score_all(claims, seen, embedder, model, checker)
+            return [_restored(v, views) for v in verdicts], status
     plan = prepare_plan(evidence, model)
     if not plan.truth_indices:
         # No truth-class span: every claim is unsupported by construction, no embedding.
@@ -214,6 +223,61 @@ def score_all(
     if not model.uses_checker:
         return verdicts, VERIFIED
     return _read_by_checker(claims, verdicts, plan, sims, checker, model, checks)
+
+
+def evidence_as_read(evidence: Sequence[EvidenceSpan], model: ScoreModel) -> list[EvidenceSpan]:
+    """The evidence as ``model``'s scoring reads it: under v72 each span without its invisible
+    format characters (its erased ranges moved with its text); as given before v72. What a
+    trace records of the windows scoring embedded is in these texts' offsets."""
+    views = _visible_views(evidence) if model.visible_evidence else {}
+    return [_visible_span(s, views[s.id]) if s.id in views else s for s in evidence]
+
+
+def _visible_views(evidence: Sequence[EvidenceSpan]) -> dict[str, VisibleText]:
+    """Score model v72: each span with invisible format characters, by id, as read without
+    them (a span whose id another span shares is read as given: a verdict names its span by
+    id)."""
+    counts = Counter(s.id for s in evidence)
+    return {
+        s.id: view
+        for s in evidence
+        if counts[s.id] == 1 and (view := visible_text(s.text)) is not None
+    }
+
+
+def _visible_span(span: EvidenceSpan, view: VisibleText) -> EvidenceSpan:
+    """``span`` with its text as ``view`` reads it, its erased ranges moved with it."""
+    erased = tuple(ErasedRange(view.visible(r.start), view.visible(r.end)) for r in span.erased)
+    return dataclasses.replace(span, text=view.text, erased=erased)
+
+
+def _restored(verdict: ClaimVerdict, views: Mapping[str, VisibleText]) -> ClaimVerdict:
+    """A verdict scored on visible texts, its offsets into the evidence as given: the best
+    span, the judge's window and each edit's evidence words (``evidence_text`` the given
+    text's slice)."""
+
+    def ref(r: SpanRef) -> SpanRef:
+        view = views.get(r.id)
+        return r if view is None else SpanRef(r.id, *view.range(r.start, r.end))
+
+    def edit(e: Edit) -> Edit:
+        view = views.get(e.evidence_id)
+        if view is None:
+            return e
+        start, end = view.range(e.evidence_start, e.evidence_end)
+        return dataclasses.replace(
+            e, evidence_start=start, evidence_end=end, evidence_text=view.original[start:end]
+        )
+
+    judge = verdict.judge
+    if judge is not None:
+        judge = dataclasses.replace(judge, window=tuple(ref(r) for r in judge.window))
+    return dataclasses.replace(
+        verdict,
+        best_span=None if verdict.best_span is None else ref(verdict.best_span),
+        edits=tuple(edit(e) for e in verdict.edits),
+        judge=judge,
+    )
 
 
 def _read_by_checker(

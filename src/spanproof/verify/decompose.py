@@ -100,6 +100,7 @@ from spanproof.core.replies import load_json_reply
 from spanproof.text.markdown import blank_markdown, markdown_lines, strip_markdown
 from spanproof.text.sentences import split_sentences
 from spanproof.text.tokens import token_texts
+from spanproof.text.visible import INVISIBLE
 from spanproof.verify.pronouns import name_pronouns
 from spanproof.verify.proposition import VERB_CUES
 
@@ -252,15 +253,6 @@ def markers_as_ids(
         same = markers == claim.cited_markers
         out.append(claim if same else replace(claim, cited_markers=markers))
     return out
-
-
-#: Invisible format characters (Unicode category Cf): a zero-width space or joiner, a soft
-#: hyphen, a word joiner, a byte-order mark, direction marks. Text copied from a web page or a
-#: PDF, and some models' output, carry them inside words ("Zü\u200brich"), where a word reader
-#: would see two words.
-INVISIBLE = re.compile(
-    "[\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]"
-)
 
 
 def clean_claim_text(fragment: str) -> str:

@@ -587,6 +587,12 @@ class ScoreModel:
     #: roles swapped`` (:func:`spanproof.verify.roles.role_conflict`, over the bundled parser:
     #: :class:`spanproof.core.parser.ReadingChecker`). False before v71.
     role_bindings: bool = False
+    #: v72: evidence is read without its invisible format characters (a zero-width space, a
+    #: soft hyphen, a word joiner …: :func:`spanproof.text.visible.visible_text`), so a word a
+    #: web page or a PDF split with one ("hospital\u200bisation") is the claim's word; the
+    #: offsets a verdict records still point into the evidence as given. False before v72:
+    #: such a word was two words, and a claim that copied it was ``unsupported``.
+    visible_evidence: bool = False
 
     @property
     def reads_findings(self) -> bool:
@@ -868,6 +874,9 @@ V70 = replace(V69, name="v70", figure_units=3)
 #: ("Local shop owners overruled the city council's objections" against "The city council …
 #: overruling objections from local shop owners") is `unsupported`.
 V71 = replace(V70, name="v71", role_bindings=True)
+#: v71 that reads evidence without its invisible format characters: "hospital\u200bisation"
+#: in a span is the claim's "hospitalisation".
+V72 = replace(V71, name="v72", visible_evidence=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
@@ -875,6 +884,7 @@ SCORE_MODELS: dict[str, ScoreModel] = {
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
         V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70, V71,
+        V72,
     )
 }  # fmt: skip
 
