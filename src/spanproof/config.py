@@ -209,8 +209,10 @@ class VerifySettings(BaseModel):
             "rate written as a span of time; v70 is v69 that reads a figure "
             "converted to another unit as stated, 'two days' for '48 hours'; v71 is v70 "
             "that reads who does what to whom with a parser and refuses a claim that gives "
-            "its source's act to someone else; v72, the default, is v71 that reads evidence "
-            "without its invisible format characters, such as a zero-width space)."
+            "its source's act to someone else; v72 is v71 that reads evidence without its "
+            "invisible format characters, such as a zero-width space; v73, the default, is "
+            "v72 that refuses a claim joining one side of a contrast to the other side's "
+            "thing)."
         ),
     )
     escalation_band: float | None = Field(

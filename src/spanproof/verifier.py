@@ -278,11 +278,12 @@ class Verifier:
             money, electric units, a rate written as a span of time), ``"v70"`` (v69 that
             reads a figure converted to another unit as stated, "two days" for "48 hours"),
             ``"v71"`` (v70 that reads who does what to whom with the bundled parser and
-            refuses a claim that gives its source's act to someone else), ``"v72"`` (the
-            default: v71 that reads evidence without its invisible format characters, such as
-            a zero-width space inside a word), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v72 (with the
-            bundled sentence parser for v71 and v72); default: the bundled ones (for the
+            refuses a claim that gives its source's act to someone else), ``"v72"`` (v71
+            that reads evidence without its invisible format characters, such as a zero-width
+            space inside a word), ``"v73"`` (the default: v72 that refuses a claim joining one
+            side of a contrast to the other side's thing), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v73 (with the
+            bundled sentence parser for v71 to v73); default: the bundled ones (for the
             judge, the one ``verify.judge`` names).
     """
 

@@ -112,7 +112,7 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
     "--score-model",
     type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
-    help="Score model (default: v72).",
+    help="Score model (default: v73).",
 )
 @click.option(
     "--policy",

@@ -17,7 +17,7 @@ import numpy.typing as npt
 
 from spanproof.core.checker import CheckerPair, EntailmentChecker
 
-__all__ = ["ParsedToken", "ReadingChecker", "SentenceParser"]
+__all__ = ["ParsedToken", "ReadingChecker", "SentenceParser", "children_of"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -49,6 +49,16 @@ class ParsedToken:
 
 #: One parsed text: its tokens in order.
 Parsed = tuple[ParsedToken, ...]
+
+
+def children_of(tokens: Sequence[ParsedToken]) -> list[list[int]]:
+    """For each token of a parsed text, the indices of the tokens whose head it is, in order (a
+    root, its own head, is no child of itself; a head outside the text is ignored)."""
+    children: list[list[int]] = [[] for _ in tokens]
+    for i, token in enumerate(tokens):
+        if token.head != i and 0 <= token.head < len(tokens):
+            children[token.head].append(i)
+    return children
 
 
 @runtime_checkable

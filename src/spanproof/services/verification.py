@@ -28,7 +28,7 @@ from spanproof.core.models import (
     SpanRef,
     Verdict,
 )
-from spanproof.core.parser import SentenceParser
+from spanproof.core.parser import Parsed, SentenceParser
 from spanproof.core.ports import Decomposer, Embedder
 from spanproof.text.citations import blank_citations
 from spanproof.text.sentences import Sentence, split_sentences
@@ -64,6 +64,7 @@ from spanproof.verify.scoring import (
     select_candidates,
     unsupported_verdict,
 )
+from spanproof.verify.splices import contrast_splice, contrasts
 from spanproof.verify.tables import with_table_context
 from spanproof.verify.yes_no import turned_verdict, with_answer_claim
 
@@ -328,15 +329,22 @@ def read_roles(
     (:func:`~spanproof.verify.roles.role_conflict`: subject and object traded, another name in
     a role, "from" for "to"; a name it moves must be one the window writes) is
     ``unsupported``, recorded as the substitution ``unsupported: roles swapped`` between the
-    two arguments; its score is capped like a gate's."""
+    two arguments; its score is capped like a gate's. Under v73 (``contrast_splices``) a claim
+    whose roles are the window's and that joins one side of a contrast in it to the other
+    side's thing (:func:`~spanproof.verify.splices.contrast_splice`) is ``unsupported`` the
+    same way, recorded as ``unsupported: contrast spliced``."""
     spans = {p.span.id: p.span for p in plan.spans}
     index = {p.span.id: p.index for p in plan.spans}
 
     def cut_only(i: int, ref: SpanRef) -> bool:
         check = checks[i].get(index[ref.id]) if checks else None
-        return (
-            check is not None and check.near_copy and all(e.op == "deletion" for e in check.edits)
-        )
+        if check is None or not check.near_copy:
+            return False
+        if model.contrast_splices and any(
+            contrasts(e.evidence_text) for e in check.edits
+        ):  # a cut across "but" can join one side's act to the other's thing
+            return False
+        return all(e.op == "deletion" for e in check.edits)
 
     rows = [
         i
@@ -359,14 +367,14 @@ def read_roles(
         ref = verdicts[i].best_span
         assert ref is not None
         span = spans[ref.id]
-        found = role_conflict(parsed[2 * k], parsed[2 * k + 1])
+        found = _misread(parsed[2 * k], parsed[2 * k + 1], model)
         if found is None:
             continue
         claim = claims[i].scored_text
-        (cs, ce), (ss, se) = found.claim_range, found.span_range
+        ((cs, ce), (ss, se)), why = found
         edit = Edit(
             "substitution", cs, ce, claim[cs:ce], span.id, ref.start + ss, ref.start + se,
-            span.text[ref.start + ss : ref.start + se], "unsupported: roles swapped",
+            span.text[ref.start + ss : ref.start + se], why,
         )  # fmt: skip
         out[i] = dataclasses.replace(
             verdicts[i],
@@ -375,6 +383,21 @@ def read_roles(
             edits=(edit,),
         )
     return out
+
+
+def _misread(
+    claim: Parsed, span: Parsed, model: ScoreModel
+) -> tuple[tuple[tuple[int, int], tuple[int, int]], str] | None:
+    """What the parse of a claim and its window shows the claim gets wrong, as (its range in
+    the claim, its range in the window) and the edit's judgement; None when nothing."""
+    roles = role_conflict(claim, span)
+    if roles is not None:
+        return (roles.claim_range, roles.span_range), "unsupported: roles swapped"
+    if model.contrast_splices:
+        spliced = contrast_splice(claim, span)
+        if spliced is not None:
+            return (spliced.claim_range, spliced.span_range), "unsupported: contrast spliced"
+    return None
 
 
 def _escalate(

@@ -51,7 +51,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from spanproof.core.parser import ParsedToken
+from spanproof.core.parser import ParsedToken, children_of
 
 __all__ = ["RoleConflict", "role_conflict"]
 
@@ -120,10 +120,7 @@ class _Text:
 
     def __init__(self, tokens: Sequence[ParsedToken]) -> None:
         self.tokens = tokens
-        self.children: list[list[int]] = [[] for _ in tokens]
-        for i, token in enumerate(tokens):
-            if token.head != i and 0 <= token.head < len(tokens):
-                self.children[token.head].append(i)
+        self.children = children_of(tokens)
 
     def argument(self, i: int) -> _Arg:
         """The phrase headed by ``tokens[i]``, up to any clause of its own."""

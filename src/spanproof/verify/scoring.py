@@ -593,6 +593,13 @@ class ScoreModel:
     #: offsets a verdict records still point into the evidence as given. False before v72:
     #: such a word was two words, and a claim that copied it was ``unsupported``.
     visible_evidence: bool = False
+    #: v73: a claim still ``supported`` after the roles are read that joins one side of a
+    #: contrast in its span to the other side's thing ("Two-factor authentication is optional
+    #: for organisation administrators" against "optional for personal accounts but mandatory
+    #: for all organisation administrators") is ``unsupported``, recorded as the substitution
+    #: ``unsupported: contrast spliced`` (:func:`spanproof.verify.splices.contrast_splice`,
+    #: over the bundled parser). False before v73.
+    contrast_splices: bool = False
 
     @property
     def reads_findings(self) -> bool:
@@ -877,6 +884,8 @@ V71 = replace(V70, name="v71", role_bindings=True)
 #: v71 that reads evidence without its invisible format characters: "hospital\u200bisation"
 #: in a span is the claim's "hospitalisation".
 V72 = replace(V71, name="v72", visible_evidence=True)
+#: v72 that reads a contrast spliced: one side's act given to the other side's thing.
+V73 = replace(V72, name="v73", contrast_splices=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
@@ -884,7 +893,7 @@ SCORE_MODELS: dict[str, ScoreModel] = {
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
         V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70, V71,
-        V72,
+        V72, V73,
     )
 }  # fmt: skip
 
