@@ -22,6 +22,8 @@ FESTIVAL = (
     "Heavy rain forced organisers to cancel the second day of the Lindqvist Folk Festival in "
     "Orrefors on Saturday, though Sunday's programme went ahead as planned."
 )
+MOOD = "Exercise improved mood in older adults. However, sleep quality declined over the year."
+MOOD_JOINED = MOOD.replace(". However", "; however")
 EXERCISE = (
     "Heart rate was increased during moderate exercise while mean arterial pressure was "
     "maintained or reduced, suggesting a reset of the baroreflex."
@@ -61,6 +63,8 @@ def _splice(claim: str, span: str) -> tuple[str, str, str] | None:
             "Heart rate",
             "rate",
         ),
+        ("Exercise improved sleep quality.", MOOD, "core", "sleep quality", "quality"),
+        ("Exercise improved sleep quality.", MOOD_JOINED, "core", "sleep quality", "quality"),
     ],
 )
 def test_a_claim_joining_one_sides_act_to_the_others_thing_is_a_splice(
@@ -73,6 +77,8 @@ def test_a_claim_joining_one_sides_act_to_the_others_thing_is_a_splice(
     ("claim", "span"),
     [
         # each side as it is
+        ("Sleep quality declined over the year.", MOOD),
+        ("Exercise improved mood.", MOOD_JOINED),
         ("Two-factor authentication is mandatory for organisation administrators.", ACCOUNTS),
         ("Two-factor authentication is optional for personal accounts.", ACCOUNTS),
         ("Sunday's programme at the Lindqvist Folk Festival went ahead as planned.", FESTIVAL),

@@ -11,11 +11,13 @@ such a claim as close to its span, because it is.
 
 This module reads the contrast from :class:`~spanproof.core.parser.ParsedToken` sequences (no
 parsing library: the parser is an adapter). A contrast is a clause or phrase joined to another
-by "but", "yet", "whereas" or "while" (a conjunct), or by "whereas", "while", "although" or
-"though" (a subordinate clause of the other): its two sides are the conjunct's (or the
-subordinate clause's) words and the rest of the words of the head it hangs on; the words both
-sides share (the sentence's subject, when the contrast is between two predicates) belong to
-neither. A side's own words are its content words the other side lacks.
+by "but", "yet", "whereas" or "while" (a conjunct), by "whereas", "while", "although" or
+"though" (a subordinate clause of the other), or set against the clause or sentence before it
+by "however" or "conversely": its two sides are the conjunct's (the subordinate clause's, the
+later clause's) words and the rest of the words of the act it hangs on (the earlier clause or
+sentence); a subject both sides share (the first act's, when the second names none or names it
+by a pronoun) belongs to neither. A side's own words are its content words (stemmed lemmas) the
+other side lacks.
 
 :func:`contrast_splice` reports a claim that has no contrast of its own and a predicate (a verb
 or an adjective, not a noun's modifier) that is one side's own word, whose subject or object —
@@ -24,9 +26,9 @@ side's own word and holds no word of the predicate's side. "Sunday's programme a
 Folk Festival went ahead" (the other side's subject with its own verb, a place from the first
 side after a preposition the second side does not use) is not one.
 
-Known limits: a contrast across sentences ("However, …") is not read; nor a predicate the claim
-words otherwise than its side ("increases" for "higher"); a parse error can attach a clause to
-the wrong word.
+Known limits: a contrast across sentences is read only after "However" or "Conversely"; a
+predicate the claim words otherwise than its side ("increases" for "higher") is not read; a
+parse error can attach a clause to the wrong word.
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ __all__ = ["ContrastSplice", "contrast_splice", "contrasts"]
 
 #: Conjunctions that join a contrasted conjunct ("optional for X but mandatory for Y").
 _CONTRAST_CC = frozenset(("but", "yet", "whereas", "while"))
+#: Adverbs that set a clause or sentence against the one before ("…; however, …").
+_CONTRAST_ADVERBS = frozenset(("however", "conversely"))
+#: Relations by which the parser may hang the clause before "however" on the clause after it.
+_CLAUSES = frozenset(("ccomp", "conj", "parataxis"))
 #: Subordinators of a contrasted clause ("…, though Sunday's programme went ahead").
 _CONTRAST_MARK = frozenset(("whereas", "while", "although", "though"))
 #: Parts of speech of a side's content words.
@@ -147,20 +153,8 @@ class _Side:
 
 def _contrasts(span: _Tree) -> list[tuple[_Side, _Side]]:
     """Each contrast of the span between two acts, as its two sides (module docs)."""
-    pairs: list[tuple[int, int]] = []
-    for i, token in enumerate(span.tokens):
-        word = span.lemma(i)
-        if token.dep == "cc" and word in _CONTRAST_CC:
-            head = token.head
-            joined = [c for c in span.children[head] if span.tokens[c].dep == "conj" and c > i]
-            if joined:
-                pairs.append((head, joined[0]))
-        elif token.dep == "mark" and word in _CONTRAST_MARK:
-            clause = token.head
-            if span.tokens[clause].dep == "advcl" and span.tokens[clause].head != clause:
-                pairs.append((span.tokens[clause].head, clause))
     out = []
-    for head, other in pairs:
+    for head, other in _contrast_pairs(span):
         if not (_predicate(span, head) and _predicate(span, other)):
             continue  # "a small, but consistent, increased risk": no two acts
         second = span.subtree(other)
@@ -175,6 +169,37 @@ def _contrasts(span: _Tree) -> list[tuple[_Side, _Side]]:
         one, two = span.content(first), span.content(second)
         out.append((_side(span, first, one, two | shared), _side(span, second, two, one | shared)))
     return out
+
+
+def _contrast_pairs(span: _Tree) -> list[tuple[int, int]]:
+    """The acts each contrast of the span joins, as (the act the other hangs on, the other): a
+    conjunct after "but", a clause of "though", a clause or sentence after "however" (the act
+    before it first when the parser hangs it on the later one)."""
+    pairs: list[tuple[int, int]] = []
+    roots = [i for i, t in enumerate(span.tokens) if t.head == i]
+    for i, token in enumerate(span.tokens):
+        word = span.lemma(i)
+        head = token.head
+        if token.dep == "advmod" and token.lemma.lower() in _CONTRAST_ADVERBS:
+            before = [c for c in span.children[head] if span.tokens[c].dep in _CLAUSES and c < i]
+            if span.tokens[head].dep == "conj" and span.tokens[head].head < i:  # "X; however, Y"
+                pairs.append((span.tokens[head].head, head))
+            elif before:  # "X; however, Y" with X parsed as a clause of Y's act
+                pairs.append((head, before[-1]))
+            elif head in roots and roots.index(head) > 0:  # "X. However, Y"
+                pairs.append((roots[roots.index(head) - 1], head))
+        elif token.dep == "cc" and word in _CONTRAST_CC:
+            joined = [c for c in span.children[head] if span.tokens[c].dep == "conj" and c > i]
+            if joined:
+                pairs.append((head, joined[0]))
+        elif (
+            token.dep == "mark"
+            and word in _CONTRAST_MARK
+            and span.tokens[head].dep == "advcl"
+            and span.tokens[head].head != head
+        ):
+            pairs.append((span.tokens[head].head, head))
+    return pairs
 
 
 def _side(tree: _Tree, words: frozenset[int], mine: frozenset[str], other: frozenset[str]) -> _Side:
