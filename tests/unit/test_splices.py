@@ -22,6 +22,7 @@ FESTIVAL = (
     "Heavy rain forced organisers to cancel the second day of the Lindqvist Folk Festival in "
     "Orrefors on Saturday, though Sunday's programme went ahead as planned."
 )
+DRUGS = "The old drug lowered blood pressure, whereas the new drug raised heart rate."
 MOOD = "Exercise improved mood in older adults. However, sleep quality declined over the year."
 MOOD_JOINED = MOOD.replace(". However", "; however")
 EXERCISE = (
@@ -63,6 +64,7 @@ def _splice(claim: str, span: str) -> tuple[str, str, str] | None:
             "Heart rate",
             "rate",
         ),
+        ("The new drug lowered heart rate.", DRUGS, "core", "heart rate", "rate"),
         ("Exercise improved sleep quality.", MOOD, "core", "sleep quality", "quality"),
         ("Exercise improved sleep quality.", MOOD_JOINED, "core", "sleep quality", "quality"),
     ],
@@ -78,6 +80,7 @@ def test_a_claim_joining_one_sides_act_to_the_others_thing_is_a_splice(
     [
         # each side as it is
         ("Sleep quality declined over the year.", MOOD),
+        ("The new drug raised heart rate.", DRUGS),
         ("Exercise improved mood.", MOOD_JOINED),
         ("Two-factor authentication is mandatory for organisation administrators.", ACCOUNTS),
         ("Two-factor authentication is optional for personal accounts.", ACCOUNTS),

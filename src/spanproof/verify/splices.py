@@ -68,7 +68,9 @@ _DESCRIBING = frozenset(("acl", "relcl"))
 
 
 #: A word that can join a contrast, as :func:`contrasts` looks for it in plain text.
-_CONTRAST_WORD = re.compile(r"\b(?:but|yet|whereas|while|although|though)\b", re.IGNORECASE)
+_CONTRAST_WORD = re.compile(
+    r"\b(?:" + "|".join(sorted(_CONTRAST_CC | _CONTRAST_MARK)) + r")\b", re.IGNORECASE
+)
 
 
 def contrasts(text: str) -> bool:
@@ -178,9 +180,9 @@ def _contrast_pairs(span: _Tree) -> list[tuple[int, int]]:
     pairs: list[tuple[int, int]] = []
     roots = [i for i, t in enumerate(span.tokens) if t.head == i]
     for i, token in enumerate(span.tokens):
-        word = span.lemma(i)
+        word = token.lemma.lower()  # not stemmed: "whereas" stems to "wherea"
         head = token.head
-        if token.dep == "advmod" and token.lemma.lower() in _CONTRAST_ADVERBS:
+        if token.dep == "advmod" and word in _CONTRAST_ADVERBS:
             before = [c for c in span.children[head] if span.tokens[c].dep in _CLAUSES and c < i]
             if span.tokens[head].dep == "conj" and span.tokens[head].head < i:  # "X; however, Y"
                 pairs.append((span.tokens[head].head, head))
@@ -255,9 +257,9 @@ def contrast_splice(
     argument of the other (module docs), or None."""
     c, s = _Tree(claim), _Tree(span)
     if any(
-        (t.dep == "cc" and c.lemma(i) in _CONTRAST_CC)
-        or (t.dep == "mark" and c.lemma(i) in _CONTRAST_MARK)
-        for i, t in enumerate(c.tokens)
+        (t.dep == "cc" and t.lemma.lower() in _CONTRAST_CC)
+        or (t.dep == "mark" and t.lemma.lower() in _CONTRAST_MARK)
+        for t in c.tokens
     ):
         return None  # a claim that contrasts two things itself
     contrasts = _contrasts(s)
