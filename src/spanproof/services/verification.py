@@ -203,7 +203,7 @@ def score_all(
     if model.visible_evidence:
         views = _visible_views(evidence)
         if views:
-            seen = evidence_as_read(evidence, model)
+            seen = _read_through(evidence, views)
             verdicts, status = score_all(claims, seen, embedder, model, checker)
             return [_restored(v, views) for v in verdicts], status
     plan = prepare_plan(evidence, model)
@@ -230,7 +230,13 @@ def evidence_as_read(evidence: Sequence[EvidenceSpan], model: ScoreModel) -> lis
     """The evidence as ``model``'s scoring reads it: under v72 each span without its invisible
     format characters (its erased ranges moved with its text); as given before v72. What a
     trace records of the windows scoring embedded is in these texts' offsets."""
-    views = _visible_views(evidence) if model.visible_evidence else {}
+    return _read_through(evidence, _visible_views(evidence) if model.visible_evidence else {})
+
+
+def _read_through(
+    evidence: Sequence[EvidenceSpan], views: Mapping[str, VisibleText]
+) -> list[EvidenceSpan]:
+    """Each span as its view reads it (as given when it has none)."""
     return [_visible_span(s, views[s.id]) if s.id in views else s for s in evidence]
 
 

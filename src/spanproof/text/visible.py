@@ -11,6 +11,7 @@ each offset of it back to the canonical text.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass
 
 #: Invisible format characters (Unicode category Cf): a zero-width space or joiner, a soft
@@ -58,14 +59,7 @@ class VisibleText:
 
     def visible(self, offset: int) -> int:
         """The offset in ``text`` of an offset of ``original``: the visible characters before it."""
-        low, high = 0, len(self.kept)
-        while low < high:  # the first kept character at or after ``offset``
-            middle = (low + high) // 2
-            if self.kept[middle] < offset:
-                low = middle + 1
-            else:
-                high = middle
-        return low
+        return bisect_left(self.kept, offset)  # the first kept character at or after it
 
 
 def visible_text(text: str) -> VisibleText | None:
