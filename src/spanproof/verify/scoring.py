@@ -62,6 +62,7 @@ from spanproof.verify.gates import (
     CONTRAINDICATIONS,
     Cues,
     EntityView,
+    association_reversed,
     association_stated_as_effect,
     cues,
     cure_not_stated,
@@ -600,6 +601,14 @@ class ScoreModel:
     #: ``unsupported: contrast spliced`` (:func:`spanproof.verify.splices.contrast_splice`,
     #: over the bundled parser). False before v73.
     contrast_splices: bool = False
+    #: v74: a claim ``supported`` on its window (a near copy too), that states an
+    #: association with one sign ("Higher levels of X are negatively correlated with
+    #: cardiovascular events") where the window states it with the other ("X levels predicted
+    #: increased risks for cardiovascular disease"), is ``contradicted``, recorded as the
+    #: substitution ``contradicted: association reversed``
+    #: (:func:`spanproof.verify.gates.association_reversed`). False before v74: neither text
+    #: has a word of change the other opposes, so the polarity gate passed them.
+    association_signs: bool = False
 
     @property
     def reads_findings(self) -> bool:
@@ -886,6 +895,9 @@ V71 = replace(V70, name="v71", role_bindings=True)
 V72 = replace(V71, name="v72", visible_evidence=True)
 #: v72 that reads a contrast spliced: one side's act given to the other side's thing.
 V73 = replace(V72, name="v73", contrast_splices=True)
+#: v73 that reads the sign of an association: "negatively correlated" against "predicted
+#: increased risks".
+V74 = replace(V73, name="v74", association_signs=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
@@ -893,7 +905,7 @@ SCORE_MODELS: dict[str, ScoreModel] = {
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
         V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70, V71,
-        V72, V73,
+        V72, V73, V74,
     )
 }  # fmt: skip
 
@@ -1720,11 +1732,13 @@ def faithful_copy(edits: Mapping[int, EditCheck] | None, index: int) -> bool:
 def _read_window(
     claim: str, span: EvidenceSpan, start: int, end: int, model: ScoreModel, near_copy: bool
 ) -> tuple[Verdict, Edit] | None:
-    """What score models v38, v39 and v40 read in a `supported` claim against its window
+    """What score models v38, v39, v40 and v74 read in a `supported` claim against its window
     ``span.text[start:end]``, the first that applies: an effect claimed on a window stating only
     an association (v38, ``association_effects``) is `unsupported`, a direction the window
     reverses on the same thing (v39, ``direction_objects``) `contradicted` — neither in a near
-    copy, which the edit check reads — and a cure the window does not state (v40,
+    copy, which the edit check reads —, an association it states with the other sign (v74,
+    ``association_signs``; also in a near copy, whose edit check does not read the sign)
+    `contradicted`, and a cure the window does not state (v40,
     ``cure_claims``) `unsupported`; with the edit that records it (offsets into the claim and
     the span). None when nothing applies."""
     window = span.text[start:end]
@@ -1742,6 +1756,9 @@ def _read_window(
             return Verdict.UNSUPPORTED, substitution(effect, why)
         if model.direction_objects and (flip := direction_reversed_on_object(claim, window)):
             return Verdict.CONTRADICTED, substitution(flip, "contradicted: direction flip")
+    if model.association_signs and (turned := association_reversed(claim, window)):
+        why = "contradicted: association reversed"
+        return Verdict.CONTRADICTED, substitution(turned, why)
     if model.cure_claims and (cure := cure_not_stated(claim, window)):
         cs, ce = cure
         unstated = Edit(

@@ -1,0 +1,157 @@
+"""Score model v74: the sign of an association
+(:func:`spanproof.verify.gates.association_reversed`)."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from spanproof.bootstrap import build_checker_for, build_embedder
+from spanproof.config import load_settings
+from spanproof.core.models import DEFAULT_SCORE_MODEL, Claim, Verdict
+from spanproof.services.verification import score_all
+from spanproof.verifier import to_evidence
+from spanproof.verify.gates import association_reversed, signed_associations
+from spanproof.verify.scoring import SCORE_MODELS, V73, V74, ScoreModel
+
+CARNITINE = (
+    "Plasma L-carnitine levels in subjects undergoing cardiac evaluation (n = 2,595) predicted "
+    "increased risks for both prevalent cardiovascular disease (CVD) and incident major adverse "
+    "cardiac events (myocardial infarction, stroke or death), but only among subjects with "
+    "concurrently high TMAO levels."
+)
+VITAMIN = "Higher serum vitamin D levels were associated with lower odds of depression in adults."
+
+
+def _found(claim: str, window: str) -> tuple[str, str] | None:
+    found = association_reversed(claim, window)
+    if found is None:
+        return None
+    (cs, ce), (ws, we) = found
+    return claim[cs:ce], window[ws:we]
+
+
+def _signs(text: str) -> list[int]:
+    return [sign for sign, *_ in signed_associations(text)]
+
+
+@pytest.mark.parametrize(
+    ("text", "signs"),
+    [
+        ("X is negatively correlated with anxiety.", [-1]),
+        ("X is inversely associated with anxiety.", [-1]),
+        ("There was an inverse association between X and anxiety.", [-1]),
+        ("X was positively associated with anxiety.", [1]),
+        ("There is a positive correlation between X and anxiety.", [1]),
+        ("X was associated with an increased risk of anxiety.", [1]),
+        ("X predicted lower levels of anxiety.", [-1]),
+        # the exposure's level turns the sign
+        ("Higher X is negatively correlated with anxiety.", [-1]),
+        ("Lower X was associated with an increased risk of anxiety.", [-1]),
+        ("Low X was associated with reduced anxiety.", [1]),
+        # the absence of a harm turns it too: shorter metastasis-free survival is more metastasis
+        ("X was associated with shorter metastasis-free survival.", [1]),
+        # none: denied, turned by an inverting word, both levels, or nothing it is with
+        ("X was not associated with increased anxiety.", []),
+        ("Loss of X was associated with increased anxiety.", []),
+        ("Higher X and lower Z were associated with increased anxiety.", []),
+        ("X was associated with increased.", []),
+        # an association with no sign
+        ("X was associated with anxiety.", []),
+    ],
+)
+def test_signs(text: str, signs: list[int]) -> None:
+    assert _signs(text) == signs
+
+
+@pytest.mark.parametrize(
+    ("claim", "window", "words"),
+    [
+        (
+            "Higher plasma levels of L-carnitine are negatively correlated with cardiovascular "
+            "events in humans.",
+            CARNITINE,
+            ("negatively correlated", "predicted increased"),
+        ),
+        (
+            "Vitamin D levels are positively associated with depression.",
+            VITAMIN,
+            ("positively associated", "associated with lower"),
+        ),
+        (
+            "Birth weight is negatively associated with breast cancer.",
+            "Heavier birth weights were associated with increased breast cancer risk.",
+            ("negatively associated", "associated with increased"),
+        ),
+    ],
+    ids=["carnitine", "vitamin", "birth-weight"],
+)
+def test_names_the_claims_association_and_the_windows_opposite(
+    claim: str, window: str, words: tuple[str, str]
+) -> None:
+    assert _found(claim, window) == words
+
+
+@pytest.mark.parametrize(
+    ("claim", "window"),
+    [
+        # restated with the same sign in other words
+        ("Vitamin D levels are inversely associated with depression.", VITAMIN),
+        ("Low vitamin D is associated with increased depression.", VITAMIN),
+        ("L-carnitine levels are positively correlated with cardiovascular events.", CARNITINE),
+        # "shorter metastasis-free survival" is more metastasis
+        (
+            "CCAT2 expression correlated with a higher incidence of liver metastasis.",
+            "High CCAT2 RNA levels were associated with shorter metastasis-free survival.",
+        ),
+        # with something else
+        ("X is negatively correlated with tumour size.", "X was associated with increased pain."),
+        # the window states both signs of it
+        (
+            "X is negatively correlated with pain.",
+            "X was associated with increased pain at rest and a negative correlation with pain "
+            "on walking.",
+        ),
+        # the claim states both
+        (
+            "X is negatively correlated with pain and positively correlated with pain scores.",
+            "X was associated with increased pain.",
+        ),
+    ],
+)
+def test_what_is_no_reversal(claim: str, window: str) -> None:
+    assert _found(claim, window) is None
+
+
+def _verdict(model: ScoreModel, claim: str, evidence: str) -> tuple[Verdict, list[str]]:
+    settings = load_settings()
+    verdicts, status = score_all(
+        [Claim("c1", claim)],
+        to_evidence([{"id": "S1", "text": evidence}]),
+        build_embedder(settings),
+        model,
+        build_checker_for(model, settings),
+    )
+    assert status == "verified"
+    return verdicts[0].verdict, [e.judgement for e in verdicts[0].edits]
+
+
+def test_v74_contradicts_an_association_v73_supports() -> None:
+    claim = "Vitamin D levels are positively associated with depression."
+    assert _verdict(V73, claim, VITAMIN)[0] is Verdict.SUPPORTED
+    verdict, edits = _verdict(V74, claim, VITAMIN)
+    assert verdict is Verdict.CONTRADICTED
+    assert edits == ["contradicted: association reversed"]
+
+
+def test_v74_supports_the_association_restated() -> None:
+    claim = "Low vitamin D is associated with increased depression."
+    assert _verdict(V74, claim, VITAMIN)[0] is Verdict.SUPPORTED
+
+
+def test_v74_is_v73_reading_association_signs_and_the_default() -> None:
+    assert SCORE_MODELS["v74"] is V74
+    assert DEFAULT_SCORE_MODEL == "v74"
+    assert dataclasses.replace(V73, name="v74", association_signs=True) == V74
+    assert not V73.association_signs
