@@ -211,9 +211,10 @@ class VerifySettings(BaseModel):
             "that reads who does what to whom with a parser and refuses a claim that gives "
             "its source's act to someone else; v72 is v71 that reads evidence without its "
             "invisible format characters, such as a zero-width space; v73 is v72 that "
-            "refuses a claim joining one side of a contrast to the other side's thing; v74, "
-            "the default, is v73 that reads the sign of an association and contradicts a "
-            "claim that turns it)."
+            "refuses a claim joining one side of a contrast to the other side's thing; v74 is "
+            "v73 that reads the sign of an association and contradicts a claim that turns it; "
+            "v75, the default, is v74 whose edit check reads an association restated in a "
+            "copy, 'linked to' for 'associated with')."
         ),
     )
     escalation_band: float | None = Field(

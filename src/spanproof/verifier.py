@@ -281,10 +281,11 @@ class Verifier:
             refuses a claim that gives its source's act to someone else), ``"v72"`` (v71
             that reads evidence without its invisible format characters, such as a zero-width
             space inside a word), ``"v73"`` (v72 that refuses a claim joining one side of
-            a contrast to the other side's thing), ``"v74"`` (the default: v73 that reads the
-            sign of an association), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v74 (with the
-            bundled sentence parser for v71 to v74); default: the bundled ones (for the
+            a contrast to the other side's thing), ``"v74"`` (v73 that reads the sign of an
+            association), ``"v75"`` (the default: v74 that reads an association restated in a
+            copy), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v75 (with the
+            bundled sentence parser for v71 to v75); default: the bundled ones (for the
             judge, the one ``verify.judge`` names).
     """
 

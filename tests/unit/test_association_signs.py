@@ -1,5 +1,6 @@
 """Score model v74: the sign of an association
-(:func:`spanproof.verify.gates.association_reversed`)."""
+(:func:`spanproof.verify.gates.association_reversed`); v75: a word of association, or its sign,
+restated in a copy (:func:`spanproof.verify.edits.align_edits`, ``associations``)."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from spanproof.core.models import DEFAULT_SCORE_MODEL, Claim, Verdict
 from spanproof.services.verification import score_all
 from spanproof.verifier import to_evidence
 from spanproof.verify.gates import association_reversed, signed_associations
-from spanproof.verify.scoring import SCORE_MODELS, V73, V74, ScoreModel
+from spanproof.verify.scoring import SCORE_MODELS, V73, V74, V75, ScoreModel
 
 CARNITINE = (
     "Plasma L-carnitine levels in subjects undergoing cardiac evaluation (n = 2,595) predicted "
@@ -52,6 +53,8 @@ def _signs(text: str) -> list[int]:
         ("Low X was associated with reduced anxiety.", [1]),
         # the absence of a harm turns it too: shorter metastasis-free survival is more metastasis
         ("X was associated with shorter metastasis-free survival.", [1]),
+        # "free-living" is no absence of a harm
+        ("X was associated with a reduced risk of stroke in free-living adults.", [-1]),
         # none: denied, turned by an inverting word, both levels, or nothing it is with
         ("X was not associated with increased anxiety.", []),
         ("Loss of X was associated with increased anxiety.", []),
@@ -150,8 +153,62 @@ def test_v74_supports_the_association_restated() -> None:
     assert _verdict(V74, claim, VITAMIN)[0] is Verdict.SUPPORTED
 
 
-def test_v74_is_v73_reading_association_signs_and_the_default() -> None:
+def test_v74_is_v73_reading_association_signs() -> None:
     assert SCORE_MODELS["v74"] is V74
-    assert DEFAULT_SCORE_MODEL == "v74"
+    assert DEFAULT_SCORE_MODEL != "v73"  # v74 until v75
     assert dataclasses.replace(V73, name="v74", association_signs=True) == V74
     assert not V73.association_signs
+
+
+BEVERAGES = (
+    "Frequent consumption of sugar-sweetened beverages was associated with an increased risk of "
+    "type 2 diabetes, independent of body weight."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "judgement"),
+    [
+        ("was linked to an increased risk", "allowed: same association"),
+        ("was linked with an increased risk", "allowed: same association"),
+        ("was correlated with an increased risk", "allowed: same association"),
+        ("was tied to an increased risk", "allowed: same association"),
+        ("was linked to a higher risk", "allowed: same association"),
+        ("was positively associated with the risk", "allowed: same sign"),
+    ],
+)
+def test_v75_reads_an_association_restated_in_a_copy(claim: str, judgement: str) -> None:
+    text = (
+        f"Frequent consumption of sugar-sweetened beverages {claim} of type 2 diabetes, "
+        "independent of body weight."
+    )
+    assert _verdict(V74, text, BEVERAGES)[0] is Verdict.UNSUPPORTED
+    verdict, edits = _verdict(V75, text, BEVERAGES)
+    assert verdict is Verdict.SUPPORTED
+    assert judgement in edits
+
+
+@pytest.mark.parametrize(
+    "claim",
+    [
+        "was linked to a lower risk",
+        "was inversely associated with the risk",
+        "was negatively correlated with the risk",
+    ],
+)
+def test_v75_still_refuses_the_sign_turned(claim: str) -> None:
+    text = (
+        f"Frequent consumption of sugar-sweetened beverages {claim} of type 2 diabetes, "
+        "independent of body weight."
+    )
+    verdict, edits = _verdict(V75, text, BEVERAGES)
+    assert verdict is not Verdict.SUPPORTED
+    assert "allowed: same sign" not in edits
+    assert "allowed: same association" not in edits
+
+
+def test_v75_is_v74_reading_associations_in_a_copy_and_the_default() -> None:
+    assert SCORE_MODELS["v75"] is V75
+    assert DEFAULT_SCORE_MODEL == "v75"
+    assert dataclasses.replace(V74, name="v75", edit_associations=True) == V75
+    assert not V74.edit_associations

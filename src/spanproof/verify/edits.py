@@ -71,6 +71,7 @@ from spanproof.verify.gates import (
     entity_shape,
     is_negation,
     opposed_clauses,
+    signed_associations,
 )
 
 #: v56: the words a rounded figure may stand with where the evidence states the figure.
@@ -1715,6 +1716,7 @@ def align_edits(
     named_within: bool = False,
     stated_frames: bool = False,
     context: frozenset[str] = frozenset(),
+    associations: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1922,7 +1924,7 @@ def align_edits(
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
         caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words, rounded,
         antecedent, long_run, descriptions, clause_splices, named_within, stated_frames,
-        context,
+        context, associations,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2228,6 +2230,35 @@ _FOUND_TO = re.compile(
 )
 
 
+#: Score model v75: words by which a text states an association, read as one another in a copy
+#: ("linked to" for "associated with"), with the words that may follow them there.
+_ASSOCIATING = frozenset({"associated", "linked", "correlated", "related", "tied", "connected"})
+_ASSOCIATING_AFTER = frozenset({"with", "to", "a", "an", "the"})
+#: Score model v75: adverbs that state an association's sign ("positively correlated").
+_SIGN_ADVERBS = {"positively": 1, "negatively": -1, "inversely": -1}
+_CHANGE_SIGN = {"up": 1, "down": -1}
+
+
+def _association_sign(text: Text, indices: Sequence[int]) -> int | None:
+    """v75: the sign ``indices`` of ``text`` state an association with — 1 or -1 by a sign
+    adverb ("positively associated with") or by a word of change after it ("linked to a
+    higher"), 0 by neither ("correlated with") — or None when the words are not one word of
+    association (:data:`_ASSOCIATING`) with at most those."""
+    words = [text.tokens[i].text.lower() for i in indices]
+    adverb = _SIGN_ADVERBS.get(words[0]) if words else None
+    if adverb is not None:
+        words = words[1:]
+    if not words or words[0] not in _ASSOCIATING:
+        return None
+    rest = [w for w in words[1:] if w not in _ASSOCIATING_AFTER]
+    if not rest:
+        return adverb or 0
+    change = _CHANGE_SIGN.get(direction_of(rest[0], True) or "")
+    if len(rest) > 1 or change is None or adverb is not None:
+        return None
+    return change
+
+
 def _plain_change() -> dict[str, str]:
     """v50: the plain words of change and their direction: a verb in its usual forms or a
     comparative. Left out: words that say more than a change ("abolished", "prevented",
@@ -2336,9 +2367,11 @@ class _Builder:
         named_within: bool = False,
         stated_frames: bool = False,
         context: frozenset[str] = frozenset(),
+        associations: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.context = context
+        self.associations = associations
         self.clause_splices = clause_splices
         self.named_within = named_within
         self.stated_frames = stated_frames
@@ -3137,6 +3170,8 @@ class _Builder:
             self._add(op, ci, wj, "allowed: named in the evidence before")
         elif self.paraphrases and not wj and (why := self._benign_insertion(ci)) is not None:
             self._add(op, ci, wj, f"allowed: {why}")
+        elif self.associations and self._sign_stated(ci):
+            self._add(op, ci, wj, "allowed: same sign")
         else:
             self._add(op, ci, wj, "unsupported: not in the evidence")
 
@@ -3415,6 +3450,7 @@ class _Builder:
         decided = (
             self._written_alike(ci, wj)
             or self._polarity(ci, wj)
+            or (self._association_reworded(ci, wj) if self.associations else None)
             or self._opposite_or_stronger(ci, wj)
             or self._named_description(ci, wj)
             or self._named_referent(ci, wj)
@@ -3465,6 +3501,35 @@ class _Builder:
             return False  # the evidence states that figure elsewhere: a mix-up, not a rounding
         words = [t for t in said[len(before) :] if canonical_number(t) is None]
         return set(words) <= _ROUNDING_WORDS and rounds_to(float(theirs[0]), float(atom), rounding)
+
+    def _association_reworded(self, ci: list[int], wj: list[int]) -> str | None:
+        """v75: one word of association put for another ("linked to" / "associated with",
+        "correlated with a higher" / "associated with an increased"): allowed when the two
+        state the same sign or neither states one (:func:`_association_sign`)."""
+        ours, theirs = _association_sign(self.c, ci), _association_sign(self.w, wj)
+        if ours is None or theirs is None or ours != theirs:
+            return None
+        return "allowed: same association"
+
+    def _sign_stated(self, ci: list[int]) -> bool:
+        """v75: whether inserted words ``ci`` are one sign adverb or one word of change of an
+        association of the claim ("positively associated with the risk of X") whose sign every
+        association the window states with the same thing has ("associated with an increased
+        risk of X": :func:`~spanproof.verify.gates.signed_associations`)."""
+        words = [self.c.tokens[i].text.lower() for i in ci if self.c.content[i]]
+        if len(words) != 1:
+            return False
+        if words[0] not in _SIGN_ADVERBS and direction_of(words[0], True) not in _CHANGE_SIGN:
+            return False
+        at = self.c.tokens[ci[0]].start
+        mine = [
+            (sign, things) for sign, things, a, b in signed_associations(self.c.text) if a <= at < b
+        ]
+        if not mine:
+            return False
+        sign, things = mine[0]
+        theirs = [s for s, t, _a, _b in signed_associations(self.w.text) if t & things]
+        return bool(theirs) and all(s == sign for s in theirs)
 
     def _reworded(self, ci: list[int], wj: list[int]) -> str | None:
         """v50: one plain word of change for another of the same direction ("reduced" /

@@ -1093,8 +1093,9 @@ _EXPOSURE_START = re.compile(rf"{_CLAUSE_BREAK.pattern}|[.!?]\s+")
 _SIGN = {UP: 1, DOWN: -1}
 _ASSOCIATION_REACH = 6  # words after an association in which what it is with is looked for
 #: Score model v74: outcomes that are the absence of a harm: more of one is less of the harm
-#: ("shorter metastasis-free survival" is more metastasis).
-_GOOD_OUTCOMES = ("surviv", "free")
+#: ("shorter metastasis-free survival" is more metastasis). "-free" ends a word ("disease-free",
+#: not "free-living").
+_GOOD_OUTCOME = re.compile(r"\bsurviv|\w-free\b(?!-)", re.IGNORECASE)
 
 
 def _exposure_sign(before: str) -> int | None:
@@ -1116,18 +1117,17 @@ def _exposure_sign(before: str) -> int | None:
 
 def _associated_with(after: str) -> tuple[frozenset[str], int]:
     """The first letters of the content words among the :data:`_ASSOCIATION_REACH` words after
-    an association — what it is with — and -1 when one of them names the absence of a harm
-    (:data:`_GOOD_OUTCOMES`: "survival", "disease-free"), else 1."""
+    an association — what it is with — and -1 when they name the absence of a harm
+    (:data:`_GOOD_OUTCOME`: "survival", "disease-free"), else 1."""
+    words = segments(after)[:_ASSOCIATION_REACH]
     out = set()
-    turn = 1
-    for w in segments(after)[:_ASSOCIATION_REACH]:
+    for w in words:
         t = lower_chars(w[0])
-        if t.startswith(_GOOD_OUTCOMES):
-            turn = -1
         if t in _OBJECT_SKIP or t in _MEASURE_NOUNS or direction_of(t, True) or len(t) < 3:
             continue
         out.add(t[:_STEM])
-    return frozenset(out), turn
+    reach = after[: words[-1][2]] if words else ""
+    return frozenset(out), -1 if _GOOD_OUTCOME.search(reach) else 1
 
 
 def signed_associations(text: str) -> list[tuple[int, frozenset[str], int, int]]:

@@ -609,6 +609,16 @@ class ScoreModel:
     #: (:func:`spanproof.verify.gates.association_reversed`). False before v74: neither text
     #: has a word of change the other opposes, so the polarity gate passed them.
     association_signs: bool = False
+    #: v75: the edit check reads one word of association put for another in a copy ("linked
+    #: to" for "associated with", "correlated with a higher" for "associated with an
+    #: increased") as ``allowed: same association`` when both state the same sign or neither
+    #: does, and a sign adverb or word of change put into a copy's association
+    #: ("positively associated with the risk") as ``allowed: same sign`` when every
+    #: association the window states with that thing has that sign
+    #: (:func:`spanproof.verify.edits.align_edits`, ``associations``). False before v75: each
+    #: was ``unsupported`` (a different meaning, a word not in the evidence, or "tied to" an
+    #: association stated as an effect).
+    edit_associations: bool = False
 
     @property
     def reads_findings(self) -> bool:
@@ -898,6 +908,8 @@ V73 = replace(V72, name="v73", contrast_splices=True)
 #: v73 that reads the sign of an association: "negatively correlated" against "predicted
 #: increased risks".
 V74 = replace(V73, name="v74", association_signs=True)
+#: v74 whose edit check reads a word of association, or the sign of one, restated in a copy.
+V75 = replace(V74, name="v75", edit_associations=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
@@ -905,7 +917,7 @@ SCORE_MODELS: dict[str, ScoreModel] = {
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
         V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70, V71,
-        V72, V73, V74,
+        V72, V73, V74, V75,
     )
 }  # fmt: skip
 
@@ -1932,6 +1944,7 @@ def edit_alignments(
             named_within=plan.model.edit_named_within,
             stated_frames=plan.model.edit_stated_frames,
             context=source_keys(plan, i),
+            associations=plan.model.edit_associations,
         )
         alignment = align(text)
         if not alignment.near_copy and joined is not text:
