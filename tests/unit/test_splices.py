@@ -6,11 +6,9 @@ import dataclasses
 
 import pytest
 
-from spanproof.bootstrap import build_checker_for, build_embedder, build_sentence_parser
-from spanproof.config import load_settings
-from spanproof.core.models import DEFAULT_SCORE_MODEL, Claim, Verdict
-from spanproof.services.verification import score_all
-from spanproof.verifier import to_evidence
+from spanproof.bootstrap import build_sentence_parser
+from spanproof.core.models import DEFAULT_SCORE_MODEL, Verdict
+from spanproof.verifier import Verifier
 from spanproof.verify.scoring import SCORE_MODELS, V72, V73, ScoreModel
 from spanproof.verify.splices import contrast_splice, contrasts
 
@@ -107,16 +105,8 @@ def test_what_is_no_splice(claim: str, span: str) -> None:
 
 
 def _verdict(model: ScoreModel, claim: str, evidence: str) -> tuple[Verdict, list[str]]:
-    settings = load_settings()
-    verdicts, status = score_all(
-        [Claim("c1", claim)],
-        to_evidence([{"id": "S1", "text": evidence}]),
-        build_embedder(settings),
-        model,
-        build_checker_for(model, settings),
-    )
-    assert status == "verified"
-    return verdicts[0].verdict, [e.judgement for e in verdicts[0].edits]
+    (verdict,) = Verifier(score_model=model).score_claims([claim], [{"id": "S1", "text": evidence}])
+    return verdict.verdict, [e.judgement for e in verdict.edits]
 
 
 def test_v72_supports_what_v73_reads_as_a_splice() -> None:

@@ -66,6 +66,7 @@ from spanproof.verify.features import STOP_WORDS
 from spanproof.verify.gates import (
     CONTRAINDICATIONS,
     OPPOSITE,
+    SIGNS,
     base_form,
     direction_of,
     entity_shape,
@@ -2236,7 +2237,6 @@ _ASSOCIATING = frozenset({"associated", "linked", "correlated", "related", "tied
 _ASSOCIATING_AFTER = frozenset({"with", "to", "a", "an", "the"})
 #: Score model v75: adverbs that state an association's sign ("positively correlated").
 _SIGN_ADVERBS = {"positively": 1, "negatively": -1, "inversely": -1}
-_CHANGE_SIGN = {"up": 1, "down": -1}
 
 
 def _association_sign(text: Text, indices: Sequence[int]) -> int | None:
@@ -2253,7 +2253,7 @@ def _association_sign(text: Text, indices: Sequence[int]) -> int | None:
     rest = [w for w in words[1:] if w not in _ASSOCIATING_AFTER]
     if not rest:
         return adverb or 0
-    change = _CHANGE_SIGN.get(direction_of(rest[0], True) or "")
+    change = SIGNS.get(direction_of(rest[0], True) or "")
     if len(rest) > 1 or change is None or adverb is not None:
         return None
     return change
@@ -3519,7 +3519,7 @@ class _Builder:
         words = [self.c.tokens[i].text.lower() for i in ci if self.c.content[i]]
         if len(words) != 1:
             return False
-        if words[0] not in _SIGN_ADVERBS and direction_of(words[0], True) not in _CHANGE_SIGN:
+        if words[0] not in _SIGN_ADVERBS and direction_of(words[0], True) not in SIGNS:
             return False
         at = self.c.tokens[ci[0]].start
         mine = [

@@ -1090,7 +1090,8 @@ _LEVELS = {"high": UP, "low": DOWN}
 #: Score model v74: where an association's exposure begins: a clause mark (v28's) or a
 #: sentence's end.
 _EXPOSURE_START = re.compile(rf"{_CLAUSE_BREAK.pattern}|[.!?]\s+")
-_SIGN = {UP: 1, DOWN: -1}
+#: Score model v74: the sign a word of change gives an association.
+SIGNS = {UP: 1, DOWN: -1}
 _ASSOCIATION_REACH = 6  # words after an association in which what it is with is looked for
 #: Score model v74: outcomes that are the absence of a harm: more of one is less of the harm
 #: ("shorter metastasis-free survival" is more metastasis). "-free" ends a word ("disease-free",
@@ -1108,11 +1109,11 @@ def _exposure_sign(before: str) -> int | None:
     classes = {
         cls
         for t in words
-        if not is_agent_noun(t, True) and (cls := _LEVELS.get(t) or direction_of(t, True)) in _SIGN
+        if not is_agent_noun(t, True) and (cls := _LEVELS.get(t) or direction_of(t, True)) in SIGNS
     }
     if len(classes) > 1:
         return None
-    return _SIGN[classes.pop()] if classes else 1
+    return SIGNS[classes.pop()] if classes else 1
 
 
 def _associated_with(after: str) -> tuple[frozenset[str], int]:
@@ -1146,9 +1147,9 @@ def signed_associations(text: str) -> list[tuple[int, frozenset[str], int, int]]
             sign = 1
         else:
             change = direction_of(lower_chars(m.group("change")), True)
-            if change not in _SIGN:
+            if change not in SIGNS:
                 continue
-            sign = _SIGN[change]
+            sign = SIGNS[change]
         exposure = _exposure_sign(text[: m.start()])
         if exposure is None:  # denied, turned by an inverting word, or both levels
             continue
