@@ -213,8 +213,10 @@ class VerifySettings(BaseModel):
             "invisible format characters, such as a zero-width space; v73 is v72 that "
             "refuses a claim joining one side of a contrast to the other side's thing; v74 is "
             "v73 that reads the sign of an association and contradicts a claim that turns it; "
-            "v75, the default, is v74 whose edit check reads an association restated in a "
-            "copy, 'linked to' for 'associated with')."
+            "v75 is v74 whose edit check reads an association restated in a copy, 'linked "
+            "to' for 'associated with'; v76, the default, is v75 that reads negations against "
+            "the other side: a group a relative clause names, a privative word such as "
+            "'asymptomatic')."
         ),
     )
     escalation_band: float | None = Field(

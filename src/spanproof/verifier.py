@@ -282,10 +282,12 @@ class Verifier:
             that reads evidence without its invisible format characters, such as a zero-width
             space inside a word), ``"v73"`` (v72 that refuses a claim joining one side of
             a contrast to the other side's thing), ``"v74"`` (v73 that reads the sign of an
-            association), ``"v75"`` (the default: v74 that reads an association restated in a
-            copy), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v75 (with the
-            bundled sentence parser for v71 to v75); default: the bundled ones (for the
+            association), ``"v75"`` (v74 that reads an association restated in a copy),
+            ``"v76"`` (the default: v75 that reads negations against the other side: a group
+            a relative clause names, a privative word such as "asymptomatic"), or a
+            ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v76 (with the
+            bundled sentence parser for v71 to v76); default: the bundled ones (for the
             judge, the one ``verify.judge`` names).
     """
 

@@ -68,6 +68,7 @@ from spanproof.verify.gates import (
     OPPOSITE,
     SIGNS,
     base_form,
+    denied_alike,
     direction_of,
     entity_shape,
     is_negation,
@@ -1718,6 +1719,7 @@ def align_edits(
     stated_frames: bool = False,
     context: frozenset[str] = frozenset(),
     associations: bool = False,
+    privatives: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1925,7 +1927,7 @@ def align_edits(
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
         caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words, rounded,
         antecedent, long_run, descriptions, clause_splices, named_within, stated_frames,
-        context, associations,
+        context, associations, privatives,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2090,6 +2092,10 @@ def written_together(text: Text, indices: Sequence[int]) -> str:
 def _join(m: re.Match[str]) -> str:
     s, a, b = m.string, m.start(), m.end()
     return m.group() if s[a - 1].isdigit() and s[b].isdigit() else ""
+
+
+def _lowered(text: Text, indices: Sequence[int]) -> list[str]:
+    return [text.tokens[i].text.lower() for i in indices]
 
 
 def _negations(text: Text, indices: Sequence[int]) -> int:
@@ -2368,10 +2374,11 @@ class _Builder:
         stated_frames: bool = False,
         context: frozenset[str] = frozenset(),
         associations: bool = False,
+        privatives: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.context = context
-        self.associations = associations
+        self.associations, self.privatives = associations, privatives
         self.clause_splices = clause_splices
         self.named_within = named_within
         self.stated_frames = stated_frames
@@ -3436,6 +3443,8 @@ class _Builder:
         ("doesn't" / "does not": read before the hedge of "could not" can seem dropped)."""
         c, w = self.c, self.w
         if self._denials(c, ci) % 2 != self._denials(w, wj) % 2:
+            if self.privatives and denied_alike(_lowered(c, ci), _lowered(w, wj)):
+                return "allowed: same denial (prefix)"
             return "contradicted: negation flip"
         ours, theirs = _directions(c, ci), _directions(w, wj)
         if any(OPPOSITE[d] in theirs and d not in theirs for d in ours):

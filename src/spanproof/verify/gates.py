@@ -168,7 +168,7 @@ NEGATION_WORDS = frozenset(
         "nonsignificant", "insignificant", "unaffected", "unchanged", "unrelated",
     }
 )  # fmt: skip
-_NEGATION_SUFFIXES = ("n't", "n’t")
+NEGATION_SUFFIXES = ("n't", "n’t")
 
 UP, DOWN, BETTER, WORSE = "up", "down", "better", "worse"
 OPPOSITE = {UP: DOWN, DOWN: UP, BETTER: WORSE, WORSE: BETTER}
@@ -311,7 +311,7 @@ def direction_word(token: str, more: bool = False) -> str:
 def is_negation(token: str, more: bool = False) -> bool:
     return (
         token in NEGATION_WORDS
-        or token.endswith(_NEGATION_SUFFIXES)
+        or token.endswith(NEGATION_SUFFIXES)
         or (more and token in MORE_NEGATION_WORDS)
     )
 
@@ -379,6 +379,70 @@ def names_no_denial(tokens: Sequence[str], i: int) -> bool:
 CONTRAINDICATIONS = frozenset({"contraindicated"})
 
 
+#: Score model v76: the pronouns that open a restrictive relative clause ("cells that do not
+#: express it", "women who are not pregnant"); "which" is left out, as its clause often comments
+#: on the finding ("…, which was not significant").
+_RELATIVE_PRONOUNS = frozenset(("who", "that"))
+_AUXILIARIES = frozenset(
+    {"is", "are", "was", "were", "be", "been", "do", "does", "did", "has", "have", "had", "can",
+     "could", "will", "would", "may", "might", "should", "must"}
+)  # fmt: skip
+#: Words after which "that" is a pronoun of its own ("and that was not …", "because that did
+#: not …"), not one that opens a clause on the noun before it.
+_THAT_PRONOUN_AFTER = frozenset(
+    {"and", "but", "or", "so", "because", "since", "as", "if", "while", "although", "though",
+     "whereas", "whether", "yet", "than", "of", "on", "in", "for", "to", "with", "by", "from",
+     "about", "like", "all"}
+)  # fmt: skip
+_RELATIVE_ADVERBS = frozenset(("yet", "still", "also", "ever", "even", "always"))
+#: Words that open a clause after a negation whose verb is left out ("those that do not,
+#: either because …", "than those who did not and …"): no words name the group.
+_ELLIPSIS_AFTER = frozenset(
+    {"either", "because", "and", "or", "but", "as", "while", "whereas", "which", "so", "since",
+     "if", "than", "then", "although", "though", "when"}
+)  # fmt: skip
+_PREDICATE_REACH = 4  # words before the pronoun in which a copula makes its noun a predicate
+_DENIED_REACH = 3  # words after a group's negation read as what it denies
+_NOT_DENIED = frozenset(
+    {"a", "an", "the", "be", "been", "being", "is", "are", "was", "were", "of", "to", "in", "on",
+     "with", "and", "or", "for", "by", "at", "any", "yet", "still", "also", "ever", "even"}
+)  # fmt: skip
+
+
+def _denied_words(tokens: Sequence[str], i: int) -> list[str]:
+    """The words a group's negation at ``tokens[i]`` denies: the next few but function words,
+    auxiliaries and adverbs ("not sufficiently treated": "treated"); the other side is read for
+    their stems (:func:`parity_against`)."""
+    after = tokens[i + 1 : i + 1 + _DENIED_REACH]
+    return [w for w in after if w not in _NOT_DENIED | _AUXILIARIES and not w.endswith("ly")]
+
+
+def names_a_group(tokens: Sequence[str], i: int) -> bool:
+    """Whether the negation at ``tokens[i]`` stands in a restrictive relative clause, which names
+    what the sentence is about rather than denying what it states (score model v76): "vitamin D
+    deficiency that is not sufficiently treated is associated with …", "infants who do not
+    develop ASD", "cells that didn't express it". Not when the noun the clause qualifies is
+    itself predicated ("X is a compound that does not inhibit Y" denies), nor after "which",
+    nor when the clause leaves its verb out ("those that do not, either because …")."""
+    t = tokens[i]
+    if i + 1 == len(tokens) or tokens[i + 1] in _ELLIPSIS_AFTER:
+        return False  # "… from those that do not, either because …": the verb left out
+    k = i - 1
+    if not t.endswith(NEGATION_SUFFIXES):
+        if t not in ("not", "never"):
+            return False
+        if k >= 0 and (tokens[k] in _RELATIVE_ADVERBS or tokens[k].endswith("ly")):
+            k -= 1
+        if k < 1 or tokens[k] not in _AUXILIARIES:
+            return False
+        k -= 1
+    if k < 1 or tokens[k] not in _RELATIVE_PRONOUNS:
+        return False
+    if tokens[k] == "that" and tokens[k - 1] in _THAT_PRONOUN_AFTER:
+        return False
+    return not any(w in _COPULAS for w in tokens[max(0, k - _PREDICATE_REACH) : k])
+
+
 def _denies(
     tokens: Sequence[str], i: int, more: bool, scoped: bool, denials: frozenset[str] = frozenset()
 ) -> bool:
@@ -409,6 +473,13 @@ class Cues:
     negation_parity: int
     directions: tuple[tuple[str, str, int], ...]  # (token, class, count)
     counts: Mapping[str, int]
+    #: Score model v76: for each negation in a restrictive relative clause, not counted in
+    #: ``negation_parity``, the words it denies (:func:`names_a_group`, :func:`parity_against`).
+    groups: tuple[frozenset[str], ...] = ()
+    #: Score model v76: the stems of the words after each negation ("no symptoms": "sympt"),
+    #: and of each word a privative prefix denies ("asymptomatic": "sympt").
+    negated: frozenset[str] = frozenset()
+    privatives: tuple[str, ...] = ()
 
 
 def cues(
@@ -418,6 +489,7 @@ def cues(
     scoped: bool = False,
     denials: frozenset[str] = frozenset(),
     market: int = 0,
+    paired: bool = False,
 ) -> Cues:
     """Polarity cues of ``tokens``. ``forms`` (score model v20): a direction word's forms are one
     word (:func:`direction_word`), so "inhibiting" in a claim and "inhibition" in its span are a
@@ -432,7 +504,11 @@ def cues(
     ``denials`` (score model v52, :data:`CONTRAINDICATIONS`): more words that deny. ``market``
     (score model v63): the words of change of business and news text
     (:data:`MARKET_DIRECTIONS`) and "up" or "down" before a figure (:func:`figure_changes`);
-    ``market`` 2 (v68): :data:`PLAIN_DIRECTIONS` too."""
+    ``market`` 2 (v68): :data:`PLAIN_DIRECTIONS` too. ``paired`` (score model v76): negations are
+    read against the other side (:func:`parity_against`): a negation in a restrictive relative
+    clause names a group, not counted in ``negation_parity`` but kept with the words it denies
+    (``groups``; :func:`names_a_group`); the stems each counted negation denies (``negated``) and
+    those a privative prefix denies (``privatives``; :func:`privative_stem`) are kept too."""
     if market:
         tokens = figure_changes(tokens)
     counts = (
@@ -440,11 +516,104 @@ def cues(
         if forms
         else Counter(tokens)
     )
-    negations = sum(1 for i in range(len(tokens)) if _denies(tokens, i, more, scoped, denials))
+    denying = [i for i in range(len(tokens)) if _denies(tokens, i, more, scoped, denials)]
+    grouped = [i for i in denying if paired and names_a_group(tokens, i)]
     directions = tuple(
         (t, cls, c) for t, c in counts.items() if (cls := direction_class(t, more, market))
     )
-    return Cues(negations % 2, directions, counts)
+    parity = (len(denying) - len(grouped)) % 2
+    if not paired:
+        return Cues(parity, directions, counts)
+    # "never smokers", "than never smoked" (v27: no denial) name a group too
+    never = [
+        i
+        for i, t in enumerate(tokens)
+        if t == "never" and scoped and i + 1 < len(tokens) and names_no_denial(tokens, i)
+    ]
+    groups = tuple(
+        frozenset(direction_word(t, more) if forms else t for t in words)
+        for words in [_denied_words(tokens, i) for i in grouped] + [[tokens[i + 1]] for i in never]
+    )
+    negated = frozenset(
+        w[:_STEM]
+        for i in denying + never
+        for w in tokens[i + 1 : i + 1 + _NEGATED_REACH]
+        if len(w) >= _STEM
+    )
+    privatives = _privatives(tokens, frozenset(denying))
+    return Cues(parity, directions, counts, groups, negated, privatives)
+
+
+#: Score model v76: prefixes that deny the word they open ("asymptomatic", "non-smokers",
+#: "uncommon", "independent", "disagree"), longest first.
+_PRIVATIVE_PREFIXES = ("non-", "non", "dis", "un", "in", "im", "ir", "il", "a")
+_NEGATED_REACH = 4  # words after a negation whose stems it denies ("not have COVID-19 symptoms")
+
+
+def _next(tokens: Sequence[str], i: int) -> str:
+    return tokens[i + 1] if i + 1 < len(tokens) else ""
+
+
+def privative_stem(token: str) -> str | None:
+    """The stem a privative prefix denies in ``token`` ("asymptomatic": "sympt"), or None. Any
+    word that opens with such letters has one ("analysis": "nalys"); it counts only where the
+    other side denies a word of that stem (:func:`parity_against`)."""
+    for prefix in _PRIVATIVE_PREFIXES:
+        if token.startswith(prefix) and len(token) - len(prefix) >= _STEM:
+            return token[len(prefix) : len(prefix) + _STEM]
+    return None
+
+
+def _privatives(words: Sequence[str], skip: frozenset[int] = frozenset()) -> tuple[str, ...]:
+    """The stems the privative words of ``words`` deny ("non" joined to the word after it),
+    but at the indices in ``skip`` (words already read as denials)."""
+    return tuple(
+        stem
+        for i, t in enumerate(words)
+        if i not in skip
+        and (stem := privative_stem(t) if t != "non" else privative_stem(t + _next(words, i)))
+    )
+
+
+def denied_alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:
+    """Whether two phrases (lowercase words) deny the same word, one with a negation and the
+    other with a privative prefix ("not clear" / "unclear", "did not show symptoms" /
+    "asymptomatic", "never smoked" / "non-smokers"; score model v76's edit check). "not" against
+    the "non" of "non-infectious" alone is one too: the word after it is aligned as the same."""
+    for negating, prefixed in ((ours, theirs), (theirs, ours)):
+        if len(negating) == 1 and is_negation(negating[0]) and list(prefixed) == ["non"]:
+            return True  # "not infectious" / "non-infectious": the word after is the same
+        negated = {
+            w[:_STEM]
+            for i, t in enumerate(negating)
+            if is_negation(t)
+            for w in negating[i + 1 : i + 1 + _NEGATED_REACH]
+            if len(w) >= _STEM
+        }
+        if negated & set(_privatives(prefixed)) and not any(is_negation(t) for t in prefixed):
+            return True
+    return False
+
+
+def parity_against(cues: Cues, other: Cues) -> int:
+    """The negation parity of ``cues`` read against ``other`` (score model v76): a negation that
+    names a group counts when ``other`` holds a word of the stem of one it denies ("women who
+    are not pregnant" against "pregnant women" still denies; "vitamin D deficiency that is not
+    sufficiently treated" against a claim that says nothing of treatment does not); and a word
+    a privative prefix denies counts as a negation when ``other`` denies a word of its stem
+    ("asymptomatic" against "did not exhibit symptoms", "non-smokers" against "never
+    smoked", which names a group: v27's "never smokers" are one), unless ``other`` holds the
+    privative word too ("not superior to non-surgical" against "nonsurgical": the negation is
+    of something else)."""
+    if cues.groups:
+        stems = {w[:_STEM] for w in other.counts} | set(other.privatives)
+        named = sum(1 for words in cues.groups if any(w[:_STEM] in stems for w in words))
+    else:
+        named = 0
+    denied = sum(
+        1 for stem in cues.privatives if stem in other.negated and stem not in other.privatives
+    )
+    return (cues.negation_parity + named + denied) % 2
 
 
 #: Score model v28: where a sentence's clauses may state different findings ("A raised the
@@ -491,16 +660,17 @@ def states_polarity(claim: Cues, span: Cues) -> bool:
     direction classes, or a negation where the claim is negated. True for a claim with no
     direction word and no negation (score model v23)."""
     classes = {cls for _t, cls, _c in claim.directions}
-    if not classes and not claim.negation_parity:
+    claim_parity = parity_against(claim, span)
+    if not classes and not claim_parity:
         return True
-    if claim.negation_parity and span.negation_parity:
+    if claim_parity and parity_against(span, claim):
         return True
     return any(cls in classes for _t, cls, _c in span.directions)
 
 
 def polarity_gate_trips(claim: Cues, span: Cues) -> bool:
     """True when negation parity differs or the unshared direction words oppose."""
-    if claim.negation_parity != span.negation_parity:
+    if parity_against(claim, span) != parity_against(span, claim):
         return True
     if not claim.directions or not span.directions:
         return False

@@ -619,6 +619,12 @@ class ScoreModel:
     #: was ``unsupported`` (a different meaning, a word not in the evidence, or "tied to" an
     #: association stated as an effect).
     edit_associations: bool = False
+    #: Score model v76: negations read against the other side
+    #: (:func:`~spanproof.verify.gates.parity_against`): one in a restrictive relative clause
+    #: ("cells that do not express it") names a group and counts only where the other side
+    #: holds a word it denies; a privative word ("asymptomatic") counts as a negation where the
+    #: other side denies a word of its stem ("did not exhibit symptoms").
+    paired_negations: bool = False
 
     @property
     def reads_findings(self) -> bool:
@@ -910,6 +916,9 @@ V73 = replace(V72, name="v73", contrast_splices=True)
 V74 = replace(V73, name="v74", association_signs=True)
 #: v74 whose edit check reads a word of association, or the sign of one, restated in a copy.
 V75 = replace(V74, name="v75", edit_associations=True)
+#: v75 that reads negations against the other side: a group a relative clause names, and a
+#: privative word against a denial of its stem.
+V76 = replace(V75, name="v76", paired_negations=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
@@ -917,7 +926,7 @@ SCORE_MODELS: dict[str, ScoreModel] = {
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
         V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70, V71,
-        V72, V73, V74, V75,
+        V72, V73, V74, V75, V76,
     )
 }  # fmt: skip
 
@@ -1141,6 +1150,7 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                         model.scoped_negations,
                         model.denials,
                         model.market_cues,
+                        model.paired_negations,
                     ),
                 )
                 for t in sentence_tokens
@@ -1373,6 +1383,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
             model.scoped_negations,
             model.denials,
             model.market_cues,
+            model.paired_negations,
         ),
         states_finding=model.finding_gate and not states_no_finding(words),
         joins=joined_forms(tokens, model) if model.joined_identifiers else (),
@@ -1393,7 +1404,9 @@ def _aligned_cues(
     states nothing of the claim's polarity and trips nothing, while the window trips the gate
     and states nothing of the claim's polarity either."""
     chosen = _sentence_cues(claim, span, close, close_min)
-    if window is None or not (claim.cues.directions or claim.cues.negation_parity):
+    if window is None or not (
+        claim.cues.directions or claim.cues.negation_parity or claim.cues.groups
+    ):
         return chosen
     if states_polarity(claim.cues, chosen) or polarity_gate_trips(claim.cues, chosen):
         return chosen
@@ -1410,10 +1423,11 @@ def window_cues(
     scoped: bool,
     denials: frozenset[str] = frozenset(),
     market: int = 0,
+    paired: bool = False,
 ) -> Cues:
     """Polarity cues of a window's text, read as the plan reads a span sentence (v30)."""
     body = nfc(text)
-    return cues(segment_words(body), forms, more, scoped, denials, market)
+    return cues(segment_words(body), forms, more, scoped, denials, market, paired)
 
 
 def _sentence_cues(
@@ -1439,7 +1453,7 @@ def _sentence_cues(
     best = pool[covs.index(best_cov)][1]  # the first on ties
     if (
         not close
-        or not (claim.cues.directions or claim.cues.negation_parity)
+        or not (claim.cues.directions or claim.cues.negation_parity or claim.cues.groups)
         or states_polarity(claim.cues, best)
         or polarity_gate_trips(claim.cues, best)
     ):
@@ -1669,7 +1683,7 @@ def score_claim(
     cited = resolve_markers(claim.cited_markers, plan)
     candidates = select_candidates(cosines, cited, plan)
     quoted: dict[int, Cues] = {}
-    states = prepared.cues.directions or prepared.cues.negation_parity
+    states = prepared.cues.directions or prepared.cues.negation_parity or prepared.cues.groups
     if model.window_polarity and model.polarity_gate and windows is not None and states:
         # (a claim stating no direction or negation is read as under v29: no window to read)
         for i in candidates:
@@ -1681,6 +1695,7 @@ def score_claim(
                 model.scoped_negations,
                 model.denials,
                 model.market_cues,
+                model.paired_negations,
             )
     pairs = [
         score_pair(
@@ -1945,6 +1960,7 @@ def edit_alignments(
             stated_frames=plan.model.edit_stated_frames,
             context=source_keys(plan, i),
             associations=plan.model.edit_associations,
+            privatives=plan.model.paired_negations,
         )
         alignment = align(text)
         if not alignment.near_copy and joined is not text:
