@@ -23,16 +23,14 @@ from __future__ import annotations
 import random
 import re
 import time
-from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _report import SECONDS, listed_examples, publish_timed, start_probe, verdict_cells
-from probe_word_swaps import corpus_abstracts, verdict_of
+from _report import SECONDS, listed_examples, publish_timed, start_probe
+from probe_word_swaps import corpus_abstracts, verdict_rows
 
 from spanproof.text.tokens import lower_chars, segments
 from spanproof.verify.gates import is_negation
-from spanproof.verify.scoring import SCORE_MODELS
 
 BEGIN, END = "<!-- association-signs:begin -->", "<!-- association-signs:end -->"
 KINDS = ("same sign", "sign turned")
@@ -118,19 +116,13 @@ def main() -> int:
         "| kind | cases | model | `supported` | `unsupported` | `contradicted` |",
         "|---|---:|---|---:|---:|---:|",
     ]
-    listed: list[str] = []
-    for kind in KINDS:
-        for name in args.models:
-            model = SCORE_MODELS[name]
-            counts: Counter[str] = Counter()
-            for case in cases[kind]:
-                verdict = verdict_of(case, model, embedder)
-                counts[verdict] += 1
-                if kind == KINDS[1] and verdict == "supported" and name == args.models[-1]:
-                    listed.append(f"* {' '.join(case.claim.split())}")
-            total = len(cases[kind])
-            cells = verdict_cells(counts, total)
-            lines.append(f"| {kind} | {total} | {name} | " + " | ".join(cells) + " |")
+    rows, listed = verdict_rows(
+        {kind: cases[kind] for kind in KINDS},
+        args.models,
+        embedder,
+        lambda kind, case: f"* {' '.join(case.claim.split())}" if kind == KINDS[1] else None,
+    )
+    lines += rows
     lines += ["", f"Turned claims `supported` under {args.models[-1]}:", ""]
     lines += listed_examples(listed, args.examples)
     publish_timed(lines, run.started, args.write, BEGIN, END)

@@ -27,10 +27,10 @@ import random
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 import numpy as np
 from _report import (
@@ -113,6 +113,35 @@ def verdict_of(case: ClaimCase, model: ScoreModel, embedder: Embedder) -> str:
     return verdicts[0].verdict.value if verdicts else status
 
 
+Case_ = TypeVar("Case_", bound=ClaimCase)
+
+
+def verdict_rows(
+    cases: Mapping[str, Sequence[Case_]],
+    models: Sequence[str],
+    embedder: Embedder,
+    listing: Callable[[str, Case_], str | None],
+) -> tuple[list[str], list[str]]:
+    """The generator probes' table: a row (kind, cases, model, `supported`, `unsupported`,
+    `contradicted`) for every kind of ``cases``, in order, under every model, and what
+    ``listing`` makes of each case the last model supports (None: not listed)."""
+    rows: list[str] = []
+    listed: list[str] = []
+    for kind, of_kind in cases.items():
+        for name in models:
+            model = SCORE_MODELS[name]
+            counts: Counter[str] = Counter()
+            for case in of_kind:
+                verdict = verdict_of(case, model, embedder)
+                counts[verdict] += 1
+                last = name == models[-1]
+                if verdict == "supported" and last and (item := listing(kind, case)):
+                    listed.append(item)
+            cells = verdict_cells(counts, len(of_kind))
+            rows.append(f"| {kind} | {len(of_kind)} | {name} | " + " | ".join(cells) + " |")
+    return rows, listed
+
+
 def sentence_picks(
     abstracts: Sequence[list[str]], rng: random.Random
 ) -> Iterator[tuple[int, list[str], int]]:
@@ -183,20 +212,13 @@ def main() -> int:
         "| kind | cases | model | `supported` | `unsupported` | `contradicted` |",
         "|---|---:|---|---:|---:|---:|",
     ]
-    listed: list[str] = []
-    for kind in KINDS:
-        for name in args.models:
-            model = SCORE_MODELS[name]
-            counts: Counter[str] = Counter()
-            for case in cases[kind]:
-                verdict = verdict_of(case, model, embedder)
-                counts[verdict] += 1
-                if verdict == "supported" and name == args.models[-1]:
-                    claim = " ".join(case.claim.split())
-                    listed.append(f"* {kind}: “{case.old}” → “{case.new}”: {claim}")
-            total = len(cases[kind])
-            cells = verdict_cells(counts, total)
-            lines.append(f"| {kind} | {total} | {name} | " + " | ".join(cells) + " |")
+    rows, listed = verdict_rows(
+        {kind: cases[kind] for kind in KINDS},
+        args.models,
+        embedder,
+        lambda kind, case: f"* {kind}: “{case.old}” → “{case.new}”: {' '.join(case.claim.split())}",
+    )
+    lines += rows
     lines += ["", f"`supported` under {args.models[-1]}:", ""]
     lines += listed_examples(listed, args.examples)
     publish_timed(lines, started, args.write, BEGIN, END)
