@@ -22,12 +22,11 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _report import SECONDS, listed_examples, publish_timed, start_probe
-from probe_word_swaps import corpus_abstracts, verdict_rows
+from _report import publish_timed, start_probe
+from probe_word_swaps import corpus_abstracts, verdict_block
 
 from spanproof.text.tokens import lower_chars, segments
 from spanproof.verify.gates import is_negation
@@ -104,27 +103,24 @@ def main() -> int:
         return 2
     args, embedder = run.args, run.embedder
     cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
+    about = (
+        "a SciFact abstract's sentence stating an association with a sign, restated with the "
+        "same sign in other words (true) or with the other sign (false), the whole abstract as "
+        "evidence."
+    )
     lines = [
         BEGIN,
         "",
-        f"Measured by `python scripts/probe_association_signs.py --models "
-        f"{' '.join(args.models)} --n {args.n} --seed {args.seed}` on "
-        f"{time.strftime('%Y-%m-%d')} ({SECONDS} s): a SciFact abstract's sentence stating an "
-        "association with a sign, restated with the same sign in other words (true) or with "
-        "the other sign (false), the whole abstract as evidence.",
-        "",
-        "| kind | cases | model | `supported` | `unsupported` | `contradicted` |",
-        "|---|---:|---|---:|---:|---:|",
+        *verdict_block(
+            "probe_association_signs.py",
+            args,
+            about,
+            {kind: cases[kind] for kind in KINDS},
+            embedder,
+            lambda kind, case: f"* {' '.join(case.claim.split())}" if kind == KINDS[1] else None,
+            "Turned claims `supported` under {model}:",
+        ),
     ]
-    rows, listed = verdict_rows(
-        {kind: cases[kind] for kind in KINDS},
-        args.models,
-        embedder,
-        lambda kind, case: f"* {' '.join(case.claim.split())}" if kind == KINDS[1] else None,
-    )
-    lines += rows
-    lines += ["", f"Turned claims `supported` under {args.models[-1]}:", ""]
-    lines += listed_examples(listed, args.examples)
     publish_timed(lines, run.started, args.write, BEGIN, END)
     return 0
 

@@ -32,12 +32,11 @@ from __future__ import annotations
 
 import random
 import re
-import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _report import SECONDS, listed_examples, publish_timed, start_probe
-from probe_word_swaps import corpus_abstracts, verdict_rows
+from _report import publish_timed, start_probe
+from probe_word_swaps import corpus_abstracts, verdict_block
 
 from spanproof.text.tokens import lower_chars, segments
 from spanproof.verify.gates import NEGATION_SUFFIXES, is_negation, names_a_group
@@ -127,31 +126,27 @@ def main() -> int:
         return 2
     args, embedder = run.args, run.embedder
     cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
+    about = (
+        "a SciFact abstract's sentence with a negation in a restrictive relative clause, copied "
+        "(true) or with that negation taken out so that it names the other group (false); and "
+        'one with a privative word after a copula, its prefix written as "not" (true), taken '
+        "out or the word denied (false); the whole abstract as evidence."
+    )
     lines = [
         BEGIN,
         "",
-        f"Measured by `python scripts/probe_paired_negations.py --models "
-        f"{' '.join(args.models)} --n {args.n} --seed {args.seed}` on "
-        f"{time.strftime('%Y-%m-%d')} ({SECONDS} s): a SciFact abstract's sentence with a "
-        "negation in a restrictive relative clause, copied (true) or with that negation taken "
-        "out so that it names the other group (false); and one with a privative word after a "
-        'copula, its prefix written as "not" (true), taken out or the word denied (false); '
-        "the whole abstract as evidence.",
-        "",
-        "| kind | cases | model | `supported` | `unsupported` | `contradicted` |",
-        "|---|---:|---|---:|---:|---:|",
-    ]
-    rows, listed = verdict_rows(
-        {kind: cases[kind] for kind in KINDS},
-        args.models,
-        embedder,
-        lambda kind, case: (
-            f"* {kind}: {' '.join(case.claim.split())}" if kind in FALSE_KINDS else None
+        *verdict_block(
+            "probe_paired_negations.py",
+            args,
+            about,
+            {kind: cases[kind] for kind in KINDS},
+            embedder,
+            lambda kind, case: (
+                f"* {kind}: {' '.join(case.claim.split())}" if kind in FALSE_KINDS else None
+            ),
+            "False claims `supported` under {model}:",
         ),
-    )
-    lines += rows
-    lines += ["", f"False claims `supported` under {args.models[-1]}:", ""]
-    lines += listed_examples(listed, args.examples)
+    ]
     publish_timed(lines, run.started, args.write, BEGIN, END)
     return 0
 

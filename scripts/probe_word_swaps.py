@@ -23,6 +23,7 @@ none), `unsupported`, `contradicted`, and the `supported` ones, listed.
 
 from __future__ import annotations
 
+import argparse
 import random
 import re
 import time
@@ -116,30 +117,45 @@ def verdict_of(case: ClaimCase, model: ScoreModel, embedder: Embedder) -> str:
 Case_ = TypeVar("Case_", bound=ClaimCase)
 
 
-def verdict_rows(
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def verdict_block(
+    script: str,
+    args: argparse.Namespace,
+    about: str,
     cases: Mapping[str, Sequence[Case_]],
-    models: Sequence[str],
     embedder: Embedder,
     listing: Callable[[str, Case_], str | None],
-) -> tuple[list[str], list[str]]:
-    """The generator probes' table: a row (kind, cases, model, `supported`, `unsupported`,
-    `contradicted`) for every kind of ``cases``, in order, under every model, and what
+    listed_title: str,
+) -> list[str]:
+    """The generator probes' report: how it was measured (``about`` after the command and the
+    date), a row (kind, cases, model, `supported`, `unsupported`, `contradicted`) for every
+    kind of ``cases``, in order, under every model, and, under ``listed_title``, what
     ``listing`` makes of each case the last model supports (None: not listed)."""
-    rows: list[str] = []
+    last = args.models[-1]
+    lines = [
+        f"Measured by `python scripts/{script} --models {' '.join(args.models)} --n {args.n} "
+        f"--seed {args.seed}` on {time.strftime('%Y-%m-%d')} ({SECONDS} s): {about}",
+        "",
+        "| kind | cases | model | `supported` | `unsupported` | `contradicted` |",
+        "|---|---:|---|---:|---:|---:|",
+    ]
     listed: list[str] = []
     for kind, of_kind in cases.items():
-        for name in models:
+        for name in args.models:
             model = SCORE_MODELS[name]
             counts: Counter[str] = Counter()
             for case in of_kind:
                 verdict = verdict_of(case, model, embedder)
                 counts[verdict] += 1
-                last = name == models[-1]
-                if verdict == "supported" and last and (item := listing(kind, case)):
+                if verdict == "supported" and name == last and (item := listing(kind, case)):
                     listed.append(item)
             cells = verdict_cells(counts, len(of_kind))
-            rows.append(f"| {kind} | {len(of_kind)} | {name} | " + " | ".join(cells) + " |")
-    return rows, listed
+            lines.append(f"| {kind} | {len(of_kind)} | {name} | " + " | ".join(cells) + " |")
+    title = listed_title.format(model=last)
+    return [*lines, "", title, "", *listed_examples(listed, args.examples)]
 
 
 def sentence_picks(
@@ -201,26 +217,23 @@ def main() -> int:
         return 2
     args, started, embedder = run.args, run.started, run.embedder
     cases = build_cases(corpus_abstracts(run.root), args.n, args.seed, embedder)
+    about = (
+        "one word of a SciFact abstract's sentence swapped for a word of another sentence of the "
+        "same abstract, the whole abstract as evidence; every claim should be refused."
+    )
     lines = [
         BEGIN,
         "",
-        f"Measured by `python scripts/probe_word_swaps.py --models {' '.join(args.models)} "
-        f"--n {args.n} --seed {args.seed}` on {time.strftime('%Y-%m-%d')} ({SECONDS} s): one word "
-        "of a SciFact abstract's sentence swapped for a word of another sentence of the same "
-        "abstract, the whole abstract as evidence; every claim should be refused.",
-        "",
-        "| kind | cases | model | `supported` | `unsupported` | `contradicted` |",
-        "|---|---:|---|---:|---:|---:|",
+        *verdict_block(
+            "probe_word_swaps.py",
+            args,
+            about,
+            {kind: cases[kind] for kind in KINDS},
+            embedder,
+            lambda kind, case: f"* {kind}: “{case.old}” → “{case.new}”: {_one_line(case.claim)}",
+            "`supported` under {model}:",
+        ),
     ]
-    rows, listed = verdict_rows(
-        {kind: cases[kind] for kind in KINDS},
-        args.models,
-        embedder,
-        lambda kind, case: f"* {kind}: “{case.old}” → “{case.new}”: {' '.join(case.claim.split())}",
-    )
-    lines += rows
-    lines += ["", f"`supported` under {args.models[-1]}:", ""]
-    lines += listed_examples(listed, args.examples)
     publish_timed(lines, started, args.write, BEGIN, END)
     return 0
 

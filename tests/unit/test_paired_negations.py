@@ -145,9 +145,13 @@ def test_denied_alike(ours: str, theirs: str, alike: bool) -> None:
     assert denied_alike(ours.split(), theirs.split()) is alike
 
 
-def _verdict(model: ScoreModel, claim: str, evidence: str) -> Verdict:
+def _edits(model: ScoreModel, claim: str, evidence: str) -> tuple[Verdict, list[str]]:
     (verdict,) = Verifier(score_model=model).score_claims([claim], [{"id": "S1", "text": evidence}])
-    return verdict.verdict
+    return verdict.verdict, [e.judgement for e in verdict.edits]
+
+
+def _verdict(model: ScoreModel, claim: str, evidence: str) -> Verdict:
+    return _edits(model, claim, evidence)[0]
 
 
 @pytest.mark.parametrize(
@@ -188,11 +192,6 @@ def test_v76_supports_what_v75_read_as_denied(claim: str, evidence: str) -> None
 )
 def test_v76_still_refuses_the_other_group(claim: str, evidence: str) -> None:
     assert _verdict(V76, claim, evidence) is not Verdict.SUPPORTED
-
-
-def _edits(model: ScoreModel, claim: str, evidence: str) -> tuple[Verdict, list[str]]:
-    (verdict,) = Verifier(score_model=model).score_claims([claim], [{"id": "S1", "text": evidence}])
-    return verdict.verdict, [e.judgement for e in verdict.edits]
 
 
 UNCLEAR = "The mechanism of this effect was unclear in the mouse model."

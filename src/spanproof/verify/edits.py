@@ -2250,7 +2250,7 @@ def _association_sign(text: Text, indices: Sequence[int]) -> int | None:
     adverb ("positively associated with") or by a word of change after it ("linked to a
     higher"), 0 by neither ("correlated with") — or None when the words are not one word of
     association (:data:`_ASSOCIATING`) with at most those."""
-    words = [text.tokens[i].text.lower() for i in indices]
+    words = _lowered(text, indices)
     adverb = _SIGN_ADVERBS.get(words[0]) if words else None
     if adverb is not None:
         words = words[1:]

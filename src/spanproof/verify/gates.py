@@ -403,7 +403,7 @@ _ELLIPSIS_AFTER = frozenset(
 )  # fmt: skip
 _PREDICATE_REACH = 4  # words before the pronoun in which a copula makes its noun a predicate
 _DENIED_REACH = 3  # words after a group's negation read as what it denies
-_NOT_DENIED = frozenset(
+_NOT_DENIED = _AUXILIARIES | frozenset(
     {"a", "an", "the", "be", "been", "being", "is", "are", "was", "were", "of", "to", "in", "on",
      "with", "and", "or", "for", "by", "at", "any", "yet", "still", "also", "ever", "even"}
 )  # fmt: skip
@@ -414,7 +414,7 @@ def _denied_words(tokens: Sequence[str], i: int) -> list[str]:
     auxiliaries and adverbs ("not sufficiently treated": "treated"); the other side is read for
     their stems (:func:`parity_against`)."""
     after = tokens[i + 1 : i + 1 + _DENIED_REACH]
-    return [w for w in after if w not in _NOT_DENIED | _AUXILIARIES and not w.endswith("ly")]
+    return [w for w in after if w not in _NOT_DENIED and not w.endswith("ly")]
 
 
 def names_a_group(tokens: Sequence[str], i: int) -> bool:
@@ -534,12 +534,7 @@ def cues(
         frozenset(direction_word(t, more) if forms else t for t in words)
         for words in [_denied_words(tokens, i) for i in grouped] + [[tokens[i + 1]] for i in never]
     )
-    negated = frozenset(
-        w[:_STEM]
-        for i in denying + never
-        for w in tokens[i + 1 : i + 1 + _NEGATED_REACH]
-        if len(w) >= _STEM
-    )
+    negated = _negated_stems(tokens, denying + never)
     privatives = _privatives(tokens, frozenset(denying))
     return Cues(parity, directions, counts, groups, negated, privatives)
 
@@ -548,6 +543,17 @@ def cues(
 #: "uncommon", "independent", "disagree"), longest first.
 _PRIVATIVE_PREFIXES = ("non-", "non", "dis", "un", "in", "im", "ir", "il", "a")
 _NEGATED_REACH = 4  # words after a negation whose stems it denies ("not have COVID-19 symptoms")
+
+
+def _negated_stems(words: Sequence[str], negations: Sequence[int]) -> frozenset[str]:
+    """The stems of the words a negation at each of ``negations`` denies: those of five letters
+    or more among the next few ("not have COVID-19 symptoms": "covid", "sympt")."""
+    return frozenset(
+        w[:_STEM]
+        for i in negations
+        for w in words[i + 1 : i + 1 + _NEGATED_REACH]
+        if len(w) >= _STEM
+    )
 
 
 def _next(tokens: Sequence[str], i: int) -> str:
@@ -583,13 +589,7 @@ def denied_alike(ours: Sequence[str], theirs: Sequence[str]) -> bool:
     for negating, prefixed in ((ours, theirs), (theirs, ours)):
         if len(negating) == 1 and is_negation(negating[0]) and list(prefixed) == ["non"]:
             return True  # "not infectious" / "non-infectious": the word after is the same
-        negated = {
-            w[:_STEM]
-            for i, t in enumerate(negating)
-            if is_negation(t)
-            for w in negating[i + 1 : i + 1 + _NEGATED_REACH]
-            if len(w) >= _STEM
-        }
+        negated = _negated_stems(negating, [i for i, t in enumerate(negating) if is_negation(t)])
         if negated & set(_privatives(prefixed)) and not any(is_negation(t) for t in prefixed):
             return True
     return False
