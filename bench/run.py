@@ -103,6 +103,7 @@ from spanproof.verify.scoring import (
     V74,
     V75,
     V76,
+    V77,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -190,7 +191,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
             V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34,
             V35, V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51,
             V52, V53, V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68,
-            V69, V70, V71, V72, V73, V74, V75, V76,
+            V69, V70, V71, V72, V73, V74, V75, V76, V77,
         )  # fmt: skip
         # v71 reads roles with the parser beside the judge: "cached" remembers its parses too,
         # "judge run" and "uncached" parse every time.
@@ -478,11 +479,15 @@ def render(results: dict[str, Any]) -> str:
         f"that reads an association restated in a copy): cached median "
         f"{v['v75']['cached_median_ms']} ms (p95 {v['v75']['cached_p95_ms']} ms), parsing and "
         f"judging every time {v['v75']['judge_run_median_ms']} ms, nothing cached "
-        f"{v['v75']['uncached_median_ms']} ms. Score model v76 (the default: v75 that reads "
-        f"negations against the other side): cached median {v['v76']['cached_median_ms']} ms "
-        f"(p95 {v['v76']['cached_p95_ms']} ms), parsing and judging every time "
-        f"{v['v76']['judge_run_median_ms']} ms, nothing cached "
-        f"{v['v76']['uncached_median_ms']} ms. "
+        f"{v['v75']['uncached_median_ms']} ms. Score model v76 (the default before v77: v75 "
+        f"that reads negations against the other side): cached median "
+        f"{v['v76']['cached_median_ms']} ms (p95 {v['v76']['cached_p95_ms']} ms), parsing and "
+        f"judging every time {v['v76']['judge_run_median_ms']} ms, nothing cached "
+        f"{v['v76']['uncached_median_ms']} ms. Score model v77 (the default: v76 that keeps a "
+        f"negation to its clause of a contrast): cached median {v['v77']['cached_median_ms']} "
+        f"ms (p95 {v['v77']['cached_p95_ms']} ms), parsing and judging every time "
+        f"{v['v77']['judge_run_median_ms']} ms, nothing cached "
+        f"{v['v77']['uncached_median_ms']} ms. "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

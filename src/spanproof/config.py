@@ -214,9 +214,10 @@ class VerifySettings(BaseModel):
             "refuses a claim joining one side of a contrast to the other side's thing; v74 is "
             "v73 that reads the sign of an association and contradicts a claim that turns it; "
             "v75 is v74 whose edit check reads an association restated in a copy, 'linked "
-            "to' for 'associated with'; v76, the default, is v75 that reads negations against "
+            "to' for 'associated with'; v76 is v75 that reads negations against "
             "the other side: a group a relative clause names, a privative word such as "
-            "'asymptomatic')."
+            "'asymptomatic'; v77, the default, is v76 that keeps a negation to its clause "
+            "of a contrast: 'lowered X, but did not change Y' denies Y only)."
         ),
     )
     escalation_band: float | None = Field(

@@ -283,11 +283,12 @@ class Verifier:
             space inside a word), ``"v73"`` (v72 that refuses a claim joining one side of
             a contrast to the other side's thing), ``"v74"`` (v73 that reads the sign of an
             association), ``"v75"`` (v74 that reads an association restated in a copy),
-            ``"v76"`` (the default: v75 that reads negations against the other side: a group
-            a relative clause names, a privative word such as "asymptomatic"), or a
-            ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v76 (with the
-            bundled sentence parser for v71 to v76); default: the bundled ones (for the
+            ``"v76"`` (v75 that reads negations against the other side: a group a relative
+            clause names, a privative word such as "asymptomatic"), ``"v77"`` (the default:
+            v76 that keeps a negation to its clause of a contrast: "lowered X, but did not
+            change Y" denies Y only), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v77 (with the
+            bundled sentence parser for v71 to v77); default: the bundled ones (for the
             judge, the one ``verify.judge`` names).
     """
 

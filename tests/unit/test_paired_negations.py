@@ -223,8 +223,8 @@ def test_v76_still_refuses_the_prefix_dropped_or_denied(claim: str) -> None:
     assert "allowed: same denial (prefix)" not in edits
 
 
-def test_v76_is_v75_reading_paired_negations_and_the_default() -> None:
+def test_v76_is_v75_reading_paired_negations() -> None:
     assert SCORE_MODELS["v76"] is V76
-    assert DEFAULT_SCORE_MODEL == "v76"
+    assert DEFAULT_SCORE_MODEL != "v76"  # v77 since
     assert dataclasses.replace(V75, name="v76", paired_negations=True) == V76
     assert not V75.paired_negations

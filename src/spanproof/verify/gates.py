@@ -57,8 +57,8 @@ from __future__ import annotations
 import itertools
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence, Set
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 
 from spanproof.text.sentences import split_sentences
@@ -480,6 +480,18 @@ class Cues:
     #: and of each word a privative prefix denies ("asymptomatic": "sympt").
     negated: frozenset[str] = frozenset()
     privatives: tuple[str, ...] = ()
+    #: Score model v77: the negated clauses of a contrast, not counted in ``negation_parity``
+    #: (:func:`clause_denials`).
+    clauses: tuple[ClauseDenial, ...] = ()
+    #: Score model v77: the text joins a contrast of its own ("but", "whereas" …): a contrasted
+    #: clause's negation counts against it whatever it names.
+    contrast: bool = False
+
+    @property
+    def polar(self) -> bool:
+        """Whether the text states a direction or a negation (counted, or kept with a group or
+        a clause) for the polarity gate to read."""
+        return bool(self.directions or self.negation_parity or self.groups or self.clauses)
 
 
 def cues(
@@ -604,10 +616,13 @@ def parity_against(cues: Cues, other: Cues) -> int:
     ("asymptomatic" against "did not exhibit symptoms", "non-smokers" against "never
     smoked", which names a group: v27's "never smokers" are one), unless ``other`` holds the
     privative word too ("not superior to non-surgical" against "nonsurgical": the negation is
-    of something else)."""
-    if cues.groups:
+    of something else). Under v77 a negated clause of a contrast (``clauses``) counts where
+    ``other`` is about that clause (:meth:`ClauseDenial.named_by`) or joins a contrast of its
+    own."""
+    if cues.groups or cues.clauses:
         stems = {w[:_STEM] for w in other.counts} | set(other.privatives)
         named = sum(1 for words in cues.groups if any(w[:_STEM] in stems for w in words))
+        named += sum(1 for c in cues.clauses if other.contrast or c.named_by(stems))
     else:
         named = 0
     denied = sum(
@@ -619,6 +634,133 @@ def parity_against(cues: Cues, other: Cues) -> int:
 #: Score model v28: where a sentence's clauses may state different findings ("A raised the
 #: risk, whereas B lowered it"; "…; …").
 _CLAUSE_BREAK = re.compile(r",\s+(?:whereas|while|but)\s+|;\s+|,?\s+whereas\s+")
+
+
+#: Score model v77: words of quantity a clause's own words leave out ("all-cause": "cause").
+_QUANTIFIERS = frozenset(("all", "each", "every", "both", "some", "most", "few", "other"))
+
+
+#: Score model v77: how many of a negated clause's own words a text names it by, whatever the
+#: other clauses' ("Official demolition … began on 9 November 1989" names "official demolition
+#: did not start until June 1990"); one may be a word the two share by chance.
+_NAMED_BY = 2
+
+
+@dataclass(frozen=True, slots=True)
+class ClauseDenial:
+    """A negated clause of a contrast (score model v77, :func:`clause_denials`).
+
+    Attributes:
+        denied: the content words after its negation that no other clause holds.
+        own: the content words of the whole clause that no other clause holds.
+        others: the same of each other clause of its sentence.
+    """
+
+    denied: frozenset[str]
+    own: frozenset[str]
+    others: tuple[frozenset[str], ...]
+
+    def named_by(self, stems: Set[str]) -> bool:
+        """Whether a text with these word stems (first letters) is about this clause: it holds
+        a word the clause denies, two of the clause's own words (:data:`_NAMED_BY`), or one at
+        least and as many as of any other clause's ("Kestrel retries tasks marked idempotent"
+        names "tasks marked idempotent: false are never retried", not "max_retries … disables
+        retries")."""
+
+        def held(words: frozenset[str]) -> int:
+            return len({w[:_STEM] for w in words} & stems)
+
+        if held(self.denied):
+            return True
+        mine = held(self.own)
+        return mine >= _NAMED_BY or (mine > 0 and all(mine >= held(o) for o in self.others))
+
+
+def _content(t: str, more: bool) -> bool:
+    """Whether ``t`` is a content word a contrasted clause is told by (v77)."""
+    return (
+        len(t) > 2
+        and t not in _NOT_DENIED
+        and t not in _OBJECT_SKIP
+        and t not in _QUANTIFIERS
+        and not is_negation(t, more)
+    )
+
+
+def clause_denials(
+    text: str,
+    more: bool = False,
+    scoped: bool = False,
+    denials: frozenset[str] = frozenset(),
+    market: int = 0,
+) -> tuple[ClauseDenial, ...]:
+    """The negations of ``text`` kept to their clause (score model v77): for each sentence whose
+    clauses (v28's marks: ", whereas", ", while", ", but", ";") differ in negation parity —
+    "Empagliflozin lowered the rate of hospitalization for heart failure, but did not change
+    all-cause mortality" — each negated clause with the content words it states after its
+    first negation that no other clause of the sentence holds (by their first letters;
+    function words and words of quantity left out: ``{"change", "cause", "mortality"}``), its
+    own content words and the other clauses'. Such a negation denies that clause's finding, not
+    the sentence's: :func:`confine_clause_negations` keeps it apart, and
+    :func:`parity_against` counts it where the other side is about that clause
+    (:meth:`ClauseDenial.named_by`). A sentence with a clause that opens with "not" after its
+    mark ("…, but not in women": an ellipsis of the first clause's verb), or a negated clause
+    whose words after the negation all stand in another clause ("A reduced mortality, but B did
+    not reduce mortality": what is denied is the first clause's finding, of another subject),
+    is left whole."""
+    out: list[ClauseDenial] = []
+    for sentence in split_sentences(text):
+        parts = [p for p in _CLAUSE_BREAK.split(sentence.text) if p.strip()]
+        if len(parts) < 2:
+            continue
+        words = [segment_words(p) for p in parts]
+        if any(w and w[0] == "not" for w in words[1:]):
+            continue  # "…, but not B": the first clause's verb left out
+        read = [figure_changes(w) if market else w for w in words]
+        negations = [  # as :func:`cues` counts them (v76: a group's negation is not)
+            [i for i in range(len(w)) if _denies(w, i, more, scoped, denials)] for w in read
+        ]
+        negations = [
+            [i for i in found if not names_a_group(w, i)]
+            for w, found in zip(read, negations, strict=True)
+        ]
+        if len({len(n) % 2 for n in negations}) < 2:
+            continue
+        owns = []
+        for k, w in enumerate(read):
+            elsewhere = {t[:_STEM] for j, other in enumerate(read) if j != k for t in other}
+            owns.append(frozenset(t for t in w if _content(t, more) and t[:_STEM] not in elsewhere))
+        confined: list[ClauseDenial] = []
+        for k, (w, found) in enumerate(zip(read, negations, strict=True)):
+            if len(found) % 2 == 0:
+                continue
+            denied = frozenset(t for t in w[found[0] + 1 :] if t in owns[k])
+            if not denied:
+                confined = []
+                break
+            others = tuple(o for j, o in enumerate(owns) if j != k)
+            confined.append(ClauseDenial(denied, owns[k], others))
+        out.extend(confined)
+    return tuple(out)
+
+
+#: Score model v77: words by which a text joins a contrast of its own.
+CONTRAST_WORDS = frozenset(("but", "whereas", "while", "although", "though", "however", "yet"))
+
+
+def confine_clause_negations(read: Cues, confined: Sequence[ClauseDenial]) -> Cues:
+    """``read`` (the cues of a whole text) with each negated clause of :func:`clause_denials`
+    taken out of its negation parity and kept apart (``clauses``), and whether the text joins a
+    contrast of its own (``contrast``; score model v77): :func:`parity_against` counts such a
+    negation where the other side is about its clause or joins a contrast itself ("Cats can be
+    infected but are unlikely to get sick" against "…, but are unlikely to develop clinical
+    disease": both deny their second part)."""
+    return replace(
+        read,
+        negation_parity=(read.negation_parity - len(confined)) % 2,
+        clauses=tuple(confined),
+        contrast=any(t in CONTRAST_WORDS for t in read.counts),
+    )
 
 
 def opposed_clauses(sentence: str, more: bool = False, market: int = 0) -> list[str]:

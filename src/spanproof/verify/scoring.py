@@ -64,6 +64,8 @@ from spanproof.verify.gates import (
     EntityView,
     association_reversed,
     association_stated_as_effect,
+    clause_denials,
+    confine_clause_negations,
     cues,
     cure_not_stated,
     direction_reversed_on_object,
@@ -625,6 +627,14 @@ class ScoreModel:
     #: holds a word it denies; a privative word ("asymptomatic") counts as a negation where the
     #: other side denies a word of its stem ("did not exhibit symptoms").
     paired_negations: bool = False
+    #: Score model v77: a negation in one of a sentence's contrasted clauses is kept to that
+    #: clause (:func:`~spanproof.verify.gates.clause_denials`): "Empagliflozin lowered the
+    #: rate of hospitalization for heart failure, but did not change all-cause mortality"
+    #: denies the mortality finding only, and counts against a claim only where the claim
+    #: holds a word the clause denies ("all-cause mortality"). False before v77: the
+    #: sentence's negations were counted as one parity, so a claim of the first finding was
+    #: ``contradicted`` and "had no effect on heart failure hospitalizations" matched it.
+    clause_negations: bool = False
 
     @property
     def reads_findings(self) -> bool:
@@ -919,6 +929,8 @@ V75 = replace(V74, name="v75", edit_associations=True)
 #: v75 that reads negations against the other side: a group a relative clause names, and a
 #: privative word against a denial of its stem.
 V76 = replace(V75, name="v76", paired_negations=True)
+#: v76 whose polarity gate keeps a negation to its contrasted clause.
+V77 = replace(V76, name="v77", clause_negations=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
@@ -926,7 +938,7 @@ SCORE_MODELS: dict[str, ScoreModel] = {
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
         V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70, V71,
-        V72, V73, V74, V75, V76,
+        V72, V73, V74, V75, V76, V77,
     )
 }  # fmt: skip
 
@@ -1140,20 +1152,10 @@ def prepare_plan(spans: Sequence[EvidenceSpan], model: ScoreModel) -> Plan:
                 else token_texts(body)
                 for body, words in read
             ] or [tokens]
+            bodies = [body for body, _words in read] or [text]
             sentences = tuple(
-                (
-                    Counter(lexical_terms(t, model)),
-                    cues(
-                        t,
-                        model.word_forms,
-                        model.more_cues,
-                        model.scoped_negations,
-                        model.denials,
-                        model.market_cues,
-                        model.paired_negations,
-                    ),
-                )
-                for t in sentence_tokens
+                (Counter(lexical_terms(t, model)), _cues_of(t, body, model))
+                for t, body in zip(sentence_tokens, bodies, strict=True)
             )
             # The polarity gate reads the sentences that state a finding under v7's aims only;
             # v49's procedures are capped (below) but still read for a reversal.
@@ -1366,6 +1368,26 @@ def claim_words(claim: Claim, model: ScoreModel) -> str:
     return blank_citations(claim.text) if model.citation_markers else claim.text
 
 
+def _cues_of(tokens: list[str], text: str, model: ScoreModel) -> Cues:
+    """The polarity cues of ``tokens``, the words of ``text``, under ``model``; under v77 with
+    the negations of its contrasted clauses kept to their clause (:func:`clause_denials`)."""
+    read = cues(
+        tokens,
+        model.word_forms,
+        model.more_cues,
+        model.scoped_negations,
+        model.denials,
+        model.market_cues,
+        model.paired_negations,
+    )
+    if not model.clause_negations:
+        return read
+    confined = clause_denials(
+        text, model.more_cues, model.scoped_negations, model.denials, model.market_cues
+    )
+    return confine_clause_negations(read, confined)
+
+
 def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
     model = plan.model
     words = claim_words(claim, model)
@@ -1376,15 +1398,7 @@ def prepare_claim(claim: Claim, plan: Plan) -> PreparedClaim:
         weighted=weigh_claim(lexical_terms(tokens, model), plan.idf),
         numerics=frozenset(_numerics(tokens, model)),
         entity=view,
-        cues=cues(
-            tokens,
-            model.word_forms,
-            model.more_cues,
-            model.scoped_negations,
-            model.denials,
-            model.market_cues,
-            model.paired_negations,
-        ),
+        cues=_cues_of(tokens, nfc(words), model),
         states_finding=model.finding_gate and not states_no_finding(words),
         joins=joined_forms(tokens, model) if model.joined_identifiers else (),
         name_figures=name_figures(nfc(words), model) if model.name_figures else {},
@@ -1404,9 +1418,7 @@ def _aligned_cues(
     states nothing of the claim's polarity and trips nothing, while the window trips the gate
     and states nothing of the claim's polarity either."""
     chosen = _sentence_cues(claim, span, close, close_min)
-    if window is None or not (
-        claim.cues.directions or claim.cues.negation_parity or claim.cues.groups
-    ):
+    if window is None or not claim.cues.polar:
         return chosen
     if states_polarity(claim.cues, chosen) or polarity_gate_trips(claim.cues, chosen):
         return chosen
@@ -1424,10 +1436,15 @@ def window_cues(
     denials: frozenset[str] = frozenset(),
     market: int = 0,
     paired: bool = False,
+    clauses: bool = False,
 ) -> Cues:
-    """Polarity cues of a window's text, read as the plan reads a span sentence (v30)."""
+    """Polarity cues of a window's text, read as the plan reads a span sentence (v30); under
+    v77 (``clauses``) with the negations of its contrasted clauses kept to their clause."""
     body = nfc(text)
-    return cues(segment_words(body), forms, more, scoped, denials, market, paired)
+    read = cues(segment_words(body), forms, more, scoped, denials, market, paired)
+    if not clauses:
+        return read
+    return confine_clause_negations(read, clause_denials(body, more, scoped, denials, market))
 
 
 def _sentence_cues(
@@ -1453,7 +1470,7 @@ def _sentence_cues(
     best = pool[covs.index(best_cov)][1]  # the first on ties
     if (
         not close
-        or not (claim.cues.directions or claim.cues.negation_parity or claim.cues.groups)
+        or not claim.cues.polar
         or states_polarity(claim.cues, best)
         or polarity_gate_trips(claim.cues, best)
     ):
@@ -1683,7 +1700,7 @@ def score_claim(
     cited = resolve_markers(claim.cited_markers, plan)
     candidates = select_candidates(cosines, cited, plan)
     quoted: dict[int, Cues] = {}
-    states = prepared.cues.directions or prepared.cues.negation_parity or prepared.cues.groups
+    states = prepared.cues.polar
     if model.window_polarity and model.polarity_gate and windows is not None and states:
         # (a claim stating no direction or negation is read as under v29: no window to read)
         for i in candidates:
@@ -1696,6 +1713,7 @@ def score_claim(
                 model.denials,
                 model.market_cues,
                 model.paired_negations,
+                model.clause_negations,
             )
     pairs = [
         score_pair(
