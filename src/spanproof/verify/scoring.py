@@ -1428,23 +1428,11 @@ def _aligned_cues(
 
 
 @lru_cache(maxsize=1 << 14)
-def window_cues(
-    text: str,
-    forms: bool,
-    more: bool,
-    scoped: bool,
-    denials: frozenset[str] = frozenset(),
-    market: int = 0,
-    paired: bool = False,
-    clauses: bool = False,
-) -> Cues:
-    """Polarity cues of a window's text, read as the plan reads a span sentence (v30); under
-    v77 (``clauses``) with the negations of its contrasted clauses kept to their clause."""
+def window_cues(text: str, model: ScoreModel) -> Cues:
+    """Polarity cues of a window's text under ``model``, read as the plan reads a span
+    sentence (v30; :func:`_cues_of`)."""
     body = nfc(text)
-    read = cues(segment_words(body), forms, more, scoped, denials, market, paired)
-    if not clauses:
-        return read
-    return confine_clause_negations(read, clause_denials(body, more, scoped, denials, market))
+    return _cues_of(segment_words(body), body, model)
 
 
 def _sentence_cues(
@@ -1705,16 +1693,7 @@ def score_claim(
         # (a claim stating no direction or negation is read as under v29: no window to read)
         for i in candidates:
             start, end = windows[i]
-            quoted[i] = window_cues(
-                plan.spans[i].span.text[start:end],
-                model.word_forms,
-                model.more_cues,
-                model.scoped_negations,
-                model.denials,
-                model.market_cues,
-                model.paired_negations,
-                model.clause_negations,
-            )
+            quoted[i] = window_cues(plan.spans[i].span.text[start:end], model)
     pairs = [
         score_pair(
             prepared, plan.spans[i], float(cosines[i]), model, (edits or {}).get(i), quoted.get(i)
