@@ -718,11 +718,12 @@ def clause_denials(
             continue  # "…, but not B": the first clause's verb left out
         read = [figure_changes(w) if market else w for w in words]
         negations = [  # as :func:`cues` counts them (v76: a group's negation is not)
-            [i for i in range(len(w)) if _denies(w, i, more, scoped, denials)] for w in read
-        ]
-        negations = [
-            [i for i in found if not names_a_group(w, i)]
-            for w, found in zip(read, negations, strict=True)
+            [
+                i
+                for i in range(len(w))
+                if _denies(w, i, more, scoped, denials) and not names_a_group(w, i)
+            ]
+            for w in read
         ]
         if len({len(n) % 2 for n in negations}) < 2:
             continue

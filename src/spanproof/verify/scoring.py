@@ -631,7 +631,9 @@ class ScoreModel:
     #: clause (:func:`~spanproof.verify.gates.clause_denials`): "Empagliflozin lowered the
     #: rate of hospitalization for heart failure, but did not change all-cause mortality"
     #: denies the mortality finding only, and counts against a claim only where the claim
-    #: holds a word the clause denies ("all-cause mortality"). False before v77: the
+    #: names that clause (:meth:`~spanproof.verify.gates.ClauseDenial.named_by`: a word it
+    #: denies, such as "all-cause mortality", or its own words) or joins a contrast of its
+    #: own. False before v77: the
     #: sentence's negations were counted as one parity, so a claim of the first finding was
     #: ``contradicted`` and "had no effect on heart failure hospitalizations" matched it.
     clause_negations: bool = False
