@@ -216,8 +216,10 @@ class VerifySettings(BaseModel):
             "v75 is v74 whose edit check reads an association restated in a copy, 'linked "
             "to' for 'associated with'; v76 is v75 that reads negations against "
             "the other side: a group a relative clause names, a privative word such as "
-            "'asymptomatic'; v77, the default, is v76 that keeps a negation to its clause "
-            "of a contrast: 'lowered X, but did not change Y' denies Y only)."
+            "'asymptomatic'; v77 is v76 that keeps a negation to its clause "
+            "of a contrast: 'lowered X, but did not change Y' denies Y only; v78, the "
+            "default, is v77 that reads a comparison whose other side a phrase names: "
+            "'Compared with children, adults were more susceptible')."
         ),
     )
     escalation_band: float | None = Field(

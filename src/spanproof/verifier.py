@@ -284,11 +284,13 @@ class Verifier:
             a contrast to the other side's thing), ``"v74"`` (v73 that reads the sign of an
             association), ``"v75"`` (v74 that reads an association restated in a copy),
             ``"v76"`` (v75 that reads negations against the other side: a group a relative
-            clause names, a privative word such as "asymptomatic"), ``"v77"`` (the default:
-            v76 that keeps a negation to its clause of a contrast: "lowered X, but did not
-            change Y" denies Y only), or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v77 (with the
-            bundled sentence parser for v71 to v77); default: the bundled ones (for the
+            clause names, a privative word such as "asymptomatic"), ``"v77"`` (v76 that
+            keeps a negation to its clause of a contrast: "lowered X, but did not change Y"
+            denies Y only), ``"v78"`` (the default: v77 that reads a comparison whose other
+            side a phrase names: "Compared with children, adults were more susceptible"),
+            or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v78 (with the
+            bundled sentence parser for v71 to v78); default: the bundled ones (for the
             judge, the one ``verify.judge`` names).
     """
 

@@ -62,6 +62,13 @@ from spanproof.text.sentences import split_sentences
 from spanproof.text.spelling import american
 from spanproof.text.stems import singular, stem
 from spanproof.text.tokens import MINUS, Token, nfc, tokenize
+from spanproof.verify.comparisons import (
+    DOWN,
+    PHRASE_WORDS,
+    UP,
+    comparison_kept,
+    comparison_traded,
+)
 from spanproof.verify.features import STOP_WORDS
 from spanproof.verify.gates import (
     CONTRAINDICATIONS,
@@ -1720,6 +1727,7 @@ def align_edits(
     context: frozenset[str] = frozenset(),
     associations: bool = False,
     privatives: bool = False,
+    comparisons: bool = False,
 ) -> Alignment:
     """Phase one: align ``claim`` to its best window of ``evidence`` and classify the edits.
 
@@ -1887,6 +1895,13 @@ def align_edits(
             the frame stood against those words as a substitution).
         context: more keys an opening frame may name: those of the other evidence items of the
             span's source (score model v67; empty before it).
+        comparisons: words the claim moves between a comparison's sides, where the window
+            names a side with a phrase ("Compared with children, adults …") and the claim with
+            "than" (or the other way round) and both state one comparison, are ``allowed:
+            comparison restated``, and words moved so that the claim states such a comparison
+            with its sides traded are ``unsupported: roles swapped``
+            (:meth:`_Builder._comparison_moved`; score model v78, False before it: the first
+            were roles swapped, the second words reordered).
     """
     c = claim if isinstance(claim, Text) else prepare_text(claim)
     ev = evidence if isinstance(evidence, EvidenceText) else prepare_evidence("", evidence)
@@ -1927,7 +1942,7 @@ def align_edits(
         compounds, signs, postposed, clause_mixups, carried_details, extent, suppositions,
         caveats, negation_scope, local_population, paraphrases, conjuncts, answer_words, rounded,
         antecedent, long_run, descriptions, clause_splices, named_within, stated_frames,
-        context, associations, privatives,
+        context, associations, privatives, comparisons,
     )  # fmt: skip
     # Copied: content words aligned in order, and those both sides hold in another order.
     kept = builder.aligned_c | builder.moved_c
@@ -2375,10 +2390,12 @@ class _Builder:
         context: frozenset[str] = frozenset(),
         associations: bool = False,
         privatives: bool = False,
+        comparisons: bool = False,
     ) -> None:
         self.c, self.ev, self.w = c, ev, ev.body
         self.context = context
-        self.associations, self.privatives = associations, privatives
+        # v75, v76, v78
+        self.associations, self.privatives, self.comparisons = associations, privatives, comparisons
         self.clause_splices = clause_splices
         self.named_within = named_within
         self.stated_frames = stated_frames
@@ -2522,12 +2539,14 @@ class _Builder:
             swapped = any(x > y for x, y in pairwise(ordered)) or self._swapped_past()
             if self.caveats and self._significance_moved():
                 judgement = f"contradicted: {SIGNIFICANCE_REVERSED}"
-            elif not swapped:
+            elif not swapped and not (self.comparisons and self._comparison_moved(traded=True)):
                 judgement = "allowed: words reordered"
                 if self.clause_mixups and self._from_an_opposed_clause():
                     judgement = "unsupported: words from another clause"
             elif self._voice_differs():
                 judgement = "allowed: voice changed, same roles"
+            elif self.comparisons and self._comparison_moved(traded=False):
+                judgement = "allowed: comparison restated"
             else:
                 judgement = "unsupported: roles swapped"
             self._add("transposition", sorted(self.moved_c), sorted(self.moved_w), judgement)
@@ -2538,6 +2557,21 @@ class _Builder:
                 sorted(self.aligned_w),
                 "unsupported: roles swapped (voice changed, word order kept)",
             )
+
+    def _comparison_moved(self, traded: bool) -> bool:
+        """The moved words are sides' words of a comparison the window states (score model
+        v78, where a phrase may name a side: :func:`~spanproof.verify.comparisons.comparisons`,
+        ``phrases``) and the claim keeps or restates, or with ``traded`` states with its sides
+        traded (:func:`~spanproof.verify.comparisons.comparison_kept`,
+        :func:`~spanproof.verify.comparisons.comparison_traded`). "Compared with children,
+        adults over 65 were more susceptible" → "Adults over 65 were more susceptible … than
+        children" moves "children" without trading roles; "Smokers had a higher risk …
+        relative to never smokers" → "Never smokers had a higher risk … than smokers" moves
+        "never" across the comparison."""
+        related = comparison_traded if traded else comparison_kept
+        sides = related(self.c.text, self._window_sentences(), figure_sides=True)
+        moved = {stem(self.c.tokens[i].text) for i in self.moved_c if self.c.content[i]}
+        return bool(moved) and moved <= sides
 
     def _significance_moved(self) -> bool:
         """Whether a significance word the claim affirms was moved from where the window negates
@@ -3179,8 +3213,38 @@ class _Builder:
             self._add(op, ci, wj, f"allowed: {why}")
         elif self.associations and self._sign_stated(ci):
             self._add(op, ci, wj, "allowed: same sign")
+        elif self.comparisons and self._comparison_phrase(content):
+            self._add(op, ci, wj, "allowed: comparison restated")
         else:
             self._add(op, ci, wj, "unsupported: not in the evidence")
+
+    def _comparison_phrase(self, content: list[int]) -> bool:
+        """Claim words ``content`` are the words of a phrase that names a comparison's side
+        ("compared", "relative": :data:`~spanproof.verify.comparisons.COMPARED`) of a
+        comparison the window states and the claim keeps or restates (score model v78):
+        "Compared with children, adults over 65 were more susceptible" against "Adults over 65
+        were more susceptible … than children"."""
+        if any(self.c.tokens[i].text not in PHRASE_WORDS for i in content):
+            return False
+        return bool(comparison_kept(self.c.text, self._window_sentences(), figure_sides=True))
+
+    def _comparatives_restated(self, ci: list[int], wj: list[int]) -> bool:
+        """The flipped words are comparatives only, of a comparison the window states and the
+        claim restates with its sides traded (score model v78): "Never smokers had a lower risk
+        … than smokers" against "Smokers had a higher risk … than never smokers"."""
+        words = [self.c.tokens[i].text for i in ci if self.c.content[i]]
+        words += [self.w.tokens[j].text for j in wj if self.w.content[j]]
+        if not words or any(t not in UP and t not in DOWN for t in words):
+            return False
+        return bool(comparison_kept(self.c.text, self._window_sentences(), figure_sides=True))
+
+    def _window_sentences(self) -> str:
+        """The whole sentences the window overlaps: it may begin past a phrase's first words
+        ("children, adults …" of "Compared with children, adults …")."""
+        start, end = self.w.tokens[self.first_w].start, self.w.tokens[self.last_w].end
+        return " ".join(
+            s.text for s in split_sentences(self.w.text) if s.start < end and start < s.end
+        )
 
     def _names_a_pronoun(self, ci: list[int], wj: list[int]) -> bool:
         """Whether claim words ``ci``, more content words than :data:`MAX_CHANGED_RUN`, stand
@@ -3448,6 +3512,8 @@ class _Builder:
             return "contradicted: negation flip"
         ours, theirs = _directions(c, ci), _directions(w, wj)
         if any(OPPOSITE[d] in theirs and d not in theirs for d in ours):
+            if self.comparisons and self._comparatives_restated(ci, wj):
+                return "allowed: comparison restated"
             return "contradicted: direction flip"
         if self.contractions and _expanded(c, ci) == _expanded(w, wj):
             return "allowed: same words (contraction)"

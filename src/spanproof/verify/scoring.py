@@ -38,6 +38,8 @@ from spanproof.text.tokens import lower_chars, nfc, segments, token_texts
 from spanproof.verify.bindings import title_conflict
 from spanproof.verify.combiner_weights import COMBINER_V5
 from spanproof.verify.comparisons import (
+    DOWN,
+    UP,
     comparison_restated,
     comparison_reversed,
     without_comparatives,
@@ -637,6 +639,17 @@ class ScoreModel:
     #: sentence's negations were counted as one parity, so a claim of the first finding was
     #: ``contradicted`` and "had no effect on heart failure hospitalizations" matched it.
     clause_negations: bool = False
+    #: Score model v78: a comparison may name its other side with a phrase instead of "than"
+    #: ("higher mortality compared with controls", "relative to", "versus"), or open the
+    #: clause before the comparative's with one ("Compared with children, adults over 65
+    #: were more susceptible to infection") (:data:`~spanproof.verify.comparisons.COMPARED`,
+    #: ``phrases``): the comparison gate reads its sides traded ("Children were more
+    #: susceptible … than adults over 65" refused), the polarity gate a restatement with
+    #: the direction turned round ("Children were less susceptible …" no longer
+    #: ``contradicted``), and the edit check lets a claim move the phrase's side to "than"
+    #: (``allowed: comparison restated``, not ``roles swapped``). False before v78: such a
+    #: sentence held no comparison.
+    comparison_phrases: bool = False
 
     @property
     def reads_findings(self) -> bool:
@@ -933,6 +946,8 @@ V75 = replace(V74, name="v75", edit_associations=True)
 V76 = replace(V75, name="v76", paired_negations=True)
 #: v76 whose polarity gate keeps a negation to its contrasted clause.
 V77 = replace(V76, name="v77", clause_negations=True)
+#: v77 that reads a comparison whose other side a phrase names ("compared with", "relative to").
+V78 = replace(V77, name="v78", comparison_phrases=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
@@ -940,7 +955,7 @@ SCORE_MODELS: dict[str, ScoreModel] = {
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
         V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70, V71,
-        V72, V73, V74, V75, V76, V77,
+        V72, V73, V74, V75, V76, V77, V78,
     )
 }  # fmt: skip
 
@@ -1481,7 +1496,9 @@ def _trips_beyond_a_restated_comparison(
     """Whether the polarity gate still trips once a comparison the span restates with its sides
     traded and its direction turned round (score model v41) is read as agreeing: its
     comparatives are left out of both sides' cues, and any other cue still counts."""
-    if not comparison_restated(claim.claim.text, span.span.text, model.comparison_figure_sides):
+    if not comparison_restated(
+        claim.claim.text, span.span.text, model.comparison_figure_sides, model.comparison_phrases
+    ):
         return True
     return polarity_gate_trips(
         replace(claim.cues, directions=without_comparatives(claim.cues.directions)),
@@ -1534,6 +1551,7 @@ def score_pair(
             span.span.text,
             figures=model.comparison_restated,
             figure_sides=model.comparison_figure_sides,
+            phrases=model.comparison_phrases,
         )
     states = not model.close_spans or aligned is None or states_polarity(claim.cues, aligned)
     if edit is not None and edit.near_copy:
@@ -1780,7 +1798,11 @@ def _read_window(
         if model.association_effects and (effect := association_stated_as_effect(claim, window)):
             why = "unsupported: association stated as an effect"
             return Verdict.UNSUPPORTED, substitution(effect, why)
-        if model.direction_objects and (flip := direction_reversed_on_object(claim, window)):
+        if (
+            model.direction_objects
+            and (flip := direction_reversed_on_object(claim, window))
+            and not (model.comparison_phrases and _comparative_restated(claim, window, flip))
+        ):
             return Verdict.CONTRADICTED, substitution(flip, "contradicted: direction flip")
     if model.association_signs and (turned := association_reversed(claim, window)):
         why = "contradicted: association reversed"
@@ -1793,6 +1815,17 @@ def _read_window(
         )  # fmt: skip
         return Verdict.UNSUPPORTED, unstated
     return None
+
+
+def _comparative_restated(
+    claim: str, window: str, flip: tuple[tuple[int, int], tuple[int, int]]
+) -> bool:
+    """Whether the direction ``flip`` reads turned round is a comparative of a comparison the
+    window restates with its sides traded ("Never smokers had a lower risk … than smokers"
+    against "Smokers had a higher risk … than never smokers"; score model v78)."""
+    (cs, ce), _ = flip
+    word = claim[cs:ce].lower()
+    return (word in UP or word in DOWN) and comparison_restated(claim, window, True, True)
 
 
 def _grafted(
@@ -1960,6 +1993,7 @@ def edit_alignments(
             context=source_keys(plan, i),
             associations=plan.model.edit_associations,
             privatives=plan.model.paired_negations,
+            comparisons=plan.model.comparison_phrases,
         )
         alignment = align(text)
         if not alignment.near_copy and joined is not text:
