@@ -17,6 +17,7 @@ from spanproof.verify.comparisons import (
     comparison_reversed,
     comparison_traded,
     comparisons,
+    restated_comparatives,
 )
 from spanproof.verify.scoring import SCORE_MODELS, V77, V78, ScoreModel
 
@@ -197,3 +198,40 @@ def test_v78_is_v77_with_comparison_phrases_and_the_default() -> None:
     assert dataclasses.replace(V77, name="v78", comparison_phrases=True) == V78
     assert V78.comparison_phrases and not V77.comparison_phrases
     assert V78.clause_negations
+
+
+BLOOD_PRESSURE = (
+    "Compared with diastolic blood pressure, raised systolic blood pressure had a greater "
+    "effect on angina and myocardial infarction, whereas raised diastolic blood pressure had a "
+    "greater effect on abdominal aortic aneurysm than did raised systolic pressure."
+)
+
+
+def test_a_restatement_elsewhere_does_not_excuse_a_reversal() -> None:
+    # the claim turns the first comparison round; the sentence's second comparison has the
+    # sides traded and another direction, but the first states the claim's sides the other way
+    claim = BLOOD_PRESSURE.replace(
+        "had a greater effect on angina", "had a smaller effect on angina"
+    )
+    assert restated_comparatives(claim, BLOOD_PRESSURE, True) == frozenset()
+    assert not comparison_restated(claim, BLOOD_PRESSURE, True, True)
+    assert _judged(V77, claim, BLOOD_PRESSURE)[0] is Verdict.CONTRADICTED
+    assert _judged(V78, claim, BLOOD_PRESSURE)[0] is Verdict.CONTRADICTED
+    # a restatement of the comparison itself is read as one
+    smokers = "Smokers had a higher risk of stroke than never smokers."
+    restated = "Never smokers had a lower risk of stroke than smokers."
+    assert restated_comparatives(restated, smokers, True) == {restated.index("lower")}
+
+
+def test_a_kept_comparison_does_not_excuse_a_traded_one() -> None:
+    # "more than ten times …" is kept whichever way the groups stand; "higher in A than in B"
+    # is traded
+    source = (
+        "Self-harm rates were more than ten times higher in female prisoners than in male inmates."
+    )
+    claim = (
+        "Self-harm rates were more than ten times higher in male inmates than in female prisoners."
+    )
+    assert comparison_kept(claim, source, True) and comparison_traded(claim, source, True)
+    verdict, judgements = _judged(V78, claim, source)
+    assert verdict is not Verdict.SUPPORTED and "unsupported: roles swapped" in judgements

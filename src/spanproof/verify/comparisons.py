@@ -30,7 +30,7 @@ polarity gate on "less" against "more".
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 
 from spanproof.text.sentences import split_sentences
@@ -89,6 +89,14 @@ def comparisons(
     figure follows bounds that figure ("fewer than 6 hours", "more than 50%") and compares no
     two sides. With ``phrases`` (v78) a phrase of :data:`COMPARED` after the comparative, or
     one opening the clause before it, names the right side as "than" does."""
+    return tuple(found[1:] for found in placed_comparisons(sentence, figures, no_bounds, phrases))
+
+
+def placed_comparisons(
+    sentence: str, figures: bool = False, no_bounds: bool = False, phrases: bool = False
+) -> tuple[tuple[int, str, Side, Side], ...]:
+    """:func:`comparisons`, each with the offset of its comparative in NFC ``sentence``
+    first."""
     text = nfc(sentence)
     words = _hyphen_joined(text, segments(text))
     lowered = [lower_chars(word) for word, _, _ in words]
@@ -115,7 +123,7 @@ def comparisons(
                     else _left_of(text, words, k, figures)
                 )
                 if left:
-                    out.append((direction, left, right))
+                    out.append((words[k][1], direction, left, right))
             continue
         first, last = than
         if no_bounds and last + 1 < len(words) and any(ch.isdigit() for ch in words[last + 1][0]):
@@ -131,12 +139,12 @@ def comparisons(
         )
         right = _side(text, words, range(last + 1, len(words)), figures, brackets=phrases)
         if left and right:
-            out.append((direction, left, right))
+            out.append((words[k][1], direction, left, right))
         place = _later_place(lowered, k, first) if phrases and after not in _PLACES else None
         if place is not None and right:  # v78: "a longer period in A than B", read both ways
             placed = _side(text, words, range(place + 1, first), figures)
             if placed and placed != left:
-                out.append((direction, placed, right))
+                out.append((words[k][1], direction, placed, right))
     return tuple(out)
 
 
@@ -352,6 +360,24 @@ def comparison_traded(claim: str, window: str, figure_sides: bool = False) -> fr
     return _sides_related(claim, window, figure_sides, (traded,))
 
 
+def restated_comparatives(claim: str, window: str, figure_sides: bool = False) -> frozenset[int]:
+    """The offsets (in NFC ``claim``) of the claim's comparatives whose comparison a sentence of
+    ``window`` restates with its sides traded and its direction turned round (:func:`restated`,
+    ``phrases`` read; score model v78): "lower" in "Never smokers had a lower risk … than
+    smokers" against "Smokers had a higher risk … than never smokers"."""
+    theirs = [
+        s
+        for sentence in split_sentences(nfc(window))
+        for s in comparisons(sentence.text, True, figure_sides, True)
+    ]
+    return frozenset(
+        at
+        for at, direction, left, right in placed_comparisons(claim, True, figure_sides, True)
+        if any(restated((direction, left, right), s, figure_sides, True) for s in theirs)
+        and not _opposed((direction, left, right), theirs, figure_sides)
+    )
+
+
 def _sides_related(
     claim: str,
     window: str,
@@ -383,11 +409,27 @@ def _any_pair(
     mine = comparisons(claim, figures, figure_sides, phrases)
     if not mine:
         return False
-    return any(
-        relation(c, s, figure_sides, phrases)
+    theirs = [
+        s
         for sentence in split_sentences(nfc(span))
         for s in comparisons(sentence.text, figures, figure_sides, phrases)
+    ]
+    return any(
+        relation(c, s, figure_sides, phrases)
+        and not (phrases and relation is restated and _opposed(c, theirs, figure_sides))
+        for s in theirs
         for c in mine
+    )
+
+
+def _opposed(claim: Comparison, theirs: Sequence[Comparison], figure_sides: bool) -> bool:
+    """Whether one of ``theirs`` states ``claim``'s comparison with the same sides and the
+    other direction (score model v78): then a restatement found elsewhere ("…, whereas B had a
+    greater effect on C than did A") does not make up for it ("A had a greater effect on D
+    than B" against "A had a smaller effect on D than B")."""
+    return any(
+        s[0] != claim[0] and _sides_traded(claim, (s[0], s[2], s[1]), figure_sides, True)
+        for s in theirs
     )
 
 

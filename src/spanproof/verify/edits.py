@@ -68,6 +68,7 @@ from spanproof.verify.comparisons import (
     UP,
     comparison_kept,
     comparison_traded,
+    restated_comparatives,
 )
 from spanproof.verify.features import STOP_WORDS
 from spanproof.verify.gates import (
@@ -2568,10 +2569,13 @@ class _Builder:
         children" moves "children" without trading roles; "Smokers had a higher risk …
         relative to never smokers" → "Never smokers had a higher risk … than smokers" moves
         "never" across the comparison."""
-        related = comparison_traded if traded else comparison_kept
-        sides = related(self.c.text, self._window_sentences(), figure_sides=True)
+        window = self._window_sentences()
+        trades = comparison_traded(self.c.text, window, figure_sides=True)
+        sides = trades if traded else comparison_kept(self.c.text, window, figure_sides=True)
         moved = {stem(self.c.tokens[i].text) for i in self.moved_c if self.c.content[i]}
-        return bool(moved) and moved <= sides
+        # kept: and no comparison of the claim traded ("ten times higher in A than in B",
+        # whose "more than ten times …" is kept whichever way A and B stand)
+        return bool(moved) and moved <= sides and (traded or not trades)
 
     def _significance_moved(self) -> bool:
         """Whether a significance word the claim affirms was moved from where the window negates
@@ -3229,14 +3233,17 @@ class _Builder:
         return bool(comparison_kept(self.c.text, self._window_sentences(), figure_sides=True))
 
     def _comparatives_restated(self, ci: list[int], wj: list[int]) -> bool:
-        """The flipped words are comparatives only, of a comparison the window states and the
-        claim restates with its sides traded (score model v78): "Never smokers had a lower risk
-        … than smokers" against "Smokers had a higher risk … than never smokers"."""
-        words = [self.c.tokens[i].text for i in ci if self.c.content[i]]
+        """The flipped words are comparatives only, each of a comparison the window states and
+        the claim restates with its sides traded (score model v78,
+        :func:`~spanproof.verify.comparisons.restated_comparatives`): "Never smokers had a
+        lower risk … than smokers" against "Smokers had a higher risk … than never smokers"."""
+        mine = [i for i in ci if self.c.content[i]]
+        words = [self.c.tokens[i].text for i in mine]
         words += [self.w.tokens[j].text for j in wj if self.w.content[j]]
-        if not words or any(t not in UP and t not in DOWN for t in words):
+        if not mine or any(t not in UP and t not in DOWN for t in words):
             return False
-        return bool(comparison_kept(self.c.text, self._window_sentences(), figure_sides=True))
+        restated = restated_comparatives(self.c.text, self._window_sentences(), figure_sides=True)
+        return all(self.c.tokens[i].start in restated for i in mine)
 
     def _window_sentences(self) -> str:
         """The whole sentences the window overlaps: it may begin past a phrase's first words

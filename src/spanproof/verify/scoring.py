@@ -42,6 +42,7 @@ from spanproof.verify.comparisons import (
     UP,
     comparison_restated,
     comparison_reversed,
+    restated_comparatives,
     without_comparatives,
 )
 from spanproof.verify.edits import (
@@ -1825,7 +1826,7 @@ def _comparative_restated(
     against "Smokers had a higher risk … than never smokers"; score model v78)."""
     (cs, ce), _ = flip
     word = claim[cs:ce].lower()
-    return (word in UP or word in DOWN) and comparison_restated(claim, window, True, True)
+    return (word in UP or word in DOWN) and cs in restated_comparatives(claim, window, True)
 
 
 def _grafted(
