@@ -18,6 +18,7 @@ from spanproof.verify.comparisons import (
     comparison_traded,
     comparisons,
     restated_comparatives,
+    side_words,
 )
 from spanproof.verify.scoring import SCORE_MODELS, V77, V78, ScoreModel
 
@@ -235,3 +236,15 @@ def test_a_kept_comparison_does_not_excuse_a_traded_one() -> None:
     assert comparison_kept(claim, source, True) and comparison_traded(claim, source, True)
     verdict, judgements = _judged(V78, claim, source)
     assert verdict is not Verdict.SUPPORTED and "unsupported: roles swapped" in judgements
+
+
+def test_a_side_written_with_a_hyphen_is_one_word() -> None:
+    # the edit check's tokens cut "N-cadherin-coated" at its hyphens; a side holds it whole
+    source = "The response was higher for N-cadherin-coated surfaces compared with ECM surfaces."
+    claim = "The response was higher for ECM surfaces than N-cadherin-coated surfaces."
+    assert side_words(claim, [(claim.index("N-cadherin"), claim.index("N-cadherin") + 1)]) == {
+        "n-cadherin-co"
+    }
+    verdict, judgements = _judged(V78, claim, source)
+    assert verdict is Verdict.UNSUPPORTED and "unsupported: roles swapped" in judgements
+    assert _judged(V77, claim, source)[0] is Verdict.SUPPORTED

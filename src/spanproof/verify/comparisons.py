@@ -30,7 +30,7 @@ polarity gate on "less" against "more".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from functools import lru_cache
 
 from spanproof.text.sentences import split_sentences
@@ -376,6 +376,20 @@ def restated_comparatives(claim: str, window: str, figure_sides: bool = False) -
         if any(restated((direction, left, right), s, figure_sides, True) for s in theirs)
         and not _opposed((direction, left, right), theirs, figure_sides)
     )
+
+
+def side_words(text: str, spans: Iterable[tuple[int, int]]) -> frozenset[str]:
+    """The words of NFC ``text`` covering character ``spans`` as a side holds them (score model
+    v78): hyphen-joined ("protein-coated", "YANA-C"), lower-case, a figure as written and any
+    other word stemmed — what the edit check's tokens, cut at hyphens, are to be compared on."""
+    words = _hyphen_joined(text, segments(text))
+    found = set()
+    for start, end in spans:
+        for word, first, last in words:
+            if first < end and start < last:
+                low = lower_chars(word)
+                found.add(low if any(ch.isdigit() for ch in low) else stem(low))
+    return frozenset(found)
 
 
 def _sides_related(

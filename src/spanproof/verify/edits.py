@@ -69,6 +69,7 @@ from spanproof.verify.comparisons import (
     comparison_kept,
     comparison_traded,
     restated_comparatives,
+    side_words,
 )
 from spanproof.verify.features import STOP_WORDS
 from spanproof.verify.gates import (
@@ -2572,7 +2573,8 @@ class _Builder:
         window = self._window_sentences()
         trades = comparison_traded(self.c.text, window, figure_sides=True)
         sides = trades if traded else comparison_kept(self.c.text, window, figure_sides=True)
-        moved = {stem(self.c.tokens[i].text) for i in self.moved_c if self.c.content[i]}
+        tokens = [self.c.tokens[i] for i in self.moved_c if self.c.content[i]]
+        moved = side_words(self.c.text, [(t.start, t.end) for t in tokens])
         # kept: and no comparison of the claim traded ("ten times higher in A than in B",
         # whose "more than ten times …" is kept whichever way A and B stand)
         return bool(moved) and moved <= sides and (traded or not trades)
