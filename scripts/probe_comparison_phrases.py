@@ -78,6 +78,10 @@ class Case:
     evidence: str
 
 
+#: Capitalised words kept inside a sentence (peoples and the like).
+_NAMES = frozenset({"asian", "black", "white", "african", "caucasian", "european", "hispanic"})
+
+
 def _short(side: str) -> bool:
     words = side.split()
     return 1 <= len(words) <= 8 and not any(ch.isdigit() for ch in side)
@@ -95,10 +99,6 @@ def _inner(side: str) -> str:
     if len(first) > 1 and (first[1:].lower() != first[1:] or first.lower() in _NAMES):
         return side
     return side[0].lower() + side[1:]
-
-
-#: Capitalised words kept inside a sentence (peoples and the like).
-_NAMES = frozenset({"asian", "black", "white", "african", "caucasian", "european", "hispanic"})
 
 
 def rewrite(sentence: str) -> dict[str, str] | None:

@@ -81,7 +81,7 @@ Comparison = tuple[str, Side, Side]
 
 def comparisons(
     sentence: str, figures: bool = False, no_bounds: bool = False, phrases: bool = False
-) -> tuple[tuple[str, Side, Side], ...]:
+) -> tuple[Comparison, ...]:
     """(direction, left side, right side) of each comparison in ``sentence``; direction "up"
     or "down". Sides are singular-folded lower-case content words (with ``figures``, score
     model v41, also the figures: "slept 8 hours" and "slept under 6 hours" differ by them); a
@@ -251,8 +251,8 @@ def _figures_of(side: Side) -> Side:
 
 
 def _sides_traded(
-    claim: tuple[str, Side, Side],
-    span: tuple[str, Side, Side],
+    claim: Comparison,
+    span: Comparison,
     figure_sides: bool = False,
     marked: bool = False,
 ) -> bool:
@@ -284,8 +284,8 @@ def _sides_traded(
 
 
 def traded(
-    claim: tuple[str, Side, Side],
-    span: tuple[str, Side, Side],
+    claim: Comparison,
+    span: Comparison,
     figure_sides: bool = False,
     marked: bool = False,
 ) -> bool:
@@ -295,8 +295,8 @@ def traded(
 
 
 def kept(
-    claim: tuple[str, Side, Side],
-    span: tuple[str, Side, Side],
+    claim: Comparison,
+    span: Comparison,
     figure_sides: bool = False,
     marked: bool = False,
 ) -> bool:
@@ -308,8 +308,8 @@ def kept(
 
 
 def restated(
-    claim: tuple[str, Side, Side],
-    span: tuple[str, Side, Side],
+    claim: Comparison,
+    span: Comparison,
     figure_sides: bool = False,
     marked: bool = False,
 ) -> bool:
@@ -341,7 +341,7 @@ def comparison_restated(
     ("higher") is no reversal (score model v41); ``figure_sides`` (v45): sides told apart by
     their figures alone where every side has one; ``phrases`` (v78): comparisons named by a
     :data:`COMPARED` phrase too."""
-    return _any_pair(claim, span, True, restated, figure_sides, phrases)
+    return _any_pair(claim, span, True, restated, figure_sides, phrases, unopposed=phrases)
 
 
 def comparison_kept(claim: str, window: str, figure_sides: bool = False) -> frozenset[str]:
@@ -365,11 +365,7 @@ def restated_comparatives(claim: str, window: str, figure_sides: bool = False) -
     ``window`` restates with its sides traded and its direction turned round (:func:`restated`,
     ``phrases`` read; score model v78): "lower" in "Never smokers had a lower risk … than
     smokers" against "Smokers had a higher risk … than never smokers"."""
-    theirs = [
-        s
-        for sentence in split_sentences(nfc(window))
-        for s in comparisons(sentence.text, True, figure_sides, True)
-    ]
+    theirs = _stated(window, True, figure_sides, True)
     return frozenset(
         at
         for at, direction, left, right in placed_comparisons(claim, True, figure_sides, True)
@@ -383,7 +379,7 @@ def side_words(text: str, spans: Iterable[tuple[int, int]]) -> frozenset[str]:
     v78): hyphen-joined ("protein-coated", "YANA-C"), lower-case, a figure as written and any
     other word stemmed — what the edit check's tokens, cut at hyphens, are to be compared on."""
     words = _hyphen_joined(text, segments(text))
-    found = set()
+    found: set[str] = set()
     for start, end in spans:
         for word, first, last in words:
             if first < end and start < last:
@@ -399,11 +395,7 @@ def _sides_related(
     relations: tuple[Callable[[Comparison, Comparison, bool, bool], bool], ...],
 ) -> frozenset[str]:
     mine = comparisons(claim, True, figure_sides, True)
-    theirs = [
-        s
-        for sentence in split_sentences(nfc(window))
-        for s in comparisons(sentence.text, True, figure_sides, True)
-    ]
+    theirs = _stated(window, True, figure_sides, True)
     return frozenset(
         word
         for c in mine
@@ -419,21 +411,30 @@ def _any_pair(
     relation: Callable[[Comparison, Comparison, bool, bool], bool],
     figure_sides: bool = False,
     phrases: bool = False,
+    unopposed: bool = False,
 ) -> bool:
+    """Whether ``relation`` holds between a comparison of ``claim`` and one of a sentence of
+    ``span``; with ``unopposed`` (v78's restatements), only for a claim comparison that no
+    comparison of ``span`` states with the same sides the other way (:func:`_opposed`)."""
     mine = comparisons(claim, figures, figure_sides, phrases)
     if not mine:
         return False
-    theirs = [
-        s
-        for sentence in split_sentences(nfc(span))
-        for s in comparisons(sentence.text, figures, figure_sides, phrases)
-    ]
+    theirs = _stated(span, figures, figure_sides, phrases)
     return any(
         relation(c, s, figure_sides, phrases)
-        and not (phrases and relation is restated and _opposed(c, theirs, figure_sides))
+        and not (unopposed and _opposed(c, theirs, figure_sides))
         for s in theirs
         for c in mine
     )
+
+
+def _stated(text: str, figures: bool, figure_sides: bool, phrases: bool) -> list[Comparison]:
+    """The comparisons of every sentence of ``text``."""
+    return [
+        s
+        for sentence in split_sentences(nfc(text))
+        for s in comparisons(sentence.text, figures, figure_sides, phrases)
+    ]
 
 
 def _opposed(claim: Comparison, theirs: Sequence[Comparison], figure_sides: bool) -> bool:
