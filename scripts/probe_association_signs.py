@@ -25,8 +25,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _report import publish_timed, start_probe
-from probe_word_swaps import corpus_abstracts, verdict_block
+from _report import start_probe
+from probe_word_swaps import corpus_abstracts, publish_verdicts
 
 from spanproof.text.tokens import lower_chars, segments
 from spanproof.verify.gates import is_negation
@@ -101,27 +101,22 @@ def main() -> int:
     run = start_probe(__doc__ or "", models=["v73", "v74"], n=200, seed=DEFAULT_SEED, examples=6)
     if run is None:
         return 2
-    args, embedder = run.args, run.embedder
+    args = run.args
     cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
     about = (
         "a SciFact abstract's sentence stating an association with a sign, restated with the "
         "same sign in other words (true) or with the other sign (false), the whole abstract as "
         "evidence."
     )
-    lines = [
-        BEGIN,
-        "",
-        *verdict_block(
-            "probe_association_signs.py",
-            args,
-            about,
-            {kind: cases[kind] for kind in KINDS},
-            embedder,
-            lambda kind, case: f"* {' '.join(case.claim.split())}" if kind == KINDS[1] else None,
-            "Turned claims `supported` under {model}:",
-        ),
-    ]
-    publish_timed(lines, run.started, args.write, BEGIN, END)
+    publish_verdicts(
+        run,
+        (BEGIN, END),
+        "probe_association_signs.py",
+        about,
+        {kind: cases[kind] for kind in KINDS},
+        lambda kind, case: f"* {' '.join(case.claim.split())}" if kind == KINDS[1] else None,
+        "Turned claims `supported` under {model}:",
+    )
     return 0
 
 

@@ -34,8 +34,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _report import publish_timed, start_probe
-from probe_word_swaps import corpus_abstracts, verdict_block
+from _report import start_probe
+from probe_word_swaps import corpus_abstracts, publish_verdicts
 
 BEGIN, END = "<!-- comparison-phrases:begin -->", "<!-- comparison-phrases:end -->"
 KINDS = ("copied", "than", "restated", "traded", "traded, phrase kept")
@@ -193,7 +193,7 @@ def main() -> int:
     run = start_probe(__doc__ or "", models=["v77", "v78"], n=200, seed=DEFAULT_SEED, examples=6)
     if run is None:
         return 2
-    args, embedder = run.args, run.embedder
+    args = run.args
     cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
     about = (
         "a SciFact abstract's sentence whose comparison names its other side with a phrase "
@@ -202,22 +202,17 @@ def main() -> int:
         "the comparative turned round (true); with the sides traded and the comparative kept, "
         'with "than" or the sentence\'s phrase (false); the whole abstract as evidence.'
     )
-    lines = [
-        BEGIN,
-        "",
-        *verdict_block(
-            "probe_comparison_phrases.py",
-            args,
-            about,
-            cases,
-            embedder,
-            lambda kind, case: (
-                f"* {kind}: {' '.join(case.claim.split())}" if kind in FALSE_KINDS else None
-            ),
-            "False claims `supported` under {model}:",
+    publish_verdicts(
+        run,
+        (BEGIN, END),
+        "probe_comparison_phrases.py",
+        about,
+        cases,
+        lambda kind, case: (
+            f"* {kind}: {' '.join(case.claim.split())}" if kind in FALSE_KINDS else None
         ),
-    ]
-    publish_timed(lines, run.started, args.write, BEGIN, END)
+        "False claims `supported` under {model}:",
+    )
     return 0
 
 

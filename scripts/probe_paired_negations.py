@@ -35,8 +35,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from _report import publish_timed, start_probe
-from probe_word_swaps import corpus_abstracts, verdict_block
+from _report import start_probe
+from probe_word_swaps import corpus_abstracts, publish_verdicts
 
 from spanproof.text.tokens import lower_chars, segments
 from spanproof.verify.gates import NEGATION_SUFFIXES, is_negation, names_a_group
@@ -124,7 +124,7 @@ def main() -> int:
     run = start_probe(__doc__ or "", models=["v75", "v76"], n=200, seed=DEFAULT_SEED, examples=6)
     if run is None:
         return 2
-    args, embedder = run.args, run.embedder
+    args = run.args
     cases = build_cases(corpus_abstracts(run.root), args.n, args.seed)
     about = (
         "a SciFact abstract's sentence with a negation in a restrictive relative clause, copied "
@@ -132,22 +132,17 @@ def main() -> int:
         'one with a privative word after a copula, its prefix written as "not" (true), taken '
         "out or the word denied (false); the whole abstract as evidence."
     )
-    lines = [
-        BEGIN,
-        "",
-        *verdict_block(
-            "probe_paired_negations.py",
-            args,
-            about,
-            {kind: cases[kind] for kind in KINDS},
-            embedder,
-            lambda kind, case: (
-                f"* {kind}: {' '.join(case.claim.split())}" if kind in FALSE_KINDS else None
-            ),
-            "False claims `supported` under {model}:",
+    publish_verdicts(
+        run,
+        (BEGIN, END),
+        "probe_paired_negations.py",
+        about,
+        {kind: cases[kind] for kind in KINDS},
+        lambda kind, case: (
+            f"* {kind}: {' '.join(case.claim.split())}" if kind in FALSE_KINDS else None
         ),
-    ]
-    publish_timed(lines, run.started, args.write, BEGIN, END)
+        "False claims `supported` under {model}:",
+    )
     return 0
 
 

@@ -36,6 +36,7 @@ from typing import Protocol, TypeVar
 import numpy as np
 from _report import (
     SECONDS,
+    ProbeRun,
     checker_for,
     listed_examples,
     publish_timed,
@@ -158,6 +159,22 @@ def verdict_block(
     return [*lines, "", title, "", *listed_examples(listed, args.examples)]
 
 
+def publish_verdicts(
+    run: ProbeRun,
+    markers: tuple[str, str],
+    script: str,
+    about: str,
+    cases: Mapping[str, Sequence[Case_]],
+    listing: Callable[[str, Case_], str | None],
+    listed_title: str,
+) -> None:
+    """Publish a generator probe's :func:`verdict_block` between ``markers`` (begin, end),
+    with the seconds since the run started: the close every such probe shares."""
+    begin, end = markers
+    block = verdict_block(script, run.args, about, cases, run.embedder, listing, listed_title)
+    publish_timed([begin, "", *block], run.started, run.args.write, begin, end)
+
+
 def sentence_picks(
     abstracts: Sequence[list[str]], rng: random.Random
 ) -> Iterator[tuple[int, list[str], int]]:
@@ -215,26 +232,21 @@ def main() -> int:
     run = start_probe(__doc__ or "", models=["v2", "v34"], n=300, seed=DEFAULT_SEED, examples=6)
     if run is None:
         return 2
-    args, started, embedder = run.args, run.started, run.embedder
-    cases = build_cases(corpus_abstracts(run.root), args.n, args.seed, embedder)
+    args = run.args
+    cases = build_cases(corpus_abstracts(run.root), args.n, args.seed, run.embedder)
     about = (
         "one word of a SciFact abstract's sentence swapped for a word of another sentence of the "
         "same abstract, the whole abstract as evidence; every claim should be refused."
     )
-    lines = [
-        BEGIN,
-        "",
-        *verdict_block(
-            "probe_word_swaps.py",
-            args,
-            about,
-            {kind: cases[kind] for kind in KINDS},
-            embedder,
-            lambda kind, case: f"* {kind}: “{case.old}” → “{case.new}”: {_one_line(case.claim)}",
-            "`supported` under {model}:",
-        ),
-    ]
-    publish_timed(lines, started, args.write, BEGIN, END)
+    publish_verdicts(
+        run,
+        (BEGIN, END),
+        "probe_word_swaps.py",
+        about,
+        {kind: cases[kind] for kind in KINDS},
+        lambda kind, case: f"* {kind}: “{case.old}” → “{case.new}”: {_one_line(case.claim)}",
+        "`supported` under {model}:",
+    )
     return 0
 
 

@@ -38,8 +38,6 @@ from spanproof.text.tokens import lower_chars, nfc, segments, token_texts
 from spanproof.verify.bindings import title_conflict
 from spanproof.verify.combiner_weights import COMBINER_V5
 from spanproof.verify.comparisons import (
-    DOWN,
-    UP,
     comparison_restated,
     comparison_reversed,
     restated_comparatives,
@@ -1824,9 +1822,8 @@ def _comparative_restated(
     """Whether the direction ``flip`` reads turned round is a comparative of a comparison the
     window restates with its sides traded ("Never smokers had a lower risk … than smokers"
     against "Smokers had a higher risk … than never smokers"; score model v78)."""
-    (cs, ce), _ = flip
-    word = claim[cs:ce].lower()
-    return (word in UP or word in DOWN) and cs in restated_comparatives(claim, window, True)
+    (start, _), _ = flip  # the offsets it returns are a comparative's alone
+    return start in restated_comparatives(claim, window, True)
 
 
 def _grafted(
