@@ -105,6 +105,7 @@ from spanproof.verify.scoring import (
     V76,
     V77,
     V78,
+    V79,
     prepare_claim,
     prepare_plan,
     score_pair,
@@ -192,7 +193,7 @@ def bench_verify(texts: list[str], cached_repeats: int, uncached_repeats: int) -
             V19, V20, V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34,
             V35, V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51,
             V52, V53, V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68,
-            V69, V70, V71, V72, V73, V74, V75, V76, V77, V78,
+            V69, V70, V71, V72, V73, V74, V75, V76, V77, V78, V79,
         )  # fmt: skip
         # v71 reads roles with the parser beside the judge: "cached" remembers its parses too,
         # "judge run" and "uncached" parse every time.
@@ -488,11 +489,15 @@ def render(results: dict[str, Any]) -> str:
         f"that keeps a negation to its clause of a contrast): cached median "
         f"{v['v77']['cached_median_ms']} ms (p95 {v['v77']['cached_p95_ms']} ms), parsing and "
         f"judging every time {v['v77']['judge_run_median_ms']} ms, nothing cached "
-        f"{v['v77']['uncached_median_ms']} ms. Score model v78 (the default: v77 that reads a "
-        f"comparison whose other side a phrase names): cached median "
+        f"{v['v77']['uncached_median_ms']} ms. Score model v78 (the default before v79: v77 "
+        f"that reads a comparison whose other side a phrase names): cached median "
         f"{v['v78']['cached_median_ms']} ms (p95 {v['v78']['cached_p95_ms']} ms), parsing and "
         f"judging every time {v['v78']['judge_run_median_ms']} ms, nothing cached "
-        f"{v['v78']['uncached_median_ms']} ms. "
+        f"{v['v78']['uncached_median_ms']} ms. Score model v79 (the default: v78 that reads a "
+        f"window stating only a procedure as stating no finding): cached median "
+        f"{v['v79']['cached_median_ms']} ms (p95 {v['v79']['cached_p95_ms']} ms), parsing and "
+        f"judging every time {v['v79']['judge_run_median_ms']} ms, nothing cached "
+        f"{v['v79']['uncached_median_ms']} ms. "
         "Repeated runs "
         "also reuse the per-word caches of the gates (a word's direction class and entity "
         "shape), as a long-running process does.",

@@ -217,9 +217,11 @@ class VerifySettings(BaseModel):
             "to' for 'associated with'; v76 is v75 that reads negations against "
             "the other side: a group a relative clause names, a privative word such as "
             "'asymptomatic'; v77 is v76 that keeps a negation to its clause "
-            "of a contrast: 'lowered X, but did not change Y' denies Y only; v78, the "
-            "default, is v77 that reads a comparison whose other side a phrase names: "
-            "'Compared with children, adults were more susceptible')."
+            "of a contrast: 'lowered X, but did not change Y' denies Y only; v78 is v77 "
+            "that reads a comparison whose other side a phrase names: 'Compared with "
+            "children, adults were more susceptible'; v79, the default, is v78 that reads a "
+            "window stating only a procedure as stating no finding: 'We measured serum "
+            "vitamin D in 300 patients' supports no finding on vitamin D)."
         ),
     )
     escalation_band: float | None = Field(

@@ -286,11 +286,12 @@ class Verifier:
             ``"v76"`` (v75 that reads negations against the other side: a group a relative
             clause names, a privative word such as "asymptomatic"), ``"v77"`` (v76 that
             keeps a negation to its clause of a contrast: "lowered X, but did not change Y"
-            denies Y only), ``"v78"`` (the default: v77 that reads a comparison whose other
-            side a phrase names: "Compared with children, adults were more susceptible"),
-            or a ScoreModel.
-        checker: the entailment checker for v3, the judge for v5 and v57 to v78 (with the
-            bundled sentence parser for v71 to v78); default: the bundled ones (for the
+            denies Y only), ``"v78"`` (v77 that reads a comparison whose other side a
+            phrase names: "Compared with children, adults were more susceptible"), ``"v79"``
+            (the default: v78 that reads a window stating only a procedure, "We measured
+            serum vitamin D in 300 patients", as stating no finding), or a ScoreModel.
+        checker: the entailment checker for v3, the judge for v5 and v57 to v79 (with the
+            bundled sentence parser for v71 to v79); default: the bundled ones (for the
             judge, the one ``verify.judge`` names).
     """
 

@@ -75,7 +75,7 @@ def test_json_reports_each_answer_and_the_summary(answers: Path) -> None:
     assert code == 0  # no gate: the outcome alone never fails the run
     doc = json.loads(out)
     assert set(doc) == TOP_KEYS
-    assert doc["score_model"] == "v78" and doc["fail_on"] == "never"
+    assert doc["score_model"] == "v79" and doc["fail_on"] == "never"
     assert set(doc["summary"]) == SUMMARY_KEYS
     assert [a["id"] for a in doc["answers"]] == ["grounded", "unsupported", "contradicted"]
     assert all(set(a) == ANSWER_KEYS for a in doc["answers"])

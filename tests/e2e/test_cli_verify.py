@@ -66,7 +66,7 @@ def test_claims_json_has_the_contract_shape_and_verdicts(tmp_path: Path, evidenc
     assert code == 0
     report = json.loads(out)
     assert set(report) == TOP_KEYS
-    assert report["score_model"] == "v78"
+    assert report["score_model"] == "v79"
     assert report["checker_model"].startswith("spanproof-judge@sha256:")
     assert report["verification"] == "verified"
     assert report["embed_model"].startswith("sentence-transformers/all-MiniLM-L6-v2")
@@ -1523,7 +1523,7 @@ def test_the_default_model_names_what_a_shortened_copy_dropped() -> None:
     code, out, _ = run("verify", "--draft", draft, "--evidence", evidence, "--json")
     assert code == 0
     report = json.loads(out)
-    assert report["score_model"] == "v78"
+    assert report["score_model"] == "v79"
     first = report["claims"][0]
     assert (
         first["text"].startswith("Daily walking for 30 minutes")

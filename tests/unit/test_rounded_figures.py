@@ -106,4 +106,4 @@ def test_v56_takes_no_rounding_for_a_figure_the_evidence_states_elsewhere() -> N
 def test_v56_is_v55_with_rounded_figures() -> None:
     assert SCORE_MODELS["v56"] is V56 and V56.rounded_figures and not V55.rounded_figures
     assert dataclasses.replace(V55, name="v56", rounded_figures=True) == V56
-    assert DEFAULT_SCORE_MODEL == "v78"
+    assert DEFAULT_SCORE_MODEL == "v79"

@@ -124,7 +124,7 @@ def test_unknown_score_model_names_the_choices() -> None:
         r"v1, v2, .*, v20, v21, v22, v23, v24, v25, v26, v27, v28, v29, v30, v31, v32, v33, v34, "
         r"v35, v36, v37, v38, v39, v40, v41, v42, v43, v44, v45, v46, v47, v48, v49, v50, v51, "
         r"v52, v53, v54, v55, v56, v57, v58, v59, v60, v61, v62, v63, v64, v65, v66, v67, v68, "
-        r"v69, v70, v71, v72, v73, v74, v75, v76, v77, v78$"
+        r"v69, v70, v71, v72, v73, v74, v75, v76, v77, v78, v79$"
     )
     with pytest.raises(ConfigurationError, match=choices):
         score_model("v99")

@@ -22,7 +22,7 @@ from spanproof.core.models import SCORE_MODEL_NAMES
     "--score-model",
     type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
-    help="Score model the verify benchmark runs (default: the configured one, v78).",
+    help="Score model the verify benchmark runs (default: the configured one, v79).",
 )
 @click.option(
     "--repeats",

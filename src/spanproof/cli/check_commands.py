@@ -325,7 +325,7 @@ def _claims_text(r: AnswerResult) -> str:
     "--score-model",
     type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
-    help="Score model (default: the configured one, v78).",
+    help="Score model (default: the configured one, v79).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON document.")
 @click.option(

@@ -112,7 +112,7 @@ def _load_claims(path: Path) -> list[dict[str, Any]]:
     "--score-model",
     type=click.Choice(SCORE_MODEL_NAMES),
     default=None,
-    help="Score model (default: v78).",
+    help="Score model (default: v79).",
 )
 @click.option(
     "--policy",

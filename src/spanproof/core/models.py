@@ -20,7 +20,7 @@ ScoreModelName = Literal[
     "v40", "v41", "v42", "v43", "v44", "v45", "v46", "v47", "v48", "v49", "v50", "v51", "v52",
     "v53", "v54", "v55", "v56", "v57", "v58", "v59", "v60", "v61", "v62", "v63", "v64",
     "v65", "v66", "v67", "v68", "v69", "v70", "v71", "v72", "v73", "v74", "v75", "v76", "v77",
-    "v78",
+    "v78", "v79",
 ]  # fmt: skip
 SCORE_MODEL_NAMES: tuple[str, ...] = get_args(ScoreModelName)
 #: The score model a verification uses when none is named (the configuration's
@@ -31,7 +31,8 @@ SCORE_MODEL_NAMES: tuple[str, ...] = get_args(ScoreModelName)
 #: until v56, v56 until v57, v57 until v58, v58 until v59, v59 until v60, v60 until v61,
 #: v61 until v62, v62 until v63, v63 until v64, v64 until v65, v65 until v66, v66 until v67,
 #: v67 until v69 (v68 was never the default), v69 until v70, v70 until v71, v71 until v72,
-#: v72 until v73, v73 until v74, v74 until v75, v75 until v76, v76 until v77, v77 until v78
+#: v72 until v73, v73 until v74, v74 until v75, v75 until v76, v76 until v77, v77 until v78,
+#: v78 until v79
 #: (docs/quality.md,
 #: "Why v25 replaced v2 as the default", "Why v27 replaced v25 as the default", "Why v29
 #: replaced v27 as the default", "Why v33 replaced v29 as the default", "Why v34 replaced v33 as
@@ -47,9 +48,9 @@ SCORE_MODEL_NAMES: tuple[str, ...] = get_args(ScoreModelName)
 #: "Why v65 was the default", "Why v66 was the default", "Why v67 was the default", "Why v69
 #: was the default", "Why v70 was the default", "Why v71 was the default", "Why v72 was
 #: the default", "Why v73 was the default", "Why v74 was the default", "Why v75 was the
-#: default", "Why v76 was the default", "Why v77 was the default" and "Why v78 is the
-#: default", says why each changed).
-DEFAULT_SCORE_MODEL: ScoreModelName = "v78"
+#: default", "Why v76 was the default", "Why v77 was the default", "Why v78 was the default"
+#: and "Why v79 is the default", says why each changed).
+DEFAULT_SCORE_MODEL: ScoreModelName = "v79"
 
 
 class Verdict(StrEnum):

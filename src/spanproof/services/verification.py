@@ -52,9 +52,11 @@ from spanproof.verify.scoring import (
     Plan,
     PreparedClaim,
     ScoreModel,
+    claim_states_no_finding,
     edit_alignments,
     faithful_copy,
     lexical_terms,
+    may_copy_window,
     no_finding,
     prepare_claim,
     prepare_plan,
@@ -153,13 +155,17 @@ def span_cosines(claims: Sequence[Claim], plan: Plan, embedder: Embedder) -> Spa
     finding_claims = [False] * len(claims)
     if plan.model.reads_findings:
         aims = [no_finding(t, plan.model) for t in texts[len(claims) :]]
-        finding_claims = [not no_finding(c.text, plan.model) for c in claims]
+        finding_claims = [not claim_states_no_finding(c.text, plan.model) for c in claims]
     with_finding = {owner for owner, aim in zip(owners, aims, strict=True) if not aim}
     for w, (owner, rng) in enumerate(zip(owners, ranges, strict=True)):
         column = window_cos[:, w]
         passed_over = aims[w] and owner in with_finding
         for c in range(len(claims)):
-            if passed_over and finding_claims[c]:
+            if (
+                passed_over
+                and finding_claims[c]
+                and not may_copy_window(claims[c], texts[len(claims) + w], plan.model)
+            ):
                 continue
             if column[c] > cosines[c, owner]:  # strictly greater: first window wins ties
                 cosines[c, owner] = column[c]

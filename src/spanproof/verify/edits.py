@@ -3770,6 +3770,25 @@ def judge_with_vectors(
     return judge_edits(alignment, sims, threshold)
 
 
+def longest_copy(claim: Text, window: Text) -> tuple[int, int]:
+    """The claim's longest run of content words copied, in order, from one sentence of
+    ``window``: its length, and the position in the claim's content words just after it."""
+    keys = [k for k, f in zip(claim.keys, claim.content, strict=True) if f]
+    copied, after = 0, 0
+    for sentence in split_sentences(window.text):
+        inside = [
+            window.keys[j]
+            for j, t in enumerate(window.tokens)
+            if window.content[j] and sentence.start <= t.start < sentence.end
+        ]
+        match = SequenceMatcher(None, keys, inside, autojunk=False).find_longest_match(
+            0, len(keys), 0, len(inside)
+        )
+        if match.size > copied:
+            copied, after = match.size, match.a + match.size
+    return copied, after
+
+
 def grafted_phrase(
     claim: Text,
     window: Text,
@@ -3790,19 +3809,7 @@ def grafted_phrase(
     reported …"); a run shorter than ``novel_min`` is the edit check's.
     """
     content = [i for i, f in enumerate(claim.content) if f]
-    keys = [claim.keys[i] for i in content]
-    copied, after = 0, 0
-    for sentence in split_sentences(window.text):
-        inside = [
-            window.keys[j]
-            for j, t in enumerate(window.tokens)
-            if window.content[j] and sentence.start <= t.start < sentence.end
-        ]
-        match = SequenceMatcher(None, keys, inside, autojunk=False).find_longest_match(
-            0, len(keys), 0, len(inside)
-        )
-        if match.size > copied:
-            copied, after = match.size, match.a + match.size
+    copied, after = longest_copy(claim, window)
     if copied < copied_min:
         return None
     known = stated()

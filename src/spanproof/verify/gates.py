@@ -122,12 +122,23 @@ _ADVERB = (
     r"(?:(?:also|then|first|further|additionally|prospectively|retrospectively|randomly|"
     r"systematically|now|here|subsequently|separately|independently)\s+)?"
 )
-_PROCEDURE = re.compile(
+_OPENER = (
     r"^\s*(?:(?:here|then|next|first|second|third|finally|in addition|additionally|"
     r"in this (?:study|trial|work|report|paper|review)|to this end|"
     r"to (?:do|test|address) (?:so|this|these|it)),?\s+)?"
-    rf"we\s+{_ADVERB}{_PROCEDURE_ACTIVE}\b"
+)
+_PROCEDURE = re.compile(
+    rf"{_OPENER}we\s+{_ADVERB}{_PROCEDURE_ACTIVE}\b"
     rf"|^\s*[A-Za-z(][^,;:.]{{0,80}}?\s+(?:was|were)\s+{_ADVERB}{_PROCEDURE_PASSIVE}\b",
+    re.IGNORECASE,
+)
+#: Score model v79, for a claim: the same, or denied ("We did not measure …", "Patients were
+#: not randomized …").
+_DENIED_PROCEDURE = re.compile(
+    rf"{_OPENER}we\s+(?:did\s+not\s+|didn[’']t\s+)?{_ADVERB}{_PROCEDURE_ACTIVE}\b"
+    rf"|^\s*[A-Za-z(][^,;:.]{{0,80}}?\s+(?:was|were)\s+(?:not\s+)?{_ADVERB}"
+    rf"{_PROCEDURE_PASSIVE}\b|^\s*[A-Za-z(][^,;:.]{{0,80}}?\s+(?:wasn|weren)[’']t\s+"
+    rf"{_ADVERB}{_PROCEDURE_PASSIVE}\b",
     re.IGNORECASE,
 )
 #: Words that state what was found (a finding's verb, a comparison, a change, a negation); a
@@ -141,24 +152,37 @@ _FINDING_CUE = re.compile(
     r"lowered|raised|changed|unchanged|differ\w*|not|no|none|neither|never)\b|\bp\s*[<=>≤≥]",
     re.IGNORECASE,
 )
+#: :data:`_FINDING_CUE` without its negations (score model v79, for a claim): "Patients were
+#: not randomized" denies a procedure and states no finding.
+_AFFIRMED_FINDING_CUE = re.compile(
+    _FINDING_CUE.pattern.replace("|not|no|none|neither|never)", ")"), re.IGNORECASE
+)
 
 
-def states_a_procedure(sentence: str) -> bool:
+def states_a_procedure(sentence: str, denied: bool = False) -> bool:
     """Whether ``sentence`` states only what was done — "We placed temperature loggers in 48
-    city blocks", "Blood samples were collected at 9 pm" — and no finding (score model v49)."""
-    return _PROCEDURE.search(sentence) is not None and _FINDING_CUE.search(sentence) is None
+    city blocks", "Blood samples were collected at 9 pm" — and no finding (score model v49);
+    with ``denied`` (v79, for a claim), also what was not done: a negation is no word of a
+    finding there ("Patients were not randomized")."""
+    if denied:
+        found, cue = _DENIED_PROCEDURE.search(sentence), _AFFIRMED_FINDING_CUE
+    else:
+        found, cue = _PROCEDURE.search(sentence), _FINDING_CUE
+    return found is not None and cue.search(sentence) is None
 
 
-def states_no_finding(text: str, procedures: bool = False, aims: bool = True) -> bool:
+def states_no_finding(
+    text: str, procedures: bool = False, aims: bool = True, denied: bool = False
+) -> bool:
     """Whether ``text`` (a sentence window) states an aim, a design, a method heading or an open
     question rather than a finding (the finding gate; see the module docstring); with
     ``procedures`` (score model v49), also when each of its sentences states only a procedure
-    (:func:`states_a_procedure`); without ``aims``, only then."""
+    (:func:`states_a_procedure`, ``denied`` passed on); without ``aims``, only then."""
     if aims and _NO_FINDING.search(text) is not None:
         return True
     if not procedures or not text.strip():
         return False
-    return all(states_a_procedure(s.text) for s in split_sentences(text) or ())
+    return all(states_a_procedure(s.text, denied) for s in split_sentences(text) or ())
 
 
 NEGATION_WORDS = frozenset(

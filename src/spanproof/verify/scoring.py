@@ -53,6 +53,7 @@ from spanproof.verify.edits import (
     align_edits,
     correlatives_joined,
     grafted_phrase,
+    longest_copy,
     may_copy,
     prepare_evidence,
     prepare_text,
@@ -649,6 +650,12 @@ class ScoreModel:
     #: (``allowed: comparison restated``, not ``roles swapped``). False before v78: such a
     #: sentence held no comparison.
     comparison_phrases: bool = False
+    #: v79: what the edit check reads is not capped by the finding gate: a span the claim
+    #: nearly copies, and a claim that denies a procedure ("Patients were not randomized …",
+    #: :func:`claim_states_no_finding`), which states no finding, so that its copy is read word
+    #: by word (``contradicted: negation added``). False before v79: a procedure sentence
+    #: capped its own copies, and a negation made any claim a finding.
+    procedure_copies: bool = False
 
     @property
     def reads_findings(self) -> bool:
@@ -947,6 +954,9 @@ V76 = replace(V75, name="v76", paired_negations=True)
 V77 = replace(V76, name="v77", clause_negations=True)
 #: v77 that reads a comparison whose other side a phrase names ("compared with", "relative to").
 V78 = replace(V77, name="v78", comparison_phrases=True)
+#: v78 that reads a window stating only a procedure as stating no finding (v49's reading),
+#: and leaves a span the claim nearly copies to the edit check.
+V79 = replace(V78, name="v79", procedure_statements=True, procedure_copies=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
     for m in (
@@ -954,7 +964,7 @@ SCORE_MODELS: dict[str, ScoreModel] = {
         V21, V22, V23, V24, V25, V26, V27, V28, V29, V30, V31, V32, V33, V34, V35,
         V36, V37, V38, V39, V40, V41, V42, V43, V44, V45, V46, V47, V48, V49, V50, V51, V52, V53,
         V54, V55, V56, V57, V58, V59, V60, V61, V62, V63, V64, V65, V66, V67, V68, V69, V70, V71,
-        V72, V73, V74, V75, V76, V77, V78,
+        V72, V73, V74, V75, V76, V77, V78, V79,
     )
 }  # fmt: skip
 
@@ -1719,8 +1729,13 @@ def score_claim(
         )
         for i in candidates
     ]
-    if model.reads_findings and not no_finding(claim.text, model):
-        pairs = [_finding_gate(p, plan, windows, model) for p in pairs]
+    if model.reads_findings and not claim_states_no_finding(claim.text, model):
+        pairs = [
+            p
+            if _spared(claim, p.span_index, plan, windows, edits)
+            else _finding_gate(p, plan, windows, model)
+            for p in pairs
+        ]
     best = _best(_eligible(pairs, model))
     verdict = _band(best.score, model)
     chosen = best
@@ -2005,6 +2020,48 @@ def no_finding(text: str, model: ScoreModel) -> bool:
     """Whether ``text`` states no finding as ``model`` reads it: an aim or a design under
     ``finding_gate`` (v7), only a procedure under ``procedure_statements`` (v49)."""
     return states_no_finding(text, model.procedure_statements, aims=model.finding_gate)
+
+
+def _spared(
+    claim: Claim,
+    index: int,
+    plan: Plan,
+    windows: Sequence[tuple[int, int]] | None,
+    edits: Mapping[int, EditCheck] | None,
+) -> bool:
+    """Under ``procedure_copies`` (v79), whether span ``index`` is left to what reads a copy
+    rather than capped by the finding gate: the claim nearly copies it (the edit check's), or
+    copies a long run of its window's words (:func:`may_copy_window`, the graft reading's)."""
+    if not plan.model.procedure_copies:
+        return False
+    if edits and index in edits:
+        return True
+    text = plan.spans[index].span.text
+    start, end = windows[index] if windows is not None else (0, len(text))
+    return may_copy_window(claim, text[start:end], plan.model)
+
+
+def may_copy_window(claim: Claim, window: str, model: ScoreModel) -> bool:
+    """Under ``procedure_copies`` (v79), whether ``claim`` copies a run of at least
+    ``graft_copied_min`` of its content words, in order, from the sentence window ``window``
+    (:func:`~spanproof.verify.edits.longest_copy`, the graft reading's copy). A window that
+    states only a procedure is then still read for the claim, so that the graft reading and the
+    edit check read the copy; a finding claim passes such a window over otherwise, for another
+    window of the same span that states a finding. False before v79."""
+    if not model.procedure_copies or not model.graft_copied_min:
+        return False
+    said = edit_text(claim_words(claim, model), model)
+    copied, _ = longest_copy(said, edit_text(window, model))
+    return copied >= model.graft_copied_min
+
+
+def claim_states_no_finding(text: str, model: ScoreModel) -> bool:
+    """Whether the claim ``text`` states no finding as ``model`` reads a claim: as
+    :func:`no_finding` reads a window, and under ``procedure_copies`` (v79) also when it
+    denies a procedure ("Patients were not randomized from April 2003")."""
+    return states_no_finding(
+        text, model.procedure_statements, aims=model.finding_gate, denied=model.procedure_copies
+    )
 
 
 def _finding_gate(
