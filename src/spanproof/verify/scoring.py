@@ -1730,11 +1730,10 @@ def score_claim(
         for i in candidates
     ]
     if model.reads_findings and not claim_states_no_finding(claim.text, model):
+        gated = [(p, _finding_gate(p, plan, windows, model)) for p in pairs]
         pairs = [
-            p
-            if _spared(claim, p.span_index, plan, windows, edits)
-            else _finding_gate(p, plan, windows, model)
-            for p in pairs
+            p if g is not p and _spared(claim, p.span_index, plan, windows, edits) else g
+            for p, g in gated
         ]
     best = _best(_eligible(pairs, model))
     verdict = _band(best.score, model)
