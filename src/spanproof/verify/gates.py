@@ -127,36 +127,40 @@ _OPENER = (
     r"in this (?:study|trial|work|report|paper|review)|to this end|"
     r"to (?:do|test|address) (?:so|this|these|it)),?\s+)?"
 )
-_PROCEDURE = re.compile(
-    rf"{_OPENER}we\s+{_ADVERB}{_PROCEDURE_ACTIVE}\b"
-    rf"|^\s*[A-Za-z(][^,;:.]{{0,80}}?\s+(?:was|were)\s+{_ADVERB}{_PROCEDURE_PASSIVE}\b",
-    re.IGNORECASE,
-)
-#: Score model v79, for a claim: the same, or denied ("We did not measure …", "Patients were
-#: not randomized …").
-_DENIED_PROCEDURE = re.compile(
-    rf"{_OPENER}we\s+(?:did\s+not\s+|didn[’']t\s+)?{_ADVERB}{_PROCEDURE_ACTIVE}\b"
-    rf"|^\s*[A-Za-z(][^,;:.]{{0,80}}?\s+(?:was|were)\s+(?:not\s+)?{_ADVERB}"
-    rf"{_PROCEDURE_PASSIVE}\b|^\s*[A-Za-z(][^,;:.]{{0,80}}?\s+(?:wasn|weren)[’']t\s+"
-    rf"{_ADVERB}{_PROCEDURE_PASSIVE}\b",
-    re.IGNORECASE,
-)
+
+
+def _procedure(denied: bool) -> re.Pattern[str]:
+    """A sentence that opens with "we" and a verb of doing, or a subject and a passive one
+    (:data:`_PROCEDURE_ACTIVE`, :data:`_PROCEDURE_PASSIVE`); ``denied`` (score model v79, for a
+    claim): also with the verb denied ("We did not measure …", "Patients were not randomized
+    …")."""
+    did = r"(?:did\s+not\s+|didn[’']t\s+)?" if denied else ""
+    be = r"(?:(?:was|were)(?:\s+not)?|(?:wasn|weren)[’']t)" if denied else r"(?:was|were)"
+    return re.compile(
+        rf"{_OPENER}we\s+{did}{_ADVERB}{_PROCEDURE_ACTIVE}\b"
+        rf"|^\s*[A-Za-z(][^,;:.]{{0,80}}?\s+{be}\s+{_ADVERB}{_PROCEDURE_PASSIVE}\b",
+        re.IGNORECASE,
+    )
+
+
+_PROCEDURE = _procedure(denied=False)
+_DENIED_PROCEDURE = _procedure(denied=True)
 #: Words that state what was found (a finding's verb, a comparison, a change, a negation); a
 #: procedure sentence holding one states a finding too ("We measured X and found Y", "Patients
 #: were treated with aspirin, and fever fell").
-_FINDING_CUE = re.compile(
-    r"\b(?:found|find|finds|show|shows|showed|shown|demonstrat\w*|observ\w*|reveal\w*|"
+_FINDING_WORDS = (
+    r"found|find|finds|show|shows|showed|shown|demonstrat\w*|observ\w*|reveal\w*|"
     r"identif\w*|detect\w*|indicat\w*|suggest\w*|confirm\w*|conclud\w*|associat\w*|"
     r"correlat\w*|significan\w*|than|resulted|led to|increas\w*|decreas\w*|reduc\w*|"
     r"improv\w*|higher|lower|greater|fewer|fell|fall|falls|rose|rise|rises|dropped|declined|"
-    r"lowered|raised|changed|unchanged|differ\w*|not|no|none|neither|never)\b|\bp\s*[<=>≤≥]",
-    re.IGNORECASE,
+    r"lowered|raised|changed|unchanged|differ\w*"
 )
-#: :data:`_FINDING_CUE` without its negations (score model v79, for a claim): "Patients were
-#: not randomized" denies a procedure and states no finding.
-_AFFIRMED_FINDING_CUE = re.compile(
-    _FINDING_CUE.pattern.replace("|not|no|none|neither|never)", ")"), re.IGNORECASE
+_FINDING_CUE = re.compile(
+    rf"\b(?:{_FINDING_WORDS}|not|no|none|neither|never)\b|\bp\s*[<=>≤≥]", re.IGNORECASE
 )
+#: The same without its negations (score model v79, for a claim): "Patients were not
+#: randomized" denies a procedure and states no finding.
+_AFFIRMED_FINDING_CUE = re.compile(rf"\b(?:{_FINDING_WORDS})\b|\bp\s*[<=>≤≥]", re.IGNORECASE)
 
 
 def states_a_procedure(sentence: str, denied: bool = False) -> bool:

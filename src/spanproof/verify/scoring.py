@@ -650,11 +650,13 @@ class ScoreModel:
     #: (``allowed: comparison restated``, not ``roles swapped``). False before v78: such a
     #: sentence held no comparison.
     comparison_phrases: bool = False
-    #: v79: what the edit check reads is not capped by the finding gate: a span the claim
-    #: nearly copies, and a claim that denies a procedure ("Patients were not randomized …",
-    #: :func:`claim_states_no_finding`), which states no finding, so that its copy is read word
-    #: by word (``contradicted: negation added``). False before v79: a procedure sentence
-    #: capped its own copies, and a negation made any claim a finding.
+    #: v79: what reads a copy is not overruled by the finding gate: a span the claim nearly
+    #: copies (the edit check's) or copies a run of ``graft_copied_min`` words from
+    #: (:func:`may_copy_window`, the graft reading's) is not capped, and a claim that denies a
+    #: procedure ("Patients were not randomized …", :func:`claim_states_no_finding`) states no
+    #: finding, so that its copy is read word by word (``contradicted: negation added``). False
+    #: before v79: a procedure sentence capped its own copies, and a negation made any claim a
+    #: finding.
     procedure_copies: bool = False
 
     @property
@@ -955,7 +957,7 @@ V77 = replace(V76, name="v77", clause_negations=True)
 #: v77 that reads a comparison whose other side a phrase names ("compared with", "relative to").
 V78 = replace(V77, name="v78", comparison_phrases=True)
 #: v78 that reads a window stating only a procedure as stating no finding (v49's reading),
-#: and leaves a span the claim nearly copies to the edit check.
+#: and leaves what the claim copies of one to the edit check and the graft reading.
 V79 = replace(V78, name="v79", procedure_statements=True, procedure_copies=True)
 SCORE_MODELS: dict[str, ScoreModel] = {
     m.name: m
